@@ -1,0 +1,135 @@
+"""The one translation function of Cuckoo Party.
+
+Every user-facing string (TV, phone page, voice, CLI) is looked up here by key.
+Catalogs live in ``assets/i18n/<lang>/<domain>.json``; a key is ``<domain>.<name>``
+(e.g. ``voice.cuckoo``). A value is either a string with ``{placeholders}`` or, for
+counted phrases, a dict of plural forms ``{"one": ..., "other": ...}`` chosen by the
+``count`` parameter. Nothing is built by concatenation: whole phrases only.
+
+Why one place: a missing or mistyped key must fail loudly in tests, and adding a
+language must mean adding files, not code.
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+LANGUAGES: tuple[str, ...] = ("en", "fr", "it")
+DEFAULT_LANGUAGE = "en"
+
+#: Language names shown in language switches, in their own language.
+LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "fr": "Français", "it": "Italiano"}
+
+Message = str | dict[str, str]
+
+
+class MissingTranslation(KeyError):
+    """A key is absent from a catalog (a bug: every key exists in every language)."""
+
+
+def plural_form(lang: str, count: int) -> str:
+    """CLDR plural category for the languages we ship ("one" or "other")."""
+    if lang == "fr":
+        return "one" if count in (0, 1) else "other"
+    return "one" if count == 1 else "other"
+
+
+def placeholders(text: str) -> frozenset[str]:
+    """The ``{names}`` a message uses, so tests can compare languages."""
+    return frozenset(
+        name for _, name, _, _ in string.Formatter().parse(text) if name is not None
+    )
+
+
+def normalize_language(value: str | None) -> str:
+    """Map ``fr-FR``, ``it_IT.UTF-8``, ``EN`` … to a shipped language, else English."""
+    if not value:
+        return DEFAULT_LANGUAGE
+    code = value.strip().lower().replace("_", "-").split("-")[0].split(".")[0]
+    return code if code in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def best_language(accept_language: str | None) -> str:
+    """Pick the shipped language a browser prefers most (``Accept-Language`` header)."""
+    if not accept_language:
+        return DEFAULT_LANGUAGE
+    choices: list[tuple[float, int, str]] = []
+    for index, part in enumerate(accept_language.split(",")):
+        pieces = part.strip().split(";")
+        code = pieces[0].strip().lower().split("-")[0]
+        quality = 1.0
+        for param in pieces[1:]:
+            name, _, value = param.strip().partition("=")
+            if name == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        if code in LANGUAGES and quality > 0:
+            choices.append((-quality, index, code))
+    return min(choices)[2] if choices else DEFAULT_LANGUAGE
+
+
+def _default_root() -> Path:
+    return Path(str(resources.files("assets") / "i18n"))
+
+
+@dataclass
+class Catalog:
+    """All messages of all languages, loaded once at start-up and then read-only."""
+
+    messages: dict[str, dict[str, Message]] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, root: Path | None = None) -> Catalog:
+        root = root or _default_root()
+        messages: dict[str, dict[str, Message]] = {}
+        for lang in LANGUAGES:
+            table: dict[str, Message] = {}
+            for path in sorted((root / lang).glob("*.json")):
+                domain = path.stem
+                data = json.loads(path.read_text(encoding="utf-8"))
+                for name, value in data.items():
+                    table[f"{domain}.{name}"] = value
+            messages[lang] = table
+        return cls(messages)
+
+    def keys(self, lang: str) -> set[str]:
+        return set(self.messages.get(lang, {}))
+
+    def domain(self, lang: str, domain: str) -> dict[str, Message]:
+        """Every message of one domain (e.g. ``phone``) for shipping to a browser."""
+        prefix = domain + "."
+        return {
+            key[len(prefix):]: value
+            for key, value in self.messages[normalize_language(lang)].items()
+            if key.startswith(prefix)
+        }
+
+    def t(self, lang: str, key: str, /, count: int | None = None, **params: Any) -> str:
+        """Translate ``key`` into ``lang``; ``count`` picks a plural form and is a parameter too."""
+        table = self.messages.get(normalize_language(lang), {})
+        try:
+            message = table[key]
+        except KeyError:
+            raise MissingTranslation(f"{key!r} missing in {lang!r}") from None
+        if isinstance(message, dict):
+            form = plural_form(lang, count if count is not None else 1)
+            message = message.get(form) or message["other"]
+        if count is not None:
+            params.setdefault("count", count)
+        return message.format(**params)
+
+    def translator(self, lang: str) -> Callable[..., str]:
+        """A ``_(key, **params)`` bound to one language."""
+
+        def _(key: str, /, count: int | None = None, **params: Any) -> str:
+            return self.t(lang, key, count=count, **params)
+
+        return _
