@@ -1,0 +1,19 @@
+"""The pure Cuckoo engine: cards, house rules, state, legality, events and per-player views.
+
+Stdlib only — no pygame, Flask, threads or I/O. Randomness comes from an injected
+``random.Random``. Everything a front-end needs is re-exported here.
+"""
+
+from host.rules.cards import CARD_CODES, PACK, RANKS, SUITS, Card, InvalidCard
+from host.rules.errors import IllegalAction, Reason
+from host.rules.events import PRIVATE_KINDS, PUBLIC_KINDS, Event, EventKind, visible_to
+from host.rules.game import ACTIONS, MIN_PLAYERS, PHASES, Game, Player
+from host.rules.options import RULE_FIELDS, HouseRules, UnknownHouseRule
+from host.rules.views import build_view, may_see
+
+__all__ = [
+    "ACTIONS", "CARD_CODES", "MIN_PLAYERS", "PACK", "PHASES", "PRIVATE_KINDS", "PUBLIC_KINDS",
+    "RANKS", "RULE_FIELDS", "SUITS", "Card", "Event", "EventKind", "Game", "HouseRules",
+    "IllegalAction", "InvalidCard", "Player", "Reason", "UnknownHouseRule", "build_view",
+    "may_see", "visible_to",
+]

@@ -1,0 +1,83 @@
+"""What happened, as small immutable records that say who may see them.
+
+Every engine call returns a list of ``Event``. ``audience`` is ``None`` for a public event
+(the TV, the voice and every phone may see it) or the frozenset of player ids allowed to see a
+private one (a dealt card, a trade's cards, a dealer's cut card). ``visible_to`` is the one
+filter used by every front-end, so a secret cannot leak through a forgotten branch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+
+class EventKind(str, Enum):
+    """Every kind of event; the value is the ``type`` field of the dict form."""
+
+    PLAYER_JOINED = "player_joined"
+    PLAYER_REMOVED = "player_removed"
+    GAME_STARTED = "game_started"
+    ROUND_DEALT = "round_dealt"
+    TURN = "turn"
+    KEPT = "kept"
+    EXCHANGED = "exchanged"
+    BLOCKED = "blocked"
+    CUT = "cut"
+    CUT_TAKEN = "cut_taken"
+    CUT_KING = "cut_king"
+    REVEAL = "reveal"
+    LIFE_LOST = "life_lost"
+    ELIMINATED = "eliminated"
+    SUDDEN_DEATH = "sudden_death"
+    GAME_OVER = "game_over"
+    MISDEAL = "misdeal"
+    NEW_GAME = "new_game"
+    # Private kinds: only their audience may ever see them.
+    CARD_DEALT = "card_dealt"
+    SWAP = "swap"
+    CUT_CARD = "cut_card"
+
+
+PRIVATE_KINDS: frozenset[EventKind] = frozenset(
+    {EventKind.CARD_DEALT, EventKind.SWAP, EventKind.CUT_CARD}
+)
+PUBLIC_KINDS: frozenset[EventKind] = frozenset(EventKind) - PRIVATE_KINDS
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened. ``data`` holds only ids, counts and cards its audience may see."""
+
+    kind: EventKind
+    data: Mapping[str, Any]
+    audience: frozenset[str] | None = None
+    """``None``: public. Otherwise the only player ids allowed to see this event."""
+
+    @property
+    def is_public(self) -> bool:
+        return self.audience is None
+
+    def visible_to(self, player_id: str | None) -> bool:
+        """May ``player_id`` (``None`` = the public: TV, voice, table view) see this event?"""
+        return self.audience is None or (player_id is not None and player_id in self.audience)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.kind.value, **self.data}
+
+
+def public(kind: EventKind, **data: Any) -> Event:
+    assert kind not in PRIVATE_KINDS, kind
+    return Event(kind, data)
+
+
+def private(kind: EventKind, audience: Iterable[str], **data: Any) -> Event:
+    assert kind in PRIVATE_KINDS, kind
+    return Event(kind, data, frozenset(audience))
+
+
+def visible_to(events: Iterable[Event], player_id: str | None) -> list[dict[str, Any]]:
+    """The dict form of the events ``player_id`` may see (``None`` = public only)."""
+    return [event.to_dict() for event in events if event.visible_to(player_id)]

@@ -1,0 +1,425 @@
+"""The game state and the one path that changes it.
+
+``Game`` follows OpenSpiel's small State API: ``legal_actions(player)`` says what a player may
+do now, ``apply(player, action)`` validates first and changes nothing on refusal, and every
+change returns typed events that say who may see them. Chance (shuffles, the first dealer, the
+cut) comes only from the injected ``random.Random``, whose state is saved with the game so a
+resumed game continues exactly as it would have.
+
+The stock is kept as the set of undealt cards and a cut draws one of them uniformly at random:
+the same odds as a shuffled face-down stock, and much cheaper than shuffling 52 cards a round.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from host.rules.cards import PACK, RANKS, Card
+from host.rules.errors import IllegalAction, Reason
+from host.rules.events import Event, EventKind, private, public
+from host.rules.options import HouseRules
+
+ACTIONS: tuple[str, ...] = ("start", "keep", "exchange", "cut", "deal", "new_game")
+PHASES: tuple[str, ...] = ("lobby", "turns", "reveal", "game_over")
+ACTIVE, ELIMINATED, WAITING = "active", "eliminated", "waiting"
+MIN_PLAYERS = 3
+#: H5 sudden death re-deals on a tie for highest; this bounds the loop (a tie 100 times in a
+#: row is astronomically unlikely) after which the lot decides among the tied players.
+MAX_SUDDEN_DEATH_DEALS = 100
+
+
+@dataclass(slots=True)
+class Player:
+    """A seat at the table. ``card`` is secret: only views decide who sees it."""
+
+    id: str
+    name: str
+    lives: int
+    status: str = ACTIVE
+    bot: bool = False
+    card: Card | None = None
+
+
+@dataclass
+class Game:
+    """One table: the lobby, then games of rounds until a winner, then the lobby again."""
+
+    options: HouseRules = field(default_factory=HouseRules)
+    rng: random.Random = field(default_factory=random.Random)
+    players: list[Player] = field(default_factory=list)
+    vip: str | None = None
+    phase: str = "lobby"
+    step: int = 0
+    round: int = 0
+    dealer: str | None = None
+    next_dealer: str | None = None
+    order: list[str] = field(default_factory=list)
+    turn_index: int = 0
+    cuts_made: int = 0
+    stock: list[Card] = field(default_factory=list)
+    discard: list[Card] = field(default_factory=list)
+    set_aside: list[Card] = field(default_factory=list)
+    shown: set[Card] = field(default_factory=set)
+    kings_seen: set[Card] = field(default_factory=set)
+    cut_king: Card | None = None
+    penalties: dict[str, int] = field(default_factory=dict)
+    losers: list[str] = field(default_factory=list)
+    eliminated: list[str] = field(default_factory=list)
+    winners: list[str] = field(default_factory=list)
+    sudden_death: list[dict[str, str]] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
+    history: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+    # ----------------------------------------------------------------- views
+
+    def view(self, player_id: str | None) -> dict[str, Any]:
+        """What ``player_id`` may see (``None``: the public table). See ``views.build_view``."""
+        from host.rules.views import build_view
+
+        return build_view(self, player_id)
+
+    def to_dict(self) -> dict[str, Any]:
+        from host.rules.serialize import game_to_dict
+
+        return game_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        from host.rules.serialize import game_from_dict
+
+        return game_from_dict(data)
+
+    # ----------------------------------------------------------------- lookups
+
+    def player(self, player_id: str) -> Player:
+        for candidate in self.players:
+            if candidate.id == player_id:
+                return candidate
+        raise IllegalAction(Reason.UNKNOWN_PLAYER, f"no player {player_id!r} at this table")
+
+    def has_player(self, player_id: str) -> bool:
+        return any(p.id == player_id for p in self.players)
+
+    def seat_of(self, player_id: str) -> int:
+        return next(i for i, p in enumerate(self.players) if p.id == player_id)
+
+    def active_ids(self) -> list[str]:
+        return [p.id for p in self.players if p.status == ACTIVE]
+
+    @property
+    def current(self) -> str | None:
+        """Whose turn it is in phase ``turns`` (R6), else None."""
+        return self.order[self.turn_index] if self.phase == "turns" else None
+
+    def left_of(self, player_id: str) -> str | None:
+        """The nearest active player clockwise of ``player_id`` (R7, R13): seats rise clockwise."""
+        seat = self.seat_of(player_id)
+        count = len(self.players)
+        for offset in range(1, count + 1):
+            candidate = self.players[(seat + offset) % count]
+            if candidate.status == ACTIVE and candidate.id != player_id:
+                return candidate.id
+        return None
+
+    # ------------------------------------------------------------------ lobby
+
+    def add_player(self, player_id: str, name: str, *, bot: bool = False) -> list[Event]:
+        """Seat a player: active in the lobby, waiting during a game (they play the next one)."""
+        if self.has_player(player_id):
+            raise IllegalAction(Reason.NAME_TAKEN, f"player id {player_id!r} is taken")
+        folded = name.casefold()
+        if any(p.name.casefold() == folded for p in self.players):
+            raise IllegalAction(Reason.NAME_TAKEN, f"the name {name!r} is taken")
+        if len(self.players) >= self.options.max_players:
+            raise IllegalAction(Reason.TABLE_FULL, "the table is full")
+        status = ACTIVE if self.phase == "lobby" else WAITING
+        self.players.append(Player(player_id, name, self.options.starting_lives, status, bot))
+        if self.vip is None:
+            self.vip = player_id
+        return [public(EventKind.PLAYER_JOINED, player=player_id, name=name, status=status, bot=bot)]
+
+    def remove_player(self, player_id: str) -> list[Event]:
+        """A kick. Mid-round the round is voided and redealt (R16) among those left."""
+        leaving = self.player(player_id)
+        events = [public(EventKind.PLAYER_REMOVED, player=player_id, name=leaving.name)]
+        was_dealt = player_id in self.order and self.phase == "turns"
+        replacement_dealer = self.left_of(player_id) if player_id == self.dealer else self.dealer
+        if self.phase == "reveal" and player_id == self.next_dealer:
+            self.next_dealer = self.left_of(player_id)
+        self.players.remove(leaving)
+        if self.vip == player_id:
+            self.vip = self.players[0].id if self.players else None
+        if self.phase in ("lobby", "game_over") or leaving.status == WAITING:
+            return events
+        if len(self.active_ids()) <= 1:
+            return events + self._finish_game(self.active_ids(), joint=False)
+        if was_dealt:
+            self.dealer = replacement_dealer
+            events.append(public(EventKind.MISDEAL, round=self.round, dealer=self.dealer))
+            self.round -= 1
+            events += self._deal_round()
+        return events
+
+    # -------------------------------------------------------------- legality
+
+    def legal_actions(self, player_id: str) -> tuple[str, ...]:
+        """Exactly the actions ``player_id`` may send now (the API's ``can``)."""
+        if self.phase == "lobby":
+            ok = player_id == self.vip and len(self.active_ids()) >= MIN_PLAYERS
+            return ("start",) if ok else ()
+        if self.phase == "turns":
+            if player_id != self.current:
+                return ()
+            if player_id == self.dealer:
+                return ("keep", "cut") if self.cuts_made < self.options.max_cuts else ("keep",)
+            return ("keep", "exchange")
+        if self.phase == "reveal":
+            return ("deal",) if player_id == self.next_dealer else ()
+        return ("new_game",) if player_id == self.vip else ()
+
+    def _refusal(self, player_id: str, action: str) -> IllegalAction:
+        if action in ("keep", "exchange", "cut") and self.phase == "turns":
+            if player_id != self.current:
+                return IllegalAction(Reason.NOT_YOUR_TURN, "it is not your turn")
+            return IllegalAction(Reason.NOT_ALLOWED_NOW, f"{action} is not allowed on this turn")
+        if action == "start" and self.phase == "lobby" and player_id == self.vip:
+            return IllegalAction(Reason.NOT_ENOUGH_PLAYERS, "at least 3 players are needed")
+        return IllegalAction(Reason.NOT_ALLOWED_NOW, f"{action} is not allowed now")
+
+    # ----------------------------------------------------------------- apply
+
+    def apply(self, player_id: str, action: str) -> list[Event]:
+        """Validate, then play ``action`` for ``player_id``. Refusals raise and change nothing."""
+        if action not in ACTIONS:
+            raise IllegalAction(Reason.UNKNOWN_ACTION, f"unknown action {action!r}")
+        self.player(player_id)
+        if action not in self.legal_actions(player_id):
+            raise self._refusal(player_id, action)
+        self.step += 1
+        if action == "start":
+            return self._start()
+        if action == "keep":
+            return self._keep(player_id, auto=False)
+        if action == "exchange":
+            return self._exchange(player_id)
+        if action == "cut":
+            return self._cut(player_id)
+        if action == "deal":
+            self.dealer = player_id
+            return self._deal_round()
+        return self._new_game()
+
+    def timeout(self) -> list[Event]:
+        """The current player ran out of time: they keep; under H4 they also lose a life later."""
+        if self.phase != "turns":
+            raise IllegalAction(Reason.NOT_ALLOWED_NOW, "nobody is deciding now")
+        self.step += 1
+        return self._keep(self.order[self.turn_index], auto=True)
+
+    def misdeal(self) -> list[Event]:
+        """R16: void the round before the reveal; the same dealer deals again, no lives change."""
+        if self.phase != "turns":
+            raise IllegalAction(Reason.NOT_ALLOWED_NOW, "a misdeal is only possible before the reveal")
+        self.step += 1
+        events = [public(EventKind.MISDEAL, round=self.round, dealer=self.dealer)]
+        self.round -= 1
+        return events + self._deal_round()
+
+    # ---------------------------------------------------------------- rounds
+
+    def _start(self) -> list[Event]:
+        """R4: the first dealer is drawn by lot among the seated players, then round 1."""
+        self.round = 0
+        self.dealer = self.rng.choice(self.active_ids())
+        return [public(EventKind.GAME_STARTED, dealer=self.dealer), *self._deal_round()]
+
+    def _deal_round(self) -> list[Event]:
+        """R5: shuffle all 52 cards, one card each from the dealer's left, the dealer last."""
+        assert self.dealer is not None
+        seat = self.seat_of(self.dealer)
+        seats = self.players[seat + 1:] + self.players[: seat + 1]
+        dealt_to = [p for p in seats if p.status == ACTIVE]
+        cards = self.rng.sample(PACK, len(dealt_to))
+        held = set(cards)
+        self.stock = [card for card in PACK if card not in held]
+        self.discard, self.set_aside = [], []
+        self.shown, self.kings_seen, self.cut_king = set(), set(), None
+        self.cuts_made, self.turn_index = 0, 0
+        self.penalties = {}
+        self.losers, self.eliminated, self.winners, self.sudden_death = [], [], [], []
+        self.next_dealer = None
+        self.order = [p.id for p in dealt_to]
+        self.round += 1
+        self.phase = "turns"
+        self.history, self.log = {}, []
+        for p in self.players:
+            p.card = None
+        events: list[Event] = [
+            public(EventKind.ROUND_DEALT, round=self.round, dealer=self.dealer, order=list(self.order))
+        ]
+        for holder, card in zip(dealt_to, cards):
+            holder.card = card
+            events.append(private(EventKind.CARD_DEALT, (holder.id,), player=holder.id, card=str(card)))
+        events.append(public(EventKind.TURN, player=self.order[0]))
+        return self._record(events)
+
+    def _record(self, events: list[Event]) -> list[Event]:
+        """Keep this round's events for views: public ones in ``log``, private ones per player."""
+        for event in events:
+            if event.audience is None:
+                if event.kind is not EventKind.PLAYER_JOINED:
+                    self.log.append(event.to_dict())
+            else:
+                for pid in event.audience:
+                    self.history.setdefault(pid, []).append(event.to_dict())
+        return events
+
+    def _keep(self, player_id: str, *, auto: bool) -> list[Event]:
+        timed_out = auto and self.options.rapid
+        if timed_out:
+            self.penalties[player_id] = self.penalties.get(player_id, 0) + 1
+        events = [public(EventKind.KEPT, player=player_id, auto=auto, timed_out=timed_out)]
+        return self._record(events) + self._next_turn()
+
+    def _exchange(self, player_id: str) -> list[Event]:
+        """R7: swap with the nearest active neighbour on the left unless they show a King."""
+        asker = self.player(player_id)
+        target_id = self.left_of(player_id)
+        assert target_id is not None and asker.card is not None
+        target = self.player(target_id)
+        assert target.card is not None
+        if target.card.is_king and self.options.kings_block:
+            self.shown.add(target.card)
+            self.kings_seen.add(target.card)
+            events = [public(EventKind.BLOCKED, player=player_id, target=target_id,
+                             king=str(target.card), call=self.options.call)]
+        else:
+            gave, got = asker.card, target.card
+            asker.card, target.card = got, gave
+            events = [
+                public(EventKind.EXCHANGED, player=player_id, target=target_id),
+                private(EventKind.SWAP, (player_id, target_id), player=player_id,
+                        target=target_id, gave=str(gave), got=str(got)),
+            ]
+        return self._record(events) + self._next_turn()
+
+    def _cut(self, dealer_id: str) -> list[Event]:
+        """R9 (and H3): draw from the stock; a cut King is set aside and blocks the cut."""
+        dealer = self.player(dealer_id)
+        assert dealer.card is not None
+        self.cuts_made += 1
+        card = self.stock.pop(self.rng.randrange(len(self.stock)))
+        events = [public(EventKind.CUT, dealer=dealer_id, attempt=self.cuts_made)]
+        if card.is_king and self.options.kings_block:
+            self.set_aside.append(card)
+            self.kings_seen.add(card)
+            self.cut_king = card
+            events.append(public(EventKind.CUT_KING, dealer=dealer_id, king=str(card),
+                                 call=self.options.call))
+        else:
+            old = dealer.card
+            self.discard.append(old)
+            self.shown.discard(old)
+            dealer.card = card
+            events.append(public(EventKind.CUT_TAKEN, dealer=dealer_id))
+            events.append(private(EventKind.CUT_CARD, (dealer_id,), dealer=dealer_id,
+                                  card=str(card), discarded=str(old)))
+        self._record(events)
+        if self.cuts_made < self.options.max_cuts:
+            return events  # H3: the dealer may cut once more or keep.
+        return events + self._next_turn()
+
+    def _next_turn(self) -> list[Event]:
+        self.turn_index += 1
+        if self.turn_index < len(self.order):
+            return self._record([public(EventKind.TURN, player=self.order[self.turn_index])])
+        return self._reveal()
+
+    # ---------------------------------------------------------------- reveal
+
+    def _reveal(self) -> list[Event]:
+        """R11–R15: all cards shown together; lowest rank loses a life; eliminations; the end."""
+        self.phase = "reveal"
+        holders = [self.player(pid) for pid in self.order]
+        lowest = min(RANKS.index(p.card.rank) for p in holders if p.card is not None)
+        losses = {p.id: int(RANKS.index(p.card.rank) == lowest) + self.penalties.get(p.id, 0)
+                  for p in holders if p.card is not None}
+        doomed = [p for p in holders if p.lives - losses[p.id] <= 0]
+        survivors = [p for p in holders if p.lives - losses[p.id] > 0]
+        events = [public(EventKind.REVEAL, cards={p.id: str(p.card) for p in holders},
+                         lowest=RANKS[lowest], losers=[p.id for p in holders if losses[p.id]])]
+        spared = None
+        if not survivors and len(doomed) >= 2 and self.options.sudden_death:
+            spared, duel = self._sudden_death([p.id for p in doomed])
+            events += duel
+        for p in holders:
+            if not losses[p.id]:
+                continue
+            new_lives = max(p.lives - losses[p.id], 1 if p.id == spared else 0)
+            if new_lives < p.lives:
+                self.losers.append(p.id)
+                events.append(public(EventKind.LIFE_LOST, player=p.id, lives=new_lives,
+                                     timed_out=p.id in self.penalties))
+            p.lives = new_lives
+        for p in holders:
+            if p.lives == 0:
+                p.status = ELIMINATED
+                self.eliminated.append(p.id)
+                events.append(public(EventKind.ELIMINATED, player=p.id))
+        self._record(events)
+        remaining = self.active_ids()
+        if len(remaining) == 1:
+            return events + self._finish_game(remaining, joint=False)
+        if not remaining:
+            return events + self._finish_game([p.id for p in doomed], joint=True)
+        self.next_dealer = self._choose_next_dealer()
+        return events
+
+    def _choose_next_dealer(self) -> str | None:
+        """R13: the next active player left of the dealer; H6 keeps an active dealer."""
+        assert self.dealer is not None
+        if self.options.fixed_dealer and self.player(self.dealer).status == ACTIVE:
+            return self.dealer
+        return self.left_of(self.dealer)
+
+    def _sudden_death(self, contenders: list[str]) -> tuple[str, list[Event]]:
+        """H5: one-card deals among the players eliminated together; highest wins, ties redeal."""
+        events: list[Event] = []
+        for _ in range(MAX_SUDDEN_DEATH_DEALS):
+            cards = dict(zip(contenders, self.rng.sample(PACK, len(contenders))))
+            best = max(card.rank_value for card in cards.values())
+            top = [pid for pid, card in cards.items() if card.rank_value == best]
+            deal = {pid: str(card) for pid, card in cards.items()}
+            self.sudden_death.append(deal)
+            winner = top[0] if len(top) == 1 else None
+            events.append(public(EventKind.SUDDEN_DEATH, cards=deal, winner=winner))
+            if winner is not None:
+                return winner, events
+            contenders = top
+        winner = self.rng.choice(contenders)
+        events.append(public(EventKind.SUDDEN_DEATH, cards={}, winner=winner))
+        return winner, events
+
+    def _finish_game(self, winners: list[str], *, joint: bool) -> list[Event]:
+        """R14: the sole survivor wins; players eliminated together are joint winners."""
+        self.phase = "game_over"
+        self.winners = list(winners)
+        self.next_dealer = None
+        return self._record([public(EventKind.GAME_OVER, winners=list(winners),
+                                    joint=joint and len(winners) > 1)])
+
+    def _new_game(self) -> list[Event]:
+        """Back to the lobby: everyone, waiting players too, is active with full lives."""
+        self.phase = "lobby"
+        self.round = 0
+        self.dealer = self.next_dealer = None
+        self.order, self.turn_index, self.cuts_made = [], 0, 0
+        self.stock, self.discard, self.set_aside = [], [], []
+        self.shown, self.kings_seen, self.cut_king = set(), set(), None
+        self.penalties, self.history, self.log = {}, {}, []
+        self.losers, self.eliminated, self.winners, self.sudden_death = [], [], [], []
+        for p in self.players:
+            p.status, p.lives, p.card = ACTIVE, self.options.starting_lives, None
+        return [public(EventKind.NEW_GAME)]

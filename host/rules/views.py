@@ -1,0 +1,110 @@
+"""Per-recipient views: the ONLY place where secrets are filtered (RULES.md, Hidden information).
+
+Like boardgame.io's ``playerView``, a view is computed from the state for one receiver and holds
+only what that receiver may see: their own card, Kings shown to block (R7) or cut (R9), their own
+trades and cut, and — from the reveal on — every dealt player's final card. The dealer's
+discarded card is never in anybody's view but the dealer's own history. ``may_see`` states the
+same rule independently so tests can check every view, response and stream against it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from host.rules.cards import Card
+
+if TYPE_CHECKING:
+    from host.rules.game import Game
+
+REVEALED_PHASES = ("reveal", "game_over")
+
+
+def _public_card(game: Game, player_id: str, card: Card | None) -> str | None:
+    """A card everyone may see on a seat: a shown King, or any dealt card once revealed."""
+    if card is None:
+        return None
+    if game.phase in REVEALED_PHASES and player_id in game.order:
+        return str(card)
+    if game.phase == "turns" and card in game.shown:
+        return str(card)
+    return None
+
+
+def build_view(game: Game, player_id: str | None) -> dict[str, Any]:
+    """The PHONE_API.md view for ``player_id`` (``None``: the public table view)."""
+    players = [
+        {
+            "id": p.id,
+            "name": p.name,
+            "seat": seat,
+            "lives": p.lives,
+            "status": p.status,
+            "bot": p.bot,
+            "card": _public_card(game, p.id, p.card),
+        }
+        for seat, p in enumerate(game.players)
+    ]
+    me = None
+    can: list[str] = []
+    if player_id is not None:
+        p = game.player(player_id)
+        dealt_in = game.phase != "lobby" and player_id in game.order
+        me = {
+            "id": p.id,
+            "name": p.name,
+            "lives": p.lives,
+            "status": p.status,
+            "is_vip": p.id == game.vip,
+            "card": str(p.card) if dealt_in and p.card is not None else None,
+            "history": [dict(event) for event in game.history.get(player_id, [])],
+        }
+        can = list(game.legal_actions(player_id))
+    revealed = game.phase in REVEALED_PHASES
+    return {
+        "room": None,
+        "phase": game.phase,
+        "step": game.step,
+        "round": game.round,
+        "me": me,
+        "can": can,
+        "players": players,
+        "dealer": game.dealer if game.phase != "lobby" else None,
+        "current": game.current,
+        "cut_king": str(game.cut_king) if game.cut_king and game.phase != "lobby" else None,
+        "losers": list(game.losers) if revealed else [],
+        "eliminated": list(game.eliminated) if revealed else [],
+        "winners": list(game.winners) if game.phase == "game_over" else [],
+        # Added fields (docs/architecture.md):
+        "vip": game.vip,
+        "next_dealer": game.next_dealer if game.phase == "reveal" else None,
+        "order": list(game.order) if game.phase != "lobby" else [],
+        "shown": {pid: c for pid, c in ((x["id"], x["card"]) for x in players)
+                  if c is not None and game.phase == "turns"},
+        "log": [dict(event) for event in game.log],
+        "sudden_death": [dict(deal) for deal in game.sudden_death],
+        "house_rules": game.options.ids(),
+        "rapid_seconds": game.options.rapid_seconds if game.options.rapid else None,
+        "stock_count": len(game.stock) if game.phase != "lobby" else 0,
+        "discard_count": len(game.discard),
+    }
+
+
+def may_see(game: Game, player_id: str | None) -> set[str]:
+    """Every card code ``player_id`` may legitimately see now (``None``: the public).
+
+    Stated from the rules, not from ``build_view``, so tests can hold the two against each
+    other: Kings shown or cut this round, from the reveal on every dealt final card and the
+    sudden-death deals; for a player also their own card and the cards of their own trades
+    and cut (they held or received them).
+    """
+    allowed = {str(card) for card in game.kings_seen}
+    if game.phase in REVEALED_PHASES:
+        allowed |= {str(game.player(pid).card) for pid in game.order if game.has_player(pid)}
+        allowed |= {code for deal in game.sudden_death for code in deal.values()}
+    if player_id is not None and game.has_player(player_id):
+        me = game.player(player_id)
+        if me.card is not None and player_id in game.order:
+            allowed.add(str(me.card))
+        for event in game.history.get(player_id, []):
+            allowed |= {event[k] for k in ("card", "gave", "got", "discarded") if k in event}
+    return allowed
