@@ -1,0 +1,53 @@
+"""The phones' side of the host: the JSON API of PHONE_API.md and the phone page.
+
+``create_app(session)`` builds a Flask app around an existing ``host.session.Session``; the app
+holds no game state of its own, so the TV, the voice and every phone see one truth.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from typing import Any
+
+from flask import Flask, Response
+
+from host.i18n import Catalog
+
+#: Over this, a request body is refused with 413 before anyone parses it.
+MAX_BODY_BYTES = 4 * 1024
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; media-src 'self' data:; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+
+
+def create_app(session: Any, catalog: Catalog | None = None, *,
+               heartbeat_seconds: float = 5.0) -> Flask:
+    """A Flask app serving ``session``: the API blueprint, plus the phone page when present."""
+    from phone_web.api import api_bp, register_error_handlers
+
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.config["CUCKOO_HEARTBEAT_SECONDS"] = heartbeat_seconds
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.extensions["cuckoo_session"] = session
+    app.extensions["cuckoo_catalog"] = catalog or Catalog.load()
+    app.register_blueprint(api_bp)
+    if importlib.util.find_spec("phone_web.page") is not None:
+        page = importlib.import_module("phone_web.page")
+        app.register_blueprint(page.page_bp)
+    register_error_handlers(app)
+    app.after_request(_secure_headers)
+    return app
+
+
+def _secure_headers(response: Response) -> Response:
+    """Nothing a phone fetches may be cached (it may hold a card); a strict CSP everywhere."""
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    return response

@@ -1,0 +1,179 @@
+"""The composition root of a party: catalog, session, web server, bots, voice, then the TV.
+
+Why a root: each part is built here, in order, from the parsed flags, and torn down in reverse in
+``finally`` — so Ctrl-C or SIGTERM always saves the game and the process exits within 2 seconds.
+The TV and the voice are imported lazily: a headless host needs neither pygame nor a sound card.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import FrameType
+from typing import Any, TextIO
+
+from host.bot_runner import BotRunner
+from host.i18n import Catalog
+from host.network import BackgroundServer, join_url, lan_address, public_join_url
+from host.persistence import CorruptSave, default_state_path
+from host.rules import HouseRules, UnknownHouseRule
+from host.rules.bots import STRATEGIES
+from host.session import Session, Subscription
+
+log = logging.getLogger(__name__)
+#: The contract's start-up line is always printed in English so test clients can read it.
+CONTRACT_LANGUAGE = "en"
+
+
+def run_party(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
+    """Run the party until Ctrl-C, SIGTERM or the TV window closes; returns the exit status."""
+    out = out or sys.stdout
+    catalog = Catalog.load()
+    lang: str = args.lang
+
+    def say(key: str, stream: TextIO = out, **params: Any) -> None:
+        print(catalog.t(lang, key, **params), file=stream, flush=True)
+
+    try:
+        options = HouseRules.parse(args.house_rules, rapid_seconds=args.rapid_seconds)
+    except UnknownHouseRule as error:
+        say("cli.bad_house_rules", sys.stderr, detail=str(error))
+        return 2
+    if args.bot_strategy not in STRATEGIES or not 0 <= args.bots < options.max_players:
+        say("cli.bad_bots", sys.stderr, strategies=", ".join(STRATEGIES),
+            most=options.max_players - 1)
+        return 2
+    state_path = Path(args.state) if args.state else default_state_path()
+    try:
+        session = Session(options, seed=args.seed, room=args.room, state_path=state_path,
+                          fresh=args.fresh, turn_timeout=args.turn_timeout,
+                          bot_delay=args.bot_delay, bots=args.bots,
+                          bot_strategy=args.bot_strategy)
+    except (CorruptSave, KeyError, TypeError, ValueError) as error:
+        say("cli.bad_state", sys.stderr, path=str(state_path), detail=str(error))
+        return 2
+
+    with contextlib.ExitStack() as parts, _terminate_as_interrupt():
+        parts.callback(session.close)  # closed last: the final save
+        if session.resumed:
+            say("cli.resumed", room=session.room, step=session.step)
+        say("cli.state_file", path=str(state_path))
+        from phone_web import create_app
+
+        server = BackgroundServer(create_app(session, catalog), args.bind, args.port).start()
+        parts.callback(server.stop)
+        parts.callback(session.close)  # ends the streams first so the server stops at once
+        if server.port != args.port and args.port != 0:
+            say("cli.port_busy", busy=args.port, port=server.port)
+        url = (public_join_url(args.public_url, session.room) if args.public_url
+               else join_url(lan_address(args.bind), server.port, session.room))
+        print(catalog.t(CONTRACT_LANGUAGE, "cli.join_at", url=url), file=out, flush=True)
+        if lang != CONTRACT_LANGUAGE:
+            say("cli.join_at", url=url)
+
+        runner = BotRunner(session, bot_delay=args.bot_delay, turn_timeout=args.turn_timeout)
+        parts.callback(runner.stop)
+        runner.start()
+        announcer = _start_announcer(catalog, lang, muted=args.mute or args.headless)
+        if announcer is not None:
+            parts.callback(_stop_quietly, announcer)
+            caption_out = out if args.headless else None
+            pump = _AnnouncerPump(session.subscribe(None, presence=False), announcer,
+                                  caption_out)
+            parts.callback(pump.stop)
+            pump.start()
+        try:
+            if args.headless:
+                threading.Event().wait()  # until Ctrl-C / SIGTERM
+            else:
+                from host.tv import run_tv
+
+                run_tv(session, announcer, catalog, lang=lang, fullscreen=args.fullscreen,
+                       join_url=url, house_rules=options.ids())
+        except KeyboardInterrupt:
+            pass
+    say("cli.saved_and_exiting")
+    return 0
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM behaves like Ctrl-C (KeyboardInterrupt in the main thread), so we save and exit."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _start_announcer(catalog: Catalog, lang: str, *, muted: bool) -> Any:
+    """The voice, if its module is present and starts; the party goes on without it otherwise."""
+    try:
+        from host.voice import Announcer
+    except ImportError:
+        log.warning("host.voice.Announcer is not available: no announcements")
+        return None
+    try:
+        announcer = Announcer(catalog, lang, muted=muted)
+        announcer.start()
+    except Exception:  # noqa: BLE001 - a broken sound setup must not stop the party
+        log.exception("the announcer could not start")
+        return None
+    return announcer
+
+
+def _stop_quietly(part: Any) -> None:
+    for name in ("stop", "close"):
+        method: Callable[[], Any] | None = getattr(part, name, None)
+        if callable(method):
+            with contextlib.suppress(Exception):
+                method()
+            return
+
+
+class _AnnouncerPump:
+    """Feeds public updates to the announcer off the writer's thread; prints captions headless."""
+
+    def __init__(self, subscription: Subscription, announcer: Any, captions: TextIO | None) -> None:
+        self._subscription = subscription
+        self._announcer = announcer
+        self._captions = captions
+        self._thread = threading.Thread(target=self._run, name="announcer-pump", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._subscription.close()
+        self._thread.join(1.0)
+
+    def _run(self) -> None:
+        while True:
+            update = self._subscription.get(timeout=0.5)
+            if update is None:
+                if self._subscription.closed:
+                    return
+                continue
+            if not update.events:
+                continue
+            try:
+                lines = self._announcer.announce(update.events, update.view)
+            except Exception:  # noqa: BLE001 - one bad phrase must not silence the rest
+                log.exception("announcement failed")
+                continue
+            if self._captions is not None and lines:
+                for line in [lines] if isinstance(lines, str) else list(lines):
+                    print(str(line), file=self._captions, flush=True)

@@ -1,0 +1,116 @@
+"""The host's clock: computer players act after ``--bot-delay``; idle players keep by themselves.
+
+Why one small thread: both jobs are "when the table has not moved for N seconds, do X for
+whoever may act". The runner follows the public stream, remembers when the step last changed,
+and acts through the session like any phone would (same checks, same stale-step protection).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable
+
+from host.rules.bots import STRATEGIES, choose_action
+from host.session import Session, SessionError
+
+log = logging.getLogger(__name__)
+_MAX_WAIT = 0.5
+
+
+class BotRunner:
+    """Plays the bots' moves and times out idle players (H4: the rapid limit)."""
+
+    def __init__(self, session: Session, *, bot_delay: float, turn_timeout: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.session = session
+        self.bot_delay = max(0.0, bot_delay)
+        self.turn_timeout = max(0.0, turn_timeout)
+        self._clock = clock
+        self._step: int | None = None
+        self._since = clock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="bot-runner", daemon=True)
+
+    @property
+    def idle_limit(self) -> float:
+        """Seconds a player may think: H4's rapid timer, else ``--turn-timeout`` (0 = never)."""
+        options = self.session.options
+        if options.rapid:
+            return float(options.rapid_seconds)
+        return self.turn_timeout
+
+    def start(self) -> BotRunner:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(2.0)
+
+    def _run(self) -> None:
+        try:
+            subscription = self.session.subscribe(None, presence=False)
+        except SessionError:
+            return
+        try:
+            while not self._stop.is_set():
+                update = subscription.get(timeout=self._wait())
+                while update is not None:  # only the latest state matters here
+                    update = subscription.get(timeout=0)
+                if subscription.closed:
+                    return
+                try:
+                    self.tick()
+                except SessionError:
+                    return  # the session closed under us
+                except Exception:  # noqa: BLE001 - a bot bug must not stop the party
+                    log.exception("bot runner tick failed")
+        finally:
+            subscription.close()
+
+    def _wait(self) -> float:
+        """Sleep until the next thing could fall due (a bot's delay or the idle limit)."""
+        if self._step is None:
+            return 0.01
+        now = self._clock()
+        dues = [self._since + self.bot_delay] if self.session.bots else []
+        if self.idle_limit > 0:
+            dues.append(self._since + self.idle_limit)
+        ahead = [due - now for due in dues if due > now]
+        return max(0.01, min([_MAX_WAIT, *ahead]))
+
+    def tick(self) -> str | None:
+        """Do whatever is due now; returns what was done (for tests), else None."""
+        now = self._clock()
+        table = self.session.view(None)
+        step = int(table["step"])
+        if step != self._step:
+            self._step, self._since = step, now
+        waited = now - self._since
+        limit = self.idle_limit
+        current = table.get("current")
+        if table["phase"] == "turns" and current and limit > 0 and waited >= limit:
+            if self.session.timeout(current, step):
+                return f"timeout:{current}"
+        if waited < self.bot_delay:
+            return None
+        for player_id, strategy in self.session.bots.items():
+            try:
+                view = self.session.view(player_id)
+            except SessionError:
+                continue
+            if not view["can"] or view["step"] != step:
+                continue
+            rng = random.Random(f"{self.session.room}:{player_id}:{step}")
+            name = strategy if strategy in STRATEGIES else "smart"
+            action = choose_action(name, view, rng)
+            try:
+                self.session.act(player_id, action, step)
+            except SessionError as refusal:
+                log.debug("bot %s: %s refused (%s)", player_id, action, refusal.code)
+                continue
+            return f"{player_id}:{action}"
+        return None

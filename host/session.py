@@ -1,0 +1,453 @@
+"""The authoritative party session: the single writer in front of the rules engine.
+
+Why one writer: phones, the TV, the voice, bots and timers all change the same table. Every
+change goes through ``Session`` under one lock, is saved atomically before the lock is released
+(so an answered request survives a kill -9), and is then fanned out to subscribers' queues
+*after* the lock is released, in order, without ever blocking the writer: a phone that stops
+reading its stream slows nobody down.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+import secrets
+import string
+import threading
+import time
+import unicodedata
+from collections import Counter, deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from host import persistence
+from host.rules import Game, HouseRules, IllegalAction
+from host.rules.events import Event, visible_to
+
+SAVE_FORMAT = "cuckoo-party-session"
+SAVE_VERSION = 1
+MAX_NAME_LENGTH = 16
+#: Proper names for computer players: names are never translated.
+BOT_NAMES: tuple[str, ...] = (
+    "Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Margaret", "Dennis", "Frances",
+    "Claude", "Hedy", "Tim", "Radia", "Linus", "Sophie", "Guido", "Katherine", "John", "Joan",
+    "Niklaus",
+)
+#: Format characters that may appear inside an emoji name (zero-width joiner / non-joiner).
+_ALLOWED_FORMAT_CHARS = frozenset({"\u200c", "\u200d"})
+_QUEUE_LIMIT = 512
+
+
+class SessionError(Exception):
+    """A refused request. ``code`` is the API's error code; nothing was changed."""
+
+    def __init__(self, code: str, message: str = "") -> None:
+        super().__init__(message or code)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class JoinResult:
+    player_id: str
+    token: str
+    status: str
+    """``active`` in the lobby, ``waiting`` while a game runs (they play the next one)."""
+
+
+@dataclass(frozen=True)
+class Update:
+    """One change as one recipient may see it: their full view and their visible events."""
+
+    step: int
+    view: dict[str, Any]
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Subscription:
+    """A recipient's queue of updates. Never blocks the writer; drops the oldest if ignored."""
+
+    def __init__(self, player_id: str | None, presence: bool,
+                 on_close: Callable[[Subscription], None]) -> None:
+        self.player_id = player_id
+        self.presence = presence
+        self._queue: deque[Update] = deque(maxlen=_QUEUE_LIMIT)
+        self._ready = threading.Condition(threading.Lock())
+        self._closed = False
+        self._on_close = on_close
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def push(self, update: Update) -> None:
+        with self._ready:
+            if not self._closed:
+                self._queue.append(update)
+                self._ready.notify_all()
+
+    def get(self, timeout: float | None = None) -> Update | None:
+        """The next update, or None after ``timeout`` seconds or once closed and drained."""
+        with self._ready:
+            if not self._queue and not self._closed:
+                self._ready.wait(timeout)
+            return self._queue.popleft() if self._queue else None
+
+    def end(self) -> None:
+        """Stop delivering (the session closed or the player was kicked); wakes the reader."""
+        with self._ready:
+            self._closed = True
+            self._ready.notify_all()
+
+    def close(self) -> None:
+        """The reader is done (e.g. the phone's connection dropped)."""
+        self.end()
+        self._on_close(self)
+
+
+def clean_name(raw: Any) -> str:
+    """A valid display name, or SessionError("bad_name"): trimmed, 1–16 characters, printable."""
+    if not isinstance(raw, str):
+        raise SessionError("bad_name", "the name must be text")
+    name = unicodedata.normalize("NFC", raw).strip()
+    if not 1 <= len(name) <= MAX_NAME_LENGTH:
+        raise SessionError("bad_name", "the name must have 1 to 16 characters")
+    for char in name:
+        category = unicodedata.category(char)
+        if category in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp") or (
+            category == "Cf" and char not in _ALLOWED_FORMAT_CHARS
+        ):
+            raise SessionError("bad_name", "the name holds a control character")
+    return name
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class Session:
+    """One room: the game, who holds which token, the bots, and everyone watching."""
+
+    def __init__(self, options: HouseRules | None = None, *, seed: int | None = None,
+                 room: str | None = None, state_path: str | Path | None = None,
+                 fresh: bool = False, turn_timeout: float = 90.0, bot_delay: float = 1.5,
+                 bots: int = 0, bot_strategy: str = "smart") -> None:
+        self.turn_timeout = turn_timeout
+        self.bot_delay = bot_delay
+        self.bot_strategy = bot_strategy
+        self._state_path = Path(state_path) if state_path else None
+        self._lock = threading.RLock()
+        self._fanout_lock = threading.Lock()
+        self._outbox: deque[list[tuple[Subscription, Update]]] = deque()
+        self._subscribers: list[Subscription] = []
+        self._connections: Counter[str] = Counter()
+        self._closed = False
+        self.resumed = False
+        saved = None
+        if self._state_path is not None:
+            if fresh:
+                persistence.discard(self._state_path)
+            else:
+                saved = persistence.load(self._state_path)
+        if saved is not None:
+            self._restore(saved)
+            self.resumed = True
+        else:
+            self.room = (room or _random_room(seed)).strip().upper()
+            self._game = Game(options or HouseRules(), random.Random(seed))
+            self._tokens: dict[str, str] = {}
+            self._by_digest: dict[str, str] = {}
+            self._bots: dict[str, str] = {}
+            self._next_number = 1
+            self._pending_bots = max(0, bots)
+            self._save()
+
+    # ------------------------------------------------------------- persistence
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything needed to carry on exactly: room, tokens, bots and the whole game."""
+        return {
+            "format": SAVE_FORMAT, "version": SAVE_VERSION, "room": self.room,
+            "tokens": dict(self._tokens), "bots": dict(self._bots),
+            "next_number": self._next_number, "pending_bots": self._pending_bots,
+            "game": self._game.to_dict(),
+        }
+
+    def _restore(self, data: dict[str, Any]) -> None:
+        if data.get("format") != SAVE_FORMAT or data.get("version") != SAVE_VERSION:
+            raise persistence.CorruptSave("not a Cuckoo Party save of a known version")
+        self.room = str(data["room"])
+        self._game = Game.from_dict(data["game"])
+        self._tokens = {str(pid): str(tok) for pid, tok in data["tokens"].items()}
+        self._by_digest = {_digest(tok): pid for pid, tok in self._tokens.items()}
+        self._bots = {str(pid): str(s) for pid, s in data.get("bots", {}).items()}
+        self._next_number = int(data["next_number"])
+        self._pending_bots = int(data.get("pending_bots", 0))
+
+    def _save(self) -> None:
+        if self._state_path is not None:
+            persistence.save_atomic(self._state_path, self.to_dict())
+
+    # ------------------------------------------------------------------ reads
+
+    @property
+    def options(self) -> HouseRules:
+        return self._game.options
+
+    @property
+    def step(self) -> int:
+        with self._lock:
+            return self._game.step
+
+    @property
+    def bots(self) -> dict[str, str]:
+        """Computer players and their strategy names."""
+        with self._lock:
+            return dict(self._bots)
+
+    def player_for_token(self, token: Any) -> str | None:
+        """The player holding ``token``, or None (unknown, kicked or malformed)."""
+        if not isinstance(token, str) or not token or len(token) > 256:
+            return None
+        with self._lock:
+            pid = self._by_digest.get(_digest(token))
+            if pid is None or not hmac.compare_digest(self._tokens[pid], token):
+                return None
+            return pid
+
+    def view(self, player_id: str | None) -> dict[str, Any]:
+        """That player's view (``None``: the public table view), with ``connected`` added."""
+        with self._lock:
+            if player_id is not None and not self._game.has_player(player_id):
+                raise SessionError("unknown_player", "no such player")
+            return self._view_locked(player_id)
+
+    def _view_locked(self, player_id: str | None) -> dict[str, Any]:
+        view = self._game.view(player_id)
+        view["room"] = self.room
+        for player in view["players"]:
+            player["connected"] = bool(player.get("bot")) or self._connections[player["id"]] > 0
+        return view
+
+    # ----------------------------------------------------------------- lobby
+
+    def join(self, name: Any, room: Any) -> JoinResult:
+        """Seat a person (R1): validated name, right room; waiting if a game is running."""
+        with self._lock:
+            self._check_open()
+            if not isinstance(room, str) or room.strip().upper() != self.room:
+                raise SessionError("bad_room", "no such room")
+            clean = clean_name(name)
+            result = self._seat(clean, bot=False)
+            if self._pending_bots and not self._bots:
+                # Bots sit down right after the first person, so a person is the VIP.
+                for _ in range(self._pending_bots):
+                    self._seat_bot(self.bot_strategy)
+                self._pending_bots = 0
+                self._save()
+        self._flush()
+        return result
+
+    def add_bot(self, strategy: str | None = None) -> str:
+        """Seat a computer player (the host's choice); returns its player id."""
+        with self._lock:
+            self._check_open()
+            pid = self._seat_bot(strategy or self.bot_strategy)
+        self._flush()
+        return pid
+
+    def _seat_bot(self, strategy: str) -> str:
+        taken = {p.name.casefold() for p in self._game.players}
+        name = next((n for n in BOT_NAMES if n.casefold() not in taken), None)
+        number = len(self._bots) + 1
+        while name is None or name.casefold() in taken:
+            name, number = f"Bot {number}", number + 1
+        pid = self._seat(name, bot=True).player_id
+        self._bots[pid] = strategy
+        self._save()
+        return pid
+
+    def _seat(self, name: str, *, bot: bool) -> JoinResult:
+        folded = name.casefold()
+        if any(p.name.casefold() == folded for p in self._game.players):
+            raise SessionError("name_taken", "that name is taken")
+        if len(self._game.players) >= self._game.options.max_players:
+            raise SessionError("table_full", "the table is full")
+        pid = f"p{self._next_number}"
+        try:
+            events = self._game.add_player(pid, name, bot=bot)
+        except IllegalAction as refusal:
+            raise SessionError(refusal.reason.value, refusal.message) from None
+        self._next_number += 1
+        token = secrets.token_urlsafe(32)  # 256 random bits
+        if not bot:
+            self._tokens[pid] = token
+            self._by_digest[_digest(token)] = pid
+        self._changed(events)
+        status = self._game.player(pid).status
+        return JoinResult(pid, token if not bot else "", status)
+
+    def kick(self, player_id: str) -> None:
+        """The host removes a player: their token stops working and their streams end."""
+        with self._lock:
+            self._check_open()
+            if not self._game.has_player(player_id):
+                raise SessionError("unknown_player", "no such player")
+            events = self._game.remove_player(player_id)
+            token = self._tokens.pop(player_id, None)
+            if token is not None:
+                self._by_digest.pop(_digest(token), None)
+            self._bots.pop(player_id, None)
+            for sub in self._subscribers:
+                if sub.player_id == player_id:
+                    sub.end()
+            self._subscribers = [s for s in self._subscribers if s.player_id != player_id]
+            self._connections.pop(player_id, None)
+            self._changed(events)
+        self._flush()
+
+    # --------------------------------------------------------------- actions
+
+    def act(self, player_id: str, action: Any, step: Any) -> dict[str, Any]:
+        """Play ``action`` for ``player_id`` if ``step`` is current and it is in ``can``."""
+        with self._lock:
+            self._check_open()
+            if not self._game.has_player(player_id):
+                raise SessionError("unknown_player", "no such player")
+            if step != self._game.step or isinstance(step, bool):
+                raise SessionError("stale_step", "the table has moved on")
+            if not isinstance(action, str) or action not in self._game.legal_actions(player_id):
+                raise SessionError("bad_action", "that action is not possible now")
+            self._apply(lambda: self._game.apply(player_id, action))
+            view = self._view_locked(player_id)
+        self._flush()
+        return view
+
+    def host_next(self) -> str:
+        """The host's one button: start, deal the next round or open a new game."""
+        with self._lock:
+            self._check_open()
+            game = self._game
+            actor = {"lobby": game.vip, "reveal": game.next_dealer,
+                     "game_over": game.vip}.get(game.phase)
+            action = {"lobby": "start", "reveal": "deal", "game_over": "new_game"}.get(game.phase)
+            if actor is None or action is None or action not in game.legal_actions(actor):
+                raise SessionError("not_allowed_now", "nothing to start now")
+            self._apply(lambda: game.apply(actor, action))
+        self._flush()
+        return action
+
+    def misdeal(self) -> None:
+        """R16: the host voids the round before the reveal; the same dealer deals again."""
+        with self._lock:
+            self._check_open()
+            self._apply(self._game.misdeal)
+        self._flush()
+
+    def timeout(self, player_id: str, step: int) -> bool:
+        """An idle player keeps automatically (H4: penalty at the reveal). False if moved on."""
+        with self._lock:
+            if self._closed or self._game.step != step or self._game.current != player_id:
+                return False
+            self._apply(self._game.timeout)
+        self._flush()
+        return True
+
+    def _apply(self, change: Callable[[], list[Event]]) -> None:
+        try:
+            events = change()
+        except IllegalAction as refusal:
+            raise SessionError(refusal.reason.value, refusal.message) from None
+        self._changed(events)
+
+    # --------------------------------------------------------------- fan-out
+
+    def subscribe(self, player_id: str | None, *, presence: bool = True) -> Subscription:
+        """Follow the table as ``player_id`` sees it (``None``: public). First update is now.
+
+        ``presence``: this subscription makes the player ``connected`` (a phone's stream).
+        """
+        with self._lock:
+            self._check_open()
+            if player_id is not None and not self._game.has_player(player_id):
+                raise SessionError("unknown_player", "no such player")
+            sub = Subscription(player_id, presence and player_id is not None, self._unsubscribe)
+            if sub.presence and player_id is not None:
+                self._connections[player_id] += 1
+                if self._connections[player_id] == 1:
+                    self._changed([])
+            self._subscribers.append(sub)
+            sub.push(Update(self._game.step, self._view_locked(player_id), []))
+        self._flush()
+        return sub
+
+    def _unsubscribe(self, sub: Subscription) -> None:
+        with self._lock:
+            if sub not in self._subscribers:
+                return
+            self._subscribers.remove(sub)
+            pid = sub.player_id
+            if sub.presence and pid is not None and self._connections[pid] > 0:
+                self._connections[pid] -= 1
+                if self._connections[pid] == 0 and not self._closed:
+                    self._changed([])
+        self._flush()
+
+    def _changed(self, events: Iterable[Event]) -> None:
+        """Save, then queue each subscriber's update. Called with the lock held."""
+        events = list(events)
+        if events:
+            self._save()
+        views: dict[str | None, dict[str, Any]] = {}
+        batch: list[tuple[Subscription, Update]] = []
+        for sub in self._subscribers:
+            if sub.player_id not in views:
+                views[sub.player_id] = self._view_locked(sub.player_id)
+            batch.append((sub, Update(self._game.step, views[sub.player_id],
+                                      visible_to(events, sub.player_id))))
+        if batch:
+            self._outbox.append(batch)
+
+    def _flush(self) -> None:
+        """Deliver queued batches in order, outside the session lock."""
+        with self._fanout_lock:
+            while self._outbox:
+                for sub, update in self._outbox.popleft():
+                    sub.push(update)
+
+    # -------------------------------------------------------------- shutdown
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise SessionError("closed", "the party is over")
+
+    def close(self) -> None:
+        """Save one last time and end every stream. Idempotent."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._save()
+            subscribers, self._subscribers = self._subscribers, []
+        for sub in subscribers:
+            sub.end()
+
+
+def _random_room(seed: int | None) -> str:
+    """Four capital letters: from the seed when given (reproducible), else from ``secrets``."""
+    if seed is not None:
+        chooser = random.Random(f"room-{seed}")
+        return "".join(chooser.choice(string.ascii_uppercase) for _ in range(4))
+    return "".join(secrets.choice(string.ascii_uppercase) for _ in range(4))
+
+
+def wait_until(predicate: Callable[[], bool], timeout: float, interval: float = 0.01) -> bool:
+    """Poll ``predicate`` until true or ``timeout`` seconds pass (bounded; used by tests/tools)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return predicate()

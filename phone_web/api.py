@@ -1,0 +1,196 @@
+"""The JSON API of PHONE_API.md, exactly: join, state, action, events, table, healthz.
+
+Why so thin: every rule and every secret lives in the session and the engine; this blueprint
+only checks the shape of requests (in the contract's order of checks), turns ``SessionError``
+codes into HTTP answers and streams views. Errors are always ``{"error", "message"}`` JSON in
+the caller's language, never a stack trace.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, request
+from werkzeug.exceptions import HTTPException
+
+from host.i18n import Catalog, best_language
+from host.session import Session, SessionError
+
+api_bp = Blueprint("api", __name__)
+log = logging.getLogger(__name__)
+
+#: Every error code the API answers with, and its HTTP status.
+ERROR_STATUS: dict[str, int] = {
+    "bad_request": 400, "bad_name": 400, "bad_action": 400, "unauthorized": 401,
+    "bad_room": 403, "not_found": 404, "method_not_allowed": 405, "name_taken": 409,
+    "table_full": 409, "stale_step": 409, "too_large": 413, "internal": 500, "closed": 503,
+}
+#: Session refusals that are not client mistakes of their own kind.
+_SESSION_ALIASES = {"unknown_player": "unauthorized"}
+_HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "bad_room", 404: "not_found",
+               405: "method_not_allowed", 413: "too_large"}
+#: How often a stream checks whether its phone went away (frees the server thread).
+_STREAM_POLL_SECONDS = 1.0
+
+
+class ApiError(Exception):
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def _session() -> Session:
+    return current_app.extensions["cuckoo_session"]  # type: ignore[no-any-return]
+
+
+def error_response(code: str) -> Response:
+    """``{"error": code, "message": text}`` in the caller's language, with the right status."""
+    code = _SESSION_ALIASES.get(code, code)
+    status = ERROR_STATUS.get(code, 400)
+    catalog: Catalog = current_app.extensions["cuckoo_catalog"]
+    lang = best_language(request.headers.get("Accept-Language"))
+    key = f"cli.error_{code}" if f"cli.error_{code}" in catalog.keys(lang) else "cli.error_bad_request"
+    response = current_app.response_class(
+        json.dumps({"error": code, "message": catalog.t(lang, key)}, ensure_ascii=False),
+        status=status, mimetype="application/json",
+    )
+    if status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="cuckoo-party"'
+    return response
+
+
+def register_error_handlers(app: Flask) -> None:
+    """JSON errors for everything, including 404/405/413 and crashes (logged, never shown)."""
+
+    @app.errorhandler(ApiError)
+    def _api_error(error: ApiError) -> Response:
+        return error_response(error.code)
+
+    @app.errorhandler(SessionError)
+    def _session_error(error: SessionError) -> Response:
+        return error_response(error.code)
+
+    @app.errorhandler(HTTPException)
+    def _http_error(error: HTTPException) -> Response:
+        return error_response(_HTTP_CODES.get(error.code or 400, "bad_request"))
+
+    @app.errorhandler(Exception)
+    def _crash(error: Exception) -> Response:
+        log.exception("unexpected error in %s %s", request.method, request.path)
+        return error_response("internal")
+
+
+def _json_body() -> dict[str, Any]:
+    """The body as a JSON object, or 400 bad_request. Reading it enforces the 4 KB limit."""
+    raw = request.get_data(cache=True)
+    try:
+        body = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise ApiError("bad_request") from None
+    if not isinstance(body, dict):
+        raise ApiError("bad_request")
+    return body
+
+
+def _bearer_token() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    return None
+
+
+def _caller(allow_query: bool = False) -> str:
+    """The player id for the request's token, or 401."""
+    token = _bearer_token()
+    if token is None and allow_query:
+        token = request.args.get("token")
+    player_id = _session().player_for_token(token)
+    if player_id is None:
+        raise ApiError("unauthorized")
+    return player_id
+
+
+def _json(data: Any, status: int = 200) -> Response:
+    return current_app.response_class(
+        json.dumps(data, ensure_ascii=False, separators=(",", ":")),
+        status=status, mimetype="application/json",
+    )
+
+
+@api_bp.get("/healthz")
+def healthz() -> Response:
+    return current_app.response_class("ok", mimetype="text/plain")
+
+
+@api_bp.post("/api/join")
+def join() -> Response:
+    body = _json_body()
+    name, room = body.get("name"), body.get("room")
+    if not isinstance(name, str) or not isinstance(room, str):
+        raise ApiError("bad_request")
+    result = _session().join(name, room)
+    return _json({"player_id": result.player_id, "token": result.token,
+                  "status": result.status}, 201)
+
+
+@api_bp.get("/api/state")
+def state() -> Response:
+    return _json(_session().view(_caller()))
+
+
+@api_bp.post("/api/action")
+def action() -> Response:
+    player_id = _caller()
+    body = _json_body()
+    name, step = body.get("action"), body.get("step")
+    if not isinstance(name, str) or not isinstance(step, int) or isinstance(step, bool):
+        raise ApiError("bad_request")
+    return _json(_session().act(player_id, name, step))
+
+
+@api_bp.get("/api/table")
+def table() -> Response:
+    session = _session()
+    room = request.args.get("room")
+    known = _bearer_token() is not None and session.player_for_token(_bearer_token()) is not None
+    if not known and (room is None or room.strip().upper() != session.room):
+        raise ApiError("bad_room")
+    return _json(session.view(None))
+
+
+@api_bp.get("/api/events")
+def events() -> Response:
+    """Server-sent events: the caller's full view now, then on every change; heartbeats."""
+    player_id = _caller(allow_query=True)
+    subscription = _session().subscribe(player_id)
+    heartbeat = float(current_app.config.get("CUCKOO_HEARTBEAT_SECONDS", 5.0))
+    disconnected = request.environ.get("waitress.client_disconnected")
+
+    def stream() -> Iterator[str]:
+        last_sent = time.monotonic()
+        try:
+            yield ": connected\n\n"
+            while True:
+                update = subscription.get(timeout=min(_STREAM_POLL_SECONDS, heartbeat))
+                if update is not None:
+                    data = json.dumps(update.view, ensure_ascii=False, separators=(",", ":"))
+                    yield f"data: {data}\n\n"
+                    last_sent = time.monotonic()
+                    continue
+                if subscription.closed or (disconnected is not None and disconnected()):
+                    return
+                if time.monotonic() - last_sent >= heartbeat:
+                    yield ": heartbeat\n\n"
+                    last_sent = time.monotonic()
+        finally:
+            subscription.close()
+
+    response = Response(stream(), mimetype="text/event-stream")
+    response.headers["X-Accel-Buffering"] = "no"
+    response.call_on_close(subscription.close)
+    return response
