@@ -1,0 +1,49 @@
+"""Build exact table situations for rule tests (cards chosen by the test, not the shuffle)."""
+
+from __future__ import annotations
+
+import random
+
+from host.rules import PACK, Card, Game, HouseRules
+
+
+def seated(count: int, options: HouseRules | None = None, seed: int = 0) -> Game:
+    game = Game(options or HouseRules(), random.Random(seed))
+    for i in range(count):
+        game.add_player(f"p{i}", f"P{i}")
+    return game
+
+
+def rig(game: Game, dealer: str, cards: dict[str, str], stock: list[str] | None = None) -> Game:
+    """Start (or redeal) with ``dealer`` dealing exactly ``cards``; ``stock`` fixes the cut
+    order (the first listed card is cut first) by leaving only those cards in the stock."""
+    if game.phase == "lobby":
+        game.apply(game.vip, "start")  # type: ignore[arg-type]
+    game.dealer = dealer
+    game.round -= 1
+    game._deal_round()
+    for pid, code in cards.items():
+        game.player(pid).card = Card.parse(code)
+    held = {game.player(pid).card for pid in game.order}
+    game.history = {pid: [{"type": "card_dealt", "player": pid, "card": str(game.player(pid).card)}]
+                    for pid in game.order}
+    if stock is None:
+        game.stock = [c for c in PACK if c not in held]
+    else:
+        game.stock = [Card.parse(c) for c in stock]
+        game.rng = _FirstCard()  # the cut draws stock[0], then stock[1] …
+    return game
+
+
+class _FirstCard(random.Random):
+    """An RNG whose ``randrange`` always picks index 0: the stock is cut in listed order."""
+
+    def randrange(self, *args, **kwargs):  # type: ignore[override]
+        return 0
+
+
+def play(game: Game, *moves: tuple[str, str]) -> list[dict]:
+    events = []
+    for pid, action in moves:
+        events += [e.to_dict() for e in game.apply(pid, action)]
+    return events
