@@ -1,0 +1,111 @@
+"""The queue of lines waiting to be said, and the rule that keeps the voice with the game.
+
+A dealer who is still describing a swap three turns ago is worse than a silent one. So
+when lines pile up (a slow engine, a burst of bot moves) the queue drops lines that are
+stale: older than ``max_lag_s`` while something newer is waiting, or a "whose turn" prompt
+once a later turn has begun. The newest announcement is never dropped for being old, so
+the voice always catches up to the present rather than going quiet. Pure and clock-free
+(``now`` is passed in) so the policy is tested without threads.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+#: Routine lines: they may go unsaid when late. A call, a reveal, a lost life, an
+#: elimination or a winner are kept until something newer supersedes them.
+MINOR_KINDS: frozenset[str] = frozenset(
+    {"turn", "kept", "exchanged", "player_joined", "player_removed", "cut", "cut_taken"}
+)
+
+#: Never more than this many lines wait; the oldest go first.
+MAX_WAITING = 32
+
+
+@dataclass(frozen=True)
+class Line:
+    """One phrase to say: its text, language, the event kind it came from, and when."""
+
+    text: str
+    lang: str
+    kind: str
+    born: float
+    """``time.monotonic()`` when the event was announced."""
+    batch: int
+    """Which ``announce()`` call it came from: lines of one batch describe one moment."""
+
+
+class LineQueue:
+    """Thread-safe FIFO of lines with the staleness rule applied when a line is taken."""
+
+    def __init__(self, max_lag_s: float = 2.0, max_waiting: int = MAX_WAITING) -> None:
+        if max_lag_s <= 0:
+            raise ValueError("max_lag_s must be positive")
+        self.max_lag_s = max_lag_s
+        self.max_waiting = max_waiting
+        self._lines: deque[Line] = deque()
+        self._dropped: list[Line] = []
+        self._ready = threading.Condition()
+        self._closed = False
+
+    def put(self, lines: list[Line]) -> None:
+        with self._ready:
+            self._lines.extend(lines)
+            while len(self._lines) > self.max_waiting:
+                self._dropped.append(self._lines.popleft())
+            self._ready.notify_all()
+
+    def close(self) -> None:
+        """Wake every waiter; ``get`` returns None from now on."""
+        with self._ready:
+            self._closed = True
+            self._ready.notify_all()
+
+    def __len__(self) -> int:
+        with self._ready:
+            return len(self._lines)
+
+    def peek(self) -> Line | None:
+        with self._ready:
+            return self._lines[0] if self._lines else None
+
+    def dropped(self) -> list[Line]:
+        """Every line dropped so far (for tests, benchmarks and the debug log)."""
+        with self._ready:
+            return list(self._dropped)
+
+    def is_stale(self, line: Line, now: float, later: list[Line]) -> bool:
+        """Should ``line`` go unsaid, given the lines queued after it?"""
+        if not later:
+            return False  # the newest line always gets said: the voice catches up
+        if line.kind == "turn" and any(other.kind == "turn" for other in later):
+            return True  # "Bo?" is wrong once it is Chloé's turn
+        late = now - line.born > self.max_lag_s
+        newer_moment = any(other.batch > line.batch for other in later)
+        return late and (newer_moment or line.kind in MINOR_KINDS)
+
+    def take(self, now: float) -> Line | None:
+        """The next line worth saying now, dropping stale ones; None if none waits."""
+        with self._ready:
+            return self._take(now)
+
+    def _take(self, now: float) -> Line | None:
+        while self._lines:
+            line = self._lines.popleft()
+            if self.is_stale(line, now, list(self._lines)):
+                self._dropped.append(line)
+                continue
+            return line
+        return None
+
+    def wait_take(self, now_fn: Callable[[], float], timeout: float) -> Line | None:
+        """Like ``take`` but waits up to ``timeout`` s for a line; ``now_fn()`` gives the time."""
+        with self._ready:
+            if not self._lines and not self._closed:
+                self._ready.wait(timeout)
+            if self._closed:
+                return None
+            return self._take(now_fn())

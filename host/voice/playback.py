@@ -1,0 +1,95 @@
+"""Playing rendered lines: ``pygame.mixer`` on the voice worker, never on the render loop.
+
+The mixer is started lazily by the first ``play`` (so importing this module, or running
+``--headless``, never touches a sound device). If no mixer can start, the announcer keeps
+the captions going at speaking pace with ``SilentPlayer``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any, Protocol
+
+from host.voice.engine import wav_seconds
+
+
+class PlaybackUnavailable(RuntimeError):
+    """No sound output here (no device, no pygame.mixer)."""
+
+
+class Player(Protocol):
+    """Starts a WAV and reports while it is playing."""
+
+    def play(self, wav: Path) -> float:
+        """Start playing ``wav`` without waiting; return its length in seconds."""
+        ...
+
+    def busy(self) -> bool: ...
+
+    def stop(self) -> None: ...
+
+
+class MixerPlayer:
+    """Plays through ``pygame.mixer``; shares the mixer if the TV already started it."""
+
+    def __init__(self) -> None:
+        self._channel: Any = None
+        self._mixer: Any = None
+
+    def _ensure_mixer(self) -> Any:
+        if self._mixer is None:
+            os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+            try:
+                import pygame
+            except ImportError as error:
+                raise PlaybackUnavailable("pygame is not installed") from error
+            try:
+                if not pygame.mixer.get_init():
+                    pygame.mixer.init()
+            except pygame.error as error:
+                raise PlaybackUnavailable(f"no sound output: {error}") from error
+            self._mixer = pygame.mixer
+        return self._mixer
+
+    def play(self, wav: Path) -> float:
+        mixer = self._ensure_mixer()
+        try:
+            sound = mixer.Sound(str(wav))
+            self._channel = sound.play()
+        except Exception as error:  # pygame.error, or the mixer closed by the TV on exit
+            raise PlaybackUnavailable(f"could not play {wav.name}: {error}") from error
+        return float(sound.get_length())
+
+    def busy(self) -> bool:
+        try:
+            return bool(self._channel is not None and self._channel.get_busy())
+        except Exception:  # the mixer was shut down under us: nothing is playing
+            return False
+
+    def stop(self) -> None:
+        try:
+            if self._channel is not None:
+                self._channel.stop()
+        except Exception:
+            pass
+        self._channel = None
+
+
+class SilentPlayer:
+    """Plays nothing but takes as long as the line would: keeps captions at speaking pace."""
+
+    def __init__(self) -> None:
+        self._until = 0.0
+
+    def play(self, wav: Path) -> float:
+        seconds = wav_seconds(wav)
+        self._until = time.monotonic() + seconds
+        return seconds
+
+    def busy(self) -> bool:
+        return time.monotonic() < self._until
+
+    def stop(self) -> None:
+        self._until = 0.0
