@@ -17,10 +17,7 @@ def seated(count: int, options: HouseRules | None = None, seed: int = 0) -> Game
 def rig(game: Game, dealer: str, cards: dict[str, str], stock: list[str] | None = None) -> Game:
     """Start (or redeal) with ``dealer`` dealing exactly ``cards``; ``stock`` fixes the cut
     order (the first listed card is cut first) by leaving only those cards in the stock."""
-    if game.phase == "lobby":
-        game.apply(game.vip, "start")  # type: ignore[arg-type]
     game.dealer = dealer
-    game.round -= 1
     game._deal_round()
     for pid, code in cards.items():
         game.player(pid).card = Card.parse(code)
