@@ -1,0 +1,74 @@
+"""The queue's staleness rule: late lines are dropped so the voice stays with the game."""
+
+from __future__ import annotations
+
+import pytest
+
+from host.voice.lines import MAX_WAITING, Line, LineQueue
+
+
+def line(text: str, kind: str, born: float, batch: int) -> Line:
+    return Line(text, "en", kind, born, batch)
+
+
+def drain(queue: LineQueue, now: float) -> list[str]:
+    said = []
+    while (taken := queue.take(now)) is not None:
+        said.append(taken.text)
+    return said
+
+
+def test_fresh_lines_are_said_in_order() -> None:
+    queue = LineQueue(max_lag_s=2.0)
+    queue.put([line("Cuckoo!", "blocked", 10.0, 1), line("Chloé shows…", "blocked", 10.0, 1)])
+    queue.put([line("Dan?", "turn", 10.5, 2)])
+    assert drain(queue, 11.0) == ["Cuckoo!", "Chloé shows…", "Dan?"]
+    assert queue.dropped() == []
+
+
+def test_late_lines_are_dropped_once_something_newer_waits() -> None:
+    queue = LineQueue(max_lag_s=2.0)
+    queue.put([line("Bo swaps with Chloé.", "exchanged", 10.0, 1)])
+    queue.put([line("Cuckoo!", "blocked", 11.0, 2)])
+    queue.put([line("Marie, keep or cut?", "turn", 12.9, 3)])
+    # At 13.5 the first two are more than 2 s old and newer moments wait behind them.
+    assert drain(queue, 13.5) == ["Marie, keep or cut?"]
+    assert [dropped.text for dropped in queue.dropped()] == ["Bo swaps with Chloé.", "Cuckoo!"]
+
+
+def test_the_newest_line_is_said_however_late() -> None:
+    queue = LineQueue(max_lag_s=2.0)
+    queue.put([line("Marie wins the game!", "game_over", 0.0, 1)])
+    assert drain(queue, 30.0) == ["Marie wins the game!"]
+
+
+def test_a_turn_prompt_is_dropped_when_a_later_turn_began() -> None:
+    queue = LineQueue(max_lag_s=2.0)
+    queue.put([line("Bo keeps.", "kept", 10.0, 1), line("Chloé?", "turn", 10.0, 1)])
+    queue.put([line("Chloé keeps.", "kept", 10.3, 2), line("Dan?", "turn", 10.3, 2)])
+    assert drain(queue, 10.4) == ["Bo keeps.", "Chloé keeps.", "Dan?"]
+
+
+def test_important_lines_of_the_latest_moment_survive_but_routine_ones_do_not() -> None:
+    queue = LineQueue(max_lag_s=2.0)
+    queue.put([line("Cards up!", "reveal", 10.0, 1), line("Bo keeps.", "kept", 10.0, 1),
+               line("Bo is out!", "eliminated", 10.0, 1), line("Chloé?", "turn", 10.0, 1)])
+    assert drain(queue, 13.0) == ["Cards up!", "Bo is out!", "Chloé?"]
+
+
+def test_the_queue_is_bounded() -> None:
+    queue = LineQueue(max_lag_s=2.0)
+    queue.put([line(str(i), "kept", 0.0, i) for i in range(MAX_WAITING + 10)])
+    assert len(queue) == MAX_WAITING
+    assert len(queue.dropped()) == 10
+
+
+def test_bad_lag_is_refused() -> None:
+    with pytest.raises(ValueError):
+        LineQueue(max_lag_s=0)
+
+
+def test_closed_queue_wakes_a_waiter_at_once() -> None:
+    queue = LineQueue()
+    queue.close()
+    assert queue.wait_take(lambda: 0.0, timeout=5.0) is None

@@ -1,0 +1,271 @@
+"""What the voice says: every public event has a phrase, hidden cards never do (R7, R9, R11)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from host.i18n import LANGUAGES, Catalog, placeholders
+from host.rules import PRIVATE_KINDS as ENGINE_PRIVATE_KINDS
+from host.rules import PUBLIC_KINDS as ENGINE_PUBLIC_KINDS
+from host.rules import Game, HouseRules, IllegalAction, visible_to
+from host.rules.bots import choose_action
+from host.voice.phrases import (
+    PRIVATE_KINDS, PUBLIC_KINDS, RANKS, HiddenEvent, UnknownEvent, phrases_for, spoken_list,
+)
+from tests.voice.fakes import PLAYERS, table_view
+
+VOICE_FILES = Path(__file__).resolve().parents[2] / "assets" / "i18n"
+CARD_CODE = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")
+SUIT_LETTERS = "SHDC"
+
+#: At least one event of each public kind, with every variant the phrases distinguish.
+SAMPLES: dict[str, list[dict[str, Any]]] = {
+    "player_joined": [{"player": "p6", "name": "Zoë", "status": "active", "bot": False},
+                      {"player": "p6", "name": "Zoë", "status": "waiting", "bot": True}],
+    "player_removed": [{"player": "p2", "name": "Bo"}],
+    "game_started": [{"dealer": "p1"}],
+    "round_dealt": [{"round": 3, "dealer": "p1", "order": ["p2", "p3", "p1"]}],
+    "turn": [{"player": "p2"}, {"player": "p1"}],
+    "kept": [{"player": "p2", "auto": False, "timed_out": False},
+             {"player": "p2", "auto": True, "timed_out": False},
+             {"player": "p2", "auto": True, "timed_out": True}],
+    "exchanged": [{"player": "p2", "target": "p3"}],
+    "blocked": [{"player": "p2", "target": "p3", "king": "KS", "call": "cuckoo"},
+                {"player": "p2", "target": "p3", "king": "KD", "call": "chase"}],
+    "cut": [{"dealer": "p1", "attempt": 1}, {"dealer": "p1", "attempt": 2}],
+    "cut_taken": [{"dealer": "p1"}],
+    "cut_king": [{"dealer": "p1", "king": "KH", "call": "cuckoo"},
+                 {"dealer": "p1", "king": "KC", "call": "chase"}],
+    "reveal": [{"cards": {"p1": "2C", "p2": "9H", "p3": "KS"}, "lowest": "2", "losers": ["p1"]}],
+    "life_lost": [{"player": "p1", "lives": 2, "timed_out": False},
+                  {"player": "p1", "lives": 1, "timed_out": True},
+                  {"player": "p1", "lives": 0, "timed_out": False}],
+    "eliminated": [{"player": "p1"}],
+    "sudden_death": [{"cards": {"p1": "5C", "p2": "9D"}, "winner": "p2"},
+                     {"cards": {"p1": "9C", "p2": "9D"}, "winner": None}],
+    "game_over": [{"winners": ["p2"], "joint": False},
+                  {"winners": ["p1", "p2", "p3"], "joint": True}],
+    "misdeal": [{"round": 3, "dealer": "p1"}],
+    "new_game": [{}],
+}
+
+
+def say(catalog: Catalog, lang: str, event: dict[str, Any], view: dict[str, Any] | None = None,
+        ) -> list[str]:
+    return phrases_for(event, view or table_view(), catalog.translator(lang))
+
+
+def test_voice_knows_exactly_the_engines_event_kinds() -> None:
+    assert PUBLIC_KINDS == {kind.value for kind in ENGINE_PUBLIC_KINDS}
+    assert PRIVATE_KINDS == {kind.value for kind in ENGINE_PRIVATE_KINDS}
+    assert set(SAMPLES) == set(PUBLIC_KINDS)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("kind", sorted(SAMPLES))
+def test_every_public_event_has_a_whole_phrase_in_every_language(
+        catalog: Catalog, lang: str, kind: str) -> None:
+    for fields in SAMPLES[kind]:
+        lines = say(catalog, lang, {"type": kind, **fields})
+        assert lines, (kind, fields)
+        for line in lines:
+            assert line.strip() and "{" not in line and "}" not in line, line
+            assert not CARD_CODE.search(line), line
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("kind", sorted(PRIVATE_KINDS))
+def test_private_events_are_refused_in_every_language(catalog: Catalog, lang: str, kind: str) -> None:
+    event = {"type": kind, "player": "p1", "dealer": "p1", "target": "p2",
+             "card": "7D", "gave": "7D", "got": "3C", "discarded": "4H"}
+    with pytest.raises(HiddenEvent):
+        say(catalog, lang, event)
+
+
+def test_no_phrase_exists_for_a_hidden_event() -> None:
+    for lang in LANGUAGES:
+        keys = json.loads((VOICE_FILES / lang / "voice.json").read_text(encoding="utf-8"))
+        for private in PRIVATE_KINDS:
+            assert not any(key == private or key.startswith(private + "_") for key in keys)
+
+
+def test_voice_catalog_has_the_same_keys_and_placeholders_in_every_language() -> None:
+    tables = {lang: json.loads((VOICE_FILES / lang / "voice.json").read_text(encoding="utf-8"))
+              for lang in LANGUAGES}
+    assert tables["en"].keys() == tables["fr"].keys() == tables["it"].keys()
+    for key, english in tables["en"].items():
+        for lang in ("fr", "it"):
+            other = tables[lang][key]
+            assert isinstance(other, type(english)), (lang, key)
+            if isinstance(english, dict):
+                assert set(english) == set(other) == {"one", "other"}, (lang, key)
+                for form in english:
+                    assert placeholders(english[form]) == placeholders(other[form]), (lang, key)
+            else:
+                assert placeholders(english) == placeholders(other), (lang, key)
+
+
+def test_unknown_event_kind_is_a_clear_error(catalog: Catalog) -> None:
+    with pytest.raises(UnknownEvent, match="teleport"):
+        say(catalog, "en", {"type": "teleport"})
+
+
+@pytest.mark.parametrize("lang, call", [("en", "Cuckoo!"), ("fr", "Coucou !"), ("it", "Cucù!")])
+def test_r7_a_shown_king_makes_the_host_call_cuckoo(catalog: Catalog, lang: str, call: str) -> None:
+    lines = say(catalog, lang, {"type": "blocked", "player": "p2", "target": "p3",
+                                "king": "KS", "call": "cuckoo"})
+    assert lines[0] == call
+    assert "Chloé" in lines[1] and "Bo" in lines[1]  # who showed it, who was blocked
+    assert catalog.t(lang, "voice.king_S") in lines[1]
+
+
+@pytest.mark.parametrize("lang, call", [("en", "Chase!"), ("fr", "Chasse !"), ("it", "Caccia!")])
+def test_h8_the_call_is_chase(catalog: Catalog, lang: str, call: str) -> None:
+    event = {"type": "blocked", "player": "p2", "target": "p3", "king": "KS", "call": "chase"}
+    assert say(catalog, lang, event)[0] == call
+    # Without a ``call`` field the view's house rules decide.
+    bare = {"type": "blocked", "player": "p2", "target": "p3", "king": "KS"}
+    assert say(catalog, lang, bare, table_view(house_rules=["H8"]))[0] == call
+    assert say(catalog, lang, bare, table_view())[0] != call
+
+
+def test_r9_the_dealers_cut_is_told_in_two_steps(catalog: Catalog) -> None:
+    assert say(catalog, "en", {"type": "cut", "dealer": "p1", "attempt": 1}) == ["Marie cuts the deck…"]
+    assert say(catalog, "en", {"type": "cut_taken", "dealer": "p1"}) == ["…and takes it."]
+    king = say(catalog, "en", {"type": "cut_king", "dealer": "p1", "king": "KH", "call": "cuckoo"})
+    assert king == ["…the King of Hearts! Cuckoo — blocked."]
+
+
+def test_round_turn_keep_and_swap_are_short(catalog: Catalog) -> None:
+    assert say(catalog, "en", {"type": "round_dealt", "round": 3, "dealer": "p1",
+                               "order": ["p2", "p3", "p1"]}) == ["Round 3 — Marie deals."]
+    assert say(catalog, "en", {"type": "turn", "player": "p2"}) == ["Bo?"]
+    assert say(catalog, "en", {"type": "turn", "player": "p1"}) == ["Marie, keep or cut?"]
+    assert say(catalog, "en", {"type": "kept", "player": "p2", "auto": False,
+                               "timed_out": False}) == ["Bo keeps."]
+    assert say(catalog, "en", {"type": "exchanged", "player": "p2",
+                               "target": "p3"}) == ["Bo swaps with Chloé."]
+
+
+def test_r11_the_reveal_speaks_only_the_lowest_rank(catalog: Catalog) -> None:
+    event = {"type": "reveal", "cards": {"p1": "2C", "p2": "9H", "p3": "QS"},
+             "lowest": "2", "losers": ["p1"]}
+    for lang in LANGUAGES:
+        (line,) = say(catalog, lang, event)
+        assert catalog.t(lang, "voice.rank_2") in line
+        for rank in ("9", "Q"):
+            assert catalog.t(lang, f"voice.rank_{rank}") not in line
+
+
+@pytest.mark.parametrize("lang, one, two", [
+    ("en", "Marie loses a life: 1 left.", "Marie loses a life: 2 left."),
+    ("fr", "Marie perd une vie : il en reste 1.", "Marie perd une vie : il en reste 2."),
+    ("it", "Marie perde una vita: ne resta 1.", "Marie perde una vita: ne restano 2."),
+])
+def test_r11_life_lost_uses_the_plural_of_each_language(
+        catalog: Catalog, lang: str, one: str, two: str) -> None:
+    lost = {"type": "life_lost", "player": "p1", "timed_out": False}
+    assert say(catalog, lang, {**lost, "lives": 1}) == [one]
+    assert say(catalog, lang, {**lost, "lives": 2}) == [two]
+
+
+def test_r12_r14_out_and_joint_winners(catalog: Catalog) -> None:
+    assert say(catalog, "fr", {"type": "eliminated", "player": "p5"}) == ["François est hors jeu !"]
+    joint = {"type": "game_over", "winners": ["p3", "p4", "p5"], "joint": True}
+    assert say(catalog, "it", joint) == ["Vittoria condivisa: Chloé, Niccolò e François!"]
+    assert say(catalog, "en", {"type": "game_over", "winners": ["p4"],
+                               "joint": False}) == ["Niccolò wins the game!"]
+
+
+def test_spoken_list_uses_the_languages_own_and(catalog: Catalog) -> None:
+    assert spoken_list(["A", "B"], catalog.translator("fr")) == "A et B"
+    assert spoken_list(["A", "B", "C", "D"], catalog.translator("en")) == "A, B, C and D"
+
+
+def test_unknown_player_is_someone_never_a_raw_id(catalog: Catalog) -> None:
+    (line,) = say(catalog, "en", {"type": "turn", "player": "p99"})
+    assert line == "someone?" and "p99" not in line
+
+
+@given(card=st.sampled_from([r + s for r in RANKS if r != "K" for s in SUIT_LETTERS]))
+def test_r7_a_non_king_where_a_king_belongs_is_refused(card: str) -> None:
+    catalog = Catalog.load()
+    with pytest.raises(HiddenEvent):
+        say(catalog, "en", {"type": "blocked", "player": "p2", "target": "p3",
+                            "king": card, "call": "cuckoo"})
+    with pytest.raises(HiddenEvent):
+        say(catalog, "en", {"type": "cut_king", "dealer": "p1", "king": card, "call": "cuckoo"})
+
+
+def card_words(catalog: Catalog, lang: str) -> dict[str, re.Pattern[str]]:
+    """Each spoken card word (rank and King names) → a whole-word pattern for it."""
+    keys = [f"rank_{r}" for r in RANKS] + [f"king_{s}" for s in SUIT_LETTERS]
+    return {key: re.compile(r"(?<!\w)" + re.escape(catalog.t(lang, f"voice.{key}")) + r"(?!\w)",
+                            re.IGNORECASE) for key in keys}
+
+
+def allowed_card_words(event: dict[str, Any]) -> set[str]:
+    kind = event["type"]
+    if kind in ("blocked", "cut_king"):
+        return {f"king_{event['king'][1]}"}
+    if kind == "reveal":
+        return {f"rank_{event['lowest']}"}
+    return set()
+
+
+def play_public_events(seed: int, rules: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """A whole game between random bots (with idle time-outs and a misdeal), as the TV sees it."""
+    rng = random.Random(seed)
+    game = Game(HouseRules.parse(rules), random.Random(seed))
+    seen: list[tuple[dict[str, Any], dict[str, Any]]] = []
+
+    def record(events: list[Any]) -> None:
+        view = game.view(None)
+        seen.extend((event, view) for event in visible_to(events, None))
+
+    for player in PLAYERS:
+        record(game.add_player(player["id"], player["name"]))
+    misdealt = False
+    for _ in range(5000):
+        if game.phase == "game_over":
+            record(game.apply(game.vip, "new_game"))
+            break
+        if game.phase == "turns" and not misdealt and rng.random() < 0.05:
+            misdealt = True
+            record(game.misdeal())
+            continue
+        if game.phase == "turns" and rng.random() < 0.1:
+            record(game.timeout())
+            continue
+        actor = {"lobby": game.vip, "turns": game.current, "reveal": game.next_dealer}[game.phase]
+        action = choose_action("random", game.view(actor), rng)
+        try:
+            record(game.apply(actor, action))
+        except IllegalAction:  # pragma: no cover - a bot bug, not the voice's
+            raise
+    return seen
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), rules=st.sampled_from(["", "H8", "H3,H4", "H1,H5", "H2,H3"]))
+def test_no_phrase_of_a_whole_game_names_a_hidden_card(seed: int, rules: str) -> None:
+    catalog = Catalog.load()
+    seen = play_public_events(seed, rules)
+    assert {event["type"] for event, _ in seen} >= {"round_dealt", "turn", "reveal", "game_over"}
+    for lang in LANGUAGES:
+        words = card_words(catalog, lang)
+        for event, view in seen:
+            assert event["type"] not in PRIVATE_KINDS
+            allowed = allowed_card_words(event)
+            for line in phrases_for(event, view, catalog.translator(lang)):
+                assert not CARD_CODE.search(line), line
+                spoken = {key for key, pattern in words.items() if pattern.search(line)}
+                assert spoken <= allowed, (lang, event, line)
