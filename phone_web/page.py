@@ -1,0 +1,150 @@
+"""The phone page: one HTML document, one stylesheet, one script — the player's private window.
+
+Why a blueprint of its own: the JSON API (``phone_web.api``) is the contract every client
+shares; this page is just one client of it. It serves the shell and the translations for the
+phone's language, and nothing about the game: every card and button comes from the API, so
+the page can never show what the API would not.
+
+The language is chosen per phone (issue 8), independent of the TV: ``?lang=xx`` (the switch on
+the page, remembered in a cookie), else the ``cuckoo_lang`` cookie, else ``Accept-Language``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import resources
+
+from flask import Blueprint, Flask, Request, Response, abort, current_app, render_template, request
+
+from host.i18n import LANGUAGE_NAMES, LANGUAGES, Catalog, best_language
+
+page_bp = Blueprint("page", __name__, template_folder="templates")
+
+LANG_COOKIE = "cuckoo_lang"
+#: Room codes are short capital letters/digits; anything else is dropped, never echoed.
+_ROOM_RE = re.compile(r"^[A-Z0-9]{1,12}$")
+#: The shared words the page needs besides its own domain (card names for screen readers).
+_COMMON_PREFIXES = ("suit_", "rank_", "lives")
+#: Messages the template renders on the server; the script never needs them again.
+_SERVER_ONLY = frozenset({
+    "title", "language", "room_label", "room_hint", "room_go", "name_label", "name_hint",
+    "story_title", "players_title", "alerts_title", "sound_label", "vibrate_label",
+    "reveal_title", "reconnecting",
+})
+#: The page's two assets and their content types (issue 4: at most 3 requests after the HTML).
+ASSETS = {"phone.js": "text/javascript", "phone.css": "text/css"}
+
+
+def page_catalog(app: Flask) -> Catalog:
+    """The app's catalog; loaded once and kept in ``app.extensions`` if the app has none."""
+    catalog = app.extensions.get("cuckoo_catalog")
+    if catalog is None:
+        catalog = app.extensions.setdefault("cuckoo_catalog", Catalog.load())
+    return catalog  # type: ignore[no-any-return]
+
+
+def choose_language(req: Request) -> str:
+    """The phone's language: the page switch, then its remembered choice, then the browser's."""
+    for value in (req.args.get("lang"), req.cookies.get(LANG_COOKIE)):
+        if value in LANGUAGES:
+            return value
+    return best_language(req.headers.get("Accept-Language"))
+
+
+def clean_room(value: str | None) -> str:
+    """The room code from the QR/typed URL, upper-cased, or ``""`` when absent or malformed."""
+    room = (value or "").strip().upper()
+    return room if _ROOM_RE.match(room) else ""
+
+
+def translations(catalog: Catalog, lang: str) -> str:
+    """The page's messages as compact JSON for a ``<script type="application/json">`` block.
+
+    ``<`` is escaped so no message (or future edit) can close the data block early.
+    """
+    common = {
+        key: value
+        for key, value in catalog.domain(lang, "common").items()
+        if key.startswith(_COMMON_PREFIXES)
+    }
+    phone = {k: v for k, v in catalog.domain(lang, "phone").items() if k not in _SERVER_ONLY}
+    data = {"phone": phone, "common": common}
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c")
+
+
+_STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
+_COMMENT = re.compile(r"/\*.*?\*/|^\s*//[^\n]*", re.S | re.M)
+#: A line break after ``;``/``{``/``,`` or before ``}``/``)``/``]`` never ends a statement.
+_JOIN_LINES = re.compile(r"([;{,])\n|\n(?=[})\]])")
+_SPACE_AROUND = re.compile(r"[ \t]*([=,;:?{}()\[\]<>*&|!])[ \t]*")
+
+
+def compact(source: str) -> str:
+    """Strip comments, indentation and spaces beside punctuation, outside string literals.
+
+    Why: the readable source stays in git while phones get under the 20 KB budget (issue 4).
+    Line breaks are removed only where they can never end a statement (no reliance on
+    semicolon insertion), ``+``/``-`` keep their spaces (``a - -b``), string literals are
+    copied untouched. The sources use only double-quoted strings, and regular expressions
+    without quotes, spaces or comment markers; the browser tests run the compacted script.
+    """
+    out: list[str] = []
+    position = 0
+    for match in _STRING.finditer(source):
+        out.append(_compact_code(source[position:match.start()]))
+        out.append(match.group())
+        position = match.end()
+    out.append(_compact_code(source[position:]))
+    return _JOIN_LINES.sub(r"\1", strip_lines("".join(out)))
+
+
+def strip_lines(source: str) -> str:
+    """Indentation and blank lines only (the stylesheet is written compact already)."""
+    lines = (line.strip() for line in source.splitlines())
+    return "\n".join(line for line in lines if line) + "\n"
+
+
+def _compact_code(code: str) -> str:
+    code = _COMMENT.sub("", code)
+    code = re.sub(r"[ \t]+", " ", code)
+    return _SPACE_AROUND.sub(r"\1", code)
+
+
+def asset_bytes(app: Flask, name: str) -> bytes:
+    """One asset, compacted once per app and kept in ``app.extensions``."""
+    cache: dict[str, bytes] = app.extensions.setdefault("cuckoo_page_assets", {})
+    if name not in cache:
+        source = (resources.files("phone_web") / "static" / name).read_text(encoding="utf-8")
+        text = compact(source) if name.endswith(".js") else strip_lines(source)
+        cache[name] = text.encode("utf-8")
+    return cache[name]
+
+
+@page_bp.get("/phone/<name>")
+def asset(name: str) -> Response:
+    """The stylesheet or the script (``no-store`` comes from the app, like every response)."""
+    if name not in ASSETS:
+        abort(404)
+    return Response(asset_bytes(current_app, name), mimetype=ASSETS[name])
+
+
+@page_bp.get("/")
+def index() -> Response:
+    """The page for ``/?room=CODE`` (from the QR) or ``/`` (it then asks for the code)."""
+    catalog = page_catalog(current_app)
+    lang = choose_language(request)
+    room = clean_room(request.args.get("room"))
+    html = render_template(
+        "phone_web/index.html",
+        lang=lang,
+        room=room,
+        t=catalog.translator(lang),
+        i18n=translations(catalog, lang),
+        languages=[(code, LANGUAGE_NAMES[code]) for code in LANGUAGES],
+    )
+    response = Response(html, mimetype="text/html")
+    if request.args.get("lang") in LANGUAGES:
+        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="Lax")
+    return response
