@@ -1,0 +1,31 @@
+"""The Pygame TV: lobby with QR, the table with every move animated, captions and host keys.
+
+``run_tv`` is what ``host/app.py`` calls on the main thread. Importing this package opens no
+window and initialises nothing; pygame is set up inside ``run_tv`` only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from host.i18n import Catalog
+
+
+def run_tv(session: Any, announcer: Any, catalog: Catalog, *, lang: str, fullscreen: bool,
+           join_url: str, house_rules: list[str]) -> None:
+    """Show the party until the host quits (Esc/Q, confirmed) or closes the window."""
+    import pygame
+
+    from host.tv.app import TVApp, open_window
+
+    surface = open_window(fullscreen, catalog.t(lang, "tv.title"))
+    try:
+        app = TVApp(session, announcer, catalog, lang=lang, join_url=join_url,
+                    house_rules=house_rules, fullscreen=fullscreen)
+        app.run(surface)
+    finally:
+        pygame.display.quit()
+
+
+__all__ = ["run_tv"]

@@ -1,0 +1,288 @@
+"""The TV application: a scene stack over one ``Stage``, host keys, and a fixed-timestep loop.
+
+Why a class with ``step(dt)`` / ``render(surface)`` / ``run(max_frames)``: the real window, the
+screenshot command, the benchmarks and the tests all drive the same object — tests with a fake
+clock and a bounded number of frames, the party with the real clock until the host quits.
+
+The TV only ever subscribes to the *public* stream (``session.subscribe(None)``) and reads the
+public view; the stage drops anything private on arrival as a second line of defence.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import pygame
+
+from host.i18n import LANGUAGES, Catalog
+from host.tv.cards import CardPainter
+from host.tv.lobby import LobbyScene
+from host.tv.overlays import (ConfirmOverlay, HelpOverlay, KickOverlay, draw_caption_bar,
+                              draw_toast)
+from host.tv.scene import Props, Scene
+from host.tv.stage import SeatShow, Stage
+from host.tv.table import TableScene
+from host.tv.theme import CANVAS_SIZE, Theme
+
+log = logging.getLogger(__name__)
+
+FRAME_SECONDS = 1.0 / 60.0
+BUSY_FPS = 60
+IDLE_FPS = 10
+TOAST_SECONDS = 2.5
+MAX_UPDATES_PER_FRAME = 200
+
+
+class Subscription(Protocol):
+    def get(self, timeout: float | None = None) -> Any: ...
+
+
+class TableHost(Protocol):
+    """The part of ``host.session.Session`` the TV uses."""
+
+    def subscribe(self, player_id: str | None) -> Any: ...
+    def view(self, player_id: str | None) -> dict[str, Any]: ...
+    def host_next(self) -> Any: ...
+    def add_bot(self) -> Any: ...
+    def kick(self, player_id: str) -> Any: ...
+    def misdeal(self) -> Any: ...
+
+
+class Voice(Protocol):
+    """The part of ``host.voice.Announcer`` the TV uses."""
+
+    @property
+    def muted(self) -> bool: ...
+    def caption(self) -> str | None: ...
+    def set_language(self, lang: str) -> None: ...
+    def set_muted(self, muted: bool) -> None: ...
+
+
+class TVApp:
+    """Everything the TV shows and every host key, independent of the real window."""
+
+    def __init__(self, session: TableHost, announcer: Voice | None, catalog: Catalog, *,
+                 lang: str, join_url: str, house_rules: list[str] | None = None,
+                 fullscreen: bool = False) -> None:
+        self.session = session
+        self.announcer = announcer
+        theme_ = Theme()
+        self.props = Props(theme_, CardPainter(theme_), catalog, lang, join_url,
+                           list(house_rules or []))
+        self.stage = Stage()
+        self.lobby = LobbyScene(self.stage, self.props)
+        self.table = TableScene(self.stage, self.props)
+        self.overlays: list[Scene] = []
+        self.fullscreen = fullscreen
+        self.running = True
+        self.frames_rendered = 0
+        self._toast: tuple[str, float] | None = None
+        self._caption: str | None = None
+        self._dirty = True
+        self.subscription = session.subscribe(None)
+        self.stage.receive(session.view(None), [])
+
+    # -- input -----------------------------------------------------------------------------
+    def pump_updates(self) -> int:
+        """Take every public update waiting on the subscription (never blocks)."""
+        taken = 0
+        while taken < MAX_UPDATES_PER_FRAME:
+            update = self.subscription.get(0.0)
+            if update is None:
+                break
+            self.stage.receive(update.view, list(update.events))
+            taken += 1
+        return taken
+
+    def poll_caption(self) -> None:
+        caption = self.announcer.caption() if self.announcer is not None else None
+        if caption != self._caption:
+            self._caption, self._dirty = caption, True
+
+    @property
+    def caption(self) -> str | None:
+        return self._caption
+
+    def handle(self, event: pygame.event.Event) -> None:
+        """A pygame event: the top overlay first, then the host keys."""
+        if event.type == pygame.QUIT:
+            self.running = False
+            return
+        if event.type != pygame.KEYDOWN:
+            return
+        self._dirty = True
+        if self.overlays and self.overlays[-1].handle(event):
+            return
+        self._host_key(event)
+
+    def _host_key(self, event: pygame.event.Event) -> None:
+        key = event.key
+        if key in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
+            self._call(self.session.host_next)
+        elif key == pygame.K_b:
+            if self._call(self.session.add_bot):
+                self.notify(self.props.t("bot_added"))
+        elif key == pygame.K_k:
+            self._push(KickOverlay(self.props, self._kickable(), self._ask_kick, self._pop))
+        elif key == pygame.K_r:
+            if self.stage.phase != "turns":
+                self.notify(self.props.t("misdeal_when"))
+            else:
+                self._call(self.session.misdeal)
+        elif key == pygame.K_m:
+            self.toggle_mute()
+        elif key == pygame.K_f:
+            self.toggle_fullscreen()
+        elif key == pygame.K_l:
+            self.next_language()
+        elif key in (pygame.K_h, pygame.K_QUESTION) or event.dict.get("unicode") == "?":
+            self._push(HelpOverlay(self.props, self._pop))
+        elif key in (pygame.K_ESCAPE, pygame.K_q):
+            self._push(ConfirmOverlay(self.props, self.props.t("quit_question"), self.quit,
+                                      self._pop))
+
+    def _call(self, action: Callable[..., Any], *args: Any) -> bool:
+        """Run a host action; a refusal becomes a notice on screen and changes nothing."""
+        try:
+            action(*args)
+        except Exception as error:  # the session's refusal types are its own; show, don't die
+            log.info("host key refused: %s", error)
+            self.notify(self.props.t("refused"))
+            return False
+        return True
+
+    def _kickable(self) -> list[SeatShow]:
+        return list(self.stage.players)
+
+    def _ask_kick(self, seat: SeatShow) -> None:
+        question = self.props.t("kick_question", name=seat.name)
+        self._push(ConfirmOverlay(self.props, question,
+                                  lambda: self._call(self.session.kick, seat.id), self._pop))
+
+    def _push(self, overlay: Scene) -> None:
+        self.overlays.append(overlay)
+        self._dirty = True
+
+    def _pop(self) -> None:
+        if self.overlays:
+            self.overlays.pop()
+        self._dirty = True
+
+    # -- host switches ---------------------------------------------------------------------
+    def quit(self) -> None:
+        self.running = False
+
+    def toggle_mute(self) -> None:
+        if self.announcer is None:
+            return
+        muted = not self.announcer.muted
+        self.announcer.set_muted(muted)
+        self.notify(self.props.t("muted" if muted else "unmuted"))
+
+    def toggle_fullscreen(self) -> None:
+        self.fullscreen = not self.fullscreen
+        if pygame.display.get_init() and pygame.display.get_surface() is not None:
+            try:
+                pygame.display.toggle_fullscreen()
+            except pygame.error as error:  # e.g. the dummy driver: keep the flag, say why
+                log.info("fullscreen not available: %s", error)
+
+    def next_language(self) -> None:
+        """L: English → Français → Italiano → …; applies to the TV and the voice at once."""
+        lang = LANGUAGES[(LANGUAGES.index(self.props.lang) + 1) % len(LANGUAGES)]
+        self.set_language(lang)
+
+    def set_language(self, lang: str) -> None:
+        self.props.lang = lang
+        if self.announcer is not None:
+            self.announcer.set_language(lang)
+        self.notify(self.props.t("language_now", language=self.props.language_name))
+
+    def notify(self, text: str) -> None:
+        self._toast = (text, self.stage.time + TOAST_SECONDS)
+        self._dirty = True
+
+    # -- time and drawing ------------------------------------------------------------------
+    @property
+    def busy(self) -> bool:
+        """Something moves: run at 60 fps; otherwise idle at a low rate."""
+        return self.stage.busy or self._toast is not None
+
+    @property
+    def needs_render(self) -> bool:
+        return self._dirty or self.stage.changed
+
+    def base_scene(self) -> Scene:
+        return self.lobby if self.stage.phase == "lobby" else self.table
+
+    def step(self, dt: float) -> None:
+        """Advance game time by ``dt`` seconds (fixed steps in ``run``)."""
+        self.stage.update(dt)
+        for overlay in self.overlays:
+            overlay.update(dt)
+        if self._toast is not None:
+            self._dirty = True
+            if self.stage.time >= self._toast[1]:
+                self._toast = None
+
+    def render(self, surface: pygame.Surface) -> None:
+        """Paint the whole frame on the 1920×1080 canvas."""
+        self.base_scene().draw(surface)
+        draw_caption_bar(surface, self.props, self._caption)
+        for overlay in self.overlays:
+            overlay.draw(surface)
+        if self._toast is not None:
+            left = self._toast[1] - self.stage.time
+            draw_toast(surface, self.props, self._toast[0], max(0, min(255, round(left * 400))))
+        self.stage.changed = False
+        self._dirty = False
+        self.frames_rendered += 1
+
+    def tick(self, dt: float, surface: pygame.Surface) -> None:
+        """One loop turn with a given ``dt``: input, fixed steps, and a frame if needed."""
+        for event in pygame.event.get():
+            self.handle(event)
+        self.pump_updates()
+        self.poll_caption()
+        self.step(dt)
+        if self.needs_render:
+            self.render(surface)
+
+    def run(self, surface: pygame.Surface | None = None, max_frames: int | None = None,
+            clock: Callable[[], float] = time.perf_counter) -> None:
+        """The fixed-timestep loop: 60 fps while anything moves, ``IDLE_FPS`` when idle."""
+        target = surface or pygame.display.get_surface()
+        if target is None:
+            raise RuntimeError("no surface to draw on: open the window first")
+        ticker = pygame.time.Clock()
+        last, backlog, loops = clock(), 0.0, 0
+        while self.running and (max_frames is None or loops < max_frames):
+            for event in pygame.event.get():
+                self.handle(event)
+            self.pump_updates()
+            self.poll_caption()
+            now = clock()
+            backlog += min(now - last, 0.25)
+            last = now
+            while backlog >= FRAME_SECONDS:
+                self.step(FRAME_SECONDS)
+                backlog -= FRAME_SECONDS
+            if self.needs_render:
+                self.render(target)
+                if pygame.display.get_init() and pygame.display.get_surface() is target:
+                    pygame.display.flip()
+            ticker.tick(BUSY_FPS if self.busy else IDLE_FPS)
+            loops += 1
+
+
+def open_window(fullscreen: bool, title: str) -> pygame.Surface:
+    """The real window: a logical 1920×1080 canvas scaled to the screen (``pygame.SCALED``)."""
+    pygame.display.init()
+    pygame.font.init()
+    flags = pygame.SCALED | (pygame.FULLSCREEN if fullscreen else 0)
+    surface = pygame.display.set_mode(CANVAS_SIZE, flags)
+    pygame.display.set_caption(title)
+    return surface

@@ -1,0 +1,144 @@
+"""The lobby scene: a big scannable QR, the address and room code, who joined, the house rules,
+and what to do next.
+
+Why so big: people read it from the sofa and type the room code on their phones; the QR is
+drawn in whole-pixel modules with its quiet zone on a white card, which phone cameras need.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from host.tv import theme
+from host.tv.qr import qr_surface
+from host.tv.scene import Props
+from host.tv.stage import SeatShow, Stage
+
+MIN_PLAYERS = 3
+QR_BOX = pygame.Rect(80, 190, 560, 560)
+MIDDLE_X = 720
+PLAYERS_X = 1240
+ROW = 46
+
+
+class LobbyScene:
+    """Shown in phase ``lobby`` (before the first game and after ``new_game``)."""
+
+    def __init__(self, stage: Stage, props: Props) -> None:
+        self.stage = stage
+        self.props = props
+        self._qr: tuple[str, pygame.Surface] | None = None
+
+    def update(self, dt: float) -> None:
+        """Nothing moves in the lobby: the app can idle at a low frame rate."""
+
+    def handle(self, event: pygame.event.Event) -> bool:
+        return False
+
+    def qr_image(self) -> pygame.Surface:
+        """The QR of the join URL (memoised per URL)."""
+        url = self.props.join_url
+        if self._qr is None or self._qr[0] != url:
+            self._qr = (url, qr_surface(url, QR_BOX.width - 40))
+        return self._qr[1]
+
+    def draw(self, surface: pygame.Surface) -> None:
+        props, th = self.props, self.props.theme
+        surface.fill(theme.BACKGROUND)
+        th.blit_text(surface, props.t("title"), 76, theme.GOLD, True, topleft=(80, 30))
+        th.blit_text(surface, props.t("subtitle"), 32, theme.MUTED_INK, topleft=(84, 128))
+        th.blit_text(surface, f"{props.language_name} · L", 26, theme.MUTED_INK,
+                     topright=(1860, 40))
+        th.blit_text(surface, props.t("help_hint"), 26, theme.MUTED_INK, topright=(1860, 80))
+        self._draw_join(surface)
+        self._draw_rules(surface)
+        self._draw_players(surface)
+        self._draw_next_step(surface)
+
+    def _draw_join(self, surface: pygame.Surface) -> None:
+        props, th = self.props, self.props.theme
+        pygame.draw.rect(surface, (255, 255, 255), QR_BOX, border_radius=18)
+        image = self.qr_image()
+        surface.blit(image, image.get_rect(center=QR_BOX.center))
+        th.blit_text(surface, props.t("scan"), 40, theme.INK, True,
+                     midtop=(QR_BOX.centerx, QR_BOX.bottom + 16))
+        th.blit_text(surface, props.t("or_open"), 28, theme.MUTED_INK,
+                     midtop=(QR_BOX.centerx, QR_BOX.bottom + 70))
+        url = th.fitted_text(props.join_url, 40, 1100, theme.INK, bold=True)
+        surface.blit(url, url.get_rect(topleft=(QR_BOX.left, QR_BOX.bottom + 108)))
+        th.blit_text(surface, props.t("room_code"), 34, theme.MUTED_INK, topleft=(MIDDLE_X, 210))
+        room = self.stage.room or _room_from_url(props.join_url)
+        th.blit_text(surface, room, 150, theme.GOLD, True, topleft=(MIDDLE_X - 6, 250))
+
+    def _draw_rules(self, surface: pygame.Surface) -> None:
+        props, th = self.props, self.props.theme
+        ids = self.stage.house_rules or props.house_rules
+        th.blit_text(surface, props.t("house_rules"), 34, theme.MUTED_INK,
+                     topleft=(MIDDLE_X, 470))
+        lines = [props.common(f"house_{rule}", seconds=self.stage.rapid_seconds)
+                 for rule in ids if rule in _RULE_IDS] or [props.t("standard_rules")]
+        for i, line in enumerate(lines):
+            text = th.fitted_text(f"• {line}", 32, PLAYERS_X - MIDDLE_X - 40, theme.INK)
+            surface.blit(text, (MIDDLE_X, 520 + i * 44))
+
+    def _draw_players(self, surface: pygame.Surface) -> None:
+        props, th = self.props, self.props.theme
+        players = self.stage.players
+        th.blit_text(surface, props.t("players_title", count=len(players)), 40, theme.INK, True,
+                     topleft=(PLAYERS_X, 200))
+        if not players:
+            for i, line in enumerate(th.wrap(props.t("nobody_yet"), 32, 600)):
+                th.blit_text(surface, line, 32, theme.MUTED_INK, topleft=(PLAYERS_X, 270 + i * 44))
+            return
+        per_column = 14
+        width = 620 if len(players) <= per_column else 310
+        for i, seat in enumerate(players):
+            column, row = divmod(i, per_column)
+            self._draw_player(surface, seat, PLAYERS_X + column * width, 268 + row * ROW, width)
+
+    def _draw_player(self, surface: pygame.Surface, seat: SeatShow, x: int, y: int,
+                     width: int) -> None:
+        props, th = self.props, self.props.theme
+        pygame.draw.circle(surface, theme.player_colour(seat.seat), (x + 14, y + 20), 13)
+        marks: list[tuple[str, theme.Colour]] = []
+        if seat.id == self.stage.vip:
+            marks.append((f"\u2605 {props.t('vip')}", theme.GOLD))
+        if seat.bot:
+            marks.append((props.t("bot"), theme.MUTED_INK))
+        if seat.status == "waiting":
+            marks.append((props.t("waiting"), theme.MUTED_INK))
+        if not seat.connected:
+            marks.append((props.t("disconnected"), theme.ALERT))
+        mark_images = [th.text(text, 22, colour, True) for text, colour in marks]
+        marks_width = sum(m.get_width() + 12 for m in mark_images)
+        name = th.fitted_text(seat.name, 34, max(80, width - 50 - marks_width), theme.INK, True)
+        surface.blit(name, (x + 38, y))
+        cursor = x + 38 + name.get_width() + 14
+        for image in mark_images:
+            surface.blit(image, (cursor, y + 10))
+            cursor += image.get_width() + 12
+
+    def _draw_next_step(self, surface: pygame.Surface) -> None:
+        props, th = self.props, self.props.theme
+        seated = [p for p in self.stage.players if p.status != "waiting"]
+        if len(seated) < MIN_PLAYERS:
+            text = props.t("need_more", count=MIN_PLAYERS - len(seated))
+        elif self.stage.vip is not None:
+            text = props.t("next_vip", name=self.stage.name_of(self.stage.vip))
+        else:
+            text = props.t("next_space")
+        image = th.fitted_text(text, 46, 1760, theme.GOLD, bold=True)
+        surface.blit(image, image.get_rect(center=(960, 940)))
+
+
+_RULE_IDS = ("H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8")
+
+
+def _room_from_url(url: str) -> str:
+    """The room code from ``…?room=CODE`` when the session has not told us yet."""
+    _, _, query = url.partition("?")
+    for part in query.split("&"):
+        key, _, value = part.partition("=")
+        if key == "room":
+            return value
+    return ""

@@ -1,0 +1,192 @@
+"""Layers drawn above the lobby or the table: captions, help, confirmations, the kick chooser,
+and short notices ("toasts").
+
+Overlays that take keys (help, quit, kick) sit on the app's scene stack; the top one gets keys
+first. Each reports what the host decided through a callback, so the overlay never talks to the
+session itself — the app does, in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pygame
+
+from host.tv import theme
+from host.tv.layout import CAPTION_HEIGHT
+from host.tv.scene import Props
+from host.tv.stage import SeatShow
+
+CONFIRM_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_y, pygame.K_SPACE)
+CANCEL_KEYS = (pygame.K_ESCAPE, pygame.K_n, pygame.K_BACKSPACE)
+
+
+def draw_caption_bar(surface: pygame.Surface, props: Props, caption: str | None) -> None:
+    """The line the voice is speaking (shown also when muted), at the bottom of every scene."""
+    bar = pygame.Rect(0, 1080 - CAPTION_HEIGHT, 1920, CAPTION_HEIGHT)
+    surface.fill((6, 10, 16), bar)
+    pygame.draw.line(surface, theme.PANEL_EDGE, bar.topleft, bar.topright, 2)
+    if not caption:
+        return
+    lines = props.theme.wrap(caption, 40, 1800)
+    if len(lines) > 2:
+        lines = props.theme.wrap(caption, 30, 1800)[:3]
+    size = 40 if len(lines) <= 2 and props.theme.font(40).size(lines[0])[0] <= 1800 else 30
+    step = bar.height // (len(lines) + 1)
+    for i, line in enumerate(lines):
+        props.theme.blit_text(surface, line, size, theme.INK, center=(960, bar.top + step * (i + 1)))
+
+
+def draw_panel(surface: pygame.Surface, rect: pygame.Rect) -> None:
+    shade = pygame.Surface((1920, 1080), pygame.SRCALPHA)
+    shade.fill((0, 0, 0, 150))
+    surface.blit(shade, (0, 0))
+    pygame.draw.rect(surface, theme.PANEL, rect, border_radius=24)
+    pygame.draw.rect(surface, theme.PANEL_EDGE, rect, 3, border_radius=24)
+
+
+class HelpOverlay:
+    """The host keys (H or ?). Any key closes it."""
+
+    def __init__(self, props: Props, close: Callable[[], None]) -> None:
+        self.props = props
+        self._close = close
+
+    def update(self, dt: float) -> None:
+        """Static."""
+
+    def handle(self, event: pygame.event.Event) -> bool:
+        if event.type == pygame.KEYDOWN:
+            self._close()
+            return True
+        return False
+
+    def rows(self) -> list[tuple[str, str]]:
+        t = self.props.t
+        return [
+            (t("key_next"), t("help_next")),
+            ("B", t("help_bot")),
+            ("K", t("help_kick")),
+            ("R", t("help_misdeal")),
+            ("M", t("help_mute")),
+            ("F", t("help_fullscreen")),
+            ("L", t("help_language", language=self.props.language_name)),
+            (t("key_help"), t("help_help")),
+            (t("key_quit"), t("help_quit")),
+        ]
+
+    def draw(self, surface: pygame.Surface) -> None:
+        th = self.props.theme
+        rect = pygame.Rect(260, 110, 1400, 780)
+        draw_panel(surface, rect)
+        th.blit_text(surface, self.props.t("help_title"), 56, theme.GOLD, True,
+                     midtop=(rect.centerx, rect.top + 30))
+        for i, (key, what) in enumerate(self.rows()):
+            y = rect.top + 130 + i * 68
+            th.blit_text(surface, key, 36, theme.GOLD, True, topright=(rect.left + 440, y))
+            text = th.fitted_text(what, 36, rect.width - 520, theme.INK)
+            surface.blit(text, (rect.left + 480, y))
+
+
+class ConfirmOverlay:
+    """A yes/no question (quit, kick): Enter/Y confirms, Esc/N cancels."""
+
+    def __init__(self, props: Props, question: str, on_yes: Callable[[], None],
+                 close: Callable[[], None]) -> None:
+        self.props = props
+        self.question = question
+        self._on_yes = on_yes
+        self._close = close
+
+    def update(self, dt: float) -> None:
+        """Static."""
+
+    def handle(self, event: pygame.event.Event) -> bool:
+        if event.type != pygame.KEYDOWN:
+            return False
+        if event.key in CONFIRM_KEYS:
+            self._close()
+            self._on_yes()
+        elif event.key in CANCEL_KEYS or event.key == pygame.K_q:
+            self._close()
+        return True
+
+    def draw(self, surface: pygame.Surface) -> None:
+        th = self.props.theme
+        rect = pygame.Rect(460, 340, 1000, 320)
+        draw_panel(surface, rect)
+        question = th.fitted_text(self.question, 54, rect.width - 80, theme.INK, bold=True)
+        surface.blit(question, question.get_rect(center=(rect.centerx, rect.top + 110)))
+        th.blit_text(surface, self.props.t("confirm_keys"), 36, theme.GOLD,
+                     center=(rect.centerx, rect.top + 220))
+
+
+class KickOverlay:
+    """Choose a player with the arrows (or their number), Enter asks to confirm the kick."""
+
+    def __init__(self, props: Props, players: list[SeatShow],
+                 choose: Callable[[SeatShow], None], close: Callable[[], None]) -> None:
+        self.props = props
+        self.players = list(players)
+        self.selected = 0
+        self._choose = choose
+        self._close = close
+
+    def update(self, dt: float) -> None:
+        """Static."""
+
+    def handle(self, event: pygame.event.Event) -> bool:
+        if event.type != pygame.KEYDOWN:
+            return False
+        count = len(self.players)
+        if event.key in CANCEL_KEYS or event.key == pygame.K_k or not count:
+            self._close()
+        elif event.key in (pygame.K_DOWN, pygame.K_RIGHT, pygame.K_TAB):
+            self.selected = (self.selected + 1) % count
+        elif event.key in (pygame.K_UP, pygame.K_LEFT):
+            self.selected = (self.selected - 1) % count
+        elif pygame.K_1 <= event.key <= pygame.K_9 and event.key - pygame.K_1 < count:
+            self.selected = event.key - pygame.K_1
+        elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+            chosen = self.players[self.selected]
+            self._close()
+            self._choose(chosen)
+        return True
+
+    def draw(self, surface: pygame.Surface) -> None:
+        th = self.props.theme
+        rows = max(1, len(self.players))
+        columns = 1 if rows <= 10 else 2
+        per_column = -(-rows // columns)
+        rect = pygame.Rect(0, 0, 760 * columns, min(900, 220 + per_column * 56))
+        rect.center = (960, 480)
+        draw_panel(surface, rect)
+        th.blit_text(surface, self.props.t("kick_title"), 48, theme.GOLD, True,
+                     midtop=(rect.centerx, rect.top + 24))
+        if not self.players:
+            th.blit_text(surface, self.props.t("nobody_to_kick"), 36, theme.INK,
+                         center=rect.center)
+        for i, seat in enumerate(self.players):
+            column, row = divmod(i, per_column)
+            line = pygame.Rect(rect.left + 40 + column * 760, rect.top + 100 + row * 56, 680, 50)
+            if i == self.selected:
+                pygame.draw.rect(surface, theme.GOLD, line, border_radius=10)
+            colour = theme.DARK_INK if i == self.selected else theme.INK
+            th.blit_text(surface, f"{i + 1}", 30, colour, True, midleft=(line.left + 16,
+                                                                         line.centery))
+            name = th.fitted_text(seat.name, 34, 560, colour, bold=i == self.selected)
+            surface.blit(name, name.get_rect(midleft=(line.left + 70, line.centery)))
+        th.blit_text(surface, self.props.t("kick_keys"), 26, theme.MUTED_INK,
+                     midbottom=(rect.centerx, rect.bottom - 18))
+
+
+def draw_toast(surface: pygame.Surface, props: Props, text: str, alpha: int) -> None:
+    """A short notice above the caption bar (mute, language, a refused host key)."""
+    image = props.theme.text(text, 34, theme.INK, bold=True)
+    box = image.get_rect(midbottom=(960, 1080 - CAPTION_HEIGHT - 24)).inflate(40, 20)
+    plate = pygame.Surface(box.size, pygame.SRCALPHA)
+    pygame.draw.rect(plate, (*theme.PANEL, min(alpha, 235)), plate.get_rect(), border_radius=18)
+    surface.blit(plate, box)
+    image = image.copy()
+    image.set_alpha(alpha)
+    surface.blit(image, image.get_rect(center=box.center))

@@ -1,0 +1,57 @@
+"""What every scene shares: the drawing kit (``Props``) and the tiny scene lifecycle.
+
+Scenes follow the Tuxemon-style contract: ``update(dt)`` moves time, ``handle(event)`` reacts to
+a key, ``draw(surface)`` paints and never changes state — every draw is the same for a given
+game time, which is what lets screenshots and tests render any moment exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import pygame
+
+from host.i18n import LANGUAGE_NAMES, Catalog
+from host.tv.cards import CardPainter
+from host.tv.theme import Theme
+
+
+@dataclass
+class Props:
+    """The drawing kit handed to every scene, plus the TV's current language."""
+
+    theme: Theme
+    cards: CardPainter
+    catalog: Catalog
+    lang: str
+    join_url: str
+    house_rules: list[str] = field(default_factory=list)
+
+    def t(self, key: str, /, count: int | None = None, **params: Any) -> str:
+        """A TV phrase (``tv.<key>``) in the current language."""
+        return self.catalog.t(self.lang, f"tv.{key}", count=count, **params)
+
+    def common(self, key: str, /, count: int | None = None, **params: Any) -> str:
+        """A shared phrase (``common.<key>``): suits, ranks, house rules."""
+        return self.catalog.t(self.lang, f"common.{key}", count=count, **params)
+
+    @property
+    def language_name(self) -> str:
+        return LANGUAGE_NAMES[self.lang]
+
+    def rank_name(self, rank: str) -> str:
+        """``"Q"`` → "Queen"/"Dame"/"Donna"; number ranks stay digits in every language."""
+        return self.common(f"rank_{rank}") if rank in ("A", "J", "Q", "K") else rank
+
+
+class Scene(Protocol):
+    """A layer of the TV: the lobby or the table at the bottom, overlays above."""
+
+    def update(self, dt: float) -> None: ...
+
+    def handle(self, event: pygame.event.Event) -> bool:
+        """Return True when the scene used the event (it then goes no further down)."""
+        ...
+
+    def draw(self, surface: pygame.Surface) -> None: ...

@@ -1,0 +1,134 @@
+"""``cuckoo-party screenshots DIR``: play a scripted, seeded game and write a PNG of each scene.
+
+No screen is needed: scenes paint on an off-screen 1920×1080 surface. The game is played by
+the engine through ``Rehearsal`` (public views and events only, like the party's TV stream).
+A small "director" picks moves so every scene happens: it asks a neighbour who holds a King
+once (to show a block) — it may look at the engine because it is the script, not the TV.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+
+import pygame
+
+from host.i18n import Catalog
+from host.rules import HouseRules
+from host.tv.app import FRAME_SECONDS, TVApp
+from host.tv.rehearsal import Rehearsal
+from host.tv.stage import FLIP_SECONDS, REVEAL_STAGGER
+from host.tv.theme import CANVAS_SIZE
+
+JOIN_URL = "http://192.168.1.20:8000/?room=CAKE"
+PLAYERS = ("Ana", "Chloé", "Niccolò", "François", "Zoë")
+SCENES = ("lobby", "deal", "turn", "exchange", "block", "cut", "reveal", "game-over")
+MAX_MOVES = 3000
+
+
+class StillCamera:
+    """Renders the app at chosen moments and writes ``tv-<scene>.png`` once per scene."""
+
+    def __init__(self, app: TVApp, directory: Path) -> None:
+        self.app = app
+        self.directory = directory
+        self.surface = pygame.Surface(CANVAS_SIZE)
+        self.taken: dict[str, Path] = {}
+
+    def shoot(self, scene: str) -> None:
+        if scene in self.taken:
+            return
+        self.app.render(self.surface)
+        path = self.directory / f"tv-{scene}.png"
+        pygame.image.save(self.surface, str(path))
+        self.taken[scene] = path
+
+    def play_out(self) -> None:
+        """Run the queued animations, stopping to shoot the moments worth a picture."""
+        app = self.app
+        for _ in range(100_000):
+            beat = app.stage.beat
+            if beat is None:
+                return
+            scene, moment = _moment_of(beat.kind, beat.event)
+            if scene and scene not in self.taken and beat.elapsed >= moment:
+                self.shoot(scene)
+            app.step(FRAME_SECONDS)
+
+
+def _moment_of(kind: str, event: dict[str, object]) -> tuple[str | None, float]:
+    """Which scene a beat illustrates and how far into it the picture is taken (seconds)."""
+    if kind == "round_dealt":
+        return "deal", 0.55
+    if kind == "exchanged":
+        return "exchange", 0.55
+    if kind == "blocked":
+        return "block", 0.9
+    if kind in ("cut_taken", "cut_king"):
+        return "cut", 0.5 if kind == "cut_taken" else 1.0
+    if kind == "reveal":
+        cards = event.get("cards", {})
+        count = len(cards) if isinstance(cards, dict) else 0
+        return "reveal", count * REVEAL_STAGGER + FLIP_SECONDS + 0.3
+    if kind == "game_over":
+        return "game-over", 1.5
+    return None, 0.0
+
+
+def director(rehearsal: Rehearsal, wanted: Callable[[str], bool]) -> Callable[[str], str | None]:
+    """Choose a move that produces a scene still missing, else let the bot strategy decide."""
+
+    def choose(player: str) -> str | None:
+        game = rehearsal.game
+        if player == game.dealer:
+            return "cut" if wanted("cut") and "cut" in game.legal_actions(player) else None
+        target = game.left_of(player)
+        target_card = game.view(target)["me"]["card"] if target else None
+        holds_king = bool(target_card) and str(target_card).startswith("K")
+        if wanted("block") and holds_king:
+            return "exchange"
+        if wanted("exchange") and not holds_king:
+            return "exchange"
+        return None
+
+    return choose
+
+
+def take_screenshots(directory: Path, lang: str, *, seed: int = 11,
+                     catalog: Catalog | None = None) -> dict[str, Path]:
+    """Play one seeded game with five players and write every scene of ``SCENES``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    if not pygame.font.get_init():
+        pygame.font.init()
+    rehearsal = Rehearsal(HouseRules(), seed=seed, room="CAKE")
+    app = TVApp(rehearsal, None, catalog or Catalog.load(), lang=lang, join_url=JOIN_URL)
+    camera = StillCamera(app, directory)
+    for i, name in enumerate(PLAYERS):
+        rehearsal.join(name, bot=i == len(PLAYERS) - 1)
+    app.pump_updates()
+    app.stage.fast_forward()
+    camera.shoot("lobby")
+    choose = director(rehearsal, lambda scene: scene not in camera.taken)
+    for _ in range(MAX_MOVES):
+        if rehearsal.game.phase == "game_over":
+            break
+        rehearsal.play(choose)
+        app.pump_updates()
+        camera.play_out()
+        if app.stage.phase == "turns" and app.stage.round >= 2 and app.stage.current:
+            camera.shoot("turn")
+    camera.play_out()
+    missing = [scene for scene in SCENES if scene not in camera.taken]
+    if missing:
+        raise RuntimeError(f"the scripted game never showed: {', '.join(missing)}")
+    return camera.taken
+
+
+def run_screenshots_command(args: argparse.Namespace) -> int:
+    """Entry point of the sub-command; prints each file written."""
+    lang = args.shots_lang or args.lang
+    shots = take_screenshots(Path(args.directory), lang)
+    for scene in SCENES:
+        print(shots[scene])
+    return 0

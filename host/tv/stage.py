@@ -1,0 +1,293 @@
+"""What the TV shows right now: the last public view, replayed event by event as animations.
+
+Why a separate model: a batch of public events arrives with the view *after* all of them
+(e.g. ``exchanged``, ``turn``, ``blocked`` …). The stage keeps its own copy of the table
+(``SeatShow`` rows) and plays the events one *beat* at a time, changing that copy when a beat
+starts or ends; when nothing is left to play it takes the latest view as the truth again.
+Scenes only read the stage (``draw`` never changes it); ``update(dt)`` moves it forward.
+
+Hidden information: the stage accepts only the public view and public events. Anything that
+looks private (a ``me`` block, a private event kind) is dropped on arrival, so no private card
+can reach a scene even if a caller made a mistake.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+PRIVATE_EVENT_KINDS = frozenset({"card_dealt", "swap", "cut_card"})
+
+#: Seconds each public event takes on screen (per-seat parts are added in ``beat_length``).
+BEAT_SECONDS: dict[str, float] = {
+    "game_started": 1.4, "turn": 0.35, "kept": 0.7, "exchanged": 1.2, "blocked": 2.2,
+    "cut": 0.6, "cut_taken": 1.0, "cut_king": 2.0, "life_lost": 1.0, "eliminated": 1.0,
+    "sudden_death": 2.8, "game_over": 4.0, "misdeal": 1.4,
+}
+DEAL_STAGGER = 0.22
+REVEAL_STAGGER = 0.5
+FLIP_SECONDS = 0.4
+DEAL_FLIGHT = 0.45
+CELEBRATION_SECONDS = 8.0
+
+
+def beat_length(event: dict[str, Any]) -> float:
+    """How long an event's animation lasts; 0 for events with nothing to animate."""
+    kind = event.get("type", "")
+    if kind == "round_dealt":
+        return DEAL_STAGGER * len(event.get("order", [])) + DEAL_FLIGHT + 0.1
+    if kind == "reveal":
+        return REVEAL_STAGGER * len(event.get("cards", {})) + FLIP_SECONDS + 1.2
+    return BEAT_SECONDS.get(kind, 0.0)
+
+
+def public_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The view with anything personal removed (``me``, ``can``, private log entries)."""
+    clean = dict(view)
+    clean["me"] = None
+    clean["can"] = []
+    clean["log"] = public_events(view.get("log", []))
+    return clean
+
+
+def public_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Only events everyone may see (RULES.md "Hidden information")."""
+    return [e for e in events if e.get("type") not in PRIVATE_EVENT_KINDS
+            and e.get("audience") is None]
+
+
+@dataclass
+class SeatShow:
+    """One player as the TV shows them at this instant."""
+
+    id: str
+    name: str
+    seat: int
+    lives: int
+    status: str
+    bot: bool = False
+    connected: bool = True
+    card: str | None = None  # a face-up card (shown King, or after the reveal)
+    dealt: bool = False  # holds a face-down card this round
+
+
+@dataclass
+class Beat:
+    """One event being animated: ``elapsed`` runs from 0 to ``length`` seconds."""
+
+    event: dict[str, Any]
+    length: float
+    elapsed: float = 0.0
+
+    @property
+    def kind(self) -> str:
+        return str(self.event.get("type", ""))
+
+    @property
+    def progress(self) -> float:
+        return 1.0 if self.length <= 0 else min(1.0, self.elapsed / self.length)
+
+
+@dataclass
+class Stage:
+    """The TV's model of the table, advanced by ``update(dt)``."""
+
+    time: float = 0.0
+    phase: str = "lobby"
+    room: str = ""
+    round: int = 0
+    players: list[SeatShow] = field(default_factory=list)
+    dealer: str | None = None
+    current: str | None = None
+    order: list[str] = field(default_factory=list)
+    vip: str | None = None
+    cut_king: str | None = None
+    lowest: str | None = None
+    losers: list[str] = field(default_factory=list)
+    winners: list[str] = field(default_factory=list)
+    house_rules: list[str] = field(default_factory=list)
+    rapid_seconds: int = 10
+    stock_count: int = 0
+    discard_count: int = 0
+    sudden_death: list[dict[str, str]] = field(default_factory=list)
+    next_dealer: str | None = None
+    celebrating_since: float | None = None  # game time the winners' celebration began
+    beat: Beat | None = None
+    queue: deque[Beat] = field(default_factory=deque)
+    latest: dict[str, Any] | None = None
+    changed: bool = True  # something new to draw since the last frame
+
+    # -- input -----------------------------------------------------------------------------
+    def receive(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        """Take one public update: queue its events, remember its view for later."""
+        self.latest = public_view(view)
+        for event in public_events(events):
+            self.queue.append(Beat(event, beat_length(event)))
+        self.changed = True
+        if self.beat is None:
+            self._advance()
+
+    # -- time ------------------------------------------------------------------------------
+    @property
+    def animating(self) -> bool:
+        return self.beat is not None or bool(self.queue)
+
+    @property
+    def celebrating(self) -> bool:
+        since = self.celebrating_since
+        return since is not None and self.time - since < CELEBRATION_SECONDS
+
+    @property
+    def busy(self) -> bool:
+        """Something moves on screen: the loop runs at full frame rate."""
+        return self.animating or self.celebrating
+
+    def update(self, dt: float) -> None:
+        """Move time on; a backlog (fast bots) plays faster so the TV never lags far behind."""
+        self.time += dt
+        if self.beat is None:
+            self.changed = self.changed or self.celebrating
+            return
+        backlog = len(self.queue)
+        speed = 1.0 if backlog < 4 else 2.5 if backlog < 10 else 8.0
+        self.beat.elapsed += dt * speed
+        self.changed = True
+        while self.beat is not None and self.beat.elapsed >= self.beat.length:
+            self._finish(self.beat.event)
+            self.beat = None
+            self._advance()
+
+    def fast_forward(self) -> None:
+        """Play everything queued at once (screenshots, tests, a resumed party)."""
+        while self.beat is not None:
+            self.beat.elapsed = self.beat.length
+            self.update(0.0)
+
+    def _advance(self) -> None:
+        while self.beat is None and self.queue:
+            beat = self.queue.popleft()
+            self._begin(beat.event)
+            if beat.length > 0:
+                self.beat = beat
+            else:
+                self._finish(beat.event)
+        if self.beat is None and self.latest is not None:
+            self.sync(self.latest)
+
+    # -- the table copy --------------------------------------------------------------------
+    def seat_of(self, player: str | None) -> SeatShow | None:
+        return next((p for p in self.players if p.id == player), None)
+
+    def name_of(self, player: str | None) -> str:
+        seat = self.seat_of(player)
+        return seat.name if seat else "?"
+
+    @property
+    def max_lives(self) -> int:
+        return 5 if "H1" in self.house_rules else 3
+
+    def sync(self, view: dict[str, Any]) -> None:
+        """Make the table copy equal to a public view."""
+        self.phase = view.get("phase", "lobby")
+        self.room = view.get("room") or ""
+        self.round = int(view.get("round", 0))
+        self.dealer = view.get("dealer")
+        self.current = view.get("current")
+        self.order = list(view.get("order", []))
+        self.vip = view.get("vip")
+        self.next_dealer = view.get("next_dealer")
+        self.cut_king = view.get("cut_king")
+        self.losers = list(view.get("losers", []))
+        self.winners = list(view.get("winners", []))
+        self.house_rules = list(view.get("house_rules", []))
+        self.rapid_seconds = int(view.get("rapid_seconds") or 10)
+        self.stock_count = int(view.get("stock_count", 0))
+        self.discard_count = int(view.get("discard_count", 0))
+        self.sudden_death = list(view.get("sudden_death", []))
+        in_round = self.phase in ("turns", "reveal", "game_over")
+        self.players = [
+            SeatShow(
+                id=p["id"], name=p["name"], seat=int(p.get("seat", i)), lives=int(p["lives"]),
+                status=p.get("status", "active"), bot=bool(p.get("bot", False)),
+                connected=bool(p.get("connected", True)), card=p.get("card"),
+                dealt=in_round and (p["id"] in self.order or p.get("card") is not None),
+            )
+            for i, p in enumerate(view.get("players", []))
+        ]
+        if self.phase in ("reveal", "game_over"):
+            self.lowest = _lowest_rank([p.card for p in self.players if p.card])
+        else:
+            self.lowest = None
+        self.changed = True
+
+    def _begin(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind == "round_dealt":
+            self.phase, self.round = "turns", int(event.get("round", self.round))
+            self.dealer, self.order = event.get("dealer"), list(event.get("order", []))
+            self.current = self.cut_king = self.lowest = None
+            self.losers, self.winners, self.sudden_death = [], [], []
+            for seat in self.players:
+                seat.card, seat.dealt = None, False
+        elif kind == "game_started":
+            self.phase, self.dealer = "turns", event.get("dealer")
+        elif kind == "turn":
+            self.current = event.get("player")
+        elif kind == "eliminated":
+            seat = self.seat_of(event.get("player"))
+            if seat:
+                seat.status = "eliminated"
+        elif kind == "game_over":
+            self.phase, self.winners, self.current = "game_over", list(event.get("winners", [])), None
+            self.celebrating_since = self.time
+        elif kind == "reveal":
+            self.phase, self.current = "reveal", None
+        elif kind == "new_game":
+            self.phase, self.celebrating_since = "lobby", None
+        elif kind == "player_joined" and self.seat_of(event.get("player")) is None:
+            self.players.append(SeatShow(
+                id=event["player"], name=event.get("name", "?"), seat=len(self.players),
+                lives=self.max_lives, status=event.get("status", "active"),
+                bot=bool(event.get("bot", False))))
+        elif kind == "player_removed":
+            self.players = [p for p in self.players if p.id != event.get("player")]
+
+    def _finish(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind == "round_dealt":
+            for seat in self.players:
+                seat.dealt = seat.id in self.order
+        elif kind == "blocked":
+            seat = self.seat_of(event.get("target"))
+            if seat:
+                seat.card = event.get("king")
+        elif kind == "cut_king":
+            self.cut_king = event.get("king")
+        elif kind == "cut_taken":
+            self.discard_count += 1
+        elif kind == "reveal":
+            cards: dict[str, str] = event.get("cards", {})
+            for seat in self.players:
+                if seat.id in cards:
+                    seat.card = cards[seat.id]
+            self.lowest = event.get("lowest")
+            self.losers = list(event.get("losers", []))
+        elif kind == "life_lost":
+            seat = self.seat_of(event.get("player"))
+            if seat:
+                seat.lives = int(event.get("lives", seat.lives))
+        elif kind == "sudden_death":
+            self.sudden_death.append(dict(event.get("cards", {})))
+        elif kind == "misdeal":
+            self.current = None
+            for seat in self.players:
+                seat.dealt, seat.card = False, None
+
+
+RANK_ORDER = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def _lowest_rank(cards: list[str]) -> str | None:
+    ranks = [c[:-1] for c in cards if c[:-1] in RANK_ORDER]
+    return min(ranks, key=RANK_ORDER.index) if ranks else None

@@ -1,0 +1,126 @@
+"""Colours, fonts and cached text for the TV.
+
+Why a class and not module globals: fonts need ``pygame.font.init()`` first, and the style
+guide forbids import-time side effects; the app builds one ``Theme`` after ``pygame.init()``
+and passes it to every scene. Rendered text is cached because the same names and labels are
+drawn 60 times a second during animations.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from importlib import resources
+from pathlib import Path
+
+import pygame
+
+Colour = tuple[int, int, int]
+
+CANVAS_SIZE: tuple[int, int] = (1920, 1080)
+
+BACKGROUND: Colour = (14, 24, 38)
+FELT: Colour = (22, 92, 64)
+FELT_EDGE: Colour = (88, 58, 30)
+INK: Colour = (245, 245, 240)
+MUTED_INK: Colour = (170, 180, 190)
+DARK_INK: Colour = (20, 20, 24)
+GOLD: Colour = (250, 200, 60)
+ALERT: Colour = (255, 110, 80)
+PANEL: Colour = (30, 42, 60)
+PANEL_EDGE: Colour = (70, 90, 120)
+GREYED: Colour = (90, 96, 104)
+CARD_FACE: Colour = (252, 250, 244)
+CARD_BACK: Colour = (36, 60, 150)
+CARD_BACK_LINE: Colour = (120, 150, 230)
+HIGHLIGHT: Colour = (255, 80, 80)
+
+#: Four-colour pack: black spades, red hearts, blue diamonds, green clubs. The suit *shape*
+#: is always drawn too, so nobody depends on colour alone (colour-blind players).
+SUIT_COLOURS: dict[str, Colour] = {
+    "S": (20, 20, 24),
+    "H": (200, 20, 40),
+    "D": (20, 80, 200),
+    "C": (10, 120, 40),
+}
+SUIT_SYMBOLS: dict[str, str] = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+#: Player colours chosen to stay apart for common colour-vision deficiencies (Okabe–Ito first,
+#: then lighter/darker variants); a seat is also always named, so colour is only a helper.
+PLAYER_COLOURS: tuple[Colour, ...] = (
+    (230, 159, 0), (86, 180, 233), (0, 158, 115), (240, 228, 66), (0, 114, 178),
+    (213, 94, 0), (204, 121, 167), (255, 255, 255), (160, 110, 60), (120, 200, 200),
+    (255, 200, 120), (150, 220, 255), (100, 220, 170), (255, 245, 160), (90, 160, 230),
+    (255, 150, 90), (235, 170, 210), (190, 190, 190), (200, 150, 100), (170, 240, 240),
+)
+
+
+def player_colour(seat: int) -> Colour:
+    """The colour of a seat: stable for the whole party, shown beside the name."""
+    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+
+def font_path(bold: bool = False) -> Path:
+    """The bundled DejaVu Sans: it has French/Italian accents and the four suit symbols."""
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return Path(str(resources.files("assets") / "fonts" / name))
+
+
+class Theme:
+    """Fonts by size and a bounded cache of rendered text surfaces."""
+
+    def __init__(self, text_cache_size: int = 600) -> None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+        self._texts: OrderedDict[tuple[str, int, Colour, bool], pygame.Surface] = OrderedDict()
+        self._limit = text_cache_size
+
+    def font(self, size: int, bold: bool = False) -> pygame.font.Font:
+        key = (size, bold)
+        if key not in self._fonts:
+            self._fonts[key] = pygame.font.Font(str(font_path(bold)), size)
+        return self._fonts[key]
+
+    def text(self, text: str, size: int, colour: Colour = INK, bold: bool = False) -> pygame.Surface:
+        """Rendered, anti-aliased text; cached (pure memoisation, no visible state)."""
+        key = (text, size, colour, bold)
+        surface = self._texts.get(key)
+        if surface is None:
+            surface = self.font(size, bold).render(text, True, colour)
+            self._texts[key] = surface
+            if len(self._texts) > self._limit:
+                self._texts.popitem(last=False)
+        else:
+            self._texts.move_to_end(key)
+        return surface
+
+    def fitted_text(self, text: str, size: int, max_width: int, colour: Colour = INK,
+                    bold: bool = False, min_size: int = 14) -> pygame.Surface:
+        """Text shrunk until it fits ``max_width`` (long names, long French phrases)."""
+        while size > min_size and self.font(size, bold).size(text)[0] > max_width:
+            size -= 2
+        return self.text(text, size, colour, bold)
+
+    def blit_text(self, surface: pygame.Surface, text: str, size: int, colour: Colour = INK,
+                  bold: bool = False, **anchor: tuple[int, int] | int) -> pygame.Rect:
+        """Draw text positioned by a ``pygame.Rect`` anchor, e.g. ``center=(x, y)``."""
+        image = self.text(text, size, colour, bold)
+        rect = image.get_rect(**anchor)
+        surface.blit(image, rect)
+        return rect
+
+    def wrap(self, text: str, size: int, max_width: int, bold: bool = False) -> list[str]:
+        """Split a phrase into lines that fit ``max_width`` (word by word)."""
+        font = self.font(size, bold)
+        lines: list[str] = []
+        line = ""
+        for word in text.split():
+            candidate = f"{line} {word}".strip()
+            if line and font.size(candidate)[0] > max_width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        if line:
+            lines.append(line)
+        return lines
