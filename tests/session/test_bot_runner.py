@@ -1,0 +1,95 @@
+"""Bots act after ``--bot-delay``; idle players keep automatically (item 6, H4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from host.bot_runner import BotRunner
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _started(session: Any, names: tuple[str, ...] = ("Ana", "Bea", "Cal")) -> list[str]:
+    ids = [session.join(name, "TEST").player_id for name in names]
+    session.act(ids[0], "start", 0)
+    return ids
+
+
+def test_idle_player_keeps_after_the_turn_timeout(session: Any) -> None:
+    _started(session)
+    clock = Clock()
+    runner = BotRunner(session, bot_delay=1.0, turn_timeout=90, clock=clock)
+    current = session.view(None)["current"]
+    assert runner.tick() is None
+    clock.now += 89.9
+    assert runner.tick() is None and session.step == 1
+    clock.now += 0.2
+    assert runner.tick() == f"timeout:{current}"
+    kept = [e for e in session.view(None)["log"] if e["type"] == "kept"]
+    assert kept[-1]["player"] == current and kept[-1]["auto"] is True
+    assert session.step == 2
+
+
+def test_turn_timeout_zero_means_never(session: Any) -> None:
+    _started(session)
+    clock = Clock()
+    runner = BotRunner(session, bot_delay=1.0, turn_timeout=0, clock=clock)
+    runner.tick()
+    clock.now += 100000
+    assert runner.tick() is None and session.step == 1
+
+
+def test_h4_rapid_timer_replaces_the_turn_timeout(make_session: Any) -> None:
+    session = make_session("H4")
+    _started(session)
+    clock = Clock()
+    runner = BotRunner(session, bot_delay=1.0, turn_timeout=90, clock=clock)
+    assert runner.idle_limit == 10
+    runner.tick()
+    clock.now += 10.01
+    current = session.view(None)["current"]
+    assert runner.tick() == f"timeout:{current}"
+    kept = [e for e in session.view(None)["log"] if e["type"] == "kept"][-1]
+    assert kept["auto"] is True and kept["timed_out"] is True
+
+
+def test_bots_wait_for_their_delay_then_act(make_session: Any) -> None:
+    session = make_session(bots=2)
+    ana = session.join("Ana", "TEST").player_id
+    session.act(ana, "start", 0)
+    clock = Clock()
+    runner = BotRunner(session, bot_delay=2.0, turn_timeout=0, clock=clock)
+    bots = session.bots
+    acted = 0
+    for _ in range(20):
+        current = session.view(None)["current"]
+        if current not in bots:
+            break
+        step = session.step
+        assert runner.tick() is None
+        clock.now += 1.0
+        assert runner.tick() is None and session.step == step  # not before the delay
+        clock.now += 1.0
+        done = runner.tick()
+        assert done is not None and done.startswith(current) and session.step == step + 1
+        acted += 1
+    assert acted >= 1 or session.view(None)["current"] == ana
+
+
+def test_runner_thread_plays_a_bot_game_to_the_end(make_session: Any) -> None:
+    from host.session import wait_until
+
+    session = make_session(bots=3, bot_strategy="random")
+    ana = session.join("Ana", "TEST").player_id
+    session.act(ana, "start", 0)
+    runner = BotRunner(session, bot_delay=0.0, turn_timeout=0.05).start()
+    try:
+        assert wait_until(lambda: session.view(None)["phase"] in ("reveal", "game_over"), 10)
+    finally:
+        runner.stop()

@@ -1,0 +1,98 @@
+"""Fan-out: every subscriber gets every change, in order, as its own view; nobody blocks."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from host.rules import CARD_CODES
+from host.session import Update
+
+
+def _drain(subscription: Any) -> list[Update]:
+    updates = []
+    while (update := subscription.get(timeout=0)) is not None:
+        updates.append(update)
+    return updates
+
+
+def test_first_update_is_the_view_at_once(session: Any) -> None:
+    ana = session.join("Ana", "TEST").player_id
+    subscription = session.subscribe(ana)
+    first = subscription.get(timeout=0)
+    assert first is not None and first.view["me"]["id"] == ana
+    assert first.view["players"][0]["connected"] is True
+
+
+def test_connect_and_disconnect_fan_out_without_step(session: Any) -> None:
+    ana = session.join("Ana", "TEST").player_id
+    watcher = session.subscribe(None)
+    _drain(watcher)
+    phone = session.subscribe(ana)
+    seen = _drain(watcher)
+    assert seen and seen[-1].view["players"][0]["connected"] is True and seen[-1].step == 0
+    phone.close()
+    assert _drain(watcher)[-1].view["players"][0]["connected"] is False
+
+
+def test_every_change_in_order_with_events_for_that_recipient(session: Any) -> None:
+    ids = [session.join(name, "TEST").player_id for name in ("Ana", "Bea", "Cal")]
+    subs = {pid: session.subscribe(pid, presence=False) for pid in [*ids, None]}
+    for subscription in subs.values():
+        _drain(subscription)
+    session.act(ids[0], "start", 0)
+    for _ in range(3):
+        current = session.view(None)["current"]
+        session.act(current, "keep", session.step)
+    for pid, subscription in subs.items():
+        updates = _drain(subscription)
+        assert [u.step for u in updates] == [1, 2, 3, 4]
+        dealt = [e for u in updates for e in u.events if e["type"] == "card_dealt"]
+        if pid is None:
+            assert dealt == []  # the public never sees a dealt card
+        else:
+            assert [e["player"] for e in dealt] == [pid]
+        for update in updates:
+            assert update.view["me"] == (None if pid is None else update.view["me"])
+
+
+def test_a_subscriber_that_never_reads_blocks_nobody(session: Any) -> None:
+    ids = [session.join(name, "TEST").player_id for name in ("Ana", "Bea", "Cal")]
+    session.subscribe(ids[1])  # never read
+    started = time.monotonic()
+    session.act(ids[0], "start", 0)
+    for _ in range(200):
+        session.misdeal()
+    assert time.monotonic() - started < 10
+    assert session.step == 201
+
+
+def test_concurrent_writers_deliver_in_step_order(session: Any) -> None:
+    ids = [session.join(name, "TEST").player_id for name in ("Ana", "Bea", "Cal")]
+    session.act(ids[0], "start", 0)
+    watcher = session.subscribe(None)
+    _drain(watcher)
+
+    def misdeal_many() -> None:
+        for _ in range(30):
+            session.misdeal()
+
+    threads = [threading.Thread(target=misdeal_many) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    steps = [u.step for u in _drain(watcher)]
+    assert steps == list(range(2, 122))
+
+
+def test_public_updates_hold_no_hidden_card(session: Any) -> None:
+    ids = [session.join(name, "TEST").player_id for name in ("Ana", "Bea", "Cal")]
+    watcher = session.subscribe(None)
+    session.act(ids[0], "start", 0)
+    for update in _drain(watcher):
+        if update.view["phase"] == "turns":
+            text = str(update.events) + str(update.view)
+            leaked = {code for code in CARD_CODES if f"'{code}'" in text}
+            assert all(code.startswith("K") for code in leaked), leaked
