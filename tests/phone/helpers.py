@@ -1,0 +1,191 @@
+"""Driving phone pages in Chromium like players do, and checking what each phone may know.
+
+A :class:`Phone` is one browser context (one handset). It records every view the browser
+received — JSON answers of ``/api/*`` and each event-stream message, taken from Chromium's
+own network events over CDP — so tests can check the network as well as the screen.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+#: A whole game of three players takes far fewer taps than this.
+MAX_TAPS = 400
+
+
+def shown(card: str) -> str:
+    """A card as the page writes it: ``9H`` → ``9♥``."""
+    return card[:-1] + SUIT_SYMBOLS[card[-1]]
+
+
+@dataclass
+class Phone:
+    """One handset: a context, its page, and every view that reached it."""
+
+    context: Any
+    page: Any
+    views: list[dict[str, Any]] = field(default_factory=list)
+    requests: list[Any] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+    _responses: list[Any] = field(default_factory=list)
+    player_id: str = ""
+    stream_messages: int = 0
+
+    def __post_init__(self) -> None:
+        self.page.on("request", lambda request: self.requests.append(request))
+        self.page.on("response", self._on_response)
+        self.page.on("dialog", self._on_dialog)
+        cdp = self.context.new_cdp_session(self.page)
+        cdp.send("Network.enable")
+        cdp.on("Network.eventSourceMessageReceived", self._on_stream_message)
+
+    def _on_response(self, response: Any) -> None:
+        if "/api/" in response.url and "/api/events" not in response.url:
+            self._responses.append(response)
+
+    def _on_stream_message(self, event: dict[str, Any]) -> None:
+        self.stream_messages += 1
+        self.views.append(json.loads(event["data"]))
+
+    def _on_dialog(self, dialog: Any) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def received_views(self) -> list[dict[str, Any]]:
+        """Every view received so far: stream messages plus JSON answers holding a view."""
+        for response in self._responses:
+            try:
+                body = response.json()
+            except Exception:  # noqa: BLE001 - a body no longer available is not a view
+                continue
+            if isinstance(body, dict) and "players" in body:
+                self.views.append(body)
+        self._responses.clear()
+        return self.views
+
+    # ---------------------------------------------------------------- actions
+    def open(self, url: str) -> None:
+        self.page.goto(url)
+
+    def join(self, name: str) -> None:
+        self.page.fill("#name-input", name)
+        self.page.locator("#join-button").tap()
+        self.page.wait_for_selector("#game:not([hidden])")
+
+    def tap(self, action: str) -> None:
+        self.page.locator(f'#actions button[data-action="{action}"]').tap()
+
+    def close(self) -> None:
+        try:
+            self.context.close()
+        except Exception:  # noqa: BLE001 - already gone with the browser
+            pass
+
+    # ----------------------------------------------------------------- reads
+    def step(self) -> int:
+        value = self.page.get_attribute("#main", "data-step")
+        return int(value) if value else -1
+
+    def wait_step(self, step: int) -> None:
+        self.page.wait_for_function(
+            "s => Number(document.getElementById('main').dataset.step) === s", arg=step)
+
+    def buttons(self) -> list[str]:
+        return list(self.page.eval_on_selector_all(
+            "#actions button", "bs => bs.map(b => b.dataset.action)"))
+
+    def button_text(self, action: str) -> str:
+        return str(self.page.inner_text(f'#actions button[data-action="{action}"]'))
+
+    def text(self, selector: str = "body") -> str:
+        return str(self.page.inner_text(selector))
+
+    def card(self) -> str:
+        return str(self.page.get_attribute("#card", "data-card") or "")
+
+
+def known_cards(view: dict[str, Any]) -> set[str]:
+    """Cards the holder of ``view`` may know before the reveal (RULES.md, hidden information)."""
+    cards = {view["me"]["card"]} if view["me"]["card"] else set()
+    for event in view["me"].get("history", []):
+        cards.update(str(event[k]) for k in ("card", "gave", "got", "discarded") if event.get(k))
+    cards.update(view.get("shown", {}).values())
+    for event in view.get("log", []):
+        if event.get("king"):
+            cards.add(str(event["king"]))
+    return cards
+
+
+def assert_view_private(view: dict[str, Any]) -> None:
+    """Before the reveal a view holds no card of another player except a shown King."""
+    if view["phase"] not in ("lobby", "turns"):
+        return
+    me = view["me"]["id"] if view["me"] else None
+    for player in view["players"]:
+        if player["id"] != me and player["card"] is not None:
+            assert player["card"].startswith("K"), f"{me} was sent {player['id']}'s card"
+            assert view["shown"].get(player["id"]) == player["card"]
+
+
+def assert_screen_private(phone: Phone, session: Any, players: Iterable[str]) -> None:
+    """The phone's text holds no card another player holds now, unless this phone may know it."""
+    view = session.view(phone.player_id)
+    if view["phase"] != "turns":
+        return
+    allowed = known_cards(view)
+    text = phone.text()
+    for pid in players:
+        card = session.view(pid)["me"]["card"]
+        if pid != phone.player_id and card and card not in allowed:
+            assert shown(card) not in text, f"{phone.player_id} shows {pid}'s {card}"
+
+
+def simple_choice(view: dict[str, Any]) -> str:
+    """Exchange or cut a low card, keep a high one; start/deal/new_game when offered."""
+    can = view["can"]
+    for action in ("start", "deal"):
+        if action in can:
+            return action
+    card = view["me"]["card"] or "KS"
+    low = card[:-1] in ("A", "2", "3", "4", "5", "6", "7")
+    for action in ("exchange", "cut"):
+        if low and action in can:
+            return action
+    return "keep"
+
+
+def play_until(phones: dict[str, Phone], session: Any, done: Callable[[dict[str, Any]], bool],
+               choose: Callable[[dict[str, Any]], str] = simple_choice,
+               on_step: Callable[[dict[str, Any]], None] | None = None) -> int:
+    """Tap the real buttons of whoever may act until ``done(public view)``; returns the taps.
+
+    Before every tap it checks that every phone shows the current step, that only the actor
+    has buttons (exactly its ``can``), and that no phone shows or received a hidden card.
+    """
+    for taps in range(MAX_TAPS):
+        table = session.view(None)
+        for phone in phones.values():
+            phone.wait_step(table["step"])
+        if on_step is not None:
+            on_step(table)
+        if done(table):
+            return taps
+        for phone in phones.values():
+            assert_screen_private(phone, session, phones)
+            for view in phone.received_views():
+                assert_view_private(view)
+        actors = [pid for pid in phones if session.view(pid)["can"]]
+        assert len(actors) == 1, f"exactly one player may act, not {actors}"
+        actor = phones[actors[0]]
+        view = session.view(actor.player_id)
+        assert sorted(actor.buttons()) == sorted(view["can"])
+        for pid, phone in phones.items():
+            if pid != actor.player_id:
+                assert phone.buttons() == []
+        actor.tap(choose(view))
+        actor.wait_step(table["step"] + 1)
+    raise AssertionError("the game did not end")
