@@ -1,0 +1,177 @@
+"""Host keys: each does its one job, asks first where it must, and a refusal changes nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+import pytest
+
+from host.tv.app import TVApp
+from host.tv.overlays import ConfirmOverlay, HelpOverlay, KickOverlay
+
+from .conftest import FakeAnnouncer
+from .views import player, view
+
+
+class RecordingSession:
+    """Records host actions; ``refuse`` makes every action raise like the real session."""
+
+    def __init__(self, first: dict[str, Any], refuse: bool = False) -> None:
+        self.first = first
+        self.calls: list[tuple[str, ...]] = []
+        self.refuse = refuse
+
+    def subscribe(self, player_id: str | None) -> Any:
+        assert player_id is None, "the TV must subscribe to the public stream"
+
+        class Empty:
+            def get(self, timeout: float | None = None) -> None:
+                return None
+
+        return Empty()
+
+    def view(self, player_id: str | None) -> dict[str, Any]:
+        assert player_id is None, "the TV must read the public view"
+        return self.first
+
+    def _record(self, *call: str) -> None:
+        if self.refuse:
+            raise RuntimeError("not_allowed_now")
+        self.calls.append(call)
+
+    def host_next(self) -> None:
+        self._record("host_next")
+
+    def add_bot(self) -> None:
+        self._record("add_bot")
+
+    def kick(self, player_id: str) -> None:
+        self._record("kick", player_id)
+
+    def misdeal(self) -> None:
+        self._record("misdeal")
+
+
+def press(app: TVApp, key: int, unicode: str = "") -> None:
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=key, unicode=unicode, mod=0))
+
+
+@pytest.fixture
+def lobby_app(make_app: Any) -> tuple[TVApp, RecordingSession, FakeAnnouncer]:
+    session = RecordingSession(view("lobby", [player(i) for i in range(3)]))
+    voice = FakeAnnouncer()
+    app, _ = make_app(session=session, announcer=voice)
+    return app, session, voice
+
+
+def test_space_and_enter_ask_for_the_obvious_next_step(lobby_app: Any) -> None:
+    app, session, _ = lobby_app
+    press(app, pygame.K_SPACE)
+    press(app, pygame.K_RETURN)
+    assert session.calls == [("host_next",), ("host_next",)]
+
+
+def test_b_adds_a_computer_player(lobby_app: Any) -> None:
+    app, session, _ = lobby_app
+    press(app, pygame.K_b)
+    assert session.calls == [("add_bot",)]
+
+
+def test_k_chooses_then_confirms_before_kicking(lobby_app: Any) -> None:
+    app, session, _ = lobby_app
+    press(app, pygame.K_k)
+    assert isinstance(app.overlays[-1], KickOverlay)
+    press(app, pygame.K_DOWN)
+    press(app, pygame.K_RETURN)
+    assert isinstance(app.overlays[-1], ConfirmOverlay)
+    assert session.calls == []  # not before the host confirms
+    press(app, pygame.K_RETURN)
+    assert session.calls == [("kick", "p1")]
+    assert app.overlays == []
+
+
+def test_k_then_escape_kicks_nobody(lobby_app: Any) -> None:
+    app, session, _ = lobby_app
+    press(app, pygame.K_k)
+    press(app, pygame.K_2)
+    press(app, pygame.K_RETURN)
+    press(app, pygame.K_ESCAPE)
+    assert session.calls == [] and app.overlays == []
+    assert app.running
+
+
+def test_r16_r_calls_a_misdeal_only_during_a_round(make_app: Any) -> None:
+    session = RecordingSession(view("lobby", [player(i) for i in range(3)]))
+    app, _ = make_app(session=session)
+    press(app, pygame.K_r)
+    assert session.calls == []  # lobby: a notice instead
+    app.stage.receive(view("turns"), [])
+    press(app, pygame.K_r)
+    assert session.calls == [("misdeal",)]
+
+
+def test_m_mutes_and_unmutes_the_voice(lobby_app: Any) -> None:
+    app, _, voice = lobby_app
+    press(app, pygame.K_m)
+    assert voice.muted is True
+    press(app, pygame.K_m)
+    assert voice.muted is False
+
+
+def test_l_switches_language_at_once_for_tv_and_voice(lobby_app: Any,
+                                                      canvas: pygame.Surface) -> None:
+    app, _, voice = lobby_app
+    app.render(canvas)
+    english = pygame.image.tobytes(canvas, "RGB")
+    press(app, pygame.K_l)
+    assert app.props.lang == "fr" and voice.languages == ["fr"]
+    assert app.props.t("scan") == "Scannez pour rejoindre"
+    app.render(canvas)
+    assert pygame.image.tobytes(canvas, "RGB") != english
+    press(app, pygame.K_l)
+    press(app, pygame.K_l)
+    assert voice.languages == ["fr", "it", "en"]
+
+
+def test_f_toggles_fullscreen(lobby_app: Any) -> None:
+    app, _, _ = lobby_app
+    press(app, pygame.K_f)
+    assert app.fullscreen is True
+    press(app, pygame.K_f)
+    assert app.fullscreen is False
+
+
+def test_h_and_question_mark_show_help_any_key_closes(lobby_app: Any,
+                                                      canvas: pygame.Surface) -> None:
+    app, session, _ = lobby_app
+    press(app, pygame.K_h)
+    assert isinstance(app.overlays[-1], HelpOverlay)
+    app.render(canvas)
+    press(app, pygame.K_SPACE)
+    assert app.overlays == [] and session.calls == []  # the key closed help, nothing else
+    press(app, pygame.K_SLASH, "?")
+    assert isinstance(app.overlays[-1], HelpOverlay)
+
+
+def test_escape_and_q_ask_before_quitting(lobby_app: Any) -> None:
+    app, _, _ = lobby_app
+    press(app, pygame.K_ESCAPE)
+    assert isinstance(app.overlays[-1], ConfirmOverlay) and app.running
+    press(app, pygame.K_ESCAPE)
+    assert app.overlays == [] and app.running
+    press(app, pygame.K_q)
+    press(app, pygame.K_RETURN)
+    assert app.running is False
+
+
+def test_a_refused_host_key_shows_a_notice_and_changes_nothing(make_app: Any,
+                                                               canvas: pygame.Surface) -> None:
+    session = RecordingSession(view("lobby", [player(0)]), refuse=True)
+    app, _ = make_app(session=session)
+    before = repr(app.stage)
+    press(app, pygame.K_SPACE)
+    assert app.running and session.calls == []
+    assert repr(app.stage) == before
+    assert app.busy  # the notice is on screen
+    app.render(canvas)

@@ -1,0 +1,259 @@
+"""Each scene renders for scripted states, and what it shows is what the rules say."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from host.tv import theme
+from host.tv.app import TVApp
+from host.tv.layout import seat_spots
+from host.tv.lobby import PLAYERS_X
+from host.tv.seats import card_rect, plate_rect
+from host.tv.stage import DEAL_FLIGHT, DEAL_STAGGER, Stage
+
+from .test_hidden import back_pixels, pixels, seat_inner
+from .views import player, view
+
+
+class StillSession:
+    """A session that only hands out one view (scenes are driven by ``stage.receive``)."""
+
+    def __init__(self, first: dict[str, Any]) -> None:
+        self.first = first
+
+    def subscribe(self, player_id: str | None) -> Any:
+        class Empty:
+            def get(self, timeout: float | None = None) -> None:
+                return None
+
+        return Empty()
+
+    def view(self, player_id: str | None) -> dict[str, Any]:
+        return self.first
+
+
+def app_for(make_app: Any, first: dict[str, Any], **kwargs: Any) -> TVApp:
+    app, _ = make_app(session=StillSession(first), **kwargs)
+    return app
+
+
+def glow_pixel(app: TVApp, index: int) -> tuple[int, int]:
+    spot = seat_spots(len(app.stage.players))[index]
+    box = card_rect(spot).union(plate_rect(spot)).inflate(26, 26)
+    return box.left + 3, box.centery
+
+
+def colour_at(surface: pygame.Surface, at: tuple[int, int]) -> tuple[int, int, int]:
+    r, g, b, *_ = surface.get_at(at)
+    return r, g, b
+
+
+def test_lobby_lists_players_with_colours_marks_and_twenty_seats(canvas: pygame.Surface,
+                                                                 make_app: Any) -> None:
+    seated = [player(i, name=f"Joueur {i + 1}", bot=i == 2) for i in range(20)]
+    app = app_for(make_app, view("lobby", seated, house_rules=["H7", "H4"]))
+    app.render(canvas)
+    assert colour_at(canvas, (PLAYERS_X + 14, 268 + 20)) == theme.player_colour(0)
+    # Fifteenth player opens the second column (H7 allows 20).
+    assert colour_at(canvas, (PLAYERS_X + 310 + 14, 268 + 20)) == theme.player_colour(14)
+
+
+def test_lobby_next_step_depends_on_players(make_app: Any, catalog: Any) -> None:
+    app = app_for(make_app, view("lobby", [player(0), player(1)]))
+    lines: list[str] = []
+    real = app.props.t
+
+    def spy(key: str, /, count: int | None = None, **params: Any) -> str:
+        lines.append(key)
+        return real(key, count=count, **params)
+
+    app.props.t = spy  # type: ignore[method-assign]
+    app.render(pygame.Surface((1920, 1080)))
+    assert "need_more" in lines and "next_vip" not in lines
+    lines.clear()
+    app.stage.receive(view("lobby", [player(0), player(1), player(2)]), [])
+    app.render(pygame.Surface((1920, 1080)))
+    assert "next_vip" in lines
+
+
+def test_r6_turn_glow_is_on_the_current_player(canvas: pygame.Surface, make_app: Any) -> None:
+    app = app_for(make_app, view("turns", current="p1"))
+    app.render(canvas)
+    assert colour_at(canvas, glow_pixel(app, 1)) == theme.GOLD
+    assert colour_at(canvas, glow_pixel(app, 0)) != theme.GOLD
+
+
+def test_r5_deal_lands_cards_one_by_one_in_turn_order(canvas: pygame.Surface,
+                                                     make_app: Any) -> None:
+    app = app_for(make_app, view("lobby", [player(i) for i in range(4)]))
+    order = ["p0", "p1", "p2", "p3"]
+    app.stage.receive(view("turns", order=order), [
+        {"type": "game_started", "dealer": "p3"},
+        {"type": "round_dealt", "round": 1, "dealer": "p3", "order": order}])
+    while app.stage.beat is not None and app.stage.beat.kind != "round_dealt":
+        app.step(1 / 60)
+    app.step(DEAL_STAGGER + DEAL_FLIGHT + 0.01)  # the first card has landed, the last has not
+    app.render(canvas)
+    inner0, width = seat_inner(app, 0)
+    outer0 = card_rect(seat_spots(4)[0])
+    assert pixels(canvas, inner0) == back_pixels(app, width, outer0)
+    inner3, _ = seat_inner(app, 3)
+    assert pixels(canvas, inner3) != back_pixels(app, width, card_rect(seat_spots(4)[3]))
+
+
+def test_r7_block_shows_the_king_face_up_and_keeps_it_shown(canvas: pygame.Surface,
+                                                            make_app: Any) -> None:
+    app = app_for(make_app, view("turns", current="p0"))
+    after = view("turns", current="p1", shown={"p1": "KS"},
+                 players=[player(0), player(1, card="KS"), player(2), player(3)])
+    app.stage.receive(after, [{"type": "blocked", "player": "p0", "target": "p1", "king": "KS",
+                               "call": "cuckoo"}, {"type": "turn", "player": "p1"}])
+    app.step(1.0)
+    app.render(canvas)
+    inner, width = seat_inner(app, 1)
+    assert pixels(canvas, inner) != back_pixels(app, width, card_rect(seat_spots(4)[1]))
+    app.stage.fast_forward()
+    assert app.stage.seat_of("p1").card == "KS"  # type: ignore[union-attr]
+
+
+def test_r9_cut_king_is_set_aside_face_up(canvas: pygame.Surface, make_app: Any) -> None:
+    app = app_for(make_app, view("turns", current="p3"))
+    app.stage.receive(view("turns", current="p3", cut_king="KD"), [
+        {"type": "cut", "dealer": "p3", "attempt": 1},
+        {"type": "cut_king", "dealer": "p3", "king": "KD", "call": "chase"}])
+    assert app.stage.cut_king is None  # not before the animation shows it
+    app.stage.fast_forward()
+    assert app.stage.cut_king == "KD"
+    app.render(canvas)
+
+
+def test_r11_reveal_flips_cards_one_by_one_and_marks_the_lowest(canvas: pygame.Surface,
+                                                                make_app: Any) -> None:
+    app = app_for(make_app, view("turns", current="p3"))
+    cards = {"p0": "9H", "p1": "2C", "p2": "KS", "p3": "2D"}
+    final = view("reveal", players=[player(i, card=cards[f"p{i}"], lives=2 if i % 2 else 3)
+                                    for i in range(4)],
+                 losers=["p1", "p3"], next_dealer="p0")
+    app.stage.receive(final, [
+        {"type": "reveal", "cards": cards, "lowest": "2", "losers": ["p1", "p3"]},
+        {"type": "life_lost", "player": "p1", "lives": 2, "timed_out": False},
+        {"type": "life_lost", "player": "p3", "lives": 2, "timed_out": False}])
+    app.step(0.05)
+    app.render(canvas)
+    inner, width = seat_inner(app, 3)
+    back = back_pixels(app, width, card_rect(seat_spots(4)[3]))
+    assert pixels(canvas, inner) == back  # the dealer's card flips last
+    app.step(1.0)
+    app.render(canvas)
+    first, _ = seat_inner(app, 0)
+    assert pixels(canvas, first) != back
+    assert pixels(canvas, inner) == back
+    while app.stage.beat is not None and app.stage.beat.kind == "reveal":
+        app.step(0.1)
+    assert app.stage.beat is not None and app.stage.beat.kind == "life_lost"
+    assert app.stage.seat_of("p1").lives == 3  # type: ignore[union-attr]  # R15: not yet
+    app.stage.fast_forward()
+    app.render(canvas)
+    assert app.stage.lowest == "2"
+    for index in (1, 3):  # both tied lowest cards are highlighted (R11: all tied lose)
+        rect = card_rect(seat_spots(4)[index])
+        assert colour_at(canvas, (rect.left - 5, rect.centery)) == theme.HIGHLIGHT
+    rect = card_rect(seat_spots(4)[0])
+    assert colour_at(canvas, (rect.left - 5, rect.centery)) != theme.HIGHLIGHT
+    assert [p.lives for p in app.stage.players] == [3, 2, 3, 2]
+
+
+def test_r12_eliminated_waiting_and_disconnected_seats_are_marked(canvas: pygame.Surface,
+                                                                  make_app: Any) -> None:
+    seated = [player(0), player(1, lives=0, status="eliminated"), player(2),
+              player(3, connected=False), player(4, status="waiting")]
+    app = app_for(make_app, view("turns", seated))
+    app.render(canvas)
+    grey = (44, 48, 54)
+    for index, expected in ((0, False), (1, True), (3, True), (4, True)):
+        plate = plate_rect(seat_spots(5)[index])
+        at = (plate.right - 8, plate.centery)
+        assert (colour_at(canvas, at) == grey) is expected, index
+
+
+def test_r14_joint_winners_are_both_celebrated(canvas: pygame.Surface, make_app: Any) -> None:
+    seated = [player(0, lives=0, status="eliminated", card="2H"),
+              player(1, lives=0, status="eliminated", card="2S"),
+              player(2, lives=0, status="eliminated", card="9S")]
+    final = view("game_over", seated, winners=["p0", "p1"], eliminated=["p0", "p1"])
+    app = app_for(make_app, final)
+    app.render(canvas)
+    assert colour_at(canvas, glow_pixel(app, 0)) == theme.GOLD
+    assert colour_at(canvas, glow_pixel(app, 1)) == theme.GOLD
+    assert colour_at(canvas, glow_pixel(app, 2)) != theme.GOLD
+
+
+def test_r16_misdeal_collects_the_cards(make_app: Any) -> None:
+    app = app_for(make_app, view("turns"))
+    assert all(p.dealt for p in app.stage.players)
+    app.stage.receive(view("turns"), [{"type": "misdeal", "round": 1, "dealer": "p3"}])
+    app.step(1.0)
+    assert app.stage.beat is not None and app.stage.beat.kind == "misdeal"
+    app.stage.update(5.0)
+    assert app.stage.beat is None
+
+
+def test_sudden_death_and_every_beat_render_without_error(canvas: pygame.Surface,
+                                                          make_app: Any) -> None:
+    app = app_for(make_app, view("turns"))
+    events = [
+        {"type": "turn", "player": "p0"}, {"type": "kept", "player": "p0", "auto": True,
+                                           "timed_out": True},
+        {"type": "exchanged", "player": "p1", "target": "p2"},
+        {"type": "cut", "dealer": "p3", "attempt": 1}, {"type": "cut_taken", "dealer": "p3"},
+        {"type": "eliminated", "player": "p2"},
+        {"type": "sudden_death", "cards": {"p0": "5H", "p1": "9C"}, "winner": "p1"},
+        {"type": "game_over", "winners": ["p1"], "joint": False},
+    ]
+    app.stage.receive(view("game_over", winners=["p1"]), events)
+    seen = set()
+    for _ in range(2000):
+        if app.stage.beat is None:
+            break
+        seen.add(app.stage.beat.kind)
+        app.step(0.1)
+        app.render(canvas)
+    assert seen == {e["type"] for e in events}
+
+
+def test_draw_never_changes_the_stage(canvas: pygame.Surface, make_app: Any) -> None:
+    app = app_for(make_app, view("turns"))
+    app.stage.receive(view("turns"), [{"type": "exchanged", "player": "p1", "target": "p2"}])
+    app.step(0.3)
+    before = repr(app.stage)
+    app.table.draw(canvas)
+    first = pygame.image.tobytes(canvas, "RGB")
+    app.table.draw(canvas)
+    assert repr(app.stage) == before
+    assert pygame.image.tobytes(canvas, "RGB") == first
+
+
+def test_captions_show_in_the_caption_bar_also_when_muted(canvas: pygame.Surface,
+                                                          make_app: Any) -> None:
+    from .conftest import FakeAnnouncer
+
+    voice = FakeAnnouncer("Niccolò garde sa carte")
+    voice.muted = True
+    app = app_for(make_app, view("turns"), announcer=voice)
+    app.poll_caption()
+    app.render(canvas)
+    bar = pygame.Rect(0, 990, 1920, 80)
+    assert len(set(pygame.image.tobytes(canvas.subsurface(bar), "RGB"))) > 2
+    voice.line = None
+    app.poll_caption()
+    app.render(canvas)
+    assert canvas.get_at((960, 1030))[:3] == (6, 10, 16)
+
+
+def test_stage_plays_a_backlog_faster() -> None:
+    stage = Stage()
+    stage.receive(view("turns"), [{"type": "exchanged", "player": "p0", "target": "p1"}] * 12)
+    stage.update(1.2)
+    assert len(stage.queue) < 11  # 8× speed: more than one 1.2 s beat went by
