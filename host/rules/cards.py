@@ -6,7 +6,7 @@ Suits never matter for the game (R2); only ``rank_value`` is ever compared.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 #: Ranks from low to high (R2): the Ace is the lowest card, the King the highest.
@@ -28,16 +28,24 @@ class Card:
     """One of ``RANKS``."""
     suit: str
     """One of ``SUITS``; never compared (R2)."""
+    rank_value: int = field(init=False, compare=False, repr=False)
+    """1 for an Ace … 13 for a King: higher is safer at the reveal (R2, R11)."""
+    _hash: int = field(init=False, compare=False, repr=False)
 
-    @property
-    def rank_value(self) -> int:
-        """1 for an Ace … 13 for a King: higher is safer at the reveal (R2, R11)."""
-        return RANKS.index(self.rank) + 1
+    def __post_init__(self) -> None:
+        if self.rank not in RANKS or self.suit not in SUITS:
+            raise InvalidCard(f"not a card: {self.rank!r}{self.suit!r}")
+        # Precomputed once: rank comparisons and set lookups sit on the engine's hot path.
+        object.__setattr__(self, "rank_value", RANKS.index(self.rank) + 1)
+        object.__setattr__(self, "_hash", hash((self.rank, self.suit)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def is_king(self) -> bool:
         """Kings block exchanges and cuts (R7, R9) unless house rule H2."""
-        return self.rank == "K"
+        return self.rank_value == KING_VALUE
 
     @property
     def symbol(self) -> str:
@@ -68,8 +76,3 @@ PACK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in RANKS for suit in SU
 
 #: Every card code, for scanning text for leaked cards in tests and checks.
 CARD_CODES: frozenset[str] = frozenset(str(card) for card in PACK)
-
-
-def rank_value(card: Card) -> int:
-    """Module-level alias for speed in tight loops."""
-    return RANKS.index(card.rank) + 1

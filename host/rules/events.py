@@ -45,6 +45,8 @@ PRIVATE_KINDS: frozenset[EventKind] = frozenset(
     {EventKind.CARD_DEALT, EventKind.SWAP, EventKind.CUT_CARD}
 )
 PUBLIC_KINDS: frozenset[EventKind] = frozenset(EventKind) - PRIVATE_KINDS
+# Enum hashing runs Python code; an identity check keeps event creation cheap on the hot path.
+_PRIVATE_IDS = frozenset(id(kind) for kind in PRIVATE_KINDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,17 +67,26 @@ class Event:
         return self.audience is None or (player_id is not None and player_id in self.audience)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.kind.value, **self.data}
+        return {"type": self.kind._value_, **self.data}
 
 
 def public(kind: EventKind, **data: Any) -> Event:
-    assert kind not in PRIVATE_KINDS, kind
+    if id(kind) in _PRIVATE_IDS:
+        raise ValueError(f"{kind.value} is a private event kind")
     return Event(kind, data)
 
 
 def private(kind: EventKind, audience: Iterable[str], **data: Any) -> Event:
-    assert kind in PRIVATE_KINDS, kind
+    if id(kind) not in _PRIVATE_IDS:
+        raise ValueError(f"{kind.value} is a public event kind")
     return Event(kind, data, frozenset(audience))
+
+
+def event_from_dict(data: Mapping[str, Any], audience: Iterable[str] | None = None) -> Event:
+    """Rebuild an event saved with ``to_dict`` (persistence)."""
+    fields = dict(data)
+    kind = EventKind(fields.pop("type"))
+    return Event(kind, fields, None if audience is None else frozenset(audience))
 
 
 def visible_to(events: Iterable[Event], player_id: str | None) -> list[dict[str, Any]]:

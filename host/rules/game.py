@@ -69,8 +69,20 @@ class Game:
     eliminated: list[str] = field(default_factory=list)
     winners: list[str] = field(default_factory=list)
     sudden_death: list[dict[str, str]] = field(default_factory=list)
-    log: list[dict[str, Any]] = field(default_factory=list)
-    history: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    log: list[Event] = field(default_factory=list)
+    """This round's public events, so a view can retell the round (no JOIN noise)."""
+    history: dict[str, list[Event]] = field(default_factory=dict)
+    """This round's private events per player (their dealt card, trades, cut)."""
+    _by_id: dict[str, Player] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _seats: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._reindex()
+
+    def _reindex(self) -> None:
+        """Id and seat lookups are on the hot path; rebuilt whenever the seating changes."""
+        self._by_id = {p.id: p for p in self.players}
+        self._seats = {p.id: seat for seat, p in enumerate(self.players)}
 
     # ----------------------------------------------------------------- views
 
@@ -94,16 +106,16 @@ class Game:
     # ----------------------------------------------------------------- lookups
 
     def player(self, player_id: str) -> Player:
-        for candidate in self.players:
-            if candidate.id == player_id:
-                return candidate
-        raise IllegalAction(Reason.UNKNOWN_PLAYER, f"no player {player_id!r} at this table")
+        try:
+            return self._by_id[player_id]
+        except (KeyError, TypeError):
+            raise IllegalAction(Reason.UNKNOWN_PLAYER, f"no player {player_id!r} at this table") from None
 
     def has_player(self, player_id: str) -> bool:
-        return any(p.id == player_id for p in self.players)
+        return player_id in self._by_id
 
     def seat_of(self, player_id: str) -> int:
-        return next(i for i, p in enumerate(self.players) if p.id == player_id)
+        return self._seats[player_id]
 
     def active_ids(self) -> list[str]:
         return [p.id for p in self.players if p.status == ACTIVE]
@@ -136,6 +148,7 @@ class Game:
             raise IllegalAction(Reason.TABLE_FULL, "the table is full")
         status = ACTIVE if self.phase == "lobby" else WAITING
         self.players.append(Player(player_id, name, self.options.starting_lives, status, bot))
+        self._reindex()
         if self.vip is None:
             self.vip = player_id
         return [public(EventKind.PLAYER_JOINED, player=player_id, name=name, status=status, bot=bot)]
@@ -149,6 +162,7 @@ class Game:
         if self.phase == "reveal" and player_id == self.next_dealer:
             self.next_dealer = self.left_of(player_id)
         self.players.remove(leaving)
+        self._reindex()
         if self.vip == player_id:
             self.vip = self.players[0].id if self.players else None
         if self.phase in ("lobby", "game_over") or leaving.status == WAITING:
@@ -269,11 +283,10 @@ class Game:
         """Keep this round's events for views: public ones in ``log``, private ones per player."""
         for event in events:
             if event.audience is None:
-                if event.kind is not EventKind.PLAYER_JOINED:
-                    self.log.append(event.to_dict())
+                self.log.append(event)
             else:
                 for pid in event.audience:
-                    self.history.setdefault(pid, []).append(event.to_dict())
+                    self.history.setdefault(pid, []).append(event)
         return events
 
     def _keep(self, player_id: str, *, auto: bool) -> list[Event]:
@@ -343,13 +356,13 @@ class Game:
         """R11–R15: all cards shown together; lowest rank loses a life; eliminations; the end."""
         self.phase = "reveal"
         holders = [self.player(pid) for pid in self.order]
-        lowest = min(RANKS.index(p.card.rank) for p in holders if p.card is not None)
-        losses = {p.id: int(RANKS.index(p.card.rank) == lowest) + self.penalties.get(p.id, 0)
+        lowest = min(p.card.rank_value for p in holders if p.card is not None)
+        losses = {p.id: int(p.card.rank_value == lowest) + self.penalties.get(p.id, 0)
                   for p in holders if p.card is not None}
         doomed = [p for p in holders if p.lives - losses[p.id] <= 0]
         survivors = [p for p in holders if p.lives - losses[p.id] > 0]
         events = [public(EventKind.REVEAL, cards={p.id: str(p.card) for p in holders},
-                         lowest=RANKS[lowest], losers=[p.id for p in holders if losses[p.id]])]
+                         lowest=RANKS[lowest - 1], losers=[p.id for p in holders if losses[p.id]])]
         spared = None
         if not survivors and len(doomed) >= 2 and self.options.sudden_death:
             spared, duel = self._sudden_death([p.id for p in doomed])

@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from host.rules.cards import Card
+from host.rules.events import Event, event_from_dict
 from host.rules.game import Game, Player
 from host.rules.options import HouseRules
 
@@ -40,8 +41,8 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         "cut_king": _card(game.cut_king), "penalties": dict(game.penalties),
         "losers": list(game.losers), "eliminated": list(game.eliminated),
         "winners": list(game.winners), "sudden_death": [dict(d) for d in game.sudden_death],
-        "log": [dict(e) for e in game.log],
-        "history": {pid: [dict(e) for e in events] for pid, events in game.history.items()},
+        "log": [e.to_dict() for e in game.log],
+        "history": {pid: [e.to_dict() for e in events] for pid, events in game.history.items()},
     }
 
 
@@ -71,6 +72,19 @@ def game_from_dict(data: dict[str, Any]) -> Game:
         cut_king=card(data["cut_king"]), penalties=dict(data["penalties"]),
         losers=list(data["losers"]), eliminated=list(data["eliminated"]),
         winners=list(data["winners"]), sudden_death=[dict(d) for d in data["sudden_death"]],
-        log=[dict(e) for e in data["log"]],
-        history={pid: [dict(e) for e in events] for pid, events in data["history"].items()},
+        log=[event_from_dict(e) for e in data["log"]],
+        history=_history(data["history"]),
     )
+
+
+def _history(saved: dict[str, list[dict[str, Any]]]) -> dict[str, list[Event]]:
+    """Private events are shared by their audience: rebuild one Event per original event."""
+    audiences: dict[str, set[str]] = {}
+    for pid, events in saved.items():
+        for event in events:
+            key = repr(sorted(event.items()))
+            audiences.setdefault(key, set()).add(pid)
+    return {
+        pid: [event_from_dict(e, audiences[repr(sorted(e.items()))]) for e in events]
+        for pid, events in saved.items()
+    }

@@ -56,7 +56,7 @@ def build_view(game: Game, player_id: str | None) -> dict[str, Any]:
             "status": p.status,
             "is_vip": p.id == game.vip,
             "card": str(p.card) if dealt_in and p.card is not None else None,
-            "history": [dict(event) for event in game.history.get(player_id, [])],
+            "history": [event.to_dict() for event in game.history.get(player_id, [])],
         }
         can = list(game.legal_actions(player_id))
     revealed = game.phase in REVEALED_PHASES
@@ -80,7 +80,7 @@ def build_view(game: Game, player_id: str | None) -> dict[str, Any]:
         "order": list(game.order) if game.phase != "lobby" else [],
         "shown": {pid: c for pid, c in ((x["id"], x["card"]) for x in players)
                   if c is not None and game.phase == "turns"},
-        "log": [dict(event) for event in game.log],
+        "log": [event.to_dict() for event in game.log],
         "sudden_death": [dict(deal) for deal in game.sudden_death],
         "house_rules": game.options.ids(),
         "rapid_seconds": game.options.rapid_seconds if game.options.rapid else None,
@@ -106,5 +106,5 @@ def may_see(game: Game, player_id: str | None) -> set[str]:
         if me.card is not None and player_id in game.order:
             allowed.add(str(me.card))
         for event in game.history.get(player_id, []):
-            allowed |= {event[k] for k in ("card", "gave", "got", "discarded") if k in event}
+            allowed |= {event.data[k] for k in ("card", "gave", "got", "discarded") if k in event.data}
     return allowed

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from host.rules import PACK, Card, Game, HouseRules
+from host.rules.events import EventKind, private
 
 
 def seated(count: int, options: HouseRules | None = None, seed: int = 0) -> Game:
@@ -22,8 +23,10 @@ def rig(game: Game, dealer: str, cards: dict[str, str], stock: list[str] | None 
     for pid, code in cards.items():
         game.player(pid).card = Card.parse(code)
     held = {game.player(pid).card for pid in game.order}
-    game.history = {pid: [{"type": "card_dealt", "player": pid, "card": str(game.player(pid).card)}]
-                    for pid in game.order}
+    game.history = {
+        pid: [private(EventKind.CARD_DEALT, (pid,), player=pid, card=str(game.player(pid).card))]
+        for pid in game.order
+    }
     if stock is None:
         game.stock = [c for c in PACK if c not in held]
     else:

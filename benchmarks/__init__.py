@@ -1,0 +1,1 @@
+"""Reporting benchmarks: each module prints a small table; ``python -m benchmarks`` runs all."""
