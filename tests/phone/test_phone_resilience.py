@@ -1,0 +1,205 @@
+"""The phone page keeps its seat and catches up by itself: refresh, offline, host restart, taps.
+
+Issue 4: refresh mid-turn keeps the seat and the card; offline then back recovers without a
+reload; a restarted host resuming the room brings the same seat back; a double tap applies
+once; a hostile name is only ever text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from host.i18n import Catalog
+from tests.phone.helpers import Phone, shown
+from tests.phone.test_phone_game import seat_three
+
+CATALOG = Catalog.load()
+
+
+def start_game(server: Any, phones: dict[str, Phone]) -> None:
+    vip = next(iter(phones.values()))
+    vip.tap("start")
+    for phone in phones.values():
+        phone.wait_step(1)
+
+
+def actor(session: Any, phones: dict[str, Phone]) -> Phone:
+    return next(phones[pid] for pid in phones if session.view(pid)["can"])
+
+
+def test_refresh_mid_turn_keeps_the_seat_the_card_and_the_buttons(
+        live_server: Any, phone_factory: Any) -> None:
+    server = live_server()
+    phones = seat_three(server, phone_factory, "en-GB")
+    start_game(server, phones)
+    mover = actor(server.session, phones)
+    card, buttons = mover.card(), mover.buttons()
+    assert card and buttons
+    mover.page.reload()
+    mover.page.wait_for_selector("#game:not([hidden])")
+    mover.wait_step(1)
+    assert mover.page.is_hidden("#join-form")  # not asked for a name again
+    assert mover.card() == card == server.session.view(mover.player_id)["me"]["card"]
+    assert mover.buttons() == buttons
+    assert shown(card) in mover.text("#actions")  # "Keep your 9♥"
+    # A second tab of the same phone (same storage) is the same seat too.
+    again = Phone(mover.context, mover.context.new_page())
+    again.open(f"{server.url}/?room=TEST")
+    again.page.wait_for_selector("#game:not([hidden])")
+    assert again.card() == card
+    assert again.text("#me-name") == server.session.view(mover.player_id)["me"]["name"]
+
+
+def test_offline_then_back_recovers_by_itself_and_shows_the_current_state(
+        live_server: Any, phone_factory: Any) -> None:
+    server = live_server()
+    session = server.session
+    phones = seat_three(server, phone_factory, "en-GB")
+    start_game(server, phones)
+    mover = actor(session, phones)
+    sleeper = next(p for p in phones.values() if p is not mover)
+    sleeper.context.set_offline(True)
+    sleeper.page.wait_for_selector("#banner:not([hidden])")  # "Reconnecting…"
+    assert sleeper.text("#banner") == CATALOG.t("en", "phone.reconnecting")
+    mover.tap("keep")
+    mover.wait_step(2)
+    sleeper.context.set_offline(False)
+    sleeper.wait_step(2)  # no reload: the page fetched and listened again
+    sleeper.page.wait_for_selector("#banner", state="hidden")
+    assert sleeper.card() == session.view(sleeper.player_id)["me"]["card"]
+    # And it stays live: the next change arrives over the new stream.
+    actor(session, phones).tap("keep")
+    sleeper.wait_step(3)
+
+
+def test_a_restarted_host_resuming_the_room_brings_the_same_seat_back(
+        make_session: Any, phone_factory: Any) -> None:
+    from host.network import BackgroundServer
+    from phone_web import create_app
+
+    first = make_session(saved=True)
+    server = BackgroundServer(create_app(first, heartbeat_seconds=1.0), "127.0.0.1", 0).start()
+    port = server.port
+    resumed_server = None
+    try:
+        phone = _join_one(phone_factory, f"http://127.0.0.1:{port}", first)
+        first.join("Bo", "TEST")
+        phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 2")
+        first.close()
+        server.stop()
+        phone.page.wait_for_selector("#banner:not([hidden])")
+        resumed = make_session(saved=True)
+        assert resumed.resumed
+        resumed.join("Dário", "TEST")  # a change made while the phone was away
+        resumed_server = BackgroundServer(create_app(resumed, heartbeat_seconds=1.0),
+                                          "127.0.0.1", port, tries=1).start()
+        phone.page.wait_for_function(
+            "() => document.querySelectorAll('#players li').length === 3", timeout=15_000)
+        assert phone.page.is_hidden("#join-form")
+        assert phone.text("#me-name") == "Chloé"
+        phone.page.wait_for_selector("#banner", state="hidden")
+        assert phone.buttons() == ["start"]
+    finally:
+        if resumed_server is not None:
+            resumed_server.stop()
+        server.stop()
+
+
+def _join_one(phone_factory: Any, url: str, session: Any) -> Phone:
+    phone = phone_factory("Pixel 7", "en-GB")
+    phone.open(f"{url}/?room=TEST")
+    phone.join("Chloé")
+    phone.player_id = session.view(None)["players"][0]["id"]
+    return phone
+
+
+def test_a_double_tap_applies_once(live_server: Any, phone_factory: Any) -> None:
+    server = live_server()
+    session = server.session
+    phones = seat_three(server, phone_factory, "en-GB")
+    start_game(server, phones)
+    mover = actor(session, phones)
+    sent_before = len(mover.requests)
+    disabled_at_once = mover.page.evaluate("""() => {
+        const b = document.querySelector('#actions button[data-action="keep"]');
+        b.click(); b.click();
+        return [...document.querySelectorAll('#actions button')].every(x => x.disabled);
+    }""")
+    assert disabled_at_once
+    mover.wait_step(2)
+    mover.page.wait_for_timeout(300)  # a second request, had one gone out, would be in by now
+    assert session.step == 2
+    kept = [e for e in session.view(None)["log"] if e["type"] == "kept"]
+    assert [e["player"] for e in kept] == [mover.player_id]
+    posts = [r for r in mover.requests[sent_before:] if r.url.endswith("/api/action")]
+    assert len(posts) == 1
+    # Even two requests racing with the same step: one applies, the other is stale.
+    nxt = actor(session, phones)
+    statuses = nxt.page.evaluate("""async (step) => {
+        const token = localStorage.getItem('cuckoo:token:TEST');
+        const send = () => fetch('/api/action', {method: 'POST', headers: {
+            'Content-Type': 'application/json', Authorization: 'Bearer ' + token},
+            body: JSON.stringify({action: 'keep', step})}).then(r => r.status);
+        return Promise.all([send(), send()]);
+    }""", 2)
+    assert sorted(statuses) == [200, 409]
+    assert session.step == 3
+
+
+def test_a_hostile_name_shows_as_text_everywhere(live_server: Any, phone_factory: Any) -> None:
+    server = live_server()
+    hostile = "<img src=x onerror=alert(1)>"
+    phones = []
+    for name in ("Ana", hostile, "Bo"):
+        phone = phone_factory("iPhone 13", "en-GB")
+        phone.open(f"{server.url}/?room=TEST")
+        phone.join(name)
+        phones.append(phone)
+    typed = server.session.view(None)["players"][1]["name"]
+    assert typed == hostile[:16]  # the field holds 16 characters at most
+    for phone in phones:
+        phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 3")
+        assert typed in phone.text("#players")
+        assert phone.page.locator("img").count() == 0
+        assert phone.dialogs == []
+    assert phones[1].text("#me-name") == typed
+
+
+def test_join_errors_are_clear_and_change_nothing(live_server: Any, phone_factory: Any) -> None:
+    server = live_server()
+    session = server.session
+    phone = phone_factory("Pixel 7", "en-GB")
+
+    def try_join(url: str, name: str, error: str) -> None:
+        phone.open(url)
+        phone.page.fill("#name-input", name)
+        phone.page.locator("#join-button").tap()
+        phone.page.wait_for_function(
+            "e => document.getElementById('join-error').textContent === e",
+            arg=CATALOG.t("en", f"phone.err_{error}"))
+        assert phone.page.is_hidden("#game")
+
+    try_join(f"{server.url}/?room=WXYZ", "Ana", "bad_room")
+    session.join("Bo", "TEST")
+    try_join(f"{server.url}/?room=TEST", "Bo", "name_taken")
+    try_join(f"{server.url}/?room=TEST", "   ", "bad_name")
+    for number in range(9):
+        session.join(f"P{number}", "TEST")
+    try_join(f"{server.url}/?room=TEST", "Ana", "table_full")
+    assert len(session.view(None)["players"]) == 10
+    assert phone.page.evaluate("() => localStorage.length") == 0
+
+
+def test_a_typed_address_asks_for_the_room_code(live_server: Any, phone_factory: Any) -> None:
+    server = live_server()
+    phone = phone_factory("Pixel 7", "en-GB")
+    phone.open(f"{server.url}/")
+    assert phone.page.is_visible("#room-form") and phone.page.is_hidden("#join-form")
+    assert phone.page.evaluate("() => document.activeElement.id") == "room-input"
+    phone.page.fill("#room-input", "test")
+    phone.page.locator("#room-form button").tap()
+    phone.page.wait_for_selector("#join-form:not([hidden])")
+    assert phone.page.url.endswith("/?room=TEST")
+    assert phone.page.evaluate("() => document.activeElement.id") == "name-input"
+    phone.join("Zoë")
+    assert server.session.view(None)["players"][0]["name"] == "Zoë"
