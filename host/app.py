@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import os
 import signal
 import sys
 import threading
@@ -59,47 +60,68 @@ def run_party(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
         say("cli.bad_state", sys.stderr, path=str(state_path), detail=str(error))
         return 2
 
-    with contextlib.ExitStack() as parts, _terminate_as_interrupt():
-        parts.callback(session.close)  # closed last: the final save
-        if session.resumed:
-            say("cli.resumed", room=session.room, step=session.step)
-        say("cli.state_file", path=str(state_path))
-        from phone_web import create_app
-
-        server = BackgroundServer(create_app(session, catalog), args.bind, args.port).start()
-        parts.callback(server.stop)
-        parts.callback(session.close)  # ends the streams first so the server stops at once
-        if server.port != args.port and args.port != 0:
-            say("cli.port_busy", busy=args.port, port=server.port)
-        url = (public_join_url(args.public_url, session.room) if args.public_url
-               else join_url(lan_address(args.bind), server.port, session.room))
-        print(catalog.t(CONTRACT_LANGUAGE, "cli.join_at", url=url), file=out, flush=True)
-        if lang != CONTRACT_LANGUAGE:
-            say("cli.join_at", url=url)
-
-        runner = BotRunner(session, bot_delay=args.bot_delay, turn_timeout=args.turn_timeout)
-        parts.callback(runner.stop)
-        runner.start()
-        announcer = _start_announcer(catalog, lang, muted=args.mute or args.headless)
-        if announcer is not None:
-            parts.callback(_stop_quietly, announcer)
-            caption_out = out if args.headless else None
-            pump = _AnnouncerPump(session.subscribe(None, presence=False), announcer,
-                                  caption_out)
-            parts.callback(pump.stop)
-            pump.start()
-        try:
-            if args.headless:
-                threading.Event().wait()  # until Ctrl-C / SIGTERM
-            else:
-                from host.tv import run_tv
-
-                run_tv(session, announcer, catalog, lang=lang, fullscreen=args.fullscreen,
-                       join_url=url, house_rules=options.ids())
-        except KeyboardInterrupt:
-            pass
+    try:
+        with contextlib.ExitStack() as parts, _terminate_as_interrupt():
+            parts.callback(session.close)  # the final save, even if start-up fails half-way
+            _serve(parts, args, session, catalog, options, say, out)
+    except KeyboardInterrupt:
+        pass
     say("cli.saved_and_exiting")
     return 0
+
+
+def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Session,
+           catalog: Catalog, options: HouseRules, say: Callable[..., None], out: TextIO) -> None:
+    """Start the server, bots and voice (each registered for teardown), then wait or run the TV."""
+    lang: str = args.lang
+    if session.resumed:
+        say("cli.resumed", room=session.room, step=session.step)
+    say("cli.state_file", path=str(session.state_path))
+    from phone_web import create_app
+
+    server = BackgroundServer(create_app(session, catalog), args.bind, args.port).start()
+    parts.callback(server.stop)
+    if server.port != args.port and args.port != 0:
+        say("cli.port_busy", busy=args.port, port=server.port)
+    url = (public_join_url(args.public_url, session.room) if args.public_url
+           else join_url(lan_address(args.bind), server.port, session.room))
+    print(catalog.t(CONTRACT_LANGUAGE, "cli.join_at", url=url), file=out, flush=True)
+    if lang != CONTRACT_LANGUAGE:
+        say("cli.join_at", url=url)
+
+    runner = BotRunner(session, bot_delay=args.bot_delay, turn_timeout=args.turn_timeout)
+    parts.callback(runner.stop)
+    runner.start()
+    announcer = _start_announcer(catalog, lang, muted=args.mute or args.headless)
+    if announcer is not None:
+        parts.callback(_stop_quietly, announcer)
+        captions = _caption_printer(catalog, lang, out) if args.headless else None
+        pump = _AnnouncerPump(session.subscribe(None, presence=False), announcer, captions)
+        parts.callback(pump.stop)
+        pump.start()
+    # Unwinding starts here: save and end every stream first, so the rest stops at once.
+    parts.callback(session.close)
+    parts.callback(_arm_exit_watchdog, lambda: say("cli.saved_and_exiting"))
+    if args.headless:
+        threading.Event().wait()  # until Ctrl-C / SIGTERM
+    else:
+        from host.tv import run_tv
+
+        run_tv(session, announcer, catalog, lang=lang, fullscreen=args.fullscreen,
+               join_url=url, house_rules=options.ids())
+
+
+def _arm_exit_watchdog(farewell: Callable[[], None], seconds: float = 1.6) -> None:
+    """Shutting down must end within 2 s even if a part hangs; the game is saved by then."""
+
+    def give_up() -> None:
+        with contextlib.suppress(Exception):
+            farewell()
+        os._exit(0)
+
+    timer = threading.Timer(seconds, give_up)
+    timer.daemon = True
+    timer.start()
 
 
 @contextlib.contextmanager
@@ -110,6 +132,7 @@ def _terminate_as_interrupt() -> Iterator[None]:
         return
 
     def interrupt(signum: int, frame: FrameType | None) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second signal must not cut the save
         raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGTERM, interrupt)
@@ -144,10 +167,33 @@ def _stop_quietly(part: Any) -> None:
             return
 
 
+Captions = Callable[[list[dict[str, Any]], dict[str, Any]], None]
+
+
+def _caption_printer(catalog: Catalog, lang: str, out: TextIO) -> Captions:
+    """Headless hosts print each public announcement as a caption line (same phrases as the TV)."""
+    from host.voice import phrases_for
+
+    translate = catalog.translator(lang)
+
+    def print_captions(events: list[dict[str, Any]], view: dict[str, Any]) -> None:
+        for event in events:
+            try:
+                texts = phrases_for(event, view, translate)
+            except Exception:  # noqa: BLE001 - the voice module logs what it refuses
+                continue
+            for text in texts:
+                print(catalog.t(lang, "cli.caption", room=view["room"], text=text), file=out,
+                      flush=True)
+
+    return print_captions
+
+
 class _AnnouncerPump:
     """Feeds public updates to the announcer off the writer's thread; prints captions headless."""
 
-    def __init__(self, subscription: Subscription, announcer: Any, captions: TextIO | None) -> None:
+    def __init__(self, subscription: Subscription, announcer: Any,
+                 captions: Captions | None) -> None:
         self._subscription = subscription
         self._announcer = announcer
         self._captions = captions
@@ -170,10 +216,8 @@ class _AnnouncerPump:
             if not update.events:
                 continue
             try:
-                lines = self._announcer.announce(update.events, update.view)
+                self._announcer.announce(update.events, update.view)
+                if self._captions is not None:
+                    self._captions(update.events, update.view)
             except Exception:  # noqa: BLE001 - one bad phrase must not silence the rest
                 log.exception("announcement failed")
-                continue
-            if self._captions is not None and lines:
-                for line in [lines] if isinstance(lines, str) else list(lines):
-                    print(str(line), file=self._captions, flush=True)

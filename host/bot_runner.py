@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 
 from host.rules.bots import STRATEGIES, choose_action
-from host.session import Session, SessionError
+from host.session import Session, SessionError, Subscription
 
 log = logging.getLogger(__name__)
 _MAX_WAIT = 0.5
@@ -32,6 +32,7 @@ class BotRunner:
         self._step: int | None = None
         self._since = clock()
         self._stop = threading.Event()
+        self._subscription: Subscription | None = None
         self._thread = threading.Thread(target=self._run, name="bot-runner", daemon=True)
 
     @property
@@ -48,13 +49,17 @@ class BotRunner:
 
     def stop(self) -> None:
         self._stop.set()
-        self._thread.join(2.0)
+        if self._subscription is not None:
+            self._subscription.close()  # wakes the thread at once
+        if self._thread.is_alive():
+            self._thread.join(1.0)
 
     def _run(self) -> None:
         try:
             subscription = self.session.subscribe(None, presence=False)
         except SessionError:
             return
+        self._subscription = subscription
         try:
             while not self._stop.is_set():
                 update = subscription.get(timeout=self._wait())

@@ -125,7 +125,7 @@ class BackgroundServer:
         self._thread.start()
         return self
 
-    def stop(self, timeout: float = 1.5) -> None:
+    def stop(self, timeout: float = 0.5) -> None:
         """Close the listener and every connection, then let the worker threads go."""
         logging.getLogger("waitress").setLevel(logging.CRITICAL)
         server = self._server
@@ -139,4 +139,5 @@ class BackgroundServer:
                 except Exception:  # noqa: BLE001 - best effort while tearing down
                     pass
         server.task_dispatcher.shutdown(cancel_pending=True, timeout=timeout)  # type: ignore[union-attr]
-        self._thread.join(timeout)
+        # The loop notices the empty map at its next poll; it is a daemon, so no long wait.
+        self._thread.join(0.2)

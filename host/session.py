@@ -193,6 +193,11 @@ class Session:
     # ------------------------------------------------------------------ reads
 
     @property
+    def state_path(self) -> Path | None:
+        """Where the session is saved after every change (None: not saved)."""
+        return self._state_path
+
+    @property
     def options(self) -> HouseRules:
         return self._game.options
 
