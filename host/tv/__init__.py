@@ -23,7 +23,10 @@ def run_tv(session: Any, announcer: Any, catalog: Catalog, *, lang: str, fullscr
     try:
         app = TVApp(session, announcer, catalog, lang=lang, join_url=join_url,
                     house_rules=house_rules, fullscreen=fullscreen)
-        app.run(surface)
+        try:
+            app.run(surface)
+        finally:
+            app.close()
     finally:
         pygame.display.quit()
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -84,6 +85,12 @@ class TVApp:
         self._dirty = True
         self.subscription = session.subscribe(None)
         self.stage.receive(session.view(None), [])
+
+    def close(self) -> None:
+        """Stop following the session (the TV is going away)."""
+        close = getattr(self.subscription, "close", None)
+        if callable(close):
+            close()
 
     # -- input -----------------------------------------------------------------------------
     def pump_updates(self) -> int:
@@ -241,26 +248,21 @@ class TVApp:
         self._dirty = False
         self.frames_rendered += 1
 
-    def tick(self, dt: float, surface: pygame.Surface) -> None:
-        """One loop turn with a given ``dt``: input, fixed steps, and a frame if needed."""
-        for event in pygame.event.get():
-            self.handle(event)
-        self.pump_updates()
-        self.poll_caption()
-        self.step(dt)
-        if self.needs_render:
-            self.render(surface)
-
     def run(self, surface: pygame.Surface | None = None, max_frames: int | None = None,
-            clock: Callable[[], float] = time.perf_counter) -> None:
-        """The fixed-timestep loop: 60 fps while anything moves, ``IDLE_FPS`` when idle."""
+            clock: Callable[[], float] = time.perf_counter,
+            wait: Callable[[int], object] | None = None) -> None:
+        """The fixed-timestep loop: 60 fps while anything moves, ``IDLE_FPS`` when idle.
+
+        ``clock`` (seconds) and ``wait`` (called with the frame rate wanted, sleeps) are
+        injectable so tests can run it with a fake clock and no sleeping.
+        """
         target = surface or pygame.display.get_surface()
         if target is None:
             raise RuntimeError("no surface to draw on: open the window first")
-        ticker = pygame.time.Clock()
+        wait = wait or pygame.time.Clock().tick
         last, backlog, loops = clock(), 0.0, 0
         while self.running and (max_frames is None or loops < max_frames):
-            for event in pygame.event.get():
+            for event in pygame.event.get() if pygame.display.get_init() else []:
                 self.handle(event)
             self.pump_updates()
             self.poll_caption()
@@ -274,7 +276,7 @@ class TVApp:
                 self.render(target)
                 if pygame.display.get_init() and pygame.display.get_surface() is target:
                     pygame.display.flip()
-            ticker.tick(BUSY_FPS if self.busy else IDLE_FPS)
+            wait(BUSY_FPS if self.busy else IDLE_FPS)
             loops += 1
 
 
@@ -283,6 +285,10 @@ def open_window(fullscreen: bool, title: str) -> pygame.Surface:
     pygame.display.init()
     pygame.font.init()
     flags = pygame.SCALED | (pygame.FULLSCREEN if fullscreen else 0)
-    surface = pygame.display.set_mode(CANVAS_SIZE, flags)
+    with warnings.catch_warnings():
+        # Without a GPU renderer (e.g. SDL's dummy driver) SCALED falls back to software
+        # scaling and says so; the canvas is the same, so this is not worth a warning.
+        warnings.filterwarnings("ignore", message="no fast renderer available")
+        surface = pygame.display.set_mode(CANVAS_SIZE, flags)
     pygame.display.set_caption(title)
     return surface

@@ -1,0 +1,119 @@
+"""The TV loop headless: a whole game with bots, the real window call, idle behaviour."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from host.bot_runner import BotRunner
+from host.rules import HouseRules
+from host.session import Session
+from host.tv import run_tv
+from host.tv.app import TVApp, open_window
+
+from .conftest import JOIN_URL, FakeAnnouncer
+from .views import player, view
+
+
+class FakeClock:
+    """Game time that moves 50 ms per reading: the loop never sleeps in tests."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 0.05
+        return self.now
+
+
+def test_whole_game_with_bots_runs_through_the_tv_loop(catalog: Any) -> None:
+    """Real Session + BotRunner; the TV follows the public stream to the winners."""
+    session = Session(HouseRules(), seed=3, room="CAKE")
+    for _ in range(4):
+        session.add_bot("simple")
+    surface = pygame.Surface((1920, 1080))
+    app = TVApp(session, FakeAnnouncer(), catalog, lang="fr", join_url=JOIN_URL)
+    phases: set[str] = {app.stage.phase}
+    runner = BotRunner(session, bot_delay=0.05, turn_timeout=0).start()
+    clock = FakeClock()
+    kinds: set[str] = set()
+    try:
+        for _ in range(3000):  # bounded: about 60 000 loop turns at most
+            app.run(surface, max_frames=20, clock=clock, wait=lambda fps: None)
+            phases.add(app.stage.phase)
+            if app.stage.beat is not None:
+                kinds.add(app.stage.beat.kind)
+            if app.stage.phase == "game_over" and app.stage.winners:
+                break
+    finally:
+        runner.stop()
+        app.close()
+        session.close()
+    assert app.stage.phase == "game_over" and app.stage.winners
+    assert {"lobby", "turns", "reveal"} <= phases
+    assert {"round_dealt", "reveal"} <= kinds
+    assert app.frames_rendered > 100
+
+
+def test_idle_lobby_draws_only_when_something_changes(make_app: Any) -> None:
+    session_view = view("lobby", [player(0)])
+
+    class Quiet:
+        def subscribe(self, player_id: str | None) -> Any:
+            class Empty:
+                def get(self, timeout: float | None = None) -> None:
+                    return None
+
+            return Empty()
+
+        def view(self, player_id: str | None) -> dict[str, Any]:
+            return session_view
+
+    voice = FakeAnnouncer("Bienvenue !")
+    app, _ = make_app(session=Quiet(), announcer=voice)
+    rates: list[int] = []
+    app.run(pygame.Surface((1920, 1080)), max_frames=50, clock=FakeClock(), wait=rates.append)
+    assert app.frames_rendered == 1
+    assert set(rates) == {10}  # idle: low rate
+    voice.line = "Chloé rejoint la table"
+    app.run(pygame.Surface((1920, 1080)), max_frames=5, clock=FakeClock(), wait=rates.append)
+    assert app.frames_rendered == 2  # a new caption is drawn once
+
+
+def test_open_window_gives_a_scaled_full_hd_canvas() -> None:
+    surface = open_window(False, "Cuckoo Party")
+    try:
+        assert surface.get_size() == (1920, 1080)
+        assert pygame.display.get_surface() is surface
+    finally:
+        pygame.display.quit()
+
+
+def test_run_tv_returns_when_the_window_is_closed(catalog: Any) -> None:
+    class ClosingSession:
+        """Closes the window as soon as the TV subscribes (the window is open by then)."""
+
+        def subscribe(self, player_id: str | None) -> Any:
+            pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+            class Empty:
+                closed = False
+
+                def get(self, timeout: float | None = None) -> None:
+                    return None
+
+                def close(self) -> None:
+                    self.closed = True
+
+            self.subscription = Empty()
+            return self.subscription
+
+        def view(self, player_id: str | None) -> dict[str, Any]:
+            return view("lobby", [player(0)])
+
+    session = ClosingSession()
+    run_tv(session, None, catalog, lang="it", fullscreen=False, join_url=JOIN_URL,
+           house_rules=["H1"])
+    assert session.subscription.closed
+    assert not pygame.display.get_init()
