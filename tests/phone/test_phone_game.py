@@ -161,4 +161,5 @@ def test_r14_three_phones_play_a_whole_game_by_tapping(
     for phone in phones.values():
         assert phone.dialogs == []
         assert phone.stream_messages > taps  # every change came over the event stream
+        assert all(r.url.startswith(server.url + "/") for r in phone.requests)  # no other host
         assert all(v["me"]["id"] == phone.player_id for v in phone.received_views())
