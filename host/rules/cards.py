@@ -31,6 +31,7 @@ class Card:
     rank_value: int = field(init=False, compare=False, repr=False)
     """1 for an Ace … 13 for a King: higher is safer at the reveal (R2, R11)."""
     _hash: int = field(init=False, compare=False, repr=False)
+    _code: str = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.rank not in RANKS or self.suit not in SUITS:
@@ -38,6 +39,7 @@ class Card:
         # Precomputed once: rank comparisons and set lookups sit on the engine's hot path.
         object.__setattr__(self, "rank_value", RANKS.index(self.rank) + 1)
         object.__setattr__(self, "_hash", hash((self.rank, self.suit)))
+        object.__setattr__(self, "_code", self.rank + self.suit)
 
     def __hash__(self) -> int:
         return self._hash
@@ -53,7 +55,7 @@ class Card:
         return f"{self.rank}{SUIT_SYMBOLS[self.suit]}"
 
     def __str__(self) -> str:
-        return f"{self.rank}{self.suit}"
+        return self._code
 
     @staticmethod
     def parse(code: str) -> Card:

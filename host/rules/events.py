@@ -9,9 +9,8 @@ filter used by every front-end, so a secret cannot leak through a forgotten bran
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class EventKind(str, Enum):
@@ -49,9 +48,11 @@ PUBLIC_KINDS: frozenset[EventKind] = frozenset(EventKind) - PRIVATE_KINDS
 _PRIVATE_IDS = frozenset(id(kind) for kind in PRIVATE_KINDS)
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One thing that happened. ``data`` holds only ids, counts and cards its audience may see."""
+class Event(NamedTuple):
+    """One thing that happened. ``data`` holds only ids, counts and cards its audience may see.
+
+    An immutable tuple rather than a dataclass: events are created on the engine's hot path.
+    """
 
     kind: EventKind
     data: Mapping[str, Any]

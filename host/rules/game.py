@@ -25,6 +25,7 @@ ACTIONS: tuple[str, ...] = ("start", "keep", "exchange", "cut", "deal", "new_gam
 PHASES: tuple[str, ...] = ("lobby", "turns", "reveal", "game_over")
 ACTIVE, ELIMINATED, WAITING = "active", "eliminated", "waiting"
 MIN_PLAYERS = 3
+_PACK_INDEXES = range(len(PACK))
 #: H5 sudden death re-deals on a tie for highest; this bounds the loop (a tie 100 times in a
 #: row is astronomically unlikely) after which the lot decides among the tied players.
 MAX_SUDDEN_DEATH_DEALS = 100
@@ -255,9 +256,11 @@ class Game:
         seat = self.seat_of(self.dealer)
         seats = self.players[seat + 1:] + self.players[: seat + 1]
         dealt_to = [p for p in seats if p.status == ACTIVE]
-        cards = self.rng.sample(PACK, len(dealt_to))
-        held = set(cards)
-        self.stock = [card for card in PACK if card not in held]
+        # Sampling indices draws exactly like sampling the pack; int sets are cheaper.
+        picks = self.rng.sample(_PACK_INDEXES, len(dealt_to))
+        cards = [PACK[i] for i in picks]
+        held = set(picks)
+        self.stock = [card for i, card in enumerate(PACK) if i not in held]
         self.discard, self.set_aside = [], []
         self.shown, self.kings_seen, self.cut_king = set(), set(), None
         self.cuts_made, self.turn_index = 0, 0
