@@ -1,0 +1,138 @@
+"""``python -m benchmarks``: run every benchmark module and print one table of all figures.
+
+Why each module runs in its own child process: a module may be missing (not written yet),
+raise, hang or take down its interpreter (SDL, a browser); none of that may stop the others.
+A module reports its figures by returning rows ``(figure, measured, target)`` from
+``main(argv)``; the child prints them as one JSON line after a marker, which this runner reads.
+Modules that return nothing still run, and are listed as "ran (see its output)".
+
+Run: ``python -m benchmarks [--only engine,latency] [--timeout SECONDS]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+#: In the order they run. Owned by: engine (lead), frames (TV), voice (voice), the rest (perf).
+MODULES = ("engine", "latency", "frames", "voice", "page", "startup", "memory")
+MARKER = "BENCHMARK-ROWS "
+KEY_VALUE = re.compile(r"^([a-z][a-z0-9_]*): (\S+)$")
+ROOT = Path(__file__).resolve().parents[1]
+Row = tuple[str, str, str]
+
+
+def run_one(name: str) -> None:
+    """In the child: import ``benchmarks.<name>``, call its ``main([])``, print the marker line."""
+    import importlib
+
+    try:
+        module = importlib.import_module(f"benchmarks.{name}")
+    except ModuleNotFoundError as error:
+        if error.name in (f"benchmarks.{name}", "benchmarks"):
+            print(MARKER + json.dumps({"status": "missing"}), flush=True)
+            sys.exit(3)
+        raise
+    main = getattr(module, "main", None)
+    if not callable(main):
+        print(MARKER + json.dumps({"status": "no main()"}), flush=True)
+        sys.exit(4)
+    try:
+        rows = main([])
+    except TypeError:
+        rows = main()
+    sys.stdout.flush()
+    clean = [list(map(str, row))[:3] for row in rows] if isinstance(rows, (list, tuple)) else None
+    print(MARKER + json.dumps({"status": "ok", "rows": clean}), flush=True)
+
+
+def run_child(name: str, timeout: float) -> tuple[str, list[Row], float]:
+    """Run one module in a child; returns (status, rows, seconds). Its output is passed through."""
+    started = time.perf_counter()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy",
+           "SDL_AUDIODRIVER": "dummy"}
+    try:
+        done = subprocess.run([sys.executable, "-m", "benchmarks", "--child", name], cwd=ROOT,
+                              env=env, capture_output=True, text=True, timeout=timeout)
+        output, code = done.stdout + done.stderr, done.returncode
+    except subprocess.TimeoutExpired as expired:
+        out = expired.stdout or ""
+        output = out.decode() if isinstance(out, bytes) else out
+        code = None
+    seconds = time.perf_counter() - started
+    report = None
+    for line in output.splitlines():
+        if line.startswith(MARKER):
+            report = json.loads(line[len(MARKER):])
+        else:
+            print(f"  [{name}] {line}")
+    if code is None:
+        return f"timed out after {timeout:.0f} s", [], seconds
+    if report is None:
+        last = [line for line in output.splitlines() if line.strip()][-1:] or ["no output"]
+        return f"failed (exit {code}): {last[0][:80]}", [], seconds
+    if report["status"] != "ok":
+        return str(report["status"]), [], seconds
+    rows = [tuple(row) for row in report["rows"] or []]
+    if not rows:  # a module that prints ``name: value`` lines instead of returning rows
+        rows = [(m.group(1), m.group(2), "(see its output)") for line in output.splitlines()
+                if (m := KEY_VALUE.match(line))]
+    return ("ok" if rows else "ran (see its output)"), rows, seconds  # type: ignore[misc]
+
+
+def machine() -> str:
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+    return (f"{os.cpu_count()} CPUs, {model}, Python {platform.python_version()}, "
+            f"load average {load}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--only", default="", help="comma list of modules to run")
+    parser.add_argument("--timeout", type=float, default=600.0, help="per module, in seconds")
+    parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        run_one(args.child)
+        return 0
+    names = [n for n in args.only.split(",") if n] or list(MODULES)
+    print(f"Cuckoo Party benchmarks, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    print(f"machine: {machine()}")
+    results = []
+    for name in names:
+        print(f"== {name}", flush=True)
+        results.append((name, *run_child(name, args.timeout)))
+    print()
+    table = [(name, figure, measured, target)
+             for name, _, rows, _ in results for figure, measured, target in rows]
+    status_rows = [(name, f"[{status}, {seconds:.0f} s]", "", "")
+                   for name, status, rows, seconds in results if not rows or status != "ok"]
+    every = table + status_rows
+    widths = [max([len(h)] + [len(r[i]) for r in every]) for i, h in
+              enumerate(("module", "figure", "measured", "target"))]
+    header = ("module", "figure", "measured", "target")
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+    print("  ".join("-" * w for w in widths))
+    for row in every:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
+    print(f"machine: {machine()}")
+    return 0 if all(status == "ok" or status.startswith("ran") for _, status, _, _ in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,249 @@
+"""Helpers the benchmarks share: the real host as a child process, JSON calls, and a reader that
+follows many event streams from one thread.
+
+Why a child process: the figures must be the host's own (its threads, its GIL, its saves to
+disk), not a test double's; the load generator lives in this process and talks only to
+127.0.0.1. Everything here is bounded: every wait has a deadline and every child is stopped.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+JOIN_LINE = re.compile(r"Join at http://127\.0\.0\.1:(\d+)/\?room=(\w+)")
+STEP_FIELD = re.compile(rb'"step":(\d+)')
+TIMEOUT = 10.0
+
+#: Replaces ``TVApp.render`` in the child so it prints when its first frame (the QR) is drawn.
+FIRST_FRAME_PROBE = """
+import sys, time
+import host.tv.app as tv_app
+_render = tv_app.TVApp.render
+def _probe(self, surface):
+    _render(self, surface)
+    if self.frames_rendered == 1:
+        print(f"FIRST_FRAME {time.time():.6f}", flush=True)
+tv_app.TVApp.render = _probe
+from host.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def percentile(samples: Sequence[float], pct: float) -> float:
+    """Nearest-rank percentile (no interpolation: a reported p99 is a real sample)."""
+    ordered = sorted(samples)
+    if not ordered:
+        return float("nan")
+    rank = max(1, min(len(ordered), round(pct / 100 * len(ordered) + 0.5)))
+    return ordered[rank - 1]
+
+
+class HostProcess:
+    """``python -m host.cli`` on 127.0.0.1 with a temporary state file; ``tv=True`` keeps the TV
+    (SDL dummy drivers) and prints the first frame's wall time via ``FIRST_FRAME_PROBE``."""
+
+    def __init__(self, *flags: str, tv: bool = False, start_timeout: float = 30.0) -> None:
+        self._tmp = tempfile.TemporaryDirectory(prefix="cuckoo-bench-")
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "CI": "true",
+               "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+               "XDG_CACHE_HOME": self._tmp.name}
+        base = ["--bind", "127.0.0.1", "--port", "0", "--room", "BENCH", "--seed", "42",
+                "--state", str(Path(self._tmp.name) / "state.json"), "--turn-timeout", "0"]
+        if tv:
+            command = [sys.executable, "-c", FIRST_FRAME_PROBE, "--mute", *base, *flags]
+        else:
+            command = [sys.executable, "-m", "host.cli", "--headless", *base, *flags]
+        self.started_wall = time.time()
+        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True)
+        self.lines: list[str] = []
+        self.first_frame_wall: float | None = None
+        self.join_line_wall: float | None = None
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        self.port = 0
+        deadline = time.monotonic() + start_timeout
+        while time.monotonic() < deadline and not self.port and self.process.poll() is None:
+            time.sleep(0.005)
+        if not self.port:
+            self.stop()
+            raise RuntimeError(f"the host did not start: {self.lines[-5:]}")
+        self.room = "BENCH"
+        self.http = Http(self.port)
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            now = time.time()
+            line = line.rstrip("\n")
+            self.lines.append(line)
+            if line.startswith("FIRST_FRAME "):
+                self.first_frame_wall = float(line.split()[1])
+            elif (match := JOIN_LINE.search(line)) and not self.port:
+                self.join_line_wall = now
+                self.port = int(match.group(1))
+
+    def wait_first_frame(self, timeout: float = 30.0) -> float:
+        deadline = time.monotonic() + timeout
+        while self.first_frame_wall is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        if self.first_frame_wall is None:
+            raise RuntimeError(f"no first frame: {self.lines[-5:]}")
+        return self.first_frame_wall
+
+    def peak_rss_bytes(self) -> int:
+        """VmHWM: the kernel's own record of the process's highest resident set size."""
+        status = Path(f"/proc/{self.process.pid}/status").read_text(encoding="ascii")
+        match = re.search(r"^VmHWM:\s+(\d+) kB", status, re.M)
+        return int(match.group(1)) * 1024 if match else 0
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        self._tmp.cleanup()
+
+    def __enter__(self) -> HostProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class Http:
+    """One persistent keep-alive connection per instance (like a phone's browser)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self._connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+
+    def call(self, method: str, path: str, body: Any = None,
+             token: str | None = None) -> tuple[int, Any]:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        data = None if body is None else json.dumps(body).encode()
+        for attempt in (1, 2):
+            try:
+                self._connection.request(method, path, body=data, headers=headers)
+                response = self._connection.getresponse()
+                text = response.read().decode("utf-8")
+                break
+            except (ConnectionError, http.client.HTTPException):
+                self._connection.close()
+                if attempt == 2:
+                    raise
+        try:
+            return response.status, json.loads(text)
+        except ValueError:
+            return response.status, text
+
+    def join(self, name: str, room: str) -> tuple[str, str]:
+        status, body = self.call("POST", "/api/join", {"name": name, "room": room})
+        if status != 201:
+            raise RuntimeError(f"join refused: {status} {body}")
+        return body["player_id"], body["token"]
+
+    def close(self) -> None:
+        self._connection.close()
+
+
+class StreamHub(threading.Thread):
+    """Follows many ``/api/events`` streams from one thread (``selectors``), timestamping each
+    message as it arrives and keeping each phone's latest view text."""
+
+    def __init__(self, port: int, tokens: dict[str, str]) -> None:
+        super().__init__(daemon=True, name="stream-hub")
+        self._selector = selectors.DefaultSelector()
+        self._halt = threading.Event()
+        self.lock = threading.Lock()
+        self.arrivals: dict[str, dict[int, float]] = {pid: {} for pid in tokens}
+        self.latest: dict[str, bytes] = {}
+        self._buffers: dict[str, bytes] = {}
+        self.sockets: dict[str, socket.socket] = {}
+        for pid, token in tokens.items():
+            sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+            sock.sendall(f"GET /api/events?token={token} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                         "Accept: text/event-stream\r\n\r\n".encode())
+            sock.setblocking(False)
+            self.sockets[pid] = sock
+            self._buffers[pid] = b""
+            self._selector.register(sock, selectors.EVENT_READ, pid)
+
+    def run(self) -> None:
+        while not self._halt.is_set():
+            for key, _ in self._selector.select(0.05):
+                now = time.perf_counter()
+                pid = key.data
+                try:
+                    chunk = key.fileobj.recv(65536)  # type: ignore[union-attr]
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    self._selector.unregister(key.fileobj)
+                    continue
+                self._take(pid, chunk, now)
+
+    def _take(self, pid: str, chunk: bytes, now: float) -> None:
+        buffer = self._buffers[pid] + chunk
+        *messages, rest = buffer.split(b"\n\n")
+        self._buffers[pid] = rest
+        for message in messages:
+            for line in message.split(b"\n"):
+                if line.startswith(b"data: "):
+                    match = STEP_FIELD.search(line)
+                    with self.lock:
+                        if match:
+                            self.arrivals[pid].setdefault(int(match.group(1)), now)
+                        self.latest[pid] = line[6:]
+
+    def view(self, pid: str) -> dict[str, Any]:
+        with self.lock:
+            return json.loads(self.latest[pid])  # type: ignore[no-any-return]
+
+    def wait_all(self, step: int, timeout: float = TIMEOUT) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self.lock:
+                if all(step in got for got in self.arrivals.values()):
+                    return True
+            time.sleep(0.0005)
+        return False
+
+    def close(self) -> None:
+        self._halt.set()
+        self.join(2)
+        for sock in self.sockets.values():
+            sock.close()
+        self._selector.close()
+
+
+def actor_of(view: dict[str, Any]) -> str | None:
+    """Who may act now, from any view: the current player, the next dealer, or the VIP."""
+    phase = view["phase"]
+    if phase == "turns":
+        return view.get("current")
+    if phase == "reveal":
+        return view.get("next_dealer")
+    return view.get("vip")

@@ -1,0 +1,198 @@
+"""Latency: a tap → every other phone's event stream (20 phones), and a tap → the TV's next frame.
+
+Why these two: they are what a player feels. A tap must show on every other phone and on the
+TV before anyone notices a delay.
+
+- Phones: the real headless host runs as a child process (house rule H7 seats 20) and saves
+  after every change, as at a party. 20 phones join and hold ``/api/events`` streams; the phone
+  whose turn it is taps (``POST /api/action``) and we time from just before the request is sent
+  to the moment each *other* phone's stream delivers the view with the new step. One sample per
+  (tap, receiving phone). Target: p99 <= 15 ms on loopback.
+- TV: in one process, as in the party, a session, the waitress server and the TV's ``TVApp``
+  (SDL dummy driver, 1920×1080 canvas) running its real loop and clock. A thread taps over HTTP
+  and we time from the request *returning* to the end of the first frame rendered after the TV
+  received that step. Target: within one frame (16.7 ms at 60 fps).
+
+Run: ``python -m benchmarks.latency [--taps N] [--tv-taps N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks._host import HostProcess, Http, StreamHub, actor_of, percentile
+
+PHONE_TARGET_MS = 15.0
+FRAME_MS = 1000.0 / 60.0
+Row = tuple[str, str, str]
+
+
+def tap_to_phones(taps: int, phones: int = 20, seed: int = 1) -> tuple[list[float], list[float]]:
+    """(ms from a tap's send to each other phone's stream receiving the new step, ms of the
+    tap's own request/response round trip)."""
+    rng = random.Random(seed)
+    samples: list[float] = []
+    round_trips: list[float] = []
+    with HostProcess("--house-rules", "H7") as host:
+        http = Http(host.port)
+        tokens = dict(http.join(f"Phone {i + 1}", host.room) for i in range(phones))
+        hub = StreamHub(host.port, tokens)
+        hub.start()
+        try:
+            if not hub.wait_all(0):
+                raise RuntimeError("not every stream delivered its first view")
+            time.sleep(0.3)  # let the 'connected' presence updates settle
+            for _ in range(taps):
+                view = hub.view(next(iter(tokens)))
+                who = actor_of(view)
+                if who is None:
+                    raise RuntimeError(f"nobody may act in phase {view['phase']}")
+                mine = hub.view(who)
+                step, can = mine["step"], mine["can"]
+                if not can:
+                    raise RuntimeError(f"{who} has nothing to do in {view['phase']}")
+                action = rng.choice(can)
+                sent = time.perf_counter()
+                status, body = http.call("POST", "/api/action",
+                                         {"action": action, "step": step}, tokens[who])
+                round_trips.append((time.perf_counter() - sent) * 1000.0)
+                if status != 200:
+                    raise RuntimeError(f"tap refused: {status} {body}")
+                if not hub.wait_all(step + 1):
+                    raise RuntimeError(f"a stream missed step {step + 1}")
+                with hub.lock:
+                    samples += [(got[step + 1] - sent) * 1000.0
+                                for pid, got in hub.arrivals.items() if pid != who]
+        finally:
+            hub.close()
+            http.close()
+    return samples, round_trips
+
+
+def tap_to_tv_frame(taps: int, players: int = 10, seed: int = 2) -> tuple[list[float], list[float]]:
+    """(ms from a tap's response to the end of the TV frame showing it, ms of TV work per frame).
+
+    The TV runs its own ``run`` loop on this (main) thread with the real clock and frame pacing;
+    the tapper is a thread of this process, so it competes for the GIL like the web server does.
+    """
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    from host.i18n import Catalog
+    from host.network import BackgroundServer
+    from host.rules import HouseRules
+    from host.session import Session
+    from host.tv.app import TVApp, open_window
+    from phone_web import create_app
+
+    import pygame
+
+    catalog = Catalog.load()
+    with tempfile.TemporaryDirectory(prefix="cuckoo-bench-") as tmp:
+        session = Session(HouseRules(), seed=seed, room="BENCH",
+                          state_path=Path(tmp) / "state.json", turn_timeout=0)
+        server = BackgroundServer(create_app(session, catalog), "127.0.0.1", 0).start()
+        surface = open_window(False, "bench")
+        app = TVApp(session, None, catalog, lang="en",
+                    join_url=f"http://127.0.0.1:{server.port}/?room=BENCH")
+        returned: dict[int, float] = {}
+        received: dict[int, float] = {}
+        shown: dict[int, float] = {}
+        render_ms: list[float] = []
+        receive = app.stage.receive
+        render = app.render
+
+        def timed_receive(view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+            receive(view, events)
+            received.setdefault(view["step"], time.perf_counter())
+
+        def timed_render(target: Any) -> None:
+            began = time.perf_counter()
+            render(target)
+            done = time.perf_counter()
+            render_ms.append((done - began) * 1000.0)
+            for step, at in received.items():
+                if step not in shown and at <= began:
+                    shown[step] = done
+
+        app.stage.receive = timed_receive  # type: ignore[method-assign]
+        app.render = timed_render  # type: ignore[method-assign]
+        failure: list[BaseException] = []
+
+        def tapper() -> None:
+            rng = random.Random(seed)
+            http = Http(server.port)
+            try:
+                tokens = dict(http.join(f"Player {i + 1}", "BENCH") for i in range(players))
+                for _ in range(taps):
+                    time.sleep(rng.uniform(0.05, 0.25))  # people do not tap in lockstep
+                    table = session.view(None)
+                    who = actor_of(table)
+                    assert who is not None, table["phase"]
+                    mine = session.view(who)
+                    status, body = http.call("POST", "/api/action",
+                                             {"action": rng.choice(mine["can"]),
+                                              "step": mine["step"]}, tokens[who])
+                    assert status == 200, body
+                    returned[body["step"]] = time.perf_counter()
+            except BaseException as error:  # noqa: BLE001 - reported by the main thread
+                failure.append(error)
+            finally:
+                http.close()
+                app.running = False
+
+        thread = threading.Thread(target=tapper, daemon=True)
+        thread.start()
+        try:
+            app.run(surface, max_frames=taps * 100)
+        finally:
+            app.running = False
+            thread.join(10)
+            app.close()
+            session.close()
+            server.stop()
+            pygame.display.quit()
+        if failure:
+            raise RuntimeError(f"the tapper failed: {failure[0]!r}")
+    latencies = [(shown[s] - at) * 1000.0 for s, at in returned.items() if s in shown]
+    return latencies, render_ms
+
+
+def main(argv: list[str] | None = None) -> list[Row]:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--taps", type=int, default=300)
+    parser.add_argument("--tv-taps", type=int, default=150)
+    args = parser.parse_args(argv)
+    rows: list[Row] = []
+    phones, round_trips = tap_to_phones(args.taps)
+    rows += [(f"tap -> 19 other phones' streams (20 connected), {name}",
+              f"{percentile(phones, pct):.1f} ms", f"p99 <= {PHONE_TARGET_MS:.0f} ms")
+             for name, pct in (("p50", 50), ("p95", 95), ("p99", 99))]
+    rows += [(f"tap's own POST /api/action round trip, {name}",
+              f"{percentile(round_trips, pct):.1f} ms", "(context)")
+             for name, pct in (("p50", 50), ("p99", 99))]
+    tv, render_ms = tap_to_tv_frame(args.tv_taps)
+    rows += [(f"tap -> TV frame showing it (request returned), {name}",
+              f"{percentile(tv, pct):.1f} ms", f"p99 <= {FRAME_MS:.1f} ms (1 frame)")
+             for name, pct in (("p50", 50), ("p99", 99))]
+    rows.append(("TV render work per frame during that game, p99",
+                 f"{percentile(render_ms, 99):.1f} ms", "(context)"))
+    print_rows(rows)
+    return rows
+
+
+def print_rows(rows: list[Row]) -> None:
+    width = max(len(r[0]) for r in rows)
+    print(f"{'figure':<{width}}  {'measured':>12}  target")
+    for figure, measured, target in rows:
+        print(f"{figure:<{width}}  {measured:>12}  {target}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""Memory: the host's peak resident set size (RSS) during a whole 10-player game (target
+<= 120 MB).
+
+Why the kernel's figure: ``VmHWM`` in ``/proc/PID/status`` is the highest RSS the process ever
+had, so no short peak between two samples is missed. The host is the real ``cuckoo-party``
+command with its TV (SDL dummy driver, so the 1080p canvas, fonts and card images are all
+there) and muted voice; ten phones join, hold their event streams and play random legal moves
+until someone wins. The headless host is measured the same way for comparison. ``tracemalloc``
+adds, in this process, the peak of Python allocations made by one engine game with views, to
+show how little of the RSS the game itself is.
+
+Run: ``python -m benchmarks.memory``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import tracemalloc
+
+from benchmarks._host import HostProcess, Http, StreamHub, actor_of
+
+TARGET_MB = 120.0
+MAX_TAPS = 5000
+Row = tuple[str, str, str]
+
+
+def play_game(host: HostProcess, players: int = 10, seed: int = 3) -> int:
+    """Ten phones with streams play one game to the end; returns how many taps it took."""
+    rng = random.Random(seed)
+    http = Http(host.port)
+    tokens = dict(http.join(f"Player {i + 1}", host.room) for i in range(players))
+    hub = StreamHub(host.port, tokens)
+    hub.start()
+    try:
+        if not hub.wait_all(0):
+            raise RuntimeError("a stream did not start")
+        for taps in range(MAX_TAPS):
+            view = hub.view(next(iter(tokens)))
+            if view["phase"] == "game_over" and taps:
+                return taps
+            who = actor_of(view)
+            assert who is not None, view["phase"]
+            mine = hub.view(who)
+            status, body = http.call("POST", "/api/action", {"action": rng.choice(mine["can"]),
+                                                             "step": mine["step"]}, tokens[who])
+            if status != 200:
+                raise RuntimeError(f"tap refused: {status} {body}")
+            if not hub.wait_all(mine["step"] + 1):
+                raise RuntimeError("a stream fell behind")
+        raise RuntimeError("the game did not end")
+    finally:
+        hub.close()
+        http.close()
+
+
+def peak_rss_mb(tv: bool) -> tuple[float, int]:
+    with HostProcess(tv=tv) as host:
+        if tv:
+            host.wait_first_frame()
+        taps = play_game(host)
+        return host.peak_rss_bytes() / 2**20, taps
+
+
+def engine_peak_kb() -> float:
+    """Peak traced Python memory for one 10-player engine game, with every view computed."""
+    from host.rules import Game, HouseRules
+
+    rng = random.Random(4)
+    tracemalloc.start()
+    game = Game(HouseRules(), random.Random(4))
+    for i in range(10):
+        game.add_player(f"p{i}", f"Player {i}")
+    for _ in range(MAX_TAPS):
+        if game.phase == "game_over":
+            break
+        who = actor_of(game.view(None))
+        assert who is not None
+        game.apply(who, rng.choice(game.legal_actions(who)))
+        for p in game.players:
+            game.view(p.id)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak / 1024
+
+
+def main(argv: list[str] | None = None) -> list[Row]:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.parse_args(argv)
+    with_tv, taps = peak_rss_mb(tv=True)
+    headless, _ = peak_rss_mb(tv=False)
+    rows: list[Row] = [
+        (f"peak RSS, host with TV, 10-player game ({taps} taps)", f"{with_tv:.1f} MB",
+         f"<= {TARGET_MB:.0f} MB"),
+        ("peak RSS, headless host, same game", f"{headless:.1f} MB", f"<= {TARGET_MB:.0f} MB"),
+        ("peak Python allocations of the engine game (tracemalloc)",
+         f"{engine_peak_kb():.0f} KB", "(context)"),
+    ]
+    width = max(len(r[0]) for r in rows)
+    print(f"{'figure':<{width}}  {'measured':>10}  target")
+    for figure, measured, target in rows:
+        print(f"{figure:<{width}}  {measured:>10}  {target}")
+    return rows
+
+
+if __name__ == "__main__":
+    main()
