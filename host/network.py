@@ -126,18 +126,44 @@ class BackgroundServer:
         return self
 
     def stop(self, timeout: float = 0.5) -> None:
-        """Close the listener and every connection, then let the worker threads go."""
+        """Close the listener and every connection, then let the worker threads go.
+
+        The closing runs on the server's own loop thread (through waitress's trigger) so it
+        never races the loop; if the loop is gone, it runs here. Afterwards the port is free.
+        """
         logging.getLogger("waitress").setLevel(logging.CRITICAL)
         server = self._server
-        socket_map = server._map  # type: ignore[union-attr]
+        closed = threading.Event()
+
+        def close_on_loop() -> None:
+            try:
+                self._close_map()
+            finally:
+                closed.set()
+
+        try:
+            server.trigger.pull_trigger(close_on_loop)  # type: ignore[union-attr]
+        except (OSError, ValueError, AttributeError):
+            pass
+        if not (self._thread.is_alive() and closed.wait(timeout)):
+            self._close_map()
+        listener = getattr(server, "socket", None)
+        if listener is not None:  # belt and braces: the port must be free when we return
+            try:
+                listener.close()
+            except OSError:
+                pass
+        server.task_dispatcher.shutdown(cancel_pending=True, timeout=timeout)  # type: ignore[union-attr]
+        # The loop notices the empty map at its next poll; it is a daemon, so no long wait.
+        self._thread.join(0.2)
+
+    def _close_map(self) -> None:
+        socket_map = self._server._map  # type: ignore[union-attr]
         for _ in range(10):
             if not socket_map:
-                break
+                return
             for channel in list(socket_map.values()):
                 try:
                     channel.handle_close()
                 except Exception:  # noqa: BLE001 - best effort while tearing down
                     pass
-        server.task_dispatcher.shutdown(cancel_pending=True, timeout=timeout)  # type: ignore[union-attr]
-        # The loop notices the empty map at its next poll; it is a daemon, so no long wait.
-        self._thread.join(0.2)
