@@ -8,6 +8,7 @@ game time, which is what lets screenshots and tests render any moment exactly.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable
 from typing import Any, Protocol
 
 import pygame
@@ -27,6 +28,17 @@ class Props:
     lang: str
     join_url: str
     house_rules: list[str] = field(default_factory=list)
+    _memo: dict[Hashable, pygame.Surface] = field(default_factory=dict, repr=False)
+
+    def memo(self, key: Hashable, make: Callable[[], pygame.Surface]) -> pygame.Surface:
+        """A drawn piece kept for reuse (plates, labels): frames at 60 fps redraw the same
+        things, and blitting a cached surface is far cheaper than drawing it again."""
+        surface = self._memo.get(key)
+        if surface is None:
+            if len(self._memo) > 600:
+                self._memo.clear()
+            surface = self._memo[key] = make()
+        return surface
 
     def t(self, key: str, /, count: int | None = None, **params: Any) -> str:
         """A TV phrase (``tv.<key>``) in the current language."""

@@ -16,6 +16,8 @@ from host.tv.layout import SeatSpot
 from host.tv.scene import Props
 from host.tv.stage import SeatShow, Stage
 
+GREY_PLATE = (44, 48, 54)
+
 
 @dataclass(frozen=True)
 class CardLook:
@@ -63,26 +65,45 @@ def draw_seat(surface: pygame.Surface, props: Props, stage: Stage, seat: SeatSho
         pygame.draw.rect(surface, (40, 110, 80), crect, 3, border_radius=10)
 
     greyed = seat.status in ("eliminated", "waiting") or not seat.connected
-    pygame.draw.rect(surface, theme.PANEL if not greyed else (44, 48, 54), prect, border_radius=12)
-    stripe = pygame.Rect(prect.left, prect.top, 12, prect.height)
-    pygame.draw.rect(surface, theme.player_colour(seat.seat), stripe, border_radius=6)
-    name_colour = theme.INK if not greyed else theme.MUTED_INK
-    name = th.fitted_text(seat.name, 30, prect.width - 30, name_colour, bold=True)
-    surface.blit(name, name.get_rect(midtop=(prect.centerx + 6, prect.top + 6)))
-    _draw_lives(surface, stage, prect, lives_shown, greyed)
+    key = ("plate", seat.name, seat.seat, greyed, lives_shown, stage.max_lives, prect.size)
+    surface.blit(props.memo(key, lambda: _plate(props, seat, prect.size, greyed, lives_shown,
+                                                stage.max_lives)), prect)
     if flying_token is not None:
         _draw_leaving_token(surface, props, prect, lives_shown, stage.max_lives, flying_token)
     if stage.dealer == seat.id and stage.phase != "lobby":
-        _draw_dealer_button(surface, props, (crect.right + 4, crect.top + 4))
+        button = props.memo(("dealer", props.lang), lambda: _dealer_button(props))
+        surface.blit(button, button.get_rect(center=(crect.right + 4, crect.top + 4)))
     tag = _seat_tag(props, seat)
     if tag:
-        image = th.text(tag, 20, theme.INK if seat.status != "eliminated" else theme.ALERT, True)
-        box = image.get_rect(midbottom=(crect.centerx, crect.top - 6)).inflate(14, 6)
-        pygame.draw.rect(surface, (20, 24, 30), box, border_radius=8)
-        surface.blit(image, image.get_rect(center=box.center))
+        colour = theme.INK if seat.status != "eliminated" else theme.ALERT
+        label = props.memo(("tag", tag, colour), lambda: _tag(props, tag, colour))
+        surface.blit(label, label.get_rect(midbottom=(crect.centerx, crect.top - 3)))
     if seat.status == "eliminated" and look.kind == "none":
         pygame.draw.line(surface, theme.GREYED, crect.topleft, crect.bottomright, 4)
         pygame.draw.line(surface, theme.GREYED, crect.topright, crect.bottomleft, 4)
+
+
+def _plate(props: Props, seat: SeatShow, size: tuple[int, int], greyed: bool, lives: int,
+           max_lives: int) -> pygame.Surface:
+    """The name plate: colour stripe, name, lives as tokens (drawn once, then reused)."""
+    plate = pygame.Surface(size, pygame.SRCALPHA)
+    rect = plate.get_rect()
+    pygame.draw.rect(plate, theme.PANEL if not greyed else GREY_PLATE, rect, border_radius=12)
+    pygame.draw.rect(plate, theme.player_colour(seat.seat), (0, 0, 12, rect.height),
+                     border_radius=6)
+    name_colour = theme.INK if not greyed else theme.MUTED_INK
+    name = props.theme.fitted_text(seat.name, 30, rect.width - 30, name_colour, bold=True)
+    plate.blit(name, name.get_rect(midtop=(rect.centerx + 6, 6)))
+    _draw_lives(plate, max_lives, rect, lives, greyed)
+    return plate
+
+
+def _tag(props: Props, text: str, colour: theme.Colour) -> pygame.Surface:
+    image = props.theme.text(text, 20, colour, True)
+    box = pygame.Surface(image.get_rect().inflate(14, 6).size, pygame.SRCALPHA)
+    pygame.draw.rect(box, (20, 24, 30), box.get_rect(), border_radius=8)
+    box.blit(image, image.get_rect(center=box.get_rect().center))
+    return box
 
 
 def _seat_tag(props: Props, seat: SeatShow) -> str | None:
@@ -104,10 +125,10 @@ def _token_centres(prect: pygame.Rect, count: int) -> list[tuple[int, int]]:
     return [(round(left + i * gap), prect.bottom - 20) for i in range(count)]
 
 
-def _draw_lives(surface: pygame.Surface, stage: Stage, prect: pygame.Rect, lives: int,
+def _draw_lives(surface: pygame.Surface, max_lives: int, prect: pygame.Rect, lives: int,
                 greyed: bool) -> None:
     """Filled tokens for lives left, empty rings for lives lost."""
-    slots = max(stage.max_lives, lives)
+    slots = max(max_lives, lives)
     for i, centre in enumerate(_token_centres(prect, slots)):
         if i < lives:
             pygame.draw.circle(surface, theme.GOLD if not greyed else theme.GREYED, centre, 11)
@@ -131,8 +152,10 @@ def _draw_leaving_token(surface: pygame.Surface, props: Props, prect: pygame.Rec
     surface.blit(label, label.get_rect(midbottom=(x, y - 20 - rise)))
 
 
-def _draw_dealer_button(surface: pygame.Surface, props: Props, centre: tuple[int, int]) -> None:
-    pygame.draw.circle(surface, (250, 250, 250), centre, 24)
-    pygame.draw.circle(surface, theme.DARK_INK, centre, 24, 3)
-    props.theme.blit_text(surface, props.t("dealer_mark"), 26, theme.DARK_INK, bold=True,
-                          center=centre)
+def _dealer_button(props: Props) -> pygame.Surface:
+    button = pygame.Surface((50, 50), pygame.SRCALPHA)
+    pygame.draw.circle(button, (250, 250, 250), (25, 25), 24)
+    pygame.draw.circle(button, theme.DARK_INK, (25, 25), 24, 3)
+    props.theme.blit_text(button, props.t("dealer_mark"), 26, theme.DARK_INK, bold=True,
+                          center=(25, 25))
+    return button

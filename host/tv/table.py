@@ -154,9 +154,9 @@ class TableScene:
                 y: int = BANNER_Y, alpha: int = 255) -> None:
         image = self.props.theme.fitted_text(text, size, 1300, colour, bold=True)
         box = image.get_rect(center=(960, y)).inflate(50, 24)
-        plate = pygame.Surface(box.size, pygame.SRCALPHA)
-        pygame.draw.rect(plate, (8, 12, 20, min(alpha, 210)), plate.get_rect(), border_radius=24)
-        surface.blit(plate, box)
+        shade = min(alpha, 210)
+        surface.blit(self.props.memo(("banner", box.size, shade),
+                                     lambda: _plate(box.size, (8, 12, 20, shade), 24)), box)
         if alpha < 255:
             image = image.copy()
             image.set_alpha(alpha)
@@ -244,8 +244,7 @@ class TableScene:
         alpha = max(0, min(255, round(255 * min(1.0, fade * 2))))
         image = self.props.theme.text(text, 30, theme.DARK_INK, bold=True)
         box = image.get_rect(center=(round(at[0]), round(at[1]))).inflate(28, 14)
-        plate = pygame.Surface(box.size, pygame.SRCALPHA)
-        pygame.draw.rect(plate, (*theme.GOLD, alpha), plate.get_rect(), border_radius=14)
+        plate = _plate(box.size, (*theme.GOLD, alpha), 14)
         surface.blit(plate, box)
         image = image.copy()
         image.set_alpha(alpha)
@@ -293,6 +292,14 @@ class TableScene:
             colour = theme.PLAYER_COLOURS[k % 8]
             size = 8 + k % 6
             surface.fill(colour, (round(x), round(y), size, size // 2 + 3))
+
+
+def _plate(size: tuple[int, int], colour: tuple[int, int, int, int],
+           radius: int) -> pygame.Surface:
+    """A translucent rounded plate behind a banner or a bubble."""
+    plate = pygame.Surface(size, pygame.SRCALPHA)
+    pygame.draw.rect(plate, colour, plate.get_rect(), border_radius=radius)
+    return plate
 
 
 def stage_centre() -> tuple[float, float]:
