@@ -26,6 +26,8 @@ from typing import Any, Protocol
 
 #: Bump when the way WAVs are made changes, so stale cache entries are not reused.
 CACHE_FORMAT = "1"
+#: How long to wait for the synthesiser to finish one line before giving up on it.
+FINISH_TIMEOUT_S = 15.0
 
 #: Voice ids/language tags we prefer for each shipped language, best first.
 PREFERRED_TAGS: dict[str, tuple[str, ...]] = {
@@ -145,6 +147,30 @@ def _quiet(*_args: object, **_kwargs: object) -> None:
     """Stands in for ``print`` in pyttsx3's espeak driver, which prints every saved file."""
 
 
+class _ProcessSynth:
+    """The one pyttsx3 engine of this process, and the lock that serialises its use.
+
+    A deliberate piece of process-wide state: espeak has a single synthesiser per process,
+    and when pyttsx3 garbage-collects an engine it clears espeak's *global* audio callback
+    (``DriverProxy.__del__`` → ``SetSynthCallback(None)``), silently emptying the WAVs of any
+    newer engine. Holding one engine for the life of the process avoids both problems.
+    """
+
+    lock = threading.Lock()
+    engine: Any = None
+
+    @classmethod
+    def get(cls) -> Any:
+        """The shared engine, started on first use (call with ``lock`` held)."""
+        if cls.engine is None:
+            engine = init_pyttsx3()
+            espeak_driver = sys.modules.get("pyttsx3.drivers.espeak")
+            if espeak_driver is not None:
+                espeak_driver.print = _quiet  # type: ignore[attr-defined]
+            cls.engine = engine
+        return cls.engine
+
+
 @dataclass
 class ChosenVoice:
     """The engine voice used for a language: its id goes into the cache key."""
@@ -156,31 +182,23 @@ class ChosenVoice:
 class Pyttsx3Engine:
     """The real engine: pyttsx3 (espeak-ng on Linux, SAPI5 on Windows, NSSS on macOS).
 
-    Create it anywhere; ``open()`` and ``render()`` must then run on one thread.
+    Create it anywhere and as often as needed: every instance drives the process's one
+    pyttsx3 engine under one lock, so calls from several threads take turns.
     """
 
     def __init__(self, cache_dir: Path | None = None, rate: int = 175) -> None:
         self.cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
         self.rate = rate
-        self._engine: Any = None
         self._voices: dict[str, ChosenVoice | None] = {}
-        self._lock = threading.Lock()
+        self._lock = _ProcessSynth.lock
 
     def open(self) -> str:
         """Start pyttsx3 (raises ``VoiceUnavailable``); returns the engine's driver name."""
         with self._lock:
-            self._ensure_engine()
-            return str(getattr(self._engine, "driver_name", "pyttsx3"))
+            return str(getattr(self._ensure_engine(), "driver_name", "pyttsx3"))
 
     def _ensure_engine(self) -> Any:
-        if self._engine is None:
-            engine = init_pyttsx3()
-            espeak_driver = sys.modules.get("pyttsx3.drivers.espeak")
-            if espeak_driver is not None:
-                espeak_driver.print = _quiet  # type: ignore[attr-defined]
-            engine.setProperty("rate", self.rate)
-            self._engine = engine
-        return self._engine
+        return _ProcessSynth.get()
 
     def voice_for(self, lang: str) -> ChosenVoice | None:
         """The voice chosen for ``lang`` (None: the engine's default voice is used)."""
@@ -207,6 +225,24 @@ class Pyttsx3Engine:
         digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
         return self.cache_dir / f"{digest}.wav"
 
+    @staticmethod
+    def _save(engine: Any, text: str, partial: Path) -> None:
+        """``save_to_file`` + ``runAndWait``, then wait for espeak to really finish.
+
+        espeak-ng in retrieval mode synthesises on its own thread, and pyttsx3's loop can
+        return before the last audio arrives (an empty or truncated file). pyttsx3 sends
+        ``finished-utterance`` only after the WAV is written, so that is what we wait for.
+        """
+        finished = threading.Event()
+        token = engine.connect("finished-utterance", lambda **_: finished.set())
+        try:
+            engine.save_to_file(text, str(partial))
+            engine.runAndWait()
+            if not finished.wait(FINISH_TIMEOUT_S):
+                raise VoiceUnavailable(f"the engine did not finish {text!r}")
+        finally:
+            engine.disconnect(token)
+
     def render(self, text: str, lang: str) -> Path:
         """Render ``text`` with the ``lang`` voice into the cache (or reuse it) and return it."""
         with self._lock:
@@ -218,11 +254,11 @@ class Pyttsx3Engine:
             engine = self._ensure_engine()
             if voice is not None:
                 engine.setProperty("voice", voice.id)
+            engine.setProperty("rate", self.rate)
             self.cache_dir.mkdir(parents=True, exist_ok=True)
             partial = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.part.wav")
             try:
-                engine.save_to_file(text, str(partial))
-                engine.runAndWait()
+                self._save(engine, text, partial)
                 if not partial.exists() or wav_seconds(partial) <= 0:
                     raise VoiceUnavailable(f"the engine wrote no audio for {text!r}")
                 os.replace(partial, path)  # atomic: a half-written WAV is never cached

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 import wave
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -88,3 +89,37 @@ def table_view(dealer: str = "p1", house_rules: list[str] | None = None) -> dict
     """A public view with just what the voice reads: names, dealer, house rules."""
     return {"players": [dict(p) for p in PLAYERS], "dealer": dealer, "round": 3,
             "house_rules": list(house_rules or [])}
+
+
+class FakePlayer:
+    """Plays nothing, takes the WAV's length, and remembers what it was asked to do."""
+
+    def __init__(self) -> None:
+        self.played: list[tuple[Path, float]] = []
+        self.stops = 0
+        self._until = 0.0
+
+    def play(self, wav: Path) -> float:
+        with wave.open(str(wav), "rb") as data:
+            seconds = data.getnframes() / data.getframerate()
+        now = time.monotonic()
+        self.played.append((wav, now))
+        self._until = now + seconds
+        return seconds
+
+    def busy(self) -> bool:
+        return time.monotonic() < self._until
+
+    def stop(self) -> None:
+        self.stops += 1
+        self._until = 0.0
+
+
+def wait_for(predicate: Callable[[], object], timeout: float = 5.0, step: float = 0.01) -> bool:
+    """Poll ``predicate()`` until true or ``timeout`` s pass (bounded, never hangs a test)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(step)
+    return bool(predicate())

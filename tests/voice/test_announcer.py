@@ -1,0 +1,246 @@
+"""The announcer never holds up the game: slow, broken and hanging engines; captions always."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from host.i18n import Catalog
+from host.voice import Announcer
+from tests.voice.fakes import (
+    FakeEngine, FakePlayer, HangingEngine, NoVoiceEngine, RaisingEngine, table_view, wait_for,
+)
+
+BLOCK = {"type": "blocked", "player": "p2", "target": "p3", "king": "KS", "call": "cuckoo"}
+
+
+@pytest.fixture
+def announcers() -> Iterator[list[Announcer]]:
+    """Every announcer a test makes is closed afterwards, even when the test fails."""
+    made: list[Announcer] = []
+    yield made
+    for announcer in made:
+        announcer.close()
+
+
+def make(announcers: list[Announcer], catalog: Catalog, engine: Any, **kwargs: Any) -> Announcer:
+    kwargs.setdefault("player", FakePlayer())
+    announcer = Announcer(catalog, "en", engine=engine, **kwargs)
+    announcers.append(announcer)
+    announcer.start()
+    return announcer
+
+
+def captions_seen(announcer: Announcer, wanted: set[str], timeout: float) -> set[str]:
+    """Watch the caption bar like the TV does (every frame); which of ``wanted`` were shown."""
+    seen: set[str] = set()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and not wanted <= seen:
+        text = announcer.caption()
+        if text:
+            seen.add(text)
+        time.sleep(0.01)
+    return seen & wanted
+
+
+def test_r7_cuckoo_is_spoken_then_captioned_in_order(
+        announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
+    engine = FakeEngine(tmp_path)
+    player = FakePlayer()
+    announcer = make(announcers, catalog, engine, player=player)
+    announcer.announce([BLOCK], table_view())
+    wanted = {"Cuckoo!", "Chloé shows the King of Spades — no swap for Bo!"}
+    assert captions_seen(announcer, wanted, 5.0) == wanted
+    assert wait_for(lambda: len(announcer.said()) == 2)
+    assert [s.line.text for s in announcer.said()] == [
+        "Cuckoo!", "Chloé shows the King of Spades — no swap for Bo!"]
+    assert all(s.audio for s in announcer.said())
+    assert [text for text, _ in engine.rendered] == [s.line.text for s in announcer.said()]
+    assert engine.threads == {"voice-render"}  # never the caller's thread
+    assert len(player.played) == 2
+
+
+def test_captions_show_every_line_when_muted(
+        announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
+    engine = FakeEngine(tmp_path)
+    announcer = make(announcers, catalog, engine, muted=True)
+    announcer.announce([BLOCK], table_view())
+    assert captions_seen(announcer, {"Cuckoo!"}, 3.0) == {"Cuckoo!"}
+    assert wait_for(lambda: len(announcer.said()) == 2)
+    assert engine.rendered == []  # muted: nothing is even rendered
+    assert not any(s.audio for s in announcer.said())
+    assert announcer.caption() is not None  # the last line lingers on the caption bar
+    assert announcer.voice_status() == "Voice muted: captions only."
+
+
+def test_slow_engine_never_slows_the_render_loop_and_stale_lines_are_dropped(
+        announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
+    import pygame
+
+    engine = FakeEngine(tmp_path, delay=2.0, seconds=0.3)  # 2 s to render each line
+    announcer = make(announcers, catalog, engine, max_lag_s=2.0)
+    names = ["p2", "p3", "p4", "p5"]
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        screen = pygame.display.set_mode((640, 120))
+        font = pygame.font.Font(None, 32)
+        clock = pygame.time.Clock()
+        frame_costs: list[float] = []
+        fed = 0
+        began = time.monotonic()
+        while time.monotonic() - began < 6.0:  # a bounded, 60 fps render loop
+            frame = time.perf_counter()
+            if time.monotonic() - began >= fed * 0.4:  # a bot plays every 0.4 s
+                pid = names[fed % len(names)]
+                announcer.announce([{"type": "kept", "player": pid, "auto": False,
+                                     "timed_out": False},
+                                    {"type": "turn", "player": names[(fed + 1) % 4]}],
+                                   table_view())
+                fed += 1
+            pygame.event.pump()
+            screen.fill((0, 0, 0))
+            screen.blit(font.render(announcer.caption() or "", True, (255, 255, 255)), (10, 40))
+            pygame.display.flip()
+            frame_costs.append(time.perf_counter() - frame)
+            clock.tick(60)
+    finally:
+        pygame.font.quit()
+        pygame.display.quit()
+    frame_costs.sort()
+    assert frame_costs[len(frame_costs) // 2] < 0.010  # the median frame is untouched
+    assert frame_costs[-1] < 0.050  # and no frame ever waited for the voice
+    assert len(announcer.dropped()) > fed  # most of the 2 lines × 15 batches were stale
+    # The voice catches up with the present: the very last prompt is said after all.
+    last_turn = {"p2": "Bo?", "p3": "Chloé?", "p4": "Niccolò?", "p5": "François?"}[names[fed % 4]]
+    assert wait_for(lambda: any(s.line.text == last_turn and s.line.batch == fed
+                                for s in announcer.said()), timeout=8.0)
+    said = announcer.said()
+    for s in said:
+        # Late by at most: the wait allowed (2 s) + one line in progress + one render (2 s).
+        assert s.started - s.line.born < 2.0 + 2.4 + 2.0 + 0.5, s
+    assert said[-1].line.text == last_turn and announcer.pending() == 0
+
+
+def test_raising_engine_game_carries_on_with_captions(
+        announcers: list[Announcer], catalog: Catalog) -> None:
+    engine = RaisingEngine()
+    announcer = make(announcers, catalog, engine)
+    announcer.announce([BLOCK], table_view())
+    assert wait_for(lambda: len(announcer.said()) == 2, timeout=5.0)
+    announcer.announce([{"type": "eliminated", "player": "p5"}], table_view())
+    assert captions_seen(announcer, {"François is out!"}, 4.0) == {"François is out!"}
+    assert engine.calls >= 2  # it kept trying, line by line
+    assert not any(s.audio for s in announcer.said())
+
+
+def test_hanging_engine_game_carries_on_and_close_is_quick(
+        announcers: list[Announcer], catalog: Catalog, hanging_engine: HangingEngine) -> None:
+    announcer = make(announcers, catalog, hanging_engine, render_timeout_s=0.5)
+    began = time.perf_counter()
+    announcer.announce([BLOCK], table_view())
+    announcer.announce([{"type": "eliminated", "player": "p5"}], table_view())
+    assert time.perf_counter() - began < 0.05  # announcing never waits for the engine
+    wanted = {"Cuckoo!", "François is out!"}
+    assert captions_seen(announcer, wanted, 6.0) == wanted
+    assert hanging_engine.calls == 1  # no more lines were fed to the stuck engine
+    began = time.perf_counter()
+    announcer.close()
+    assert time.perf_counter() - began < 1.5
+
+
+def test_no_engine_at_all_prints_one_clear_line_and_captions_go_on(
+        announcers: list[Announcer], catalog: Catalog) -> None:
+    announcer = make(announcers, catalog, NoVoiceEngine())
+    status = announcer.voice_status(timeout=2.0)
+    assert "captions only" in status and "To enable voice" in status
+    assert "no speech engine on this machine" in status and "\n" not in status
+    assert not announcer.voice_available(0)
+    announcer.announce([{"type": "turn", "player": "p4"}], table_view())
+    assert captions_seen(announcer, {"Niccolò?"}, 3.0) == {"Niccolò?"}
+
+
+def test_status_names_the_voice_when_one_works(
+        announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
+    announcer = make(announcers, catalog, FakeEngine(tmp_path))
+    assert announcer.voice_status() == "Voice: FakeEngine."
+    announcer.set_muted(True)
+    assert announcer.muted and announcer.voice_status() == "Voice muted: captions only."
+
+
+def test_muting_mid_line_stops_the_sound(
+        announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
+    player = FakePlayer()
+    engine = FakeEngine(tmp_path, seconds=3.0)
+    announcer = make(announcers, catalog, engine, player=player)
+    announcer.announce([{"type": "new_game"}], table_view())
+    assert wait_for(lambda: player.busy(), timeout=3.0)
+    announcer.set_muted(True)
+    assert not player.busy() and player.stops >= 1
+    announcer.announce([{"type": "turn", "player": "p2"}], table_view())
+    assert captions_seen(announcer, {"Bo?"}, 3.0) == {"Bo?"}
+    assert [text for text, _ in engine.rendered] == ["Back to the lobby — who's up for another game?"]
+
+
+def test_language_switch_and_a_bad_language_changes_nothing(
+        announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
+    engine = FakeEngine(tmp_path)
+    announcer = make(announcers, catalog, engine)
+    with pytest.raises(ValueError, match="unknown language 'de'"):
+        announcer.set_language("de")
+    assert announcer.language == "en"
+    announcer.set_language("fr")
+    announcer.announce([BLOCK], table_view())
+    assert captions_seen(announcer, {"Coucou !"}, 3.0) == {"Coucou !"}
+    assert wait_for(lambda: len(engine.rendered) == 2)
+    assert {lang for _, lang in engine.rendered} == {"fr"}  # the French voice is asked for
+
+
+def test_private_events_are_refused_and_never_captioned(
+        announcers: list[Announcer], catalog: Catalog, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    announcer = make(announcers, catalog, FakeEngine(tmp_path))
+    with caplog.at_level(logging.ERROR, logger="host.voice.announcer"):
+        announcer.announce([{"type": "card_dealt", "player": "p1", "card": "7D"},
+                            {"type": "swap", "player": "p1", "target": "p2",
+                             "gave": "7D", "got": "3C"},
+                            {"type": "cut_card", "dealer": "p1", "card": "5S",
+                             "discarded": "QH"}], table_view())
+    assert announcer.pending() == 0 and announcer.said() == []
+    assert len([r for r in caplog.records if "refused" in r.getMessage()]) == 3
+    assert announcer.caption() is None
+
+
+def test_announce_is_thread_safe_and_loses_nothing_silently(catalog: Catalog,
+                                                             tmp_path: Path) -> None:
+    announcer = Announcer(catalog, "en", engine=FakeEngine(tmp_path), player=FakePlayer())
+    turn = [{"type": "turn", "player": "p2"}]
+
+    def pump() -> None:
+        for _ in range(20):
+            announcer.announce(turn, table_view())
+
+    pumps = [threading.Thread(target=pump) for _ in range(4)]
+    for thread in pumps:
+        thread.start()
+    for thread in pumps:
+        thread.join(5)
+    assert announcer.pending() + len(announcer.dropped()) == 80  # not started: all accounted
+    announcer.close()
+
+
+def test_close_is_quick_while_speaking(catalog: Catalog, tmp_path: Path) -> None:
+    announcer = Announcer(catalog, "en", engine=FakeEngine(tmp_path, seconds=5.0),
+                          player=FakePlayer())
+    announcer.start()
+    announcer.announce([BLOCK], table_view())
+    assert wait_for(lambda: len(announcer.said()) == 1)
+    began = time.perf_counter()
+    announcer.close()
+    assert time.perf_counter() - began < 1.0

@@ -1,0 +1,143 @@
+"""Real speech: espeak-ng through pyttsx3 renders each language with a voice of that language."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from host.i18n import LANGUAGES, Catalog
+from host.voice import Announcer, Pyttsx3Engine, VoiceUnavailable
+from host.voice.engine import init_pyttsx3, pick_voice, wav_peak, wav_seconds
+from host.voice.playback import MixerPlayer
+from tests.voice.fakes import table_view, wait_for
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory) -> Pyttsx3Engine:
+    real = Pyttsx3Engine(tmp_path_factory.mktemp("voice-cache"))
+    real.open()
+    return real
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_r7_cuckoo_is_rendered_audibly_in_each_language(
+        engine: Pyttsx3Engine, catalog: Catalog, lang: str) -> None:
+    wav = engine.render(catalog.t(lang, "voice.cuckoo"), lang)
+    assert wav_seconds(wav) > 0.3
+    assert wav_peak(wav) > 1000  # not silence
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_language_gets_a_voice_of_that_language(engine: Pyttsx3Engine, lang: str) -> None:
+    voice = engine.voice_for(lang)
+    assert voice is not None
+    languages = [str(tag).lower() for v in engine._ensure_engine().getProperty("voices")
+                 if v.id == voice.id for tag in v.languages]
+    assert any(tag.split("-")[0] == lang for tag in languages), (lang, voice, languages)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_accented_names_are_rendered_with_the_languages_voice(
+        engine: Pyttsx3Engine, catalog: Catalog, lang: str) -> None:
+    sample = catalog.t(lang, "voice.sample")
+    assert {"Chloé", "Niccolò", "François"} <= set(sample.replace(",", " ").replace(".", " ").split())
+    wav = engine.render(sample, lang)
+    assert wav_seconds(wav) > 2.0 and wav_peak(wav) > 1000
+    # The same text in another language's voice is another recording, cached apart.
+    other = engine.render(sample, "en" if lang != "en" else "fr")
+    assert other != wav and other.read_bytes() != wav.read_bytes()
+
+
+def test_the_cache_returns_a_line_without_rendering_again(engine: Pyttsx3Engine) -> None:
+    first = engine.render("Marie cuts the deck…", "en")
+    stamp = first.stat().st_mtime_ns
+    began = time.perf_counter()
+    again = engine.render("Marie cuts the deck…", "en")
+    assert again == first and again.stat().st_mtime_ns == stamp
+    assert time.perf_counter() - began < 0.05
+    assert not list(first.parent.glob("*.part.wav"))  # no half-written files left
+
+
+def test_the_real_announcer_speaks_through_the_mixer(
+        catalog: Catalog, tmp_path: Path) -> None:
+    announcer = Announcer(catalog, "it", engine=Pyttsx3Engine(tmp_path), player=MixerPlayer())
+    announcer.start()
+    try:
+        assert announcer.voice_status().startswith("Voce: Italian")
+        announcer.announce([{"type": "blocked", "player": "p2", "target": "p4", "king": "KC",
+                             "call": "cuckoo"}], table_view())
+        assert wait_for(lambda: len(announcer.said()) >= 1, timeout=5.0)
+        first = announcer.said()[0]
+        assert first.line.text == "Cucù!" and first.audio
+        assert first.started - first.line.born < 1.0
+    finally:
+        announcer.close()
+
+
+def test_init_retries_with_the_bundled_espeak_when_pyttsx3_fails() -> None:
+    attempts: list[str] = []
+    loaded: list[str] = []
+
+    def init() -> object:
+        attempts.append("init")
+        if not loaded:
+            raise OSError("libespeak-ng.so.1: cannot open shared object file")
+        return SimpleNamespace(ok=True)
+
+    def load_bundled() -> str:
+        loaded.append("bundled")
+        return "/bundled/libespeak-ng.so"
+
+    assert init_pyttsx3(init, load_bundled, platform="linux").ok
+    assert attempts == ["init", "init"] and loaded == ["bundled"]
+
+
+def test_init_gives_a_clear_error_when_no_engine_can_start() -> None:
+    def init() -> object:
+        raise RuntimeError("no driver")
+
+    with pytest.raises(VoiceUnavailable, match="no driver"):
+        init_pyttsx3(init, lambda: "", platform="linux")
+    loaded: list[str] = []
+    with pytest.raises(VoiceUnavailable):  # no espeak-ng fallback off Linux
+        init_pyttsx3(init, lambda: loaded.append("x") or "", platform="win32")
+    assert loaded == []
+
+
+def test_the_bundled_espeak_ng_from_pip_renders_speech(tmp_path: Path) -> None:
+    """In a fresh process: load espeakng-loader's library first, then pyttsx3 must use it."""
+    script = textwrap.dedent(f"""
+        import sys
+        from pathlib import Path
+        from host.voice.engine import Pyttsx3Engine, load_bundled_espeak, wav_peak, wav_seconds
+        library = load_bundled_espeak()
+        engine = Pyttsx3Engine(Path({str(tmp_path)!r}))
+        engine.open()
+        wav = engine.render("Coucou !", "fr")
+        maps = Path("/proc/self/maps").read_text()
+        assert library in maps, "the bundled library is not the one loaded"
+        assert "/usr/lib/x86_64-linux-gnu/libespeak-ng" not in maps
+        print(wav_seconds(wav), wav_peak(wav))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    seconds, peak = done.stdout.split()
+    assert float(seconds) > 0.3 and int(peak) > 1000
+
+
+def test_pick_voice_prefers_the_languages_own_tags() -> None:
+    voices = [SimpleNamespace(id="roa/fr-be", name="French (Belgium)", languages=["fr-be"]),
+              SimpleNamespace(id="roa/fr", name="French (France)", languages=["fr-fr"]),
+              SimpleNamespace(id="win-it", name="Microsoft Elsa - Italian (Italy)", languages=[])]
+    assert pick_voice(voices, "fr").id == "roa/fr"
+    assert pick_voice(voices, "it").id == "win-it"  # by name when the engine has no tags
+    assert pick_voice(voices, "en") is None
