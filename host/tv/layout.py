@@ -8,49 +8,106 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 CANVAS_W, CANVAS_H = 1920, 1080
 CAPTION_HEIGHT = 100
-TABLE_CENTRE = (960.0, 470.0)
-TABLE_RADII = (700.0, 300.0)
+TABLE_CENTRE = (960.0, 462.0)
+#: The felt's half-axes (the seats sit on their own oval, just outside it).
+TABLE_RADII = (760.0, 330.0)
+FULL_CARD_WIDTH = 112
+SEAT_GAP = 10
+SEAT_SCALES = (1.0, 0.92, 0.84, 0.76, 0.68, 0.6, 0.54, 0.48)
 
 
 @dataclass(frozen=True)
 class SeatSpot:
-    """One seat's place: its card centre and the card width to draw there."""
+    """One seat's place: its card centre, and the seat's size (1.0 for small tables)."""
 
     index: int
     x: float
     y: float
-    card_width: int
+    scale: float = 1.0
 
     @property
     def centre(self) -> tuple[float, float]:
         return self.x, self.y
 
+    @property
+    def card_width(self) -> int:
+        return round(FULL_CARD_WIDTH * self.scale)
 
-def card_width_for(count: int) -> int:
-    """Cards shrink on big tables (H7: up to 20) so neighbours never overlap."""
-    if count <= 8:
-        return 112
-    if count <= 12:
-        return 92
-    return 66
+    @property
+    def card_height(self) -> int:
+        return round(self.card_width * 88 / 63)
+
+    @property
+    def plate_size(self) -> tuple[int, int]:
+        """The name plate under the card."""
+        return round(224 * self.scale), round(78 * self.scale)
+
+    def box(self) -> tuple[float, float, float, float]:
+        """Left, top, right, bottom of everything drawn for the seat (tag, card, plate)."""
+        plate_w, plate_h = self.plate_size
+        half = max(plate_w, self.card_width) / 2
+        top = self.y - self.card_height / 2 - 30 * self.scale
+        bottom = self.y + self.card_height / 2 + 8 + plate_h
+        return self.x - half, top, self.x + half, bottom
 
 
 def seat_spots(count: int) -> list[SeatSpot]:
-    """``count`` seats, clockwise on screen from the bottom centre (seat 0)."""
+    """``count`` seats, clockwise on screen from the bottom centre (seat 0), as large as fits.
+
+    Seats are spread by equal *arc length* around the oval (equal angles would crowd the
+    narrow ends); the first seat size in ``SEAT_SCALES`` with no overlap wins.
+    """
     if count <= 0:
         return []
+    return list(_spots(count))
+
+
+@lru_cache(maxsize=32)
+def _spots(count: int) -> tuple[SeatSpot, ...]:
+    for scale in SEAT_SCALES:
+        spots = _place(count, scale)
+        if not _overlap(spots):
+            return spots
+    return _place(count, SEAT_SCALES[-1])
+
+
+def _place(count: int, scale: float) -> tuple[SeatSpot, ...]:
+    probe = SeatSpot(0, 0.0, 0.0, scale)
+    left, top, right, bottom = probe.box()
     cx, cy = TABLE_CENTRE
-    rx, ry = TABLE_RADII
-    width = card_width_for(count)
+    rx = CANVAS_W / 2 - 16 - right
+    ry = min(cy + top - 8, CANVAS_H - CAPTION_HEIGHT - 12 - cy - bottom)
+    # Screen y grows downwards, so a growing angle walks clockwise as seen by the viewer.
+    samples = 720
+    points = [(cx + rx * math.cos(math.pi / 2 + 2 * math.pi * i / samples),
+               cy + ry * math.sin(math.pi / 2 + 2 * math.pi * i / samples))
+              for i in range(samples + 1)]
+    lengths = [0.0]
+    for a, b in zip(points, points[1:]):
+        lengths.append(lengths[-1] + math.dist(a, b))
     spots = []
+    j = 0
     for index in range(count):
-        # Screen y grows downwards, so a growing angle walks clockwise as seen by the viewer.
-        angle = math.pi / 2 + 2 * math.pi * index / count
-        spots.append(SeatSpot(index, cx + rx * math.cos(angle), cy + ry * math.sin(angle), width))
-    return spots
+        wanted = lengths[-1] * index / count
+        while lengths[j + 1] < wanted:
+            j += 1
+        x, y = lerp(points[j], points[j + 1],
+                    (wanted - lengths[j]) / ((lengths[j + 1] - lengths[j]) or 1.0))
+        spots.append(SeatSpot(index, x, y, scale))
+    return tuple(spots)
+
+
+def _overlap(spots: tuple[SeatSpot, ...]) -> bool:
+    boxes = [spot.box() for spot in spots]
+    for i, (l1, t1, r1, b1) in enumerate(boxes):
+        for l2, t2, r2, b2 in boxes[i + 1:]:
+            if l1 < r2 + SEAT_GAP and l2 < r1 + SEAT_GAP and t1 < b2 + SEAT_GAP and t2 < b1 + SEAT_GAP:
+                return True
+    return False
 
 
 def stock_spot() -> tuple[float, float]:

@@ -31,9 +31,9 @@ class CardLook:
 
 def plate_rect(spot: SeatSpot) -> pygame.Rect:
     """The name plate under a seat's card."""
-    w, h = card_size(spot.card_width)
-    width = max(200, spot.card_width * 2)
-    return pygame.Rect(0, 0, width, 78).move(round(spot.x - width / 2), round(spot.y + h / 2 + 8))
+    width, height = spot.plate_size
+    return pygame.Rect(round(spot.x - width / 2), round(spot.y + spot.card_height / 2 + 8),
+                       width, height)
 
 
 def card_rect(spot: SeatSpot) -> pygame.Rect:
@@ -65,41 +65,46 @@ def draw_seat(surface: pygame.Surface, props: Props, stage: Stage, seat: SeatSho
         pygame.draw.rect(surface, (40, 110, 80), crect, 3, border_radius=10)
 
     greyed = seat.status in ("eliminated", "waiting") or not seat.connected
-    key = ("plate", seat.name, seat.seat, greyed, lives_shown, stage.max_lives, prect.size)
-    surface.blit(props.memo(key, lambda: _plate(props, seat, prect.size, greyed, lives_shown,
+    scale = spot.scale
+    key = ("plate", seat.name, seat.seat, greyed, lives_shown, stage.max_lives, scale)
+    surface.blit(props.memo(key, lambda: _plate(props, seat, scale, greyed, lives_shown,
                                                 stage.max_lives)), prect)
     if flying_token is not None:
-        _draw_leaving_token(surface, props, prect, lives_shown, stage.max_lives, flying_token)
+        _draw_leaving_token(surface, props, prect, lives_shown, stage.max_lives, flying_token,
+                            scale)
     if stage.dealer == seat.id and stage.phase != "lobby":
-        button = props.memo(("dealer", props.lang), lambda: _dealer_button(props))
-        surface.blit(button, button.get_rect(center=(crect.right + 4, crect.top + 4)))
+        button = props.memo(("dealer", props.lang, scale), lambda: _dealer_button(props, scale))
+        surface.blit(button, button.get_rect(center=(crect.right + 4, crect.bottom - button.get_height() // 2)))
     tag = _seat_tag(props, seat)
     if tag:
         colour = theme.INK if seat.status != "eliminated" else theme.ALERT
-        label = props.memo(("tag", tag, colour), lambda: _tag(props, tag, colour))
+        label = props.memo(("tag", tag, colour, scale), lambda: _tag(props, tag, colour, scale))
         surface.blit(label, label.get_rect(midbottom=(crect.centerx, crect.top - 3)))
     if seat.status == "eliminated" and look.kind == "none":
         pygame.draw.line(surface, theme.GREYED, crect.topleft, crect.bottomright, 4)
         pygame.draw.line(surface, theme.GREYED, crect.topright, crect.bottomleft, 4)
 
 
-def _plate(props: Props, seat: SeatShow, size: tuple[int, int], greyed: bool, lives: int,
+def _plate(props: Props, seat: SeatShow, scale: float, greyed: bool, lives: int,
            max_lives: int) -> pygame.Surface:
     """The name plate: colour stripe, name, lives as tokens (drawn once, then reused)."""
+    size = (round(224 * scale), round(78 * scale))
     plate = pygame.Surface(size, pygame.SRCALPHA)
     rect = plate.get_rect()
     pygame.draw.rect(plate, theme.PANEL if not greyed else GREY_PLATE, rect, border_radius=12)
-    pygame.draw.rect(plate, theme.player_colour(seat.seat), (0, 0, 12, rect.height),
+    stripe = max(6, round(12 * scale))
+    pygame.draw.rect(plate, theme.player_colour(seat.seat), (0, 0, stripe, rect.height),
                      border_radius=6)
     name_colour = theme.INK if not greyed else theme.MUTED_INK
-    name = props.theme.fitted_text(seat.name, 30, rect.width - 30, name_colour, bold=True)
-    plate.blit(name, name.get_rect(midtop=(rect.centerx + 6, 6)))
-    _draw_lives(plate, max_lives, rect, lives, greyed)
+    name = props.theme.fitted_text(seat.name, round(30 * scale), rect.width - 2 * stripe - 6,
+                                   name_colour, bold=True, min_size=12)
+    plate.blit(name, name.get_rect(midtop=(rect.centerx + stripe // 2, round(5 * scale))))
+    _draw_lives(plate, max_lives, rect, lives, greyed, scale)
     return plate
 
 
-def _tag(props: Props, text: str, colour: theme.Colour) -> pygame.Surface:
-    image = props.theme.text(text, 20, colour, True)
+def _tag(props: Props, text: str, colour: theme.Colour, scale: float) -> pygame.Surface:
+    image = props.theme.text(text, max(14, round(20 * scale)), colour, True)
     box = pygame.Surface(image.get_rect().inflate(14, 6).size, pygame.SRCALPHA)
     pygame.draw.rect(box, (20, 24, 30), box.get_rect(), border_radius=8)
     box.blit(image, image.get_rect(center=box.get_rect().center))
@@ -119,28 +124,29 @@ def _seat_tag(props: Props, seat: SeatShow) -> str | None:
     return None
 
 
-def _token_centres(prect: pygame.Rect, count: int) -> list[tuple[int, int]]:
-    gap = 30 if count <= 5 else 22
-    left = prect.centerx - gap * (count - 1) / 2 + 6
-    return [(round(left + i * gap), prect.bottom - 20) for i in range(count)]
+def _token_centres(prect: pygame.Rect, count: int, scale: float) -> list[tuple[int, int]]:
+    gap = (30 if count <= 5 else 22) * scale
+    left = prect.centerx - gap * (count - 1) / 2 + 6 * scale
+    return [(round(left + i * gap), prect.bottom - round(20 * scale)) for i in range(count)]
 
 
 def _draw_lives(surface: pygame.Surface, max_lives: int, prect: pygame.Rect, lives: int,
-                greyed: bool) -> None:
+                greyed: bool, scale: float) -> None:
     """Filled tokens for lives left, empty rings for lives lost."""
     slots = max(max_lives, lives)
-    for i, centre in enumerate(_token_centres(prect, slots)):
+    radius = max(5, round(11 * scale))
+    for i, centre in enumerate(_token_centres(prect, slots, scale)):
         if i < lives:
-            pygame.draw.circle(surface, theme.GOLD if not greyed else theme.GREYED, centre, 11)
-            pygame.draw.circle(surface, (120, 80, 10), centre, 11, 2)
+            pygame.draw.circle(surface, theme.GOLD if not greyed else theme.GREYED, centre, radius)
+            pygame.draw.circle(surface, (120, 80, 10), centre, radius, 2)
         else:
-            pygame.draw.circle(surface, theme.GREYED, centre, 11, 2)
+            pygame.draw.circle(surface, theme.GREYED, centre, radius, 2)
 
 
 def _draw_leaving_token(surface: pygame.Surface, props: Props, prect: pygame.Rect, index: int,
-                        slots: int, progress: float) -> None:
+                        slots: int, progress: float, scale: float) -> None:
     """A life token rising off the plate and fading, with a "−1"."""
-    centres = _token_centres(prect, max(slots, index + 1))
+    centres = _token_centres(prect, max(slots, index + 1), scale)
     x, y = centres[min(index, len(centres) - 1)]
     rise = round(progress * 110)
     alpha = max(0, 255 - round(progress * 255))
@@ -152,10 +158,12 @@ def _draw_leaving_token(surface: pygame.Surface, props: Props, prect: pygame.Rec
     surface.blit(label, label.get_rect(midbottom=(x, y - 20 - rise)))
 
 
-def _dealer_button(props: Props) -> pygame.Surface:
-    button = pygame.Surface((50, 50), pygame.SRCALPHA)
-    pygame.draw.circle(button, (250, 250, 250), (25, 25), 24)
-    pygame.draw.circle(button, theme.DARK_INK, (25, 25), 24, 3)
-    props.theme.blit_text(button, props.t("dealer_mark"), 26, theme.DARK_INK, bold=True,
-                          center=(25, 25))
+def _dealer_button(props: Props, scale: float) -> pygame.Surface:
+    radius = max(12, round(24 * scale))
+    button = pygame.Surface((2 * radius + 2, 2 * radius + 2), pygame.SRCALPHA)
+    centre = (radius + 1, radius + 1)
+    pygame.draw.circle(button, (250, 250, 250), centre, radius)
+    pygame.draw.circle(button, theme.DARK_INK, centre, radius, 3)
+    props.theme.blit_text(button, props.t("dealer_mark"), max(13, round(26 * scale)),
+                          theme.DARK_INK, bold=True, center=centre)
     return button

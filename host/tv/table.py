@@ -109,7 +109,7 @@ class TableScene:
             felt = pygame.Surface((1920, 1080))
             felt.fill(theme.BACKGROUND)
             cx, cy = TABLE_CENTRE
-            rx, ry = TABLE_RADII[0] + 60, TABLE_RADII[1] + 50
+            rx, ry = TABLE_RADII
             pygame.draw.ellipse(felt, theme.FELT_EDGE,
                                 pygame.Rect(cx - rx - 22, cy - ry - 22, 2 * rx + 44, 2 * ry + 44))
             pygame.draw.ellipse(felt, theme.FELT, pygame.Rect(cx - rx, cy - ry, 2 * rx, 2 * ry))
