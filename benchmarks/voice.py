@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{label:<34} no audio (voice unavailable)")
             return
         ms = sorted(v * 1000 for v in values)
-        p95 = ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))]
+        p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
         print(f"{label:<34} n={len(ms):3d}  median {statistics.median(ms):7.1f} ms"
               f"  p95 {p95:7.1f} ms  max {ms[-1]:7.1f} ms")
 

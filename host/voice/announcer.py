@@ -207,7 +207,7 @@ class Announcer:
         lang = self._lang
         try:
             return str(self._renderer.submit(lambda: describe(lang)).result(timeout))
-        except Exception:
+        except Exception:  # noqa: BLE001 - a status line must never fail
             return type(self._engine).__name__
 
     def _can_speak(self) -> bool:
@@ -282,7 +282,7 @@ class Announcer:
                     return None
             except CancelledError:
                 return None
-            except Exception as error:
+            except Exception as error:  # noqa: BLE001 - any engine failure means captions only
                 self._log_once(f"the speech engine failed: {error!r}")
                 return None
         future.cancel()

@@ -45,7 +45,7 @@ def run_test_voice_command(args: argparse.Namespace, *,
     try:
         try:
             voice, wav = renderer.submit(prepare).result(RENDER_TIMEOUT_S)
-        except Exception as error:  # VoiceUnavailable, a crashed engine, or a timeout
+        except Exception as error:  # noqa: BLE001 - VoiceUnavailable, a crash, a timeout
             reason = str(error) if isinstance(error, VoiceUnavailable) else repr(error)
             print(t("voice.test_voice_failed", reason=reason), file=err)
             return 1

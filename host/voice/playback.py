@@ -7,12 +7,15 @@ the captions going at speaking pace with ``SilentPlayer``.
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from pathlib import Path
 from typing import Any, Protocol
 
 from host.voice.engine import wav_seconds
+
+log = logging.getLogger(__name__)
 
 
 class PlaybackUnavailable(RuntimeError):
@@ -65,15 +68,15 @@ class MixerPlayer:
     def busy(self) -> bool:
         try:
             return bool(self._channel is not None and self._channel.get_busy())
-        except Exception:  # the mixer was shut down under us: nothing is playing
+        except Exception:  # noqa: BLE001 - the mixer was shut down under us: nothing plays
             return False
 
     def stop(self) -> None:
         try:
             if self._channel is not None:
                 self._channel.stop()
-        except Exception:
-            pass
+        except Exception as error:  # noqa: BLE001 - stopping must never raise (muting, closing)
+            log.debug("could not stop the voice channel: %s", error)
         self._channel = None
 
 

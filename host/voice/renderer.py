@@ -64,7 +64,7 @@ class Renderer:
             self._busy_since = time.monotonic()
             try:
                 result = job()
-            except BaseException as error:  # handed to whoever waits on the future
+            except BaseException as error:  # noqa: BLE001 - handed to whoever waits on the future
                 future.set_exception(error)
             else:
                 future.set_result(result)

@@ -15,8 +15,8 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from host.i18n import Catalog  # noqa: E402
-from tests.voice.fakes import HangingEngine  # noqa: E402
+from host.i18n import Catalog
+from tests.voice.fakes import HangingEngine
 
 
 @pytest.fixture(scope="session")

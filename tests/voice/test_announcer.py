@@ -14,7 +14,13 @@ import pytest
 from host.i18n import Catalog
 from host.voice import Announcer
 from tests.voice.fakes import (
-    FakeEngine, FakePlayer, HangingEngine, NoVoiceEngine, RaisingEngine, table_view, wait_for,
+    FakeEngine,
+    FakePlayer,
+    HangingEngine,
+    NoVoiceEngine,
+    RaisingEngine,
+    table_view,
+    wait_for,
 )
 
 BLOCK = {"type": "blocked", "player": "p2", "target": "p3", "king": "KS", "call": "cuckoo"}

@@ -107,8 +107,13 @@ def test_init_gives_a_clear_error_when_no_engine_can_start() -> None:
     with pytest.raises(VoiceUnavailable, match="no driver"):
         init_pyttsx3(init, lambda: "", platform="linux")
     loaded: list[str] = []
+
+    def load_bundled() -> str:
+        loaded.append("bundled")
+        return ""
+
     with pytest.raises(VoiceUnavailable):  # no espeak-ng fallback off Linux
-        init_pyttsx3(init, lambda: loaded.append("x") or "", platform="win32")
+        init_pyttsx3(init, load_bundled, platform="win32")
     assert loaded == []
 
 
@@ -127,7 +132,7 @@ def test_the_bundled_espeak_ng_from_pip_renders_speech(tmp_path: Path) -> None:
         assert "/usr/lib/x86_64-linux-gnu/libespeak-ng" not in maps
         print(wav_seconds(wav), wav_peak(wav))
     """)
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+    done = subprocess.run([sys.executable, "-c", script], check=False, cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     seconds, peak = done.stdout.split()
@@ -138,6 +143,7 @@ def test_pick_voice_prefers_the_languages_own_tags() -> None:
     voices = [SimpleNamespace(id="roa/fr-be", name="French (Belgium)", languages=["fr-be"]),
               SimpleNamespace(id="roa/fr", name="French (France)", languages=["fr-fr"]),
               SimpleNamespace(id="win-it", name="Microsoft Elsa - Italian (Italy)", languages=[])]
-    assert pick_voice(voices, "fr").id == "roa/fr"
-    assert pick_voice(voices, "it").id == "win-it"  # by name when the engine has no tags
+    french, italian = pick_voice(voices, "fr"), pick_voice(voices, "it")
+    assert french is not None and french.id == "roa/fr"
+    assert italian is not None and italian.id == "win-it"  # by name when the engine has no tags
     assert pick_voice(voices, "en") is None
