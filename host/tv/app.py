@@ -19,10 +19,11 @@ from typing import Any, Protocol
 import pygame
 
 from host.i18n import LANGUAGES, Catalog
+from host.rules import IllegalAction
+from host.session import SessionError
 from host.tv.cards import CardPainter
 from host.tv.lobby import LobbyScene
-from host.tv.overlays import (ConfirmOverlay, HelpOverlay, KickOverlay, draw_caption_bar,
-                              draw_toast)
+from host.tv.overlays import ConfirmOverlay, HelpOverlay, KickOverlay, draw_caption_bar, draw_toast
 from host.tv.scene import Props, Scene
 from host.tv.stage import SeatShow, Stage
 from host.tv.table import TableScene
@@ -35,6 +36,8 @@ BUSY_FPS = 60
 IDLE_FPS = 10
 TOAST_SECONDS = 2.5
 MAX_UPDATES_PER_FRAME = 200
+#: What a host key may be refused with (shown as a notice; the table is unchanged).
+REFUSALS = (SessionError, IllegalAction)
 
 
 class Subscription(Protocol):
@@ -155,7 +158,7 @@ class TVApp:
         """Run a host action; a refusal becomes a notice on screen and changes nothing."""
         try:
             action(*args)
-        except Exception as error:  # the session's refusal types are its own; show, don't die
+        except REFUSALS as error:
             log.info("host key refused: %s", error)
             self.notify(self.props.t("refused"))
             return False
@@ -166,8 +169,11 @@ class TVApp:
 
     def _ask_kick(self, seat: SeatShow) -> None:
         question = self.props.t("kick_question", name=seat.name)
-        self._push(ConfirmOverlay(self.props, question,
-                                  lambda: self._call(self.session.kick, seat.id), self._pop))
+
+        def kick() -> None:
+            self._call(self.session.kick, seat.id)
+
+        self._push(ConfirmOverlay(self.props, question, kick, self._pop))
 
     def _push(self, overlay: Scene) -> None:
         self.overlays.append(overlay)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 CANVAS_W, CANVAS_H = 1920, 1080
 CAPTION_HEIGHT = 100
@@ -77,7 +78,7 @@ def _spots(count: int) -> tuple[SeatSpot, ...]:
 
 def _place(count: int, scale: float) -> tuple[SeatSpot, ...]:
     probe = SeatSpot(0, 0.0, 0.0, scale)
-    left, top, right, bottom = probe.box()
+    _, top, right, bottom = probe.box()
     cx, cy = TABLE_CENTRE
     rx = CANVAS_W / 2 - 16 - right
     ry = min(cy + top - 8, CANVAS_H - CAPTION_HEIGHT - 12 - cy - bottom)
@@ -87,7 +88,7 @@ def _place(count: int, scale: float) -> tuple[SeatSpot, ...]:
                cy + ry * math.sin(math.pi / 2 + 2 * math.pi * i / samples))
               for i in range(samples + 1)]
     lengths = [0.0]
-    for a, b in zip(points, points[1:]):
+    for a, b in pairwise(points):
         lengths.append(lengths[-1] + math.dist(a, b))
     spots = []
     j = 0

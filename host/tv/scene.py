@@ -7,8 +7,8 @@ game time, which is what lets screenshots and tests render any moment exactly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import pygame

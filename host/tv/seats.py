@@ -44,7 +44,6 @@ def card_rect(spot: SeatSpot) -> pygame.Rect:
 def draw_seat(surface: pygame.Surface, props: Props, stage: Stage, seat: SeatShow,
               spot: SeatSpot, look: CardLook, lives_shown: int, flying_token: float | None) -> None:
     """Paint one seat. ``lives_shown`` may lag the model while a token is leaving."""
-    th = props.theme
     crect = card_rect(spot)
     prect = plate_rect(spot)
     is_turn = stage.current == seat.id and stage.phase == "turns"

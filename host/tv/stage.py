@@ -235,9 +235,9 @@ class Stage:
         elif kind == "turn":
             self.current = event.get("player")
         elif kind == "eliminated":
-            seat = self.seat_of(event.get("player"))
-            if seat:
-                seat.status = "eliminated"
+            one = self.seat_of(event.get("player"))
+            if one:
+                one.status = "eliminated"
         elif kind == "game_over":
             self.phase, self.winners, self.current = "game_over", list(event.get("winners", [])), None
             self.celebrating_since = self.time
@@ -259,9 +259,9 @@ class Stage:
             for seat in self.players:
                 seat.dealt = seat.id in self.order
         elif kind == "blocked":
-            seat = self.seat_of(event.get("target"))
-            if seat:
-                seat.card = event.get("king")
+            one = self.seat_of(event.get("target"))
+            if one:
+                one.card = event.get("king")
         elif kind == "cut_king":
             self.cut_king = event.get("king")
         elif kind == "cut_taken":
@@ -274,9 +274,9 @@ class Stage:
             self.lowest = event.get("lowest")
             self.losers = list(event.get("losers", []))
         elif kind == "life_lost":
-            seat = self.seat_of(event.get("player"))
-            if seat:
-                seat.lives = int(event.get("lives", seat.lives))
+            one = self.seat_of(event.get("player"))
+            if one:
+                one.lives = int(event.get("lives", one.lives))
         elif kind == "sudden_death":
             self.sudden_death.append(dict(event.get("cards", {})))
         elif kind == "misdeal":

@@ -13,12 +13,29 @@ import pygame
 
 from host.tv import theme
 from host.tv.cards import card_size
-from host.tv.layout import (TABLE_CENTRE, TABLE_RADII, SeatSpot, arc, aside_spot, discard_spot,
-                            ease, lerp, seat_spots, stock_spot)
+from host.tv.layout import (
+    TABLE_CENTRE,
+    TABLE_RADII,
+    SeatSpot,
+    arc,
+    aside_spot,
+    discard_spot,
+    ease,
+    lerp,
+    seat_spots,
+    stock_spot,
+)
 from host.tv.scene import Props
 from host.tv.seats import CardLook, card_rect, draw_seat
-from host.tv.stage import (DEAL_FLIGHT, DEAL_STAGGER, FLIP_SECONDS, REVEAL_STAGGER, Beat,
-                           SeatShow, Stage)
+from host.tv.stage import (
+    DEAL_FLIGHT,
+    DEAL_STAGGER,
+    FLIP_SECONDS,
+    REVEAL_STAGGER,
+    Beat,
+    SeatShow,
+    Stage,
+)
 
 PILE_WIDTH = 80
 BANNER_Y = 430
@@ -310,4 +327,4 @@ def _int(point: tuple[float, float]) -> tuple[int, int]:
     return round(point[0]), round(point[1])
 
 
-__all__ = ["TableScene", "card_look", "reveal_order", "card_rect"]
+__all__ = ["TableScene", "card_look", "card_rect", "reveal_order"]

@@ -14,12 +14,12 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-import pygame  # noqa: E402
+import pygame
 
-from host.i18n import Catalog  # noqa: E402
-from host.tv.app import TVApp  # noqa: E402
-from host.tv.rehearsal import Rehearsal  # noqa: E402
-from host.tv.theme import CANVAS_SIZE  # noqa: E402
+from host.i18n import Catalog
+from host.tv.app import TVApp
+from host.tv.rehearsal import Rehearsal
+from host.tv.theme import CANVAS_SIZE
 
 JOIN_URL = "http://192.168.1.20:8000/?room=CAKE"
 

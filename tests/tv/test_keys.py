@@ -7,6 +7,7 @@ from typing import Any
 import pygame
 import pytest
 
+from host.session import SessionError
 from host.tv.app import TVApp
 from host.tv.overlays import ConfirmOverlay, HelpOverlay, KickOverlay
 
@@ -37,7 +38,7 @@ class RecordingSession:
 
     def _record(self, *call: str) -> None:
         if self.refuse:
-            raise RuntimeError("not_allowed_now")
+            raise SessionError("not_allowed_now", "nothing to do now")
         self.calls.append(call)
 
     def host_next(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 
 import pytest
 
@@ -21,7 +22,7 @@ def test_r6_seats_go_clockwise_from_the_bottom_centre(count: int) -> None:
     assert spots[0].x == pytest.approx(TABLE_CENTRE[0])
     assert spots[0].y > TABLE_CENTRE[1]  # seat 0 at the bottom, facing the TV
     angles = [screen_angle(s.x, s.y) for s in spots]
-    steps = [(b - a) % (2 * math.pi) for a, b in zip(angles, angles[1:])]
+    steps = [(b - a) % (2 * math.pi) for a, b in pairwise(angles)]
     assert all(0 < step < math.pi for step in steps)  # always onwards, clockwise
     assert spots[1].x < spots[0].x  # the left neighbour of the bottom seat is on its left
 

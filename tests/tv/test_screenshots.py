@@ -13,6 +13,7 @@ from host.cli import main
 from host.tv.screenshots import JOIN_URL, SCENES
 from host.tv.theme import font_path
 
+
 def decode_qr(path: Path) -> str:
     result = subprocess.run(["zbarimg", "--quiet", "--raw", str(path)], capture_output=True,
                             text=True, timeout=30, check=False)
