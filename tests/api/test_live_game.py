@@ -121,3 +121,21 @@ def test_a_kicked_players_stream_ends(live_server: Any) -> None:
     assert stream.ended.wait(5)
     assert http.call("GET", "/api/state", token=joined["token"])[0] == 401
     stream.close()
+
+
+def test_h7_twenty_phones_with_open_streams_are_all_served(make_session: Any,
+                                                           live_server: Any) -> None:
+    server = live_server(make_session("H7"))
+    http = Http(server.url)
+    tokens = [http.join(f"P{number}")["token"] for number in range(20)]
+    streams = [EventStream(server.url, token) for token in tokens]
+    try:
+        for stream in streams:
+            stream.start()
+        assert http.call("GET", "/healthz") == (200, "ok")  # threads to spare
+        assert http.act(tokens[0], "start", 0)[0] == 200
+        for stream in streams:
+            assert stream.wait_for(lambda views: any(v["step"] == 1 for v in views))
+    finally:
+        for stream in streams:
+            stream.close()
