@@ -139,6 +139,46 @@ def test_the_bundled_espeak_ng_from_pip_renders_speech(tmp_path: Path) -> None:
     assert float(seconds) > 0.3 and int(peak) > 1000
 
 
+def test_works_from_pip_alone_when_no_system_espeak_is_found(tmp_path: Path) -> None:
+    """A fresh process where loading espeak by name fails (as on a machine without the
+    espeak-ng package): ``pyttsx3.init()`` fails, the bundled library is loaded, speech works."""
+    script = textwrap.dedent(f"""
+        import ctypes
+        from pathlib import Path
+        import espeakng_loader
+
+        bundled = espeakng_loader.get_library_path()
+        real_load = ctypes.cdll.LoadLibrary
+
+        def load_without_system_espeak(name, *args, **kwargs):
+            loaded = bundled in Path("/proc/self/maps").read_text()
+            if "espeak" in str(name) and not loaded:
+                raise OSError(f"{{name}}: cannot open shared object file")
+            return real_load(name, *args, **kwargs)
+
+        ctypes.cdll.LoadLibrary = load_without_system_espeak
+        import pyttsx3
+        try:
+            pyttsx3.init()
+        except Exception:
+            pass
+        else:
+            raise SystemExit("the simulation failed: pyttsx3 started without espeak")
+        from host.voice.engine import Pyttsx3Engine, wav_peak, wav_seconds
+        engine = Pyttsx3Engine(Path({str(tmp_path)!r}))
+        engine.open()
+        wav = engine.render("Cucù!", "it")
+        maps = Path("/proc/self/maps").read_text()
+        assert bundled in maps and "/usr/lib/x86_64-linux-gnu/libespeak-ng" not in maps
+        print(wav_seconds(wav), wav_peak(wav))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], check=False, cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr + done.stdout
+    seconds, peak = done.stdout.split()
+    assert float(seconds) > 0.3 and int(peak) > 1000
+
+
 def test_pick_voice_prefers_the_languages_own_tags() -> None:
     voices = [SimpleNamespace(id="roa/fr-be", name="French (Belgium)", languages=["fr-be"]),
               SimpleNamespace(id="roa/fr", name="French (France)", languages=["fr-fr"]),
