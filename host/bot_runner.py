@@ -71,7 +71,7 @@ class BotRunner:
                     self.tick()
                 except SessionError:
                     return  # the session closed under us
-                except Exception:  # noqa: BLE001 - a bot bug must not stop the party
+                except Exception:  # a bot bug must not stop the party
                     log.exception("bot runner tick failed")
         finally:
             subscription.close()
@@ -97,9 +97,9 @@ class BotRunner:
         waited = now - self._since
         limit = self.idle_limit
         current = table.get("current")
-        if table["phase"] == "turns" and current and limit > 0 and waited >= limit:
-            if self.session.timeout(current, step):
-                return f"timeout:{current}"
+        idle = table["phase"] == "turns" and 0 < limit <= waited
+        if idle and isinstance(current, str) and self.session.timeout(current, step):
+            return f"timeout:{current}"
         if waited < self.bot_delay:
             return None
         for player_id, strategy in self.session.bots.items():

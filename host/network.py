@@ -6,6 +6,7 @@ own address. Connecting a UDP socket only asks the kernel to pick a route; no pa
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import socket
@@ -112,7 +113,7 @@ class BackgroundServer:
         else:
             raise last_error or OSError(errno.EADDRINUSE, "no free port")
         self.bind = bind
-        self.port = int(self._server.effective_port)  # type: ignore[union-attr]
+        self.port = int(self._server.effective_port)
         self._thread = threading.Thread(target=self._run, name="web-server", daemon=True)
 
     def _run(self) -> None:
@@ -142,7 +143,7 @@ class BackgroundServer:
                 closed.set()
 
         try:
-            server.trigger.pull_trigger(close_on_loop)  # type: ignore[union-attr]
+            server.trigger.pull_trigger(close_on_loop)
         except (OSError, ValueError, AttributeError):
             pass
         if not (self._thread.is_alive() and closed.wait(timeout)):
@@ -153,17 +154,15 @@ class BackgroundServer:
                 listener.close()
             except OSError:
                 pass
-        server.task_dispatcher.shutdown(cancel_pending=True, timeout=timeout)  # type: ignore[union-attr]
+        server.task_dispatcher.shutdown(cancel_pending=True, timeout=timeout)
         # The loop notices the empty map at its next poll; it is a daemon, so no long wait.
         self._thread.join(0.2)
 
     def _close_map(self) -> None:
-        socket_map = self._server._map  # type: ignore[union-attr]
+        socket_map = self._server._map
         for _ in range(10):
             if not socket_map:
                 return
             for channel in list(socket_map.values()):
-                try:
+                with contextlib.suppress(Exception):  # best effort while tearing down
                     channel.handle_close()
-                except Exception:  # noqa: BLE001 - best effort while tearing down
-                    pass

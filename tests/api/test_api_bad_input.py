@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ def table(make_session: Any, tmp_path: Path) -> Any:
 
 def _bad_requests(tokens: list[str], kicked: str, step: int) -> list[tuple[str, str, Any, dict[str, str], int, str]]:
     good = {"Authorization": f"Bearer {tokens[0]}"}
+    keep = json.dumps({"action": "keep", "step": step})
     return [
         ("POST", "/api/join", "{not json", {}, 400, "bad_request"),
         ("POST", "/api/join", "[]", {}, 400, "bad_request"),
@@ -38,18 +40,18 @@ def _bad_requests(tokens: list[str], kicked: str, step: int) -> list[tuple[str, 
         ("POST", "/api/join", '{"name": "Eve", "room": "XXXX"}', {}, 403, "bad_room"),
         ("POST", "/api/join", '{"name": "bea", "room": "TEST"}', {}, 409, "name_taken"),
         ("POST", "/api/action", "{broken", good, 400, "bad_request"),
-        ("POST", "/api/action", '{"action": null, "step": %d}' % step, good, 400, "bad_request"),
-        ("POST", "/api/action", '{"action": "keep", "step": "%d"}' % step, good, 400,
+        ("POST", "/api/action", json.dumps({"action": None, "step": step}), good, 400, "bad_request"),
+        ("POST", "/api/action", json.dumps({"action": "keep", "step": str(step)}), good, 400,
          "bad_request"),
-        ("POST", "/api/action", '{"action": "dance", "step": %d}' % step, good, 400,
+        ("POST", "/api/action", json.dumps({"action": "dance", "step": step}), good, 400,
          "bad_action"),
-        ("POST", "/api/action", '{"action": "keep", "step": %d}' % (step + 5), good, 409,
+        ("POST", "/api/action", json.dumps({"action": "keep", "step": step + 5}), good, 409,
          "stale_step"),
-        ("POST", "/api/action", '{"action": "keep", "step": %d}' % step,
+        ("POST", "/api/action", keep,
          {"Authorization": "Bearer " + "A" * 43}, 401, "unauthorized"),
-        ("POST", "/api/action", '{"action": "keep", "step": %d}' % step, {}, 401,
+        ("POST", "/api/action", keep, {}, 401,
          "unauthorized"),
-        ("POST", "/api/action", '{"action": "keep", "step": %d}' % step,
+        ("POST", "/api/action", keep,
          {"Authorization": f"Bearer {kicked}"}, 401, "unauthorized"),
         ("GET", "/api/state", "", {"Authorization": f"Bearer {kicked}"}, 401, "unauthorized"),
         ("GET", "/api/table?room=ZZZZ", "", {}, 403, "bad_room"),

@@ -76,9 +76,9 @@ def test_no_response_or_stream_message_leaks_a_card(make_session: Any, live_serv
     def scan_all(step: int) -> int:
         count = 0
         for pid, token in tokens.items():
-            status, body = http.call("GET", "/api/state", token=token)
+            _, body = http.call("GET", "/api/state", token=token)
             count += oracle.check(pid, step, str(body).replace("'", '"'), "state")
-        status, body = http.call("GET", "/api/table?room=TEST")
+        _, body = http.call("GET", "/api/table?room=TEST")
         phases.add(body["phase"])
         return count + oracle.check(None, step, str(body).replace("'", '"'), "table")
 

@@ -143,7 +143,7 @@ def test_bad_house_rule_is_a_clear_error(tmp_path: Path) -> None:
         [sys.executable, "-m", "host.cli", "--headless", "--house-rules", "H9",
          "--state", str(tmp_path / "s.json")],
         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
-        timeout=30,
+        timeout=30, check=False,
     )
     assert result.returncode == 2 and "H9" in result.stderr
     assert "Traceback" not in result.stderr
