@@ -15,7 +15,6 @@ import random
 import secrets
 import string
 import threading
-import time
 import unicodedata
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
@@ -271,7 +270,7 @@ class Session:
             name, number = f"Bot {number}", number + 1
         pid = self._seat(name, bot=True).player_id
         self._bots[pid] = strategy
-        self._save()
+        self._save()  # again: the save must know it is a bot
         return pid
 
     def _seat(self, name: str, *, bot: bool) -> JoinResult:
@@ -447,12 +446,3 @@ def _random_room(seed: int | None) -> str:
         return "".join(chooser.choice(string.ascii_uppercase) for _ in range(4))
     return "".join(secrets.choice(string.ascii_uppercase) for _ in range(4))
 
-
-def wait_until(predicate: Callable[[], bool], timeout: float, interval: float = 0.01) -> bool:
-    """Poll ``predicate`` until true or ``timeout`` seconds pass (bounded; used by tests/tools)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(interval)
-    return predicate()

@@ -109,3 +109,13 @@ class EventStream(threading.Thread):
         self._socket.close()
         self._connection.close()
         self.join(5)
+
+
+def wait_until(predicate: Callable[[], bool], timeout: float, interval: float = 0.01) -> bool:
+    """Poll ``predicate`` until true or ``timeout`` seconds pass (bounded)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return predicate()

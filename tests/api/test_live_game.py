@@ -102,7 +102,7 @@ def test_stream_heartbeat_and_a_closed_stream_frees_its_seat(live_server: Any) -
     assert deadline_ok, "no heartbeat comments"
     assert server.session.view(None)["players"][0]["connected"] is True
     stream.close()
-    from host.session import wait_until
+    from tests.api.cuckoo_http_client import wait_until
 
     # the server notices the closed connection and the player shows as disconnected
     assert wait_until(lambda: not server.session.view(None)["players"][0]["connected"], 5)

@@ -83,7 +83,7 @@ def test_bots_wait_for_their_delay_then_act(make_session: Any) -> None:
 
 
 def test_runner_thread_plays_a_bot_game_to_the_end(make_session: Any) -> None:
-    from host.session import wait_until
+    from tests.api.cuckoo_http_client import wait_until
 
     session = make_session(bots=3, bot_strategy="random")
     ana = session.join("Ana", "TEST").player_id
