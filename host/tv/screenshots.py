@@ -18,13 +18,45 @@ from host.i18n import Catalog
 from host.rules import HouseRules
 from host.tv.app import FRAME_SECONDS, TVApp
 from host.tv.rehearsal import Rehearsal
-from host.tv.stage import FLIP_SECONDS, REVEAL_STAGGER
+from host.tv.stage import FLIP_SECONDS, REVEAL_STAGGER, Stage
 from host.tv.theme import CANVAS_SIZE
 
 JOIN_URL = "http://192.168.1.20:8000/?room=CAKE"
 PLAYERS = ("Ana", "Chloé", "Niccolò", "François", "Zoë")
 SCENES = ("lobby", "deal", "turn", "exchange", "block", "cut", "reveal", "game-over")
 MAX_MOVES = 3000
+
+
+class CaptionsFromEvents:
+    """Stands in for the announcer in pictures: the caption is the voice's phrase for the
+    event on screen (``host.voice.phrases``), so screenshots show the caption bar in use.
+    It only writes text; the TV never speaks."""
+
+    def __init__(self, app_stage: Stage, catalog: Catalog, lang: str) -> None:
+        self.stage = app_stage
+        self.catalog = catalog
+        self.lang = lang
+        self.muted = True
+        self._last: str | None = None
+
+    def caption(self) -> str | None:
+        """The phrase of the event playing now, else the last one (captions linger)."""
+        beat = self.stage.beat
+        if beat is None or self.stage.latest is None:
+            return self._last
+        try:
+            from host.voice.phrases import phrases_for
+        except ImportError:  # the voice package is optional for pictures
+            return None
+        lines = phrases_for(beat.event, self.stage.latest, self.catalog.translator(self.lang))
+        self._last = lines[0] if lines else self._last
+        return self._last
+
+    def set_language(self, lang: str) -> None:
+        self.lang = lang
+
+    def set_muted(self, muted: bool) -> None:
+        self.muted = muted
 
 
 class StillCamera:
@@ -39,6 +71,7 @@ class StillCamera:
     def shoot(self, scene: str) -> None:
         if scene in self.taken:
             return
+        self.app.poll_caption()
         self.app.render(self.surface)
         path = self.directory / f"tv-{scene}.png"
         pygame.image.save(self.surface, str(path))
@@ -55,6 +88,7 @@ class StillCamera:
             if scene and scene not in self.taken and beat.elapsed >= moment:
                 self.shoot(scene)
             app.step(FRAME_SECONDS)
+            app.poll_caption()
 
 
 def _moment_of(kind: str, event: dict[str, object]) -> tuple[str | None, float]:
@@ -102,7 +136,9 @@ def take_screenshots(directory: Path, lang: str, *, seed: int = 11,
     if not pygame.font.get_init():
         pygame.font.init()
     rehearsal = Rehearsal(HouseRules(), seed=seed, room="CAKE")
-    app = TVApp(rehearsal, None, catalog or Catalog.load(), lang=lang, join_url=JOIN_URL)
+    catalog = catalog or Catalog.load()
+    app = TVApp(rehearsal, None, catalog, lang=lang, join_url=JOIN_URL)
+    app.announcer = CaptionsFromEvents(app.stage, catalog, lang)
     camera = StillCamera(app, directory)
     for i, name in enumerate(PLAYERS):
         rehearsal.join(name, bot=i == len(PLAYERS) - 1)

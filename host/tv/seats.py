@@ -73,7 +73,8 @@ def draw_seat(surface: pygame.Surface, props: Props, stage: Stage, seat: SeatSho
                             scale)
     if stage.dealer == seat.id and stage.phase != "lobby":
         button = props.memo(("dealer", props.lang, scale), lambda: _dealer_button(props, scale))
-        surface.blit(button, button.get_rect(center=(crect.right + 4, crect.bottom - button.get_height() // 2)))
+        half = button.get_width() // 2
+        surface.blit(button, button.get_rect(center=(crect.right + half + 4, crect.bottom - half)))
     tag = _seat_tag(props, seat)
     if tag:
         colour = theme.INK if seat.status != "eliminated" else theme.ALERT

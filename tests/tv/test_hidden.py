@@ -100,7 +100,7 @@ def test_r15_no_card_reaches_the_tv_before_the_reveal_and_seats_show_backs(
         received.append((view, events))
         original(view, events)
 
-    app.stage.receive = spy  # type: ignore[method-assign]
+    app.stage.receive = spy
     checked_seats = 0
     for _ in range(2000):
         if table.game.phase == "game_over":

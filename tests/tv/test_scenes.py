@@ -35,7 +35,7 @@ class StillSession:
 
 
 def app_for(make_app: Any, first: dict[str, Any], **kwargs: Any) -> TVApp:
-    app, _ = make_app(session=StillSession(first), **kwargs)
+    app: TVApp = make_app(session=StillSession(first), **kwargs)[0]
     return app
 
 
@@ -203,7 +203,7 @@ def test_r16_misdeal_collects_the_cards(make_app: Any) -> None:
 def test_sudden_death_and_every_beat_render_without_error(canvas: pygame.Surface,
                                                           make_app: Any) -> None:
     app = app_for(make_app, view("turns"))
-    events = [
+    events: list[dict[str, Any]] = [
         {"type": "turn", "player": "p0"}, {"type": "kept", "player": "p0", "auto": True,
                                            "timed_out": True},
         {"type": "exchanged", "player": "p1", "target": "p2"},
@@ -249,7 +249,7 @@ def test_captions_show_in_the_caption_bar_also_when_muted(canvas: pygame.Surface
     voice.line = None
     app.poll_caption()
     app.render(canvas)
-    assert canvas.get_at((960, 1030))[:3] == (6, 10, 16)
+    assert colour_at(canvas, (960, 1030)) == (6, 10, 16)
 
 
 def test_stage_plays_a_backlog_faster() -> None:
