@@ -18,6 +18,10 @@ from host.session import Session, SessionError, Subscription
 
 log = logging.getLogger(__name__)
 _MAX_WAIT = 0.5
+#: Outside turns (the reveal, the lobby, game over) bots wait this many times their delay …
+REVEAL_PAUSE_FACTOR = 4.0
+#: … but never more than this many seconds.
+REVEAL_PAUSE_CAP = 6.0
 
 
 class BotRunner:
@@ -42,6 +46,11 @@ class BotRunner:
         if options.rapid:
             return float(options.rapid_seconds)
         return self.turn_timeout
+
+    @property
+    def pause_delay(self) -> float:
+        """A bot deals the next round, starts or restarts a game only after this longer wait."""
+        return min(REVEAL_PAUSE_CAP, REVEAL_PAUSE_FACTOR * self.bot_delay)
 
     def start(self) -> BotRunner:
         self._thread.start()
@@ -81,7 +90,8 @@ class BotRunner:
         if self._step is None:
             return 0.01
         now = self._clock()
-        dues = [self._since + self.bot_delay] if self.session.bots else []
+        dues = ([self._since + self.bot_delay, self._since + self.pause_delay]
+                if self.session.bots else [])
         if self.idle_limit > 0:
             dues.append(self._since + self.idle_limit)
         ahead = [due - now for due in dues if due > now]
@@ -102,6 +112,8 @@ class BotRunner:
             return f"timeout:{current}"
         if waited < self.bot_delay:
             return None
+        if table["phase"] != "turns" and waited < self.pause_delay:
+            return None  # let people read the reveal (or the lobby) before a bot moves on
         for player_id, strategy in self.session.bots.items():
             try:
                 view = self.session.view(player_id)

@@ -247,7 +247,8 @@ class Session:
             result = self._seat(clean, bot=False)
             if self._pending_bots and not self._bots:
                 # Bots sit down right after the first person, so a person is the VIP.
-                for _ in range(self._pending_bots):
+                free = self._game.options.max_players - len(self._game.players)
+                for _ in range(min(self._pending_bots, free)):
                     self._seat_bot(self.bot_strategy)
                 self._pending_bots = 0
                 self._save()

@@ -93,3 +93,30 @@ def test_runner_thread_plays_a_bot_game_to_the_end(make_session: Any) -> None:
         assert wait_until(lambda: session.view(None)["phase"] in ("reveal", "game_over"), 10)
     finally:
         runner.stop()
+
+
+def test_a_bot_deals_the_next_round_only_after_the_reveal_pause(make_session: Any) -> None:
+    session = make_session(bots=2, seed=1)  # seed 1: a bot deals round 2
+    ana = session.join("Ana", "TEST").player_id
+    session.act(ana, "start", 0)
+    clock = Clock()
+    runner = BotRunner(session, bot_delay=1.0, turn_timeout=0, clock=clock)
+    for _ in range(10):  # play the round: bots after their delay, Ana keeps
+        view = session.view(None)
+        if view["phase"] != "turns":
+            break
+        if view["current"] == ana:
+            session.act(ana, "keep", session.step)
+        else:
+            runner.tick()
+            clock.now += 1.0
+            runner.tick()
+    assert session.view(None)["phase"] == "reveal"
+    assert session.view(None)["next_dealer"] in session.bots
+    step = session.step
+    runner.tick()
+    clock.now += runner.bot_delay
+    assert runner.tick() is None and session.step == step  # still showing the reveal
+    clock.now += runner.pause_delay
+    assert runner.tick() is not None and session.step == step + 1
+    assert session.view(None)["phase"] == "turns"
