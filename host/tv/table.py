@@ -200,9 +200,8 @@ class TableScene:
             self._banner(surface, props.t("first_dealer", name=name(event.get("dealer"))), 56,
                          theme.INK)
         elif kind == "kept":
-            key = "auto_keeps" if event.get("auto") else "keeps"
-            x, y = centre(event.get("player"))
-            self._bubble(surface, props.t(key), (x, y), 1.0 - p)
+            text = props.t("auto_keeps" if event.get("auto") else "keeps")
+            self._bubble(surface, text, centre(event.get("player")), 1.0 - p)
         elif kind == "exchanged":
             a, b = centre(event.get("player")), centre(event.get("target"))
             t = ease((p - 0.05) / 0.8)
