@@ -81,6 +81,7 @@ class Announcer:
         self._prefetched: dict[tuple[str, str], Future[Path]] = {}
         self._opened = threading.Event()
         self._engine_error: str | None = None
+        self._engine_stuck = False
         self._logged: set[str] = set()
         self._worker = threading.Thread(target=self._run, name="voice", daemon=True)
         self._started = False
@@ -213,6 +214,10 @@ class Announcer:
     def _can_speak(self) -> bool:
         if self._muted or (self._opened.is_set() and self._engine_error is not None):
             return False
+        if self._engine_stuck:  # a render timed out: no new lines until it comes back
+            if self._renderer.busy_for() > 0:
+                return False
+            self._engine_stuck = False
         # A job running far past the render timeout means the engine hangs: captions only.
         return self._renderer.busy_for() <= self._render_timeout_s
 
@@ -277,7 +282,7 @@ class Announcer:
                 return future.result(timeout=min(0.05, max(0.0, deadline - self._clock())))
             except FutureTimeout:
                 if self._clock() >= deadline:
-                    future.cancel()
+                    self._engine_stuck = not future.cancel()
                     self._log_once("the speech engine is too slow or stuck; captions only")
                     return None
             except CancelledError:

@@ -250,3 +250,29 @@ def test_close_is_quick_while_speaking(catalog: Catalog, tmp_path: Path) -> None
     began = time.perf_counter()
     announcer.close()
     assert time.perf_counter() - began < 1.0
+
+
+class SlowOnceEngine(FakeEngine):
+    """Its first line takes 1.5 s (far past the timeout); then it is quick again."""
+
+    def render(self, text: str, lang: str) -> Path:
+        if not self.rendered:
+            time.sleep(1.5)
+        return super().render(text, lang)
+
+
+def test_speech_comes_back_once_a_stuck_engine_recovers(
+        announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
+    engine = SlowOnceEngine(tmp_path, seconds=0.1)
+    announcer = make(announcers, catalog, engine, render_timeout_s=0.5)
+    announcer.announce([{"type": "new_game"}], table_view())
+    assert wait_for(lambda: len(announcer.said()) == 1, timeout=3.0)
+    announcer.announce([{"type": "turn", "player": "p2"}], table_view())
+    assert wait_for(lambda: len(announcer.said()) == 2, timeout=3.0)
+    assert [s.audio for s in announcer.said()] == [False, False]  # captions while stuck
+    assert wait_for(lambda: len(engine.rendered) == 1, timeout=3.0)  # the slow line ends
+    announcer.announce([{"type": "turn", "player": "p3"}], table_view())
+    assert wait_for(lambda: len(announcer.said()) == 3, timeout=3.0)
+    assert announcer.said()[-1].audio and announcer.said()[-1].line.text == "Chloé?"
+    assert [text for text, _ in engine.rendered] == [
+        "Back to the lobby — who's up for another game?", "Chloé?"]  # "Bo?" never queued
