@@ -220,7 +220,7 @@ def lose_chances(view: View) -> tuple[float, float]:
     if dealer or later == 0:
         stay = fixed(r)
         cut = king * stay + sum(p[y] * fixed(y) for y in RANK_VALUES if y < KING or not king)
-        return stay, cut
+        return _clamp(stay), _clamp(cut)
     stay = fixed(r) * _future(r, later - 1, p, king)[-1][0]
     blocked = fixed(r) * (_future(r, later - 2, p, king)[-1][0] if later >= 2 else 1.0)
     move = king * blocked  # my neighbour shows a King: I keep my card
@@ -236,7 +236,12 @@ def lose_chances(view: View) -> tuple[float, float]:
         else:  # my neighbour keeps my card
             rest = float(r >= x) * _future(x, later - 2, p, king)[-1][0]
         move += p[x] * fixed(x) * rest
-    return stay, move
+    return _clamp(stay), _clamp(move)
+
+
+def _clamp(chance: float) -> float:
+    """Sums of products may stray past 0 or 1 by a rounding error."""
+    return min(max(chance, 0.0), 1.0)
 
 
 def _left_neighbour(view: View, player_id: str) -> str | None:
