@@ -8,6 +8,8 @@ import sys
 from argparse import Namespace
 from pathlib import Path
 
+import pytest
+
 from host.cli import build_parser, main
 from host.voice import Pyttsx3Engine, VoiceUnavailable
 from host.voice.cli import run_test_voice_command
@@ -80,10 +82,13 @@ def test_unwritable_out_is_a_clear_error(tmp_path: Path) -> None:
     assert code == 1 and f"Cannot write {target}" in err and not target.exists()
 
 
-def test_the_installed_command_line_writes_a_sample(tmp_path: Path) -> None:
+def test_the_installed_command_line_writes_a_sample(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # not the real ~/.cache
     target = tmp_path / "cli.wav"
     assert main(["test-voice", "--lang", "en", "--out", str(target)]) == 0
     assert wav_seconds(target) > 1.0
+    assert list((tmp_path / "cache" / "cuckoo-party" / "voice").glob("*.wav"))
 
 
 def test_the_command_in_a_fresh_process_is_headless_and_quiet(tmp_path: Path) -> None:
