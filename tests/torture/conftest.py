@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -106,3 +106,13 @@ def check_invariants(game: Game, lives_before: dict[str, int]) -> None:
         seen = cards_in(view)
         assert seen <= CARD_CODES
         assert not seen - may_see(game, viewer), (viewer, game.phase, seen - may_see(game, viewer))
+
+
+def wait_until(predicate: Callable[[], bool], timeout: float, interval: float = 0.02) -> bool:
+    """Poll ``predicate`` until true or ``timeout`` seconds pass (a bounded wait)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return predicate()
