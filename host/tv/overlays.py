@@ -37,10 +37,15 @@ def draw_caption_bar(surface: pygame.Surface, props: Props, caption: str | None)
         props.theme.blit_text(surface, line, size, theme.INK, center=(960, bar.top + step * (i + 1)))
 
 
-def draw_panel(surface: pygame.Surface, rect: pygame.Rect) -> None:
+def _shade() -> pygame.Surface:
     shade = pygame.Surface((1920, 1080), pygame.SRCALPHA)
     shade.fill((0, 0, 0, 150))
-    surface.blit(shade, (0, 0))
+    return shade
+
+
+def draw_panel(surface: pygame.Surface, props: Props, rect: pygame.Rect) -> None:
+    """Dim the scene and draw the overlay's panel on top."""
+    surface.blit(props.memo(("shade",), _shade), (0, 0))
     pygame.draw.rect(surface, theme.PANEL, rect, border_radius=24)
     pygame.draw.rect(surface, theme.PANEL_EDGE, rect, 3, border_radius=24)
 
@@ -78,7 +83,7 @@ class HelpOverlay:
     def draw(self, surface: pygame.Surface) -> None:
         th = self.props.theme
         rect = pygame.Rect(260, 110, 1400, 780)
-        draw_panel(surface, rect)
+        draw_panel(surface, self.props, rect)
         th.blit_text(surface, self.props.t("help_title"), 56, theme.GOLD, True,
                      midtop=(rect.centerx, rect.top + 30))
         for i, (key, what) in enumerate(self.rows()):
@@ -114,7 +119,7 @@ class ConfirmOverlay:
     def draw(self, surface: pygame.Surface) -> None:
         th = self.props.theme
         rect = pygame.Rect(460, 340, 1000, 320)
-        draw_panel(surface, rect)
+        draw_panel(surface, self.props, rect)
         question = th.fitted_text(self.question, 54, rect.width - 80, theme.INK, bold=True)
         surface.blit(question, question.get_rect(center=(rect.centerx, rect.top + 110)))
         th.blit_text(surface, self.props.t("confirm_keys"), 36, theme.GOLD,
@@ -158,9 +163,9 @@ class KickOverlay:
         rows = max(1, len(self.players))
         columns = 1 if rows <= 10 else 2
         per_column = -(-rows // columns)
-        rect = pygame.Rect(0, 0, 760 * columns, min(900, 220 + per_column * 56))
+        rect = pygame.Rect(0, 0, 900 * columns, min(900, 220 + per_column * 56))
         rect.center = (960, 480)
-        draw_panel(surface, rect)
+        draw_panel(surface, self.props, rect)
         th.blit_text(surface, self.props.t("kick_title"), 48, theme.GOLD, True,
                      midtop=(rect.centerx, rect.top + 24))
         if not self.players:
@@ -168,16 +173,16 @@ class KickOverlay:
                          center=rect.center)
         for i, seat in enumerate(self.players):
             column, row = divmod(i, per_column)
-            line = pygame.Rect(rect.left + 40 + column * 760, rect.top + 100 + row * 56, 680, 50)
+            line = pygame.Rect(rect.left + 40 + column * 900, rect.top + 100 + row * 56, 820, 50)
             if i == self.selected:
                 pygame.draw.rect(surface, theme.GOLD, line, border_radius=10)
             colour = theme.DARK_INK if i == self.selected else theme.INK
             th.blit_text(surface, f"{i + 1}", 30, colour, True, midleft=(line.left + 16,
                                                                          line.centery))
-            name = th.fitted_text(seat.name, 34, 560, colour, bold=i == self.selected)
+            name = th.fitted_text(seat.name, 34, 700, colour, bold=i == self.selected)
             surface.blit(name, name.get_rect(midleft=(line.left + 70, line.centery)))
-        th.blit_text(surface, self.props.t("kick_keys"), 26, theme.MUTED_INK,
-                     midbottom=(rect.centerx, rect.bottom - 18))
+        keys = th.fitted_text(self.props.t("kick_keys"), 26, rect.width - 40, theme.MUTED_INK)
+        surface.blit(keys, keys.get_rect(midbottom=(rect.centerx, rect.bottom - 18)))
 
 
 def draw_toast(surface: pygame.Surface, props: Props, text: str, alpha: int) -> None:
