@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pygame
@@ -13,6 +14,7 @@ from host.tv import run_tv
 from host.tv.app import TVApp, open_window
 
 from .conftest import JOIN_URL, FakeAnnouncer
+from .test_hidden import CARD, allowed_cards
 from .views import player, view
 
 
@@ -28,12 +30,21 @@ class FakeClock:
 
 
 def test_whole_game_with_bots_runs_through_the_tv_loop(catalog: Any) -> None:
-    """Real Session + BotRunner; the TV follows the public stream to the winners."""
+    """Real Session + BotRunner; the TV follows the public stream to the winners, and no
+    update it receives carries a card the public may not see (R15, hidden information)."""
     session = Session(HouseRules(), seed=3, room="CAKE")
     for _ in range(4):
         session.add_bot("simple")
     surface = pygame.Surface((1920, 1080))
     app = TVApp(session, FakeAnnouncer(), catalog, lang="fr", join_url=JOIN_URL)
+    received: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+    original = app.stage.receive
+
+    def spy(view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        received.append((view, events))
+        original(view, events)
+
+    app.stage.receive = spy  # type: ignore[method-assign]
     phases: set[str] = {app.stage.phase}
     runner = BotRunner(session, bot_delay=0.05, turn_timeout=0).start()
     clock = FakeClock()
@@ -54,6 +65,10 @@ def test_whole_game_with_bots_runs_through_the_tv_loop(catalog: Any) -> None:
     assert {"lobby", "turns", "reveal"} <= phases
     assert {"round_dealt", "reveal"} <= kinds
     assert app.frames_rendered > 100
+    assert len(received) > 30
+    for seen_view, events in received:
+        found = set(CARD.findall(json.dumps([seen_view, events])))
+        assert found <= allowed_cards(seen_view, events)
 
 
 def test_idle_lobby_draws_only_when_something_changes(make_app: Any) -> None:
