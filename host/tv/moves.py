@@ -1,0 +1,241 @@
+"""The animation of the move playing now: cards in flight, flips, and the banners that name
+the move ("Ana swaps with Chloé", "CUCKOO!").
+
+One small painter per event kind, looked up in ``MOVES``; each reads a ``Move`` (the beat,
+the stage, the seat spots) and paints — nothing here changes state. Banner and label helpers
+are shared with the table's resting messages.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from host.tv import theme
+from host.tv.layout import (
+    TABLE_CENTRE,
+    SeatSpot,
+    arc,
+    aside_spot,
+    discard_spot,
+    ease,
+    lerp,
+    stock_spot,
+)
+from host.tv.scene import Props
+from host.tv.stage import DEAL_FLIGHT, DEAL_STAGGER, FLIP_SECONDS, REVEAL_STAGGER, Beat, Stage
+
+PILE_WIDTH = 80
+BANNER_Y = 430
+
+
+def point(at: tuple[float, float]) -> tuple[int, int]:
+    return round(at[0]), round(at[1])
+
+
+def plate(size: tuple[int, int], colour: tuple[int, int, int, int],
+          radius: int) -> pygame.Surface:
+    """A translucent rounded plate behind a banner or a bubble."""
+    surface = pygame.Surface(size, pygame.SRCALPHA)
+    pygame.draw.rect(surface, colour, surface.get_rect(), border_radius=radius)
+    return surface
+
+
+def banner(surface: pygame.Surface, props: Props, text: str, size: int, colour: theme.Colour,
+           y: int = BANNER_Y) -> None:
+    """Big centred text on a dark plate, readable from the sofa."""
+    image = props.theme.fitted_text(text, size, 1300, colour, bold=True)
+    box = image.get_rect(center=(960, y)).inflate(50, 24)
+    surface.blit(props.memo(("banner", box.size), lambda: plate(box.size, (8, 12, 20, 210), 24)),
+                 box)
+    surface.blit(image, image.get_rect(center=box.center))
+
+
+def label(surface: pygame.Surface, props: Props, text: str, at: tuple[float, float]) -> None:
+    props.theme.blit_text(surface, text, 22, theme.MUTED_INK, center=point(at))
+
+
+def bubble(surface: pygame.Surface, props: Props, text: str, at: tuple[float, float],
+           fade: float) -> None:
+    """A short word over a seat ("Keeps") fading out."""
+    alpha = max(0, min(255, round(255 * min(1.0, fade * 2))))
+    image = props.theme.text(text, 30, theme.DARK_INK, bold=True)
+    box = image.get_rect(center=point(at)).inflate(28, 14)
+    surface.blit(plate(box.size, (*theme.GOLD, alpha), 14), box)
+    image = image.copy()
+    image.set_alpha(alpha)
+    surface.blit(image, image.get_rect(center=box.center))
+
+
+def winners_banner(surface: pygame.Surface, props: Props, stage: Stage) -> None:
+    """R14: the sole winner, or every joint winner, in gold."""
+    names = [stage.name_of(w) for w in stage.winners]
+    if len(names) == 1:
+        banner(surface, props, props.t("winner", name=names[0]), 96, theme.GOLD)
+    elif names:
+        banner(surface, props, props.t("joint_winners"), 90, theme.GOLD)
+        banner(surface, props, " · ".join(names), 48, theme.INK, y=BANNER_Y + 100)
+
+
+def confetti(surface: pygame.Surface, t: float) -> None:
+    """Falling confetti computed from time alone, so any instant draws the same."""
+    for k in range(90):
+        x = (k * 211.7 + 40 * math.sin(t * 2 + k)) % 1920
+        y = (k * 97.3 + t * (160 + (k % 7) * 25)) % 980
+        size = 8 + k % 6
+        surface.fill(theme.PLAYER_COLOURS[k % 8], (round(x), round(y), size, size // 2 + 3))
+
+
+@dataclass(frozen=True)
+class Move:
+    """Everything a move painter reads."""
+
+    surface: pygame.Surface
+    props: Props
+    stage: Stage
+    beat: Beat
+    spots: dict[str, SeatSpot]
+
+    @property
+    def event(self) -> dict[str, Any]:
+        return self.beat.event
+
+    def name(self, key: str) -> str:
+        return self.stage.name_of(self.event.get(key))
+
+    def at(self, key: str) -> tuple[float, float]:
+        """The card centre of the seat named by ``event[key]``."""
+        spot = self.spots.get(str(self.event.get(key)))
+        return spot.centre if spot else TABLE_CENTRE
+
+    def back(self) -> pygame.Surface:
+        width = next(iter(self.spots.values())).card_width if self.spots else 100
+        return self.props.cards.back(width)
+
+    def card(self, image: pygame.Surface, at: tuple[float, float]) -> None:
+        self.surface.blit(image, image.get_rect(center=point(at)))
+
+    def banner(self, text: str, size: int, colour: theme.Colour = theme.INK,
+               y: int = BANNER_Y) -> None:
+        banner(self.surface, self.props, text, size, colour, y)
+
+
+def _deal(m: Move) -> None:
+    """R5: one card after another from the stock to each seat in turn order."""
+    for i, player in enumerate(m.event.get("order", [])):
+        t = (m.beat.elapsed - i * DEAL_STAGGER) / DEAL_FLIGHT
+        spot = m.spots.get(player)
+        if 0 < t < 1 and spot:
+            m.card(m.back(), lerp(stock_spot(), spot.centre, ease(t)))
+
+
+def _game_started(m: Move) -> None:
+    m.banner(m.props.t("first_dealer", name=m.name("dealer")), 56)
+
+
+def _kept(m: Move) -> None:
+    text = m.props.t("auto_keeps" if m.event.get("auto") else "keeps")
+    bubble(m.surface, m.props, text, m.at("player"), 1.0 - m.beat.progress)
+
+
+def _exchanged(m: Move) -> None:
+    """R7: two face-down cards cross between the neighbours (nobody sees them)."""
+    a, b = m.at("player"), m.at("target")
+    t = ease((m.beat.progress - 0.05) / 0.8)
+    m.card(m.back(), arc(a, b, t))
+    m.card(m.back(), arc(b, a, t))
+    m.banner(m.props.t("swaps_with", player=m.name("player"), target=m.name("target")), 48)
+
+
+def _call(m: Move) -> None:
+    """The host's call when a King blocks (R7, R9): "CUCKOO!", or "CHASE!" under H8."""
+    call = m.props.t("call_chase" if m.event.get("call") == "chase" else "call_cuckoo")
+    pop = min(1.0, m.beat.elapsed / 0.35)
+    m.banner(call, max(40, round(150 * (0.5 + 0.5 * pop)) // 10 * 10), theme.GOLD,
+             y=BANNER_Y - 20)
+
+
+def _blocked(m: Move) -> None:
+    _call(m)
+    m.banner(m.props.t("blocked_by", target=m.name("target"), player=m.name("player")), 36,
+             y=BANNER_Y + 95)
+
+
+def _cut(m: Move) -> None:
+    back = m.props.cards.back(PILE_WIDTH)
+    m.card(back, lerp(stock_spot(), m.at("dealer"), 0.25 * ease(m.beat.progress)))
+    m.banner(m.props.t("cuts", name=m.name("dealer")), 44)
+
+
+def _cut_taken(m: Move) -> None:
+    """R9: the cut card goes to the dealer, the old one face down to the discard."""
+    t = ease(m.beat.progress)
+    m.card(m.back(), lerp(m.at("dealer"), discard_spot(), t))
+    m.card(m.back(), lerp(stock_spot(), m.at("dealer"), t))
+    m.banner(m.props.t("cut_taken", name=m.name("dealer")), 44)
+
+
+def _cut_king(m: Move) -> None:
+    """R9: a cut King turns face up and is set aside; the dealer keeps their card."""
+    t = min(1.0, m.beat.elapsed / 0.8)
+    m.card(m.props.cards.flipped(m.event.get("king"), PILE_WIDTH, t),
+           lerp(stock_spot(), aside_spot(), ease(t)))
+    _call(m)
+    m.banner(m.props.t("cut_king", name=m.name("dealer")), 36, y=BANNER_Y + 95)
+
+
+def _reveal(m: Move) -> None:
+    done = m.beat.elapsed >= len(m.event.get("cards", {})) * REVEAL_STAGGER + FLIP_SECONDS
+    if done:
+        m.banner(m.props.t("lowest", rank=m.props.rank_name(str(m.event.get("lowest")))), 60,
+                 theme.ALERT)
+    else:
+        m.banner(m.props.t("reveal"), 60)
+
+
+def _eliminated(m: Move) -> None:
+    m.banner(m.props.t("is_out", name=m.name("player")), 56, theme.ALERT)
+
+
+def _sudden_death(m: Move) -> None:
+    """H5: the one-card deal among the players who would all go out together."""
+    m.banner(m.props.t("sudden_death"), 64, theme.ALERT, y=BANNER_Y - 60)
+    dealt: dict[str, str] = m.event.get("cards", {})
+    x0 = 960 - (len(dealt) - 1) * 90
+    for i, (player, code) in enumerate(dealt.items()):
+        face = m.props.cards.face(code, 100)
+        rect = face.get_rect(center=(x0 + i * 180, BANNER_Y + 60))
+        m.surface.blit(face, rect)
+        label(m.surface, m.props, m.stage.name_of(player), (rect.centerx, rect.bottom + 18))
+
+
+def _game_over(m: Move) -> None:
+    winners_banner(m.surface, m.props, m.stage)
+
+
+def _misdeal(m: Move) -> None:
+    """R16: every dealt card goes back to the stock."""
+    for seat in m.stage.players:
+        spot = m.spots.get(seat.id)
+        if seat.dealt and spot:
+            m.card(m.back(), lerp(spot.centre, stock_spot(), ease(m.beat.progress)))
+    m.banner(m.props.t("misdeal", name=m.name("dealer")), 52, theme.ALERT)
+
+
+MOVES: dict[str, Callable[[Move], None]] = {
+    "round_dealt": _deal, "game_started": _game_started, "kept": _kept,
+    "exchanged": _exchanged, "blocked": _blocked, "cut": _cut, "cut_taken": _cut_taken,
+    "cut_king": _cut_king, "reveal": _reveal, "eliminated": _eliminated,
+    "sudden_death": _sudden_death, "game_over": _game_over, "misdeal": _misdeal,
+}
+
+
+def draw_move(move: Move) -> None:
+    """Paint the beat playing now (kinds without a picture, e.g. ``turn``, draw nothing)."""
+    painter = MOVES.get(move.beat.kind)
+    if painter is not None:
+        painter(move)
