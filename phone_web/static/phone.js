@@ -88,7 +88,7 @@ function lost() {
   if (S.es) { S.es.close(); S.es = null; }
   clearTimeout(S.timer);
   S.timer = setTimeout(refresh, S.wait);
-  S.wait = Math.min(S.wait * 2, 8000);
+  S.wait = Math.min(S.wait * 2, 5000);
 }
 async function refresh() {
   if (!S.token) return;
@@ -180,7 +180,7 @@ function render(v) {
   txt("suit-name", c ? M.common["suit_" + suit(c)] : t("no_card"));
   card.setAttribute("aria-label", t("your_card", { card: c ? cardName(c) : t("no_card") }));
 
-  txt("dealer", v.dealer && v.phase !== "lobby" ? (v.dealer === me.id ? t("you_deal") : t("dealer_is", { name: nm(v.dealer) })) : "");
+  txt("dealer", v.dealer && v.phase !== "lobby" && v.phase !== "game_over" ? (v.dealer === me.id ? t("you_deal") : t("dealer_is", { name: nm(v.dealer) })) : "");
   let line = "";
   if (v.phase === "turns") line = mine ? t(v.dealer === me.id ? "your_turn_dealer" : "your_turn") : t("deciding", { name: nm(v.current) });
   else if (me.status === "waiting") line = t("waiting_note");
@@ -233,6 +233,7 @@ function outcome(v, nm) {
   if (w.length > 1) ul.append(el("li", t("joint_winners", { names: new Intl.ListFormat(L).format(w.map(nm)) }), "big"));
   const rv = (v.log || []).filter((e) => e.type === "reveal").pop();
   if (rv && rv.lowest && !$("outcome").hidden) ul.append(el("li", t("lowest", { rank: rankName(rv.lowest) })));
+  for (const p of v.players) if (p.card && !$("outcome").hidden) ul.append(row(p, v));
   for (const id of v.losers || []) if (lives[id]) ul.append(el("li", id === me ? t("you_lost_life", { count: lives[id] }) : t("lost_life", { name: nm(id), count: lives[id] })));
   for (const id of v.eliminated || []) ul.append(el("li", id === me ? t("you_out") : t("is_out", { name: nm(id) })));
 }
@@ -262,13 +263,19 @@ function story(v, nm) {
   }
 }
 
+/* one player: name, then the card when it may be seen (a shown King, the reveal) */
+function row(p, v) {
+  const li = el("li", null, (v.losers || []).includes(p.id) ? "row lost" : "row");
+  li.append(el("span", p.name, "n"));
+  if (p.card) li.append(el("span", show(p.card), red(p.card) ? "c red" : "c", cardName(p.card)));
+  return li;
+}
+
 function players(v) {
   const ul = $("players");
   ul.textContent = "";
   for (const p of v.players) {
-    const li = el("li", null, (v.losers || []).includes(p.id) ? "lost" : "");
-    li.append(el("span", p.name, "n"));
-    if (p.card) li.append(el("span", show(p.card), red(p.card) ? "c red" : "c", cardName(p.card)));
+    const li = row(p, v);
     li.append(el("span", "\u25cf".repeat(p.lives), "l", t("lives", { count: p.lives })));
     const badges = [[p.id === v.me.id, "you"], [p.id === v.dealer && v.phase !== "lobby", "dealer"], [p.id === v.current, "turn"],
       [p.status === "eliminated", "out"], [p.status === "waiting", "waiting"], [p.connected === false && !p.bot, "offline"]];

@@ -42,13 +42,13 @@ def browser_type_launch_args() -> dict[str, Any]:
 
 @pytest.fixture
 def phone_factory(browser: Any, playwright: Any) -> Iterator[Callable[..., Phone]]:
-    """``phone_factory(device="Pixel 7", locale="en-GB")`` → a fresh :class:`Phone`."""
+    """``phone_factory(device="Pixel 7", locale="en-GB", **context_options)`` → a new phone."""
     made: list[Phone] = []
 
-    def make(device: str = "Pixel 7", locale: str = "en-GB") -> Phone:
+    def make(device: str = "Pixel 7", locale: str = "en-GB", **options: Any) -> Phone:
         descriptor = dict(playwright.devices[device])
         descriptor.pop("default_browser_type", None)
-        context = browser.new_context(**descriptor, locale=locale)
+        context = browser.new_context(**{**descriptor, "locale": locale, **options})
         context.set_default_timeout(TIMEOUT_MS)
         phone = Phone(context, context.new_page())
         made.append(phone)

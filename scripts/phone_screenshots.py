@@ -1,0 +1,145 @@
+"""Save phone screenshots for the README: join, your turn, blocked by a King, reveal, winner.
+
+Runs a real host in-process (session + phone API + page on 127.0.0.1, a free port) and three
+phones in Debian's Chromium, then plays a game by tapping the real buttons. As the host it may
+peek at the cards, so it asks for an exchange whenever the neighbour holds a King, to catch
+the "Cuckoo!" moment.
+
+    python scripts/phone_screenshots.py [--out docs/img] [--lang en] [--seed 42]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+]
+NAMES = ("Chloé", "Bo", "Dário")
+LOCALES = {"en": "en-GB", "fr": "fr-FR", "it": "it-IT"}
+MAX_TAPS = 400
+TIMEOUT_MS = 10_000
+
+
+def choose(session: Any, pid: str) -> str:
+    """Start/deal when offered; exchange into a King (for the picture) or away from a low card."""
+    view = session.view(pid)
+    can = view["can"]
+    for action in ("start", "deal"):
+        if action in can:
+            return action
+    card = view["me"]["card"] or "KS"
+    if "exchange" in can:
+        order = view["order"]
+        target = order[order.index(pid) + 1]
+        if str(session.view(target)["me"]["card"]).startswith("K"):
+            return "exchange"
+    low = card[:-1] in ("A", "2", "3", "4", "5", "6", "7")
+    for action in ("exchange", "cut"):
+        if low and action in can:
+            return action
+    return "keep"
+
+
+def wait_step(page: Any, step: int) -> None:
+    page.wait_for_function(
+        "s => Number(document.getElementById('main').dataset.step) === s", arg=step)
+
+
+def shoot(page: Any, out: Path, name: str, focus: str | None = None) -> None:
+    if focus:
+        page.locator(focus).evaluate("e => e.scrollIntoView()")
+    page.screenshot(path=str(out / f"phone-{name}.png"))
+    print(out / f"phone-{name}.png")
+
+
+def run(out: Path, lang: str, seed: int) -> int:
+    sys.path.insert(0, str(ROOT))
+    from playwright.sync_api import sync_playwright
+
+    from host.network import BackgroundServer
+    from host.rules import HouseRules
+    from host.session import Session
+    from phone_web import create_app
+
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        session = Session(HouseRules(), seed=seed, room="TEST", state_path=Path(tmp) / "s.json")
+        server = BackgroundServer(create_app(session), "127.0.0.1", 0, threads=16).start()
+        url = f"http://127.0.0.1:{server.port}/?room=TEST"
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
+                                                     args=CHROMIUM_ARGS)
+                try:
+                    return play(browser, playwright, session, url, out, lang)
+                finally:
+                    browser.close()
+        finally:
+            session.close()
+            server.stop()
+
+
+def play(browser: Any, playwright: Any, session: Any, url: str, out: Path, lang: str) -> int:
+    device = dict(playwright.devices["Pixel 7"])
+    device.pop("default_browser_type", None)
+    device["device_scale_factor"] = 2
+    pages: dict[str, Any] = {}
+    for index, name in enumerate(NAMES):
+        page = browser.new_context(**device, locale=LOCALES[lang]).new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(url)
+        page.fill("#name-input", name)
+        if index == 0:
+            shoot(page, out, "join")
+        page.locator("#join-button").tap()
+        page.wait_for_selector("#game:not([hidden])")
+        pid = next(p["id"] for p in session.view(None)["players"] if p["name"] == name)
+        pages[pid] = page
+    wanted = {"your-turn", "blocked", "reveal", "winner"}
+    for _ in range(MAX_TAPS):
+        table = session.view(None)
+        for page in pages.values():
+            wait_step(page, table["step"])
+        if table["phase"] == "turns" and "your-turn" in wanted:
+            shoot(pages[table["current"]], out, "your-turn")
+            wanted.discard("your-turn")
+        blocked = [e for e in table["log"] if e["type"] == "blocked"]
+        if blocked and "blocked" in wanted:
+            shoot(pages[blocked[-1]["player"]], out, "blocked", "#turn")
+            wanted.discard("blocked")
+        if table["phase"] == "reveal" and "reveal" in wanted:
+            shoot(pages[table["losers"][0]], out, "reveal", "#outcome")
+            wanted.discard("reveal")
+        if table["phase"] == "game_over":
+            if "blocked" in wanted:  # no King this game: another one, same phones
+                pages[table["vip"]].locator('#actions button[data-action="new_game"]').tap()
+                wait_step(pages[table["vip"]], table["step"] + 1)
+                continue
+            shoot(pages[table["winners"][0]], out, "winner", "#outcome")
+            return 0
+        actor = next(pid for pid in pages if session.view(pid)["can"])
+        action = choose(session, actor)
+        pages[actor].locator(f'#actions button[data-action="{action}"]').tap()
+        wait_step(pages[actor], table["step"] + 1)
+    print("the game did not end", file=sys.stderr)
+    return 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img")
+    parser.add_argument("--lang", choices=sorted(LOCALES), default="en")
+    parser.add_argument("--seed", type=int, default=42)
+    args = parser.parse_args(argv)
+    return run(args.out, args.lang, args.seed)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
