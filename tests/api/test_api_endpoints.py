@@ -243,3 +243,19 @@ def test_error_messages_follow_the_phones_language(client: Any) -> None:
     italian = client.post("/api/join", json={"name": "", "room": "TEST"},
                           headers={"Accept-Language": "it"}).json["message"]
     assert len({english, french, italian}) == 3
+
+
+def test_events_accepts_the_bearer_header_too(client: Any) -> None:
+    ana = _join(client, "Ana")
+    response = client.get("/api/events", headers=_auth(ana["token"]), buffered=False)
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    assert response.headers["Cache-Control"] == "no-store"
+    response.close()
+
+
+def test_a_closing_host_answers_503_closed(client: Any, session: Any) -> None:
+    ana = _join(client, "Ana")
+    session.close()
+    _error(client.post("/api/join", json={"name": "Bea", "room": "TEST"}), 503, "closed")
+    _error(client.post("/api/action", json={"action": "start", "step": 0},
+                       headers=_auth(ana["token"])), 503, "closed")
