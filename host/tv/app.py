@@ -36,6 +36,8 @@ BUSY_FPS = 60
 IDLE_FPS = 10
 TOAST_SECONDS = 2.5
 MAX_UPDATES_PER_FRAME = 200
+REDRAW_EVENTS = frozenset({pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED, pygame.WINDOWRESTORED,
+                           pygame.WINDOWSIZECHANGED, pygame.WINDOWSHOWN})
 #: What a host key may be refused with (shown as a notice; the table is unchanged).
 REFUSALS = (SessionError, IllegalAction)
 
@@ -47,7 +49,7 @@ class Subscription(Protocol):
 class TableHost(Protocol):
     """The part of ``host.session.Session`` the TV uses."""
 
-    def subscribe(self, player_id: str | None) -> Any: ...
+    def subscribe(self, player_id: str | None) -> Subscription: ...
     def view(self, player_id: str | None) -> dict[str, Any]: ...
     def host_next(self) -> Any: ...
     def add_bot(self) -> Any: ...
@@ -120,6 +122,9 @@ class TVApp:
         """A pygame event: the top overlay first, then the host keys."""
         if event.type == pygame.QUIT:
             self.running = False
+            return
+        if event.type in REDRAW_EVENTS:
+            self._dirty = True  # the window was uncovered, restored or resized
             return
         if event.type != pygame.KEYDOWN:
             return
@@ -197,6 +202,7 @@ class TVApp:
 
     def toggle_fullscreen(self) -> None:
         self.fullscreen = not self.fullscreen
+        self._dirty = True
         if pygame.display.get_init() and pygame.display.get_surface() is not None:
             try:
                 pygame.display.toggle_fullscreen()
