@@ -55,10 +55,16 @@ def test_join_returns_token_of_at_least_128_bits(client: Any) -> None:
 @pytest.mark.parametrize("name", ["", "   ", "x" * 17, "An\na", "Bell\x07", "\u202eevil", 42, None])
 def test_join_bad_names(client: Any, name: Any) -> None:
     response = client.post("/api/join", json={"name": name, "room": "TEST"})
-    if isinstance(name, str):
-        _error(response, 400, "bad_name")
-    else:
-        _error(response, 400, "bad_request")
+    _error(response, 400, "bad_name")
+
+
+def test_join_without_a_json_object_is_bad_request(client: Any) -> None:
+    for body in ("nonsense", "[]", '"Ana"', "{"):
+        _error(client.post("/api/join", data=body, content_type="application/json"),
+               400, "bad_request")
+    _error(client.post("/api/join", json={"room": "TEST"}), 400, "bad_name")
+    _error(client.post("/api/join", json={"name": "Ana"}), 403, "bad_room")
+    _error(client.post("/api/join", json={"name": "Ana", "room": 7}), 403, "bad_room")
 
 
 def test_join_accepts_sixteen_characters_and_accents(client: Any) -> None:
