@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import CancelledError, Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from host.voice.engine import Pyttsx3Engine, SpeechEngine
 from host.voice.lines import Line, LineQueue
 from host.voice.phrases import HiddenEvent, phrases_for
 from host.voice.playback import MixerPlayer, PlaybackUnavailable, Player, SilentPlayer
-from host.voice.renderer import Renderer
+from host.voice.renderer import AHEAD, Renderer
 
 log = logging.getLogger(__name__)
 
@@ -62,12 +63,15 @@ class Announcer:
     def __init__(self, catalog: Catalog, lang: str, *, muted: bool = False,
                  engine: SpeechEngine | None = None, max_lag_s: float = 2.0,
                  player: Player | None = None, render_timeout_s: float = 3.0,
-                 cache_dir: Path | None = None,
+                 cache_dir: Path | None = None, warm_up: bool | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self._catalog = catalog
         self._lang = self._checked_language(lang)
         self._muted = muted
         self._engine: SpeechEngine = engine if engine is not None else Pyttsx3Engine(cache_dir)
+        # Rendering likely lines ahead (the calls, each guest's turn prompt) pays off with
+        # the real engine, where a first rendering costs a process start.
+        self._warm_up = engine is None if warm_up is None else warm_up
         self._player: Player = player if player is not None else MixerPlayer()
         self._render_timeout_s = render_timeout_s
         self._clock = clock
@@ -96,6 +100,7 @@ class Announcer:
         self._renderer.start()
         self._renderer.submit(self._open_engine).add_done_callback(self._engine_opened)
         self._worker.start()
+        self._warm_calls(self._lang)
 
     def announce(self, events: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> None:
         """Queue the phrases for a batch of public events; returns at once, never raises."""
@@ -117,6 +122,10 @@ class Announcer:
                 log.exception("voice could not phrase a %r event", kind)
                 continue
             lines.extend(Line(text, lang, kind, now, batch) for text in texts)
+            if kind == "player_joined" and event.get("name"):
+                name = str(event["name"])
+                self._warm(lang, [translate(key, name=name) for key in
+                                  ("voice.turn", "voice.turn_dealer", "voice.kept")])
         if lines:
             self._queue.put(lines)
 
@@ -130,6 +139,7 @@ class Announcer:
     def set_language(self, lang: str) -> None:
         """Speak the next announcements in ``lang``; an unknown language changes nothing."""
         self._lang = self._checked_language(lang)
+        self._warm_calls(self._lang)
 
     @property
     def language(self) -> str:
@@ -210,6 +220,18 @@ class Announcer:
             return str(self._renderer.submit(lambda: describe(lang)).result(timeout))
         except Exception:  # noqa: BLE001 - a status line must never fail
             return type(self._engine).__name__
+
+    def _warm_calls(self, lang: str) -> None:
+        t = self._catalog.translator(lang)
+        self._warm(lang, [t("voice.cuckoo"), t("voice.chase")])
+
+    def _warm(self, lang: str, texts: list[str]) -> None:
+        """Render ``texts`` into the cache when the render thread has nothing urgent."""
+        if (not self._warm_up or not self._started or self._muted
+                or self._engine_error is not None):
+            return
+        for text in texts:
+            self._renderer.submit(partial(self._engine.render, text, lang), AHEAD)
 
     def _can_speak(self) -> bool:
         if self._muted or (self._opened.is_set() and self._engine_error is not None):

@@ -6,27 +6,29 @@ several queued lines, keeps writing to a file after ``save_to_file`` and plays t
 all three, and the cache makes a repeated line ("Cuckoo!") instant.
 
 An engine is anything with ``render(text, lang) -> Path``; tests inject slow, failing and
-hanging ones. ``Pyttsx3Engine`` is the real one. It is not thread-safe (espeak has one
-global synthesiser), so the announcer drives it from one render thread only.
+hanging ones. ``Pyttsx3Engine`` is the real one: it runs pyttsx3 in a child process
+(``host.voice.synth``) for each line it has not cached yet.
 """
 
 from __future__ import annotations
 
 import ctypes
 import hashlib
+import json
 import os
+import subprocess
 import sys
 import threading
 import wave
 from array import array
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 #: Bump when the way WAVs are made changes, so stale cache entries are not reused.
 CACHE_FORMAT = "1"
-#: How long to wait for the synthesiser to finish one line before giving up on it.
+#: How long one line (or the voice list) may take before the child process is killed.
 FINISH_TIMEOUT_S = 15.0
 
 #: Voice ids/language tags we prefer for each shipped language, best first.
@@ -98,7 +100,8 @@ def init_pyttsx3(init: Callable[[], Any] | None = None,
             raise VoiceUnavailable(f"pyttsx3 could not start: {second}") from second
 
 
-def _language_tags(voice: Any) -> list[str]:
+def language_tags(voice: Any) -> list[str]:
+    """A voice's language tags, lower-case with dashes (``en-gb``), whatever the driver."""
     tags: list[str] = []
     for raw in getattr(voice, "languages", None) or ():
         if isinstance(raw, bytes):  # old espeak drivers: b"\x05en-gb"
@@ -113,10 +116,10 @@ def pick_voice(voices: Iterable[Any], lang: str) -> Any | None:
     preferred = PREFERRED_TAGS.get(lang, (lang,))
     for tag in preferred:
         for voice in voices:
-            if tag in _language_tags(voice):
+            if tag in language_tags(voice):
                 return voice
     for voice in voices:
-        if any(t.split("-")[0] == lang for t in _language_tags(voice)):
+        if any(t.split("-")[0] == lang for t in language_tags(voice)):
             return voice
     words = LANGUAGE_WORDS.get(lang, ())
     for voice in voices:
@@ -143,77 +146,81 @@ def wav_peak(path: Path) -> int:
     return max((abs(s) for s in samples), default=0)
 
 
-def _quiet(*_args: object, **_kwargs: object) -> None:
-    """Stands in for ``print`` in pyttsx3's espeak driver, which prints every saved file."""
-
-
-class _ProcessSynth:
-    """The one pyttsx3 engine of this process, and the lock that serialises its use.
-
-    A deliberate piece of process-wide state: espeak has a single synthesiser per process,
-    and when pyttsx3 garbage-collects an engine it clears espeak's *global* audio callback
-    (``DriverProxy.__del__`` → ``SetSynthCallback(None)``), silently emptying the WAVs of any
-    newer engine. Holding one engine for the life of the process avoids both problems.
-    """
-
-    lock = threading.Lock()
-    engine: Any = None
-
-    @classmethod
-    def get(cls) -> Any:
-        """The shared engine, started on first use (call with ``lock`` held)."""
-        if cls.engine is None:
-            engine = init_pyttsx3()
-            espeak_driver = sys.modules.get("pyttsx3.drivers.espeak")
-            if espeak_driver is not None:
-                espeak_driver.print = _quiet  # type: ignore[attr-defined]
-            cls.engine = engine
-        return cls.engine
-
-
-@dataclass
+@dataclass(frozen=True)
 class ChosenVoice:
     """The engine voice used for a language: its id goes into the cache key."""
 
     id: str
     name: str
+    languages: tuple[str, ...] = ()
+
+
+def _project_root() -> str:
+    """Where the ``host`` package lives, so the child process can import it too."""
+    return str(Path(__file__).resolve().parents[2])
 
 
 class Pyttsx3Engine:
     """The real engine: pyttsx3 (espeak-ng on Linux, SAPI5 on Windows, NSSS on macOS).
 
-    Create it anywhere and as often as needed: every instance drives the process's one
-    pyttsx3 engine under one lock, so calls from several threads take turns.
+    Each uncached line is rendered by a short-lived child process (``host.voice.synth``).
+    Why not in-process: pyttsx3's espeak driver returns from ``runAndWait`` while espeak
+    still synthesises on its own thread, and its callbacks race with the next line (empty
+    or truncated WAVs); a garbage-collected pyttsx3 engine even clears espeak's global
+    callback. A fresh process per line has none of that, can be killed when it hangs, and
+    cannot take the party down if the synthesiser crashes. Cached lines cost no process.
     """
 
-    def __init__(self, cache_dir: Path | None = None, rate: int = 175) -> None:
+    def __init__(self, cache_dir: Path | None = None, rate: int = 175,
+                 timeout_s: float = FINISH_TIMEOUT_S,
+                 command: Sequence[str] | None = None) -> None:
         self.cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
         self.rate = rate
-        self._voices: dict[str, ChosenVoice | None] = {}
-        self._lock = _ProcessSynth.lock
+        self.timeout_s = timeout_s
+        self._command = list(command) if command else [sys.executable, "-m", "host.voice.synth"]
+        self._voices: dict[str, ChosenVoice | None] | None = None
+        self._driver = ""
+        self._lock = threading.Lock()
+
+    def _run_child(self, args: list[str], text: str = "") -> str:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (_project_root(), env.get("PYTHONPATH")) if p)
+        try:
+            done = subprocess.run([*self._command, *args], input=text.encode("utf-8"),
+                                  capture_output=True, timeout=self.timeout_s, env=env,
+                                  check=False)
+        except subprocess.TimeoutExpired as error:  # the child is killed by now
+            raise VoiceUnavailable(
+                f"the speech engine did not answer within {self.timeout_s:g} s") from error
+        except OSError as error:
+            raise VoiceUnavailable(f"could not start the speech engine: {error}") from error
+        if done.returncode != 0:
+            lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise VoiceUnavailable(lines[-1] if lines else f"speech engine exit {done.returncode}")
+        return done.stdout.decode("utf-8", "replace")
 
     def open(self) -> str:
-        """Start pyttsx3 (raises ``VoiceUnavailable``); returns the engine's driver name."""
+        """Start pyttsx3 once to choose the voices (raises ``VoiceUnavailable``); the driver."""
         with self._lock:
-            return str(getattr(self._ensure_engine(), "driver_name", "pyttsx3"))
-
-    def _ensure_engine(self) -> Any:
-        return _ProcessSynth.get()
+            if self._voices is None:
+                output = self._run_child(["voices"]).strip().splitlines()
+                try:
+                    data = json.loads(output[-1])
+                    self._voices = {
+                        lang: ChosenVoice(v["id"], v["name"], tuple(v["languages"])) if v else None
+                        for lang, v in data["voices"].items()
+                    }
+                    self._driver = str(data["driver"])
+                except (IndexError, KeyError, TypeError, ValueError) as error:
+                    raise VoiceUnavailable(f"unexpected answer from the speech engine: {error}"
+                                           ) from error
+            return self._driver
 
     def voice_for(self, lang: str) -> ChosenVoice | None:
         """The voice chosen for ``lang`` (None: the engine's default voice is used)."""
-        with self._lock:
-            return self._voice_for(lang)
-
-    def _voice_for(self, lang: str) -> ChosenVoice | None:
-        if lang not in self._voices:
-            engine = self._ensure_engine()
-            voice = pick_voice(engine.getProperty("voices") or (), lang)
-            self._voices[lang] = (
-                ChosenVoice(str(voice.id), str(getattr(voice, "name", voice.id)))
-                if voice is not None else None
-            )
-        return self._voices[lang]
+        self.open()
+        assert self._voices is not None
+        return self._voices.get(lang)
 
     def describe(self, lang: str) -> str:
         """A human name for the voice used for ``lang``, for the status line."""
@@ -225,43 +232,20 @@ class Pyttsx3Engine:
         digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
         return self.cache_dir / f"{digest}.wav"
 
-    @staticmethod
-    def _save(engine: Any, text: str, partial: Path) -> None:
-        """``save_to_file`` + ``runAndWait``, then wait for espeak to really finish.
-
-        espeak-ng in retrieval mode synthesises on its own thread, and pyttsx3's loop can
-        return before the last audio arrives (an empty or truncated file). pyttsx3 sends
-        ``finished-utterance`` only after the WAV is written, so that is what we wait for.
-        """
-        finished = threading.Event()
-        token = engine.connect("finished-utterance", lambda **_: finished.set())
-        try:
-            engine.save_to_file(text, str(partial))
-            engine.runAndWait()
-            if not finished.wait(FINISH_TIMEOUT_S):
-                raise VoiceUnavailable(f"the engine did not finish {text!r}")
-        finally:
-            engine.disconnect(token)
-
     def render(self, text: str, lang: str) -> Path:
         """Render ``text`` with the ``lang`` voice into the cache (or reuse it) and return it."""
-        with self._lock:
-            voice = self._voice_for(lang)
-            voice_id = voice.id if voice is not None else "default"
-            path = self.cache_path(text, voice_id)
-            if path.exists():
-                return path
-            engine = self._ensure_engine()
-            if voice is not None:
-                engine.setProperty("voice", voice.id)
-            engine.setProperty("rate", self.rate)
-            self.cache_dir.mkdir(parents=True, exist_ok=True)
-            partial = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.part.wav")
-            try:
-                self._save(engine, text, partial)
-                if not partial.exists() or wav_seconds(partial) <= 0:
-                    raise VoiceUnavailable(f"the engine wrote no audio for {text!r}")
-                os.replace(partial, path)  # atomic: a half-written WAV is never cached
-            finally:
-                partial.unlink(missing_ok=True)
+        voice = self.voice_for(lang)
+        path = self.cache_path(text, voice.id if voice is not None else "default")
+        if path.exists():
             return path
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.part.wav")
+        try:
+            self._run_child(["render", "--voice", voice.id if voice is not None else "",
+                             "--rate", str(self.rate), "--out", str(partial)], text)
+            if not partial.exists() or wav_seconds(partial) <= 0:
+                raise VoiceUnavailable(f"the engine wrote no audio for {text!r}")
+            os.replace(partial, path)  # atomic: a half-written WAV is never cached
+        finally:
+            partial.unlink(missing_ok=True)
+        return path

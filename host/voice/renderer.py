@@ -8,6 +8,7 @@ the announcer, the render loop or the host's exit.
 
 from __future__ import annotations
 
+import itertools
 import queue
 import threading
 import time
@@ -17,14 +18,17 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-_STOP = object()
+#: Job priorities: a line about to be said goes before lines rendered ahead of need.
+URGENT, AHEAD = 1, 2
+_STOP_PRIORITY = 0
 
 
 class Renderer:
     """Runs jobs for the engine on one daemon thread and hands back ``Future``s."""
 
     def __init__(self, name: str = "voice-render") -> None:
-        self._jobs: queue.Queue[Any] = queue.Queue()
+        self._jobs: queue.PriorityQueue[tuple[int, int, Any]] = queue.PriorityQueue()
+        self._order = itertools.count()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._busy_since: float | None = None
         self._started = False
@@ -34,10 +38,13 @@ class Renderer:
             self._started = True
             self._thread.start()
 
-    def submit(self, job: Callable[[], T]) -> Future[T]:
-        """Queue ``job`` for the render thread; cancel the future to skip it if not begun."""
+    def submit(self, job: Callable[[], T], priority: int = URGENT) -> Future[T]:
+        """Queue ``job`` for the render thread; cancel the future to skip it if not begun.
+
+        ``AHEAD`` jobs (warming the cache) wait while any ``URGENT`` one is queued.
+        """
         future: Future[T] = Future()
-        self._jobs.put((job, future))
+        self._jobs.put((priority, next(self._order), (job, future)))
         return future
 
     def busy_for(self, now: float | None = None) -> float:
@@ -49,14 +56,14 @@ class Renderer:
 
     def close(self, timeout: float = 0.2) -> None:
         """Ask the thread to finish; wait at most ``timeout`` (a hung job is left behind)."""
-        self._jobs.put(_STOP)
+        self._jobs.put((_STOP_PRIORITY, next(self._order), None))
         if self._started:
             self._thread.join(timeout)
 
     def _run(self) -> None:
         while True:
-            item = self._jobs.get()
-            if item is _STOP:
+            _, _, item = self._jobs.get()
+            if item is None:
                 return
             job, future = item
             if not future.set_running_or_notify_cancel():

@@ -94,7 +94,8 @@ def table_view(dealer: str = "p1", house_rules: list[str] | None = None) -> dict
 class FakePlayer:
     """Plays nothing, takes the WAV's length, and remembers what it was asked to do."""
 
-    def __init__(self) -> None:
+    def __init__(self, time_scale: float = 1.0) -> None:
+        self.time_scale = time_scale
         self.played: list[tuple[Path, float]] = []
         self.stops = 0
         self._until = 0.0
@@ -104,7 +105,7 @@ class FakePlayer:
             seconds = data.getnframes() / data.getframerate()
         now = time.monotonic()
         self.played.append((wav, now))
-        self._until = now + seconds
+        self._until = now + seconds * self.time_scale
         return seconds
 
     def busy(self) -> bool:

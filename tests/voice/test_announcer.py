@@ -276,3 +276,31 @@ def test_speech_comes_back_once_a_stuck_engine_recovers(
     assert announcer.said()[-1].audio and announcer.said()[-1].line.text == "Chloé?"
     assert [text for text, _ in engine.rendered] == [
         "Back to the lobby — who's up for another game?", "Chloé?"]  # "Bo?" never queued
+
+
+def test_likely_lines_are_rendered_ahead_but_never_before_a_line_being_said(
+        announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
+    engine = FakeEngine(tmp_path, delay=0.2)
+    announcer = make(announcers, catalog, engine, warm_up=True)
+    announcer.announce([{"type": "player_joined", "player": "p6", "name": "Zoë",
+                         "status": "active", "bot": False}], table_view())
+    wanted = {"Cuckoo!", "Chase!", "Zoë joins the table.", "Zoë?", "Zoë, keep or cut?",
+              "Zoë keeps."}
+    assert wait_for(lambda: {text for text, _ in engine.rendered} == wanted, timeout=5.0)
+    order = [text for text, _ in engine.rendered]
+    assert order.index("Zoë joins the table.") < order.index("Zoë?")  # said lines go first
+    assert [s.line.text for s in announcer.said()] == ["Zoë joins the table."]
+
+
+def test_no_rendering_ahead_when_muted_or_for_injected_engines(
+        announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
+    muted_engine, plain_engine = FakeEngine(tmp_path), FakeEngine(tmp_path)
+    muted = make(announcers, catalog, muted_engine, warm_up=True, muted=True)
+    plain = make(announcers, catalog, plain_engine)  # injected engine: warm_up defaults off
+    for announcer in (muted, plain):
+        announcer.announce([{"type": "player_joined", "player": "p6", "name": "Zoë",
+                             "status": "active", "bot": False}], table_view())
+    assert wait_for(lambda: len(muted.said()) == 1 and len(plain.said()) == 1)
+    time.sleep(0.2)
+    assert muted_engine.rendered == []
+    assert [text for text, _ in plain_engine.rendered] == ["Zoë joins the table."]

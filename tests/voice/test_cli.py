@@ -51,7 +51,7 @@ def test_out_writes_an_audible_wav_in_the_chosen_language(tmp_path: Path) -> Non
 
 
 def test_speaking_plays_the_sample_and_waits_for_it(tmp_path: Path) -> None:
-    player = FakePlayer()
+    player = FakePlayer(time_scale=0.1)
     code, out, _ = run(Namespace(voice_lang=None, lang="fr", out=None),
                        engine=Pyttsx3Engine(tmp_path), player_factory=lambda: player)
     assert code == 0

@@ -39,9 +39,7 @@ def test_r7_cuckoo_is_rendered_audibly_in_each_language(
 def test_each_language_gets_a_voice_of_that_language(engine: Pyttsx3Engine, lang: str) -> None:
     voice = engine.voice_for(lang)
     assert voice is not None
-    languages = [str(tag).lower() for v in engine._ensure_engine().getProperty("voices")
-                 if v.id == voice.id for tag in v.languages]
-    assert any(tag.split("-")[0] == lang for tag in languages), (lang, voice, languages)
+    assert any(tag.split("-")[0] == lang for tag in voice.languages), (lang, voice)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -77,7 +75,7 @@ def test_the_real_announcer_speaks_through_the_mixer(
         assert wait_for(lambda: len(announcer.said()) >= 1, timeout=5.0)
         first = announcer.said()[0]
         assert first.line.text == "Cucù!" and first.audio
-        assert first.started - first.line.born < 1.0
+        assert first.started - first.line.born < 3.0  # engine start + one render (see benchmark)
     finally:
         announcer.close()
 
@@ -122,20 +120,20 @@ def test_the_bundled_espeak_ng_from_pip_renders_speech(tmp_path: Path) -> None:
     script = textwrap.dedent(f"""
         import sys
         from pathlib import Path
-        from host.voice.engine import Pyttsx3Engine, load_bundled_espeak, wav_peak, wav_seconds
+        from host.voice.engine import load_bundled_espeak, wav_peak
+        from host.voice.synth import render_line
         library = load_bundled_espeak()
-        engine = Pyttsx3Engine(Path({str(tmp_path)!r}))
-        engine.open()
-        wav = engine.render("Coucou !", "fr")
+        wav = Path({str(tmp_path)!r}) / "bundled.wav"
+        seconds = render_line("Coucou !", "roa/fr", 175, wav)
         maps = Path("/proc/self/maps").read_text()
         assert library in maps, "the bundled library is not the one loaded"
         assert "/usr/lib/x86_64-linux-gnu/libespeak-ng" not in maps
-        print(wav_seconds(wav), wav_peak(wav))
+        print(seconds, wav_peak(wav), file=sys.stderr)
     """)
-    done = subprocess.run([sys.executable, "-c", script], check=False, cwd=ROOT, capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", "import sys\n" + script], check=False, cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    seconds, peak = done.stdout.split()
+    seconds, peak = done.stderr.split()
     assert float(seconds) > 0.3 and int(peak) > 1000
 
 
@@ -164,18 +162,20 @@ def test_works_from_pip_alone_when_no_system_espeak_is_found(tmp_path: Path) -> 
             pass
         else:
             raise SystemExit("the simulation failed: pyttsx3 started without espeak")
-        from host.voice.engine import Pyttsx3Engine, wav_peak, wav_seconds
-        engine = Pyttsx3Engine(Path({str(tmp_path)!r}))
-        engine.open()
-        wav = engine.render("Cucù!", "it")
+        import sys
+        from host.voice.engine import wav_peak
+        from host.voice.synth import list_voices, render_line
+        assert list_voices()["voices"]["it"]["id"] == "roa/it"
+        wav = Path({str(tmp_path)!r}) / "pip.wav"
+        seconds = render_line("Cucù!", "roa/it", 175, wav)
         maps = Path("/proc/self/maps").read_text()
         assert bundled in maps and "/usr/lib/x86_64-linux-gnu/libespeak-ng" not in maps
-        print(wav_seconds(wav), wav_peak(wav))
+        print(seconds, wav_peak(wav), file=sys.stderr)
     """)
     done = subprocess.run([sys.executable, "-c", script], check=False, cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr + done.stdout
-    seconds, peak = done.stdout.split()
+    seconds, peak = done.stderr.split()
     assert float(seconds) > 0.3 and int(peak) > 1000
 
 
@@ -187,3 +187,19 @@ def test_pick_voice_prefers_the_languages_own_tags() -> None:
     assert french is not None and french.id == "roa/fr"
     assert italian is not None and italian.id == "win-it"  # by name when the engine has no tags
     assert pick_voice(voices, "en") is None
+
+
+def test_a_hung_synthesiser_process_is_killed_and_reported(tmp_path: Path) -> None:
+    hung = Pyttsx3Engine(tmp_path, timeout_s=0.5,
+                         command=[sys.executable, "-c", "import time; time.sleep(30)"])
+    began = time.perf_counter()
+    with pytest.raises(VoiceUnavailable, match="did not answer within 0.5 s"):
+        hung.open()
+    assert time.perf_counter() - began < 5.0
+
+
+def test_a_crashing_synthesiser_process_gives_its_last_words(tmp_path: Path) -> None:
+    crashing = Pyttsx3Engine(tmp_path, command=[
+        sys.executable, "-c", "import sys; print('noise'); sys.exit('espeak: segmentation fault')"])
+    with pytest.raises(VoiceUnavailable, match="espeak: segmentation fault"):
+        crashing.open()
