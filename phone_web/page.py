@@ -75,7 +75,7 @@ def translations(catalog: Catalog, lang: str) -> str:
 
 
 _STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
-_COMMENT = re.compile(r"/\*.*?\*/|^\s*//[^\n]*", re.S | re.M)
+_COMMENT = re.compile(r"/\*.*?\*/|^\s*//[^\n]*", re.DOTALL | re.MULTILINE)
 #: A line break after ``;``/``{``/``,`` or before ``}``/``)``/``]`` never ends a statement.
 _JOIN_LINES = re.compile(r"([;{,])\n|\n(?=[})\]])")
 _SPACE_AROUND = re.compile(r"[ \t]*([=,;:?{}()\[\]<>*&|!])[ \t]*")

@@ -54,7 +54,7 @@ def wait_step(page: Any, step: int) -> None:
 
 def shoot(page: Any, out: Path, name: str, focus: str | None = None) -> None:
     if focus:
-        page.locator(focus).evaluate("e => e.scrollIntoView()")
+        page.locator(focus).evaluate("e => e.scrollIntoView({block: 'center'})")
     page.screenshot(path=str(out / f"phone-{name}.png"))
     print(out / f"phone-{name}.png")
 

@@ -7,6 +7,7 @@ own network events over CDP — so tests can check the network as well as the sc
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -58,10 +59,9 @@ class Phone:
     def received_views(self) -> list[dict[str, Any]]:
         """Every view received so far: stream messages plus JSON answers holding a view."""
         for response in self._responses:
-            try:
+            body: Any = None
+            with contextlib.suppress(Exception):  # a body no longer available is not a view
                 body = response.json()
-            except Exception:  # noqa: BLE001 - a body no longer available is not a view
-                continue
             if isinstance(body, dict) and "players" in body:
                 self.views.append(body)
         self._responses.clear()
@@ -80,10 +80,8 @@ class Phone:
         self.page.locator(f'#actions button[data-action="{action}"]').tap()
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # already gone with the browser
             self.context.close()
-        except Exception:  # noqa: BLE001 - already gone with the browser
-            pass
 
     # ----------------------------------------------------------------- reads
     def step(self) -> int:

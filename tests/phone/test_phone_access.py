@@ -46,7 +46,7 @@ SMALL_TARGETS = """() => [...document.querySelectorAll(
 
 
 def seat_with_two_others(server: Any, phone_factory: Any, **options: Any) -> Phone:
-    phone = phone_factory("Pixel 7", "en-GB", **options)
+    phone: Phone = phone_factory("Pixel 7", "en-GB", **options)
     phone.page.add_init_script(ALERT_SPY)
     phone.open(f"{server.url}/?room=TEST")
     check_access(phone)

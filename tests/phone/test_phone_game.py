@@ -117,6 +117,8 @@ class StoryChecks:
             for out in table["eliminated"]:
                 assert (self.t("you_out") if out == pid else
                         self.t("is_out", name=self.names[out])) in outcome
+            status = self.session.view(pid)["me"]["status"]  # R12: out, watching
+            assert phone.text("#me-status") == self.t(f"status_{status}")
             if table["phase"] == "game_over" and len(table["winners"]) == 1:
                 winner = table["winners"][0]
                 assert (self.t("you_win") if winner == pid else

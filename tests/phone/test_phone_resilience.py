@@ -106,7 +106,7 @@ def test_a_restarted_host_resuming_the_room_brings_the_same_seat_back(
 
 
 def _join_one(phone_factory: Any, url: str, session: Any) -> Phone:
-    phone = phone_factory("Pixel 7", "en-GB")
+    phone: Phone = phone_factory("Pixel 7", "en-GB")
     phone.open(f"{url}/?room=TEST")
     phone.join("Chloé")
     phone.player_id = session.view(None)["players"][0]["id"]
@@ -203,3 +203,21 @@ def test_a_typed_address_asks_for_the_room_code(live_server: Any, phone_factory:
     assert phone.page.evaluate("() => document.activeElement.id") == "name-input"
     phone.join("Zoë")
     assert server.session.view(None)["players"][0]["name"] == "Zoë"
+
+
+def test_a_late_joiner_waits_for_the_next_game(live_server: Any, phone_factory: Any) -> None:
+    server = live_server()
+    phones = seat_three(server, phone_factory, "en-GB")
+    start_game(server, phones)
+    late = phone_factory("iPhone 13", "en-GB")
+    late.open(f"{server.url}/?room=TEST")
+    late.join("Zoë")
+    late.wait_step(1)
+    assert late.text("#me-status") == CATALOG.t("en", "phone.status_waiting")
+    current = server.session.view(None)["current"]
+    assert late.text("#turn") == CATALOG.t("en", "phone.deciding", name=phones[current].text(
+        "#me-name"))  # watching the game it will join
+    assert late.card() == "" and late.buttons() == []
+    for phone in phones.values():  # the others see the newcomer waiting
+        phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 4")
+        assert CATALOG.t("en", "phone.badge_waiting") in phone.text("#players")
