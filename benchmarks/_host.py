@@ -57,8 +57,9 @@ class HostProcess:
     """``python -m host.cli`` on 127.0.0.1 with a temporary state file; ``tv=True`` keeps the TV
     (SDL dummy drivers) and prints the first frame's wall time via ``FIRST_FRAME_PROBE``."""
 
-    def __init__(self, *flags: str, tv: bool = False, start_timeout: float = 30.0) -> None:
-        self._tmp = tempfile.TemporaryDirectory(prefix="cuckoo-bench-")
+    def __init__(self, *flags: str, tv: bool = False, start_timeout: float = 30.0,
+                 state_dir: str | None = None) -> None:
+        self._tmp = tempfile.TemporaryDirectory(prefix="cuckoo-bench-", dir=state_dir)
         env = {**os.environ, "PYTHONPATH": str(ROOT), "CI": "true",
                "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
                "XDG_CACHE_HOME": self._tmp.name}

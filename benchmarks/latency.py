@@ -31,16 +31,19 @@ from benchmarks._host import HostProcess, Http, StreamHub, actor_of, percentile
 
 PHONE_TARGET_MS = 15.0
 FRAME_MS = 1000.0 / 60.0
+#: A RAM-backed directory: the same host with saves that never wait for a disk.
+TMPFS = "/dev/shm"
 Row = tuple[str, str, str]
 
 
-def tap_to_phones(taps: int, phones: int = 20, seed: int = 1) -> tuple[list[float], list[float]]:
+def tap_to_phones(taps: int, phones: int = 20, seed: int = 1,
+                  state_dir: str | None = None) -> tuple[list[float], list[float]]:
     """(ms from a tap's send to each other phone's stream receiving the new step, ms of the
     tap's own request/response round trip)."""
     rng = random.Random(seed)
     samples: list[float] = []
     round_trips: list[float] = []
-    with HostProcess("--house-rules", "H7") as host:
+    with HostProcess("--house-rules", "H7", state_dir=state_dir) as host:
         http = Http(host.port)
         tokens = dict(http.join(f"Phone {i + 1}", host.room) for i in range(phones))
         hub = StreamHub(host.port, tokens)
@@ -74,6 +77,37 @@ def tap_to_phones(taps: int, phones: int = 20, seed: int = 1) -> tuple[list[floa
             hub.close()
             http.close()
     return samples, round_trips
+
+
+def act_cost(saved: bool, taps: int = 200, phones: int = 20, seed: int = 3) -> list[float]:
+    """ms inside ``Session.act`` alone (20 subscribers, no HTTP), with or without the save.
+
+    Context for the phone figure: it shows how much of a tap is the atomic, fsynced save.
+    """
+    from host.rules import HouseRules
+    from host.session import Session
+
+    rng = random.Random(seed)
+    samples: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="cuckoo-bench-") as tmp:
+        session = Session(HouseRules.parse("H7"), seed=seed, room="BENCH", turn_timeout=0,
+                          state_path=Path(tmp) / "state.json" if saved else None)
+        try:
+            pids = [session.join(f"Phone {i + 1}", "BENCH").player_id for i in range(phones)]
+            subscriptions = [session.subscribe(pid) for pid in pids]
+            for _ in range(taps):
+                table = session.view(None)
+                who = actor_of(table)
+                assert who is not None, table["phase"]
+                began = time.perf_counter()
+                session.act(who, rng.choice(session.view(who)["can"]), table["step"])
+                samples.append((time.perf_counter() - began) * 1000.0)
+                for subscription in subscriptions:
+                    while subscription.get(0.0) is not None:
+                        pass
+        finally:
+            session.close()
+    return samples
 
 
 def tap_to_tv_frame(taps: int, players: int = 10, seed: int = 2) -> tuple[list[float], list[float]]:
@@ -177,6 +211,15 @@ def main(argv: list[str] | None = None) -> list[Row]:
     rows += [(f"tap's own POST /api/action round trip, {name}",
               f"{percentile(round_trips, pct):.1f} ms", "(context)")
              for name, pct in (("p50", 50), ("p99", 99))]
+    if os.path.isdir(TMPFS):
+        in_memory, _ = tap_to_phones(args.taps, state_dir=TMPFS)
+        rows += [(f"same, state file on tmpfs ({TMPFS}: no disk wait), {name}",
+                  f"{percentile(in_memory, pct):.1f} ms", f"p99 <= {PHONE_TARGET_MS:.0f} ms")
+                 for name, pct in (("p50", 50), ("p99", 99))]
+    for saved in (True, False):
+        cost = act_cost(saved)
+        rows.append((f"Session.act alone, 20 subscribers, {'with' if saved else 'without'} "
+                     "the fsynced save, p50", f"{percentile(cost, 50):.1f} ms", "(context)"))
     tv, render_ms = tap_to_tv_frame(args.tv_taps)
     rows += [(f"tap -> TV frame showing it (request returned), {name}",
               f"{percentile(tv, pct):.1f} ms", f"p99 <= {FRAME_MS:.1f} ms (1 frame)")
