@@ -219,7 +219,14 @@ def lose_chances(view: View) -> tuple[float, float]:
     later = len(order) - 1 - order.index(me["id"])  # seats after me, the dealer included
     if dealer or later == 0:
         stay = fixed(r)
-        cut = king * stay + sum(p[y] * fixed(y) for y in RANK_VALUES if y < KING or not king)
+        drawn = sum(p[y] * fixed(y) for y in RANK_VALUES if y < KING or not king)
+        cuts = sum(1 for event in view["log"] if event["type"] == "cut")
+        if "H3" in view["house_rules"] and cuts == 0:  # H3: a second cut may mend a bad first
+            cut = king * min(stay, king * stay + drawn) + sum(
+                p[y] * min(fixed(y), king * fixed(y) + drawn)
+                for y in RANK_VALUES if y < KING or not king)
+        else:
+            cut = king * stay + drawn
         return _clamp(stay), _clamp(cut)
     stay = fixed(r) * _future(r, later - 1, p, king)[-1][0]
     blocked = fixed(r) * (_future(r, later - 2, p, king)[-1][0] if later >= 2 else 1.0)
