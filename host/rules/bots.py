@@ -4,10 +4,11 @@ Strategies:
 
 - ``simple`` — the seed's advice: exchange below 7, keep 7 and up; the dealer cuts with 7 or
   lower; never hand over a King.
-- ``smart`` — counts what it legitimately knows (its card, the cards it traded, shown and cut
-  Kings, how many players are dealt in) and picks the move that minimises its chance of
-  holding the lowest card at the reveal. A neighbour showing a King is never asked; when it
-  knows a lower card is already out at the table it keeps.
+- ``smart`` — picks the move with the lower chance of holding the lowest card at the reveal,
+  computed from what its player legitimately knows: its card and trades, shown and cut
+  Kings, the seats still to play, and the public log (who kept, who exchanged, who was
+  blocked) read as ``simple`` players would have played it. A neighbour showing a King is
+  never asked; a King is kept; when it knows a lower card is at the table it keeps.
 - ``random`` — any legal move; for tests and benchmarks.
 """
 
@@ -84,6 +85,7 @@ def _survival(counts: list[float], allowed: range | set[int]) -> Survival:
 
 
 def _exact(value: int) -> Survival:
+    """A card this player knows exactly (one it traded away, a shown King)."""
     return [1.0 if m <= value else 0.0 for m in range(KING + 2)]
 
 
@@ -252,6 +254,7 @@ def _clamp(chance: float) -> float:
 
 
 def _left_neighbour(view: View, player_id: str) -> str | None:
+    """The seat an exchange would ask (R7), from the public seating."""
     order = [p for p in view["players"] if p["status"] == "active"]
     ids = [p["id"] for p in order]
     if player_id not in ids or len(ids) < 2:
