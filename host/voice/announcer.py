@@ -18,13 +18,14 @@ from concurrent.futures import CancelledError, Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from functools import partial
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 from host.i18n import LANGUAGES, Catalog
 from host.voice.engine import Pyttsx3Engine, SpeechEngine
 from host.voice.lines import Line, LineQueue
-from host.voice.phrases import HiddenEvent, phrases_for
+from host.voice.phrases import HiddenEvent, phrases_for, player_name
 from host.voice.playback import MixerPlayer, PlaybackUnavailable, Player, SilentPlayer
 from host.voice.renderer import AHEAD, Renderer
 
@@ -45,6 +46,22 @@ class Said:
     line: Line
     started: float
     audio: bool
+
+
+def likely_lines(event: Mapping[str, Any], view: Mapping[str, Any],
+                 translate: Callable[..., str]) -> list[str]:
+    """Lines this event makes likely soon, worth rendering ahead: each guest's turn prompt
+    and keep when they join, and each neighbour's swap when a round is dealt."""
+    kind = event.get("type")
+    if kind == "player_joined" and event.get("name"):
+        name = str(event["name"])
+        return [translate(key, name=name) for key in ("voice.turn", "voice.turn_dealer",
+                                                      "voice.kept")]
+    if kind == "round_dealt":
+        names = [player_name(view, pid, translate) for pid in event.get("order") or ()]
+        return [translate("voice.exchanged", name=asker, target=target)
+                for asker, target in pairwise(names)]
+    return []
 
 
 def reading_seconds(text: str) -> float:
@@ -122,10 +139,7 @@ class Announcer:
                 log.exception("voice could not phrase a %r event", kind)
                 continue
             lines.extend(Line(text, lang, kind, now, batch) for text in texts)
-            if kind == "player_joined" and event.get("name"):
-                name = str(event["name"])
-                self._warm(lang, [translate(key, name=name) for key in
-                                  ("voice.turn", "voice.turn_dealer", "voice.kept")])
+            self._warm(lang, likely_lines(event, view, translate))
         if lines:
             self._queue.put(lines)
 

@@ -171,7 +171,7 @@ class Pyttsx3Engine:
     cannot take the party down if the synthesiser crashes. Cached lines cost no process.
     """
 
-    def __init__(self, cache_dir: Path | None = None, rate: int = 175,
+    def __init__(self, cache_dir: Path | None = None, rate: int = 185,
                  timeout_s: float = FINISH_TIMEOUT_S,
                  command: Sequence[str] | None = None) -> None:
         self.cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()

@@ -1,11 +1,18 @@
 """The queue of lines waiting to be said, and the rule that keeps the voice with the game.
 
 A dealer who is still describing a swap three turns ago is worse than a silent one. So
-when lines pile up (a slow engine, a burst of bot moves) the queue drops lines that are
-stale: older than ``max_lag_s`` while something newer is waiting, or a "whose turn" prompt
-once a later turn has begun. The newest announcement is never dropped for being old, so
-the voice always catches up to the present rather than going quiet. Pure and clock-free
-(``now`` is passed in) so the policy is tested without threads.
+when lines pile up (a slow engine, a burst of bot moves) the queue drops stale lines:
+
+- routine lines (whose turn, keeps, swaps, joins, the cut's first half) once they are more
+  than ``max_lag_s`` late and anything newer waits — the TV already shows these;
+- a "whose turn" prompt as soon as a later turn has begun;
+- the moments of the game (a call, the reveal, a lost life, an elimination, the winner,
+  a new round) only when ``KEY_LAG_FACTOR`` times later than that and a newer moment
+  waits: dropping "Cuckoo!" or "Bo is out!" to save a second would be the worse host.
+
+The newest line is never dropped for being old, so the voice always catches up with the
+present rather than going quiet. Pure and clock-free (``now`` is passed in) so the policy
+is tested without threads.
 """
 
 from __future__ import annotations
@@ -15,11 +22,12 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-#: Routine lines: they may go unsaid when late. A call, a reveal, a lost life, an
-#: elimination or a winner are kept until something newer supersedes them.
+#: Routine lines: they go unsaid once late. Every other kind is a moment of the game.
 MINOR_KINDS: frozenset[str] = frozenset(
     {"turn", "kept", "exchanged", "player_joined", "player_removed", "cut", "cut_taken"}
 )
+#: A moment of the game may be this many times ``max_lag_s`` late before it is dropped.
+KEY_LAG_FACTOR = 3.0
 
 #: Never more than this many lines wait; the oldest go first.
 MAX_WAITING = 32
@@ -83,9 +91,11 @@ class LineQueue:
             return False  # the newest line always gets said: the voice catches up
         if line.kind == "turn" and any(other.kind == "turn" for other in later):
             return True  # "Bo?" is wrong once it is Chloé's turn
-        late = now - line.born > self.max_lag_s
+        age = now - line.born
+        if line.kind in MINOR_KINDS:
+            return age > self.max_lag_s
         newer_moment = any(other.batch > line.batch for other in later)
-        return late and (newer_moment or line.kind in MINOR_KINDS)
+        return newer_moment and age > self.max_lag_s * KEY_LAG_FACTOR
 
     def take(self, now: float) -> Line | None:
         """The next line worth saying now, dropping stale ones; None if none waits."""

@@ -304,3 +304,13 @@ def test_no_rendering_ahead_when_muted_or_for_injected_engines(
     time.sleep(0.2)
     assert muted_engine.rendered == []
     assert [text for text, _ in plain_engine.rendered] == ["Zoë joins the table."]
+
+
+def test_a_dealt_round_makes_each_neighbours_swap_likely(catalog: Catalog) -> None:
+    from host.voice.announcer import likely_lines
+
+    event = {"type": "round_dealt", "round": 2, "dealer": "p1", "order": ["p2", "p3", "p1"]}
+    assert likely_lines(event, table_view(), catalog.translator("it")) == [
+        "Bo scambia con Chloé.", "Chloé scambia con Marie."]
+    assert likely_lines({"type": "kept", "player": "p2"}, table_view(),
+                        catalog.translator("en")) == []
