@@ -145,7 +145,7 @@ def assert_screen_private(phone: Phone, session: Any, players: Iterable[str]) ->
 def simple_choice(view: dict[str, Any]) -> str:
     """Exchange or cut a low card, keep a high one; start/deal/new_game when offered."""
     can = view["can"]
-    for action in ("start", "deal"):
+    for action in ("start", "deal", "new_game"):
         if action in can:
             return action
     card = view["me"]["card"] or "KS"
@@ -154,6 +154,23 @@ def simple_choice(view: dict[str, Any]) -> str:
         if low and action in can:
             return action
     return "keep"
+
+
+def king_seeker(session: Any) -> Callable[[dict[str, Any]], str]:
+    """Like :func:`simple_choice`, but asks for an exchange whenever the neighbour holds a King.
+
+    The test is the host and may peek; it makes R7's block (and its lines) happen early.
+    """
+
+    def choose(view: dict[str, Any]) -> str:
+        me = view["me"]["id"]
+        if "exchange" in view["can"]:
+            target = view["order"][view["order"].index(me) + 1]
+            if str(session.view(target)["me"]["card"]).startswith("K"):
+                return "exchange"
+        return simple_choice(view)
+
+    return choose
 
 
 def play_until(phones: dict[str, Phone], session: Any, done: Callable[[dict[str, Any]], bool],

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from host.i18n import Catalog
-from tests.phone.helpers import Phone, play_until, shown
+from tests.phone.helpers import Phone, king_seeker, play_until, shown
 
 NAMES = ("Chloé", "Bo", "Dário")
 DEVICES = ("Pixel 7", "iPhone 13", "Pixel 7")
@@ -74,12 +74,31 @@ class StoryChecks:
         elif event["type"] == "blocked":
             asker, target = event["player"], event["target"]
             card = shown(self.session.view(asker)["me"]["card"])
-            call = self.t("call_cuckoo")
+            call = self.t("call_chase" if event["call"] == "chase" else "call_cuckoo")
             assert self.t("you_blocked", name=self.names[target], call=call, card=card) \
                 in self.story(asker)
             assert self.t("you_showed", king=shown(event["king"]), name=self.names[asker],
                           call=call) in self.story(target)
+            for pid in self.phones:
+                if pid not in (asker, target):
+                    assert self.t("log_blocked", target=self.names[target], name=self.names[asker],
+                                  king=shown(event["king"]), call=call) in self.story(pid)
             self.counts["blocked"] += 1
+        elif event["type"] == "cut_taken":  # R9: only the dealer learns both cards
+            dealer = event["dealer"]
+            cut = [e for e in self.session.view(dealer)["me"]["history"]
+                   if e["type"] == "cut_card"][-1]
+            assert self.t("you_cut", card=shown(cut["card"]), discarded=shown(cut["discarded"])) \
+                in self.story(dealer)
+            for pid in self.phones:
+                if pid != dealer:
+                    assert self.t("log_cut_taken", name=self.names[dealer]) in self.story(pid)
+            self.counts["cut"] += 1
+        elif event["type"] == "kept":
+            keeper = event["player"]
+            card = shown(self.session.view(keeper)["me"]["card"])
+            assert self.t("you_kept", card=card) in self.story(keeper)
+            self.counts["kept"] += 1
 
     def turn(self, table: dict[str, Any]) -> None:
         current = table["current"]
@@ -151,6 +170,7 @@ def test_r14_three_phones_play_a_whole_game_by_tapping(
                       on_step=checks)
     assert taps > 3
     assert checks.counts["exchange"] >= 1 and checks.counts["turns"] >= 3
+    assert checks.counts["kept"] >= 1 and checks.counts["cut"] + checks.counts["kept"] >= 2
     assert checks.counts["reveal"] >= 1 and checks.counts["game_over"] == 1
     table = session.view(None)
     assert table["winners"]
@@ -165,3 +185,21 @@ def test_r14_three_phones_play_a_whole_game_by_tapping(
         assert phone.stream_messages > taps  # every change came over the event stream
         assert all(r.url.startswith(server.url + "/") for r in phone.requests)  # no other host
         assert all(v["me"]["id"] == phone.player_id for v in phone.received_views())
+
+
+@pytest.mark.parametrize(("locale", "lang", "house_rules", "call"),
+                         [("en-GB", "en", "", "cuckoo"), ("it-IT", "it", "H8", "chase")])
+def test_r7_h8_a_shown_king_is_told_on_every_phone(
+        live_server: Any, make_session: Any, phone_factory: Any,
+        locale: str, lang: str, house_rules: str, call: str) -> None:
+    """The asker reads "Chloé showed a King — Cuckoo! You keep your 2♣" ("Caccia!" under H8)."""
+    server = live_server(make_session(house_rules))
+    phones = seat_three(server, phone_factory, locale)
+    checks = StoryChecks(phones, server.session, lang)
+    play_until(phones, server.session, lambda table: checks.counts["blocked"] > 0,
+               choose=king_seeker(server.session), on_step=checks)
+    blocked = [e for e in server.session.view(None)["log"] if e["type"] == "blocked"]
+    assert blocked and blocked[-1]["call"] == call
+    assert phones[blocked[-1]["target"]].card() == blocked[-1]["king"]  # still holding it
+    for phone in phones.values():  # R7: the shown King is on the table for everyone
+        assert shown(blocked[-1]["king"]) in phone.text("#players")
