@@ -203,3 +203,22 @@ def test_r7_h8_a_shown_king_is_told_on_every_phone(
     assert phones[blocked[-1]["target"]].card() == blocked[-1]["king"]  # still holding it
     for phone in phones.values():  # R7: the shown King is on the table for everyone
         assert shown(blocked[-1]["king"]) in phone.text("#players")
+
+
+def test_the_language_switch_changes_only_this_phone_and_keeps_the_seat(
+        live_server: Any, phone_factory: Any) -> None:
+    """Issue 8: a small switch on the page, independent of the TV and of the other phones."""
+    server = live_server()
+    catalog = Catalog.load()
+    phones = seat_three(server, phone_factory, "en-GB")
+    vip, other, _ = phones.values()
+    vip.page.locator('nav a[lang="fr"]').tap()
+    vip.page.wait_for_function("() => document.documentElement.lang === 'fr'")
+    vip.page.wait_for_selector("#game:not([hidden])")  # same seat, no new join
+    assert vip.page.url.endswith("/?room=TEST&lang=fr")
+    assert vip.button_text("start") == catalog.t("fr", "phone.start", count=3)
+    vip.page.goto(f"{server.url}/?room=TEST")  # remembered on this phone
+    vip.page.wait_for_selector("#game:not([hidden])")
+    assert vip.page.get_attribute("html", "lang") == "fr"
+    assert other.page.get_attribute("html", "lang") == "en"
+    assert len(server.session.view(None)["players"]) == 3
