@@ -116,6 +116,14 @@ class Move:
         width = next(iter(self.spots.values())).card_width if self.spots else 100
         return self.props.cards.back(width)
 
+    def held(self, key: str) -> pygame.Surface:
+        """The card a seat holds as everyone sees it: a shown King face up, else the back."""
+        seat = self.stage.seat_of(self.event.get(key))
+        if seat is not None and seat.card:
+            width = next(iter(self.spots.values())).card_width
+            return self.props.cards.face(seat.card, width)
+        return self.back()
+
     def card(self, image: pygame.Surface, at: tuple[float, float]) -> None:
         self.surface.blit(image, image.get_rect(center=point(at)))
 
@@ -146,8 +154,8 @@ def _exchanged(m: Move) -> None:
     """R7: two face-down cards cross between the neighbours (nobody sees them)."""
     a, b = m.at("player"), m.at("target")
     t = ease((m.beat.progress - 0.05) / 0.8)
-    m.card(m.back(), arc(a, b, t))
-    m.card(m.back(), arc(b, a, t))
+    m.card(m.held("player"), arc(a, b, t))
+    m.card(m.held("target"), arc(b, a, t))
     m.banner(m.props.t("swaps_with", player=m.name("player"), target=m.name("target")), 48)
 
 

@@ -264,8 +264,16 @@ class Stage:
                 one.card = event.get("king")
         elif kind == "cut_king":
             self.cut_king = event.get("king")
+        elif kind == "exchanged":
+            # A shown King stays shown on whoever holds it (R7), so it travels with the swap.
+            asker, target = self.seat_of(event.get("player")), self.seat_of(event.get("target"))
+            if asker and target:
+                asker.card, target.card = target.card, asker.card
         elif kind == "cut_taken":
             self.discard_count += 1
+            dealer = self.seat_of(event.get("dealer"))
+            if dealer:
+                dealer.card = None  # the old card went face down to the discard (R9)
         elif kind == "reveal":
             cards: dict[str, str] = event.get("cards", {})
             for seat in self.players:

@@ -57,7 +57,7 @@ def card_look(stage: Stage, seat: SeatShow) -> CardLook:
         return CardLook("back") if landed else CardLook("none")
     if kind == "exchanged" and seat.id in (event.get("player"), event.get("target")):
         return CardLook("none")
-    if kind == "blocked" and seat.id == event.get("target"):
+    if kind == "blocked" and seat.id == event.get("target") and seat.card is None:
         flip = beat.elapsed / 0.5
         return CardLook("flip", event.get("king"), flip) if flip < 1 else CardLook(
             "face", event.get("king"))

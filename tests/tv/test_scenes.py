@@ -257,3 +257,31 @@ def test_stage_plays_a_backlog_faster() -> None:
     stage.receive(view("turns"), [{"type": "exchanged", "player": "p0", "target": "p1"}] * 12)
     stage.update(1.2)
     assert len(stage.queue) < 11  # 8× speed: more than one 1.2 s beat went by
+
+
+def test_r7_a_shown_king_travels_with_a_later_swap(make_app: Any) -> None:
+    """The King stays shown on whoever holds it; the TV moves it with the exchange."""
+    shown = view("turns", current="p1", shown={"p1": "KS"},
+                 players=[player(0), player(1, card="KS"), player(2), player(3)])
+    app = app_for(make_app, shown)
+    after = view("turns", current="p2", shown={"p2": "KS"},
+                 players=[player(0), player(1), player(2, card="KS"), player(3)])
+    app.stage.receive(after, [{"type": "exchanged", "player": "p1", "target": "p2"},
+                              {"type": "turn", "player": "p2"},
+                              {"type": "kept", "player": "p2", "auto": False,
+                               "timed_out": False}])
+    while app.stage.beat is not None and app.stage.beat.kind == "exchanged":
+        app.step(0.1)
+    assert app.stage.seat_of("p2").card == "KS"  # type: ignore[union-attr]
+    assert app.stage.seat_of("p1").card is None  # type: ignore[union-attr]
+
+
+def test_r9_a_cut_discards_the_dealers_card_face_down(make_app: Any) -> None:
+    app = app_for(make_app, view("turns", current="p3"))
+    app.stage.receive(view("turns", current="p3", discard_count=1), [
+        {"type": "cut", "dealer": "p3", "attempt": 1}, {"type": "cut_taken", "dealer": "p3"},
+        {"type": "turn", "player": "p3"}])
+    while app.stage.beat is not None and app.stage.beat.kind != "turn":
+        app.step(0.1)
+    assert app.stage.discard_count == 1
+    assert app.stage.seat_of("p3").dealt  # type: ignore[union-attr]
