@@ -296,7 +296,9 @@ def open_window(fullscreen: bool, title: str) -> pygame.Surface:
     """The real window: a logical 1920×1080 canvas scaled to the screen (``pygame.SCALED``)."""
     pygame.display.init()
     pygame.font.init()
-    flags = pygame.SCALED | (pygame.FULLSCREEN if fullscreen else 0)
+    # RESIZABLE: on a screen smaller than 1080p the window manager may shrink the window and
+    # SCALED keeps the whole canvas visible, letterboxed.
+    flags = pygame.SCALED | (pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE)
     with warnings.catch_warnings():
         # Without a GPU renderer (e.g. SDL's dummy driver) SCALED falls back to software
         # scaling and says so; the canvas is the same, so this is not worth a warning.
