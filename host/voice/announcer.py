@@ -128,8 +128,13 @@ class Announcer:
             self._batches += 1
             batch = self._batches
         lines: list[Line] = []
+        # "New game! Marie deals first." / "Misdeal! Marie deals again." already say it.
+        told_deal = any(event.get("type") in ("game_started", "misdeal") for event in events)
         for event in events:
             kind = str(event.get("type"))
+            if kind == "round_dealt" and told_deal:
+                self._warm(lang, likely_lines(event, view, translate))
+                continue
             try:
                 texts = phrases_for(event, view, translate)
             except HiddenEvent as error:

@@ -7,7 +7,7 @@ when lines pile up (a slow engine, a burst of bot moves) the queue drops stale l
   than ``max_lag_s`` late and anything newer waits — the TV already shows these;
 - a "whose turn" prompt as soon as a later turn has begun;
 - the moments of the game (a call, the reveal, a lost life, an elimination, the winner,
-  a new round) only when ``KEY_LAG_FACTOR`` times later than that and a newer moment
+  a new round) only when ``KEY_LAG_FACTOR`` times that late and a newer moment
   waits: dropping "Cuckoo!" or "Bo is out!" to save a second would be the worse host.
 
 The newest line is never dropped for being old, so the voice always catches up with the
@@ -27,7 +27,7 @@ MINOR_KINDS: frozenset[str] = frozenset(
     {"turn", "kept", "exchanged", "player_joined", "player_removed", "cut", "cut_taken"}
 )
 #: A moment of the game may be this many times ``max_lag_s`` late before it is dropped.
-KEY_LAG_FACTOR = 3.0
+KEY_LAG_FACTOR = 2.0
 
 #: Never more than this many lines wait; the oldest go first.
 MAX_WAITING = 32

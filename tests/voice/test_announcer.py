@@ -314,3 +314,20 @@ def test_a_dealt_round_makes_each_neighbours_swap_likely(catalog: Catalog) -> No
         "Bo scambia con Chloé.", "Chloé scambia con Marie."]
     assert likely_lines({"type": "kept", "player": "p2"}, table_view(),
                         catalog.translator("en")) == []
+
+
+@pytest.mark.parametrize("first, expected", [
+    ({"type": "game_started", "dealer": "p1"}, "New game! Marie deals first."),
+    ({"type": "misdeal", "round": 3, "dealer": "p1"}, "Misdeal! Marie deals round 3 again."),
+])
+def test_r4_r16_the_deal_that_follows_is_not_told_twice(
+        announcers: list[Announcer], catalog: Catalog, tmp_path: Path,
+        first: dict[str, Any], expected: str) -> None:
+    announcer = make(announcers, catalog, FakeEngine(tmp_path))
+    dealt = {"type": "round_dealt", "round": 3, "dealer": "p1", "order": ["p2", "p3", "p1"]}
+    announcer.announce([first, dealt, {"type": "turn", "player": "p2"}], table_view())
+    assert wait_for(lambda: len(announcer.said()) == 2)
+    assert [s.line.text for s in announcer.said()] == [expected, "Bo?"]
+    announcer.announce([dealt], table_view())  # on its own, a new round is told
+    assert wait_for(lambda: len(announcer.said()) == 3)
+    assert announcer.said()[-1].line.text == "Round 3 — Marie deals."

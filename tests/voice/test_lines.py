@@ -48,9 +48,9 @@ def test_r7_r11_moments_of_the_game_outlive_routine_lines() -> None:
     assert drain(queue, 14.0) == ["Cards up!", "Bo loses a life: 2 left.",
                                   "Round 4 — Chloé deals.", "Dan?"]
     queue.put([line("Cuckoo!", "blocked", 20.0, 3)])
-    queue.put([line("Eve?", "turn", 26.5, 4)])
-    # A moment more than 3 × 2 s late, with a newer moment waiting, is finally let go.
-    assert drain(queue, 26.6) == ["Eve?"]
+    queue.put([line("Eve?", "turn", 23.0, 4)])
+    # A moment more than 2 × 2 s late, with a newer moment waiting, is finally let go.
+    assert drain(queue, 24.1) == ["Eve?"]
 
 
 def test_the_newest_line_is_said_however_late() -> None:

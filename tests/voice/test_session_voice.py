@@ -62,7 +62,9 @@ def test_r5_r11_a_round_played_through_the_session_is_announced_without_secrets(
         dealt = next(e for e in events if e["type"] == "round_dealt")
         dealer = session.view(None)["players"]
         dealer_name = next(p["name"] for p in dealer if p["id"] == dealt["dealer"])
-        assert f"Manche 1 — {dealer_name} distribue." in said
+        # R4: the first dealer is told once ("Round 1 — … deals" would repeat it).
+        assert f"Nouvelle partie ! {dealer_name} donne en premier." in said
+        assert not any(text.startswith("Manche 1") for text in said)
         assert any(text.startswith("Cartes sur table !") for text in said)
         assert not any(CARD_CODE.search(text) for text in said)
         assert engine.rendered and {lang for _, lang in engine.rendered} == {"fr"}
