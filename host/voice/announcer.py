@@ -129,22 +129,18 @@ class Announcer:
             batch = self._batches
         lines: list[Line] = []
         # "New game! Marie deals first." / "Misdeal! Marie deals again." already say it.
-        told_deal = any(event.get("type") in ("game_started", "misdeal") for event in events)
-        for event in events:
-            kind = str(event.get("type"))
-            if kind == "round_dealt" and told_deal:
-                self._warm(lang, likely_lines(event, view, translate))
-                continue
+        kinds = [str(event.get("type")) if isinstance(event, Mapping) else "" for event in events]
+        told_deal = "game_started" in kinds or "misdeal" in kinds
+        for kind, event in zip(kinds, events):
             try:
-                texts = phrases_for(event, view, translate)
+                if not (kind == "round_dealt" and told_deal):
+                    lines.extend(Line(text, lang, kind, now, batch)
+                                 for text in phrases_for(event, view, translate))
+                self._warm(lang, likely_lines(event, view, translate))
             except HiddenEvent as error:
                 log.error("voice refused an event: %s", error)
-                continue
-            except Exception:  # a bad event must not stop the announcements, nor the game
+            except Exception:  # a bad event must not stop the voice, nor the game
                 log.exception("voice could not phrase a %r event", kind)
-                continue
-            lines.extend(Line(text, lang, kind, now, batch) for text in texts)
-            self._warm(lang, likely_lines(event, view, translate))
         if lines:
             self._queue.put(lines)
 

@@ -331,3 +331,17 @@ def test_r4_r16_the_deal_that_follows_is_not_told_twice(
     announcer.announce([dealt], table_view())  # on its own, a new round is told
     assert wait_for(lambda: len(announcer.said()) == 3)
     assert announcer.said()[-1].line.text == "Round 3 — Marie deals."
+
+
+def test_bad_events_change_nothing_and_the_good_ones_are_still_said(
+        announcers: list[Announcer], catalog: Catalog, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    announcer = make(announcers, catalog, FakeEngine(tmp_path))
+    bad: list[Any] = [None, "turn", {"type": "teleport"}, {"type": "reveal", "lowest": "1"},
+                      {"type": "blocked", "player": "p2", "target": "p3", "king": "QH"}]
+    with caplog.at_level(logging.ERROR, logger="host.voice.announcer"):
+        announcer.announce([*bad, {"type": "turn", "player": "p2"}], table_view())
+    assert wait_for(lambda: len(announcer.said()) == 1)
+    assert [s.line.text for s in announcer.said()] == ["Bo?"]
+    assert len(caplog.records) == len(bad)
+    assert not any("QH" in (s.line.text) for s in announcer.said())
