@@ -113,6 +113,7 @@ class Stage:
     sudden_death: list[dict[str, str]] = field(default_factory=list)
     next_dealer: str | None = None
     celebrating_since: float | None = None  # game time the winners' celebration began
+    turn_since: float | None = None  # game time the current turn began (H4's countdown)
     beat: Beat | None = None
     queue: deque[Beat] = field(default_factory=deque)
     latest: dict[str, Any] | None = None
@@ -138,6 +139,12 @@ class Stage:
         since = self.celebrating_since
         return since is not None and self.time - since < CELEBRATION_SECONDS
 
+    def rapid_left(self) -> float | None:
+        """H4: seconds the current player has left (as the TV saw the turn begin), else None."""
+        if "H4" not in self.house_rules or self.phase != "turns" or self.turn_since is None:
+            return None
+        return max(0.0, self.rapid_seconds - (self.time - self.turn_since))
+
     @property
     def busy(self) -> bool:
         """Something moves on screen: the loop runs at full frame rate."""
@@ -147,7 +154,9 @@ class Stage:
         """Move time on; a backlog (fast bots) plays faster so the TV never lags far behind."""
         self.time += dt
         if self.beat is None:
-            self.changed = self.changed or self.celebrating
+            left = self.rapid_left()
+            ticking = left is not None and left > 0
+            self.changed = self.changed or self.celebrating or ticking
             return
         backlog = len(self.queue)
         speed = 1.0 if backlog < 4 else 2.5 if backlog < 10 else 8.0
@@ -189,6 +198,8 @@ class Stage:
 
     def sync(self, view: dict[str, Any]) -> None:
         """Make the table copy equal to a public view."""
+        if view.get("current") != self.current:
+            self.turn_since = None  # a turn we did not see begin: no countdown to show
         self.phase = view.get("phase", "lobby")
         self.room = view.get("room") or ""
         self.round = int(view.get("round", 0))
@@ -233,7 +244,7 @@ class Stage:
         elif kind == "game_started":
             self.phase, self.dealer = "turns", event.get("dealer")
         elif kind == "turn":
-            self.current = event.get("player")
+            self.current, self.turn_since = event.get("player"), self.time
         elif kind == "eliminated":
             one = self.seat_of(event.get("player"))
             if one:

@@ -14,6 +14,7 @@ from host.tv.cards import card_size
 from host.tv.layout import (
     TABLE_CENTRE,
     TABLE_RADII,
+    SeatSpot,
     aside_spot,
     discard_spot,
     seat_spots,
@@ -31,7 +32,7 @@ from host.tv.moves import (
     winners_banner,
 )
 from host.tv.scene import Props
-from host.tv.seats import CardLook, card_rect, draw_seat
+from host.tv.seats import CardLook, card_rect, draw_seat, plate_rect
 from host.tv.stage import (
     DEAL_FLIGHT,
     DEAL_STAGGER,
@@ -114,6 +115,9 @@ class TableScene:
                 lives, token = int(beat.event.get("lives", seat.lives)), beat.progress
             draw_seat(surface, self.props, stage, seat, spots[seat.id], card_look(stage, seat),
                       lives, token)
+        left = stage.rapid_left()
+        if left is not None and stage.current in spots:
+            self._draw_countdown(surface, spots[stage.current], left)
         if stage.beat is not None:
             draw_move(Move(surface, self.props, stage, stage.beat, spots))
         else:
@@ -165,6 +169,18 @@ class TableScene:
         if stage.cut_king:
             face = cards.face(stage.cut_king, PILE_WIDTH)
             surface.blit(face, face.get_rect(center=point(aside_spot())))
+
+    def _draw_countdown(self, surface: pygame.Surface, spot: SeatSpot, left: float) -> None:
+        """H4: a bar under the current player's plate that empties as their time runs out."""
+        plate = plate_rect(spot)
+        bar = pygame.Rect(plate.left + 14, plate.bottom - 7, plate.width - 20, 6)
+        pygame.draw.rect(surface, theme.BACKGROUND, bar, border_radius=3)
+        share = left / max(1, self.stage.rapid_seconds)
+        filled = bar.copy()
+        filled.width = round(bar.width * share)
+        colour = theme.GOLD if share > 0.3 else theme.ALERT
+        if filled.width > 0:
+            pygame.draw.rect(surface, colour, filled, border_radius=3)
 
     def _draw_resting_banner(self, surface: pygame.Surface) -> None:
         """What stays on screen between moves: the reveal's result or the winners."""

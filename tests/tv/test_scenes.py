@@ -285,3 +285,22 @@ def test_r9_a_cut_discards_the_dealers_card_face_down(make_app: Any) -> None:
         app.step(0.1)
     assert app.stage.discard_count == 1
     assert app.stage.seat_of("p3").dealt  # type: ignore[union-attr]
+
+
+def test_h4_rapid_countdown_empties_under_the_current_player(canvas: pygame.Surface,
+                                                            make_app: Any) -> None:
+    app = app_for(make_app, view("turns", current="p0", house_rules=["H4"], rapid_seconds=10))
+    assert app.stage.rapid_left() is None  # the TV did not see this turn begin
+    app.stage.receive(view("turns", current="p1", house_rules=["H4"], rapid_seconds=10),
+                      [{"type": "turn", "player": "p1"}])
+    app.step(1.0)
+    left = app.stage.rapid_left()
+    assert left is not None and 8.5 < left < 9.5
+    app.render(canvas)
+    plate = plate_rect(seat_spots(4)[1])
+    assert colour_at(canvas, (plate.left + 20, plate.bottom - 4)) == theme.GOLD
+    app.step(8.0)
+    app.render(canvas)
+    assert colour_at(canvas, (plate.left + 20, plate.bottom - 4)) == theme.ALERT
+    app.stage.receive(view("turns", current="p1"), [])  # no H4: no countdown
+    assert app.stage.rapid_left() is None
