@@ -122,7 +122,8 @@ def director(rehearsal: Rehearsal, wanted: Callable[[str], bool]) -> Callable[[s
         holds_king = bool(target_card) and str(target_card).startswith("K")
         if wanted("block") and holds_king:
             return "exchange"
-        if wanted("exchange") and not holds_king:
+        shows_king = player in game.view(None)["shown"]  # a swap would carry it face up
+        if wanted("exchange") and not holds_king and not shows_king:
             return "exchange"
         return None
 
