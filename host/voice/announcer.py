@@ -101,6 +101,7 @@ class Announcer:
         self._batches = 0
         self._prefetched: dict[tuple[str, str], Future[Path]] = {}
         self._opened = threading.Event()
+        self._open_requested = False
         self._engine_error: str | None = None
         self._engine_stuck = False
         self._logged: set[str] = set()
@@ -115,8 +116,9 @@ class Announcer:
             return
         self._started = True
         self._renderer.start()
-        self._renderer.submit(self._open_engine).add_done_callback(self._engine_opened)
         self._worker.start()
+        if not self._muted:  # a muted (or headless) host never starts a speech engine
+            self._request_open()
         self._warm_calls(self._lang)
 
     def announce(self, events: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> None:
@@ -163,6 +165,9 @@ class Announcer:
     def set_muted(self, muted: bool) -> None:
         """Mute (captions only) or unmute; muting cuts the line being spoken."""
         self._muted = bool(muted)
+        if not self._muted and self._started:
+            self._request_open()
+            self._warm_calls(self._lang)
         if self._muted:
             self._player.stop()
 
@@ -172,17 +177,19 @@ class Announcer:
 
     def voice_available(self, timeout: float = 2.0) -> bool:
         """Can lines be heard (engine started)? Waits up to ``timeout`` for the engine."""
+        if self._started:
+            self._request_open()
         self._opened.wait(timeout)
         return self._opened.is_set() and self._engine_error is None
 
     def voice_status(self, timeout: float = 2.0) -> str:
         """One line for the host's console: the voice in use, or how to enable one."""
         t = self._catalog.translator(self._lang)
+        if self._muted:
+            return t("voice.status_muted")
         if not self.voice_available(timeout):
             reason = self._engine_error or "the speech engine did not start in time"
             return t("voice.status_unavailable", reason=reason)
-        if self._muted:
-            return t("voice.status_muted")
         return t("voice.status_ready", voice=self._describe(timeout))
 
     def said(self) -> list[Said]:
@@ -214,6 +221,13 @@ class Announcer:
         if lang not in LANGUAGES:
             raise ValueError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
         return lang
+
+    def _request_open(self) -> None:
+        with self._lock:
+            if self._open_requested:
+                return
+            self._open_requested = True
+        self._renderer.submit(self._open_engine).add_done_callback(self._engine_opened)
 
     def _open_engine(self) -> str:
         opener = getattr(self._engine, "open", None)

@@ -345,3 +345,28 @@ def test_bad_events_change_nothing_and_the_good_ones_are_still_said(
     assert [s.line.text for s in announcer.said()] == ["Bo?"]
     assert len(caplog.records) == len(bad)
     assert not any("QH" in (s.line.text) for s in announcer.said())
+
+
+class OpeningEngine(FakeEngine):
+    """Counts how often the speech engine is started."""
+
+    opened = 0
+
+    def open(self) -> str:
+        self.opened += 1
+        return "fake-driver"
+
+
+def test_a_muted_host_never_starts_the_engine_until_unmuted(
+        announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
+    engine = OpeningEngine(tmp_path)
+    announcer = make(announcers, catalog, engine, muted=True)
+    announcer.announce([{"type": "turn", "player": "p2"}], table_view())
+    assert wait_for(lambda: len(announcer.said()) == 1)
+    assert announcer.voice_status() == "Voice muted: captions only."
+    assert engine.opened == 0 and engine.rendered == []
+    announcer.set_muted(False)
+    announcer.announce([{"type": "turn", "player": "p3"}], table_view())
+    assert wait_for(lambda: len(announcer.said()) == 2)
+    assert engine.opened == 1 and announcer.said()[-1].audio
+    assert announcer.voice_status() == "Voice: OpeningEngine."
