@@ -60,14 +60,31 @@ def run_party(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
         say("cli.bad_state", sys.stderr, path=str(state_path), detail=str(error))
         return 2
 
+    interrupted = False
     try:
         with contextlib.ExitStack() as parts, _terminate_as_interrupt():
             parts.callback(session.close)  # the final save, even if start-up fails half-way
             _serve(parts, args, session, catalog, options, say, out)
     except KeyboardInterrupt:
-        pass
+        interrupted = True
     say("cli.saved_and_exiting")
+    if interrupted and threading.current_thread() is threading.main_thread():
+        _leave_now(out)
     return 0
+
+
+def _leave_now(out: TextIO) -> None:
+    """After Ctrl-C or SIGTERM, and once everything is saved and stopped, end the process at once.
+
+    Why: the interpreter's own teardown (dozens of idle server threads, pygame, the speech
+    engine, every module) can take over a second on a busy machine, and the host promises to be
+    gone within 2 seconds of the signal. Nothing is left to save or flush but the streams.
+    """
+    for stream in (out, sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    logging.shutdown()
+    os._exit(0)
 
 
 def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Session,
