@@ -120,8 +120,11 @@ def test_slow_engine_never_slows_the_render_loop_and_stale_lines_are_dropped(
         pygame.font.quit()
         pygame.display.quit()
     frame_costs.sort()
-    assert frame_costs[len(frame_costs) // 2] < 0.010  # the median frame is untouched
-    assert frame_costs[-1] < 0.050  # and no frame ever waited for the voice
+    # Generous bounds (the figures are in benchmarks/): a frame that waited for this
+    # engine would take 2 s; a busy CI machine may still stretch a frame or two.
+    assert len(frame_costs) > 100
+    assert frame_costs[len(frame_costs) // 2] < 0.050
+    assert frame_costs[-1] < 1.0
     assert len(announcer.dropped()) > fed  # most of the 2 lines × 15 batches were stale
     # The voice catches up with the present: the very last prompt is said after all.
     last_turn = {"p2": "Bo?", "p3": "Chloé?", "p4": "Niccolò?", "p5": "François?"}[names[fed % 4]]
@@ -152,13 +155,13 @@ def test_hanging_engine_game_carries_on_and_close_is_quick(
     began = time.perf_counter()
     announcer.announce([BLOCK], table_view())
     announcer.announce([{"type": "eliminated", "player": "p5"}], table_view())
-    assert time.perf_counter() - began < 0.05  # announcing never waits for the engine
+    assert time.perf_counter() - began < 1.0  # announcing never waits for the (hung) engine
     wanted = {"Cuckoo!", "François is out!"}
     assert captions_seen(announcer, wanted, 6.0) == wanted
     assert hanging_engine.calls == 1  # no more lines were fed to the stuck engine
     began = time.perf_counter()
     announcer.close()
-    assert time.perf_counter() - began < 1.5
+    assert time.perf_counter() - began < 3.0  # bounded joins; the hung render is left behind
 
 
 def test_no_engine_at_all_prints_one_clear_line_and_captions_go_on(
@@ -249,7 +252,7 @@ def test_close_is_quick_while_speaking(catalog: Catalog, tmp_path: Path) -> None
     assert wait_for(lambda: len(announcer.said()) == 1)
     began = time.perf_counter()
     announcer.close()
-    assert time.perf_counter() - began < 1.0
+    assert time.perf_counter() - began < 3.0  # not the 5 s the line would take
 
 
 class SlowOnceEngine(FakeEngine):
