@@ -108,7 +108,8 @@ function forget() {
   banner(false);
   view("join-form");
 }
-const again = () => { if (S.token) { S.wait = 500; refresh(); } };
+/* back from sleep or offline: a stream may be silently dead, so fetch now and listen anew */
+const again = () => { if (S.token) { S.wait = 500; if (S.es) { S.es.close(); S.es = null; } refresh(); } };
 document.addEventListener("visibilitychange", () => { if (!document.hidden) again(); });
 addEventListener("online", again);
 addEventListener("offline", () => { if (S.token) banner(true); });

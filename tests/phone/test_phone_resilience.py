@@ -221,3 +221,20 @@ def test_a_late_joiner_waits_for_the_next_game(live_server: Any, phone_factory: 
     for phone in phones.values():  # the others see the newcomer waiting
         phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 4")
         assert CATALOG.t("en", "phone.badge_waiting") in phone.text("#players")
+
+
+def test_waking_up_refetches_the_state_and_listens_anew(
+        live_server: Any, phone_factory: Any) -> None:
+    """Back from sleep the stream may be silently dead: the page fetches and reconnects."""
+    server = live_server()
+    phone = phone_factory("iPhone 13", "en-GB")
+    phone.open(f"{server.url}/?room=TEST")
+    phone.join("Ana")
+    phone.wait_step(0)
+    before = len(phone.requests)
+    with phone.page.expect_request(lambda r: "/api/events" in r.url):
+        phone.page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    urls = [r.url[len(server.url):].split("?")[0] for r in phone.requests[before:]]
+    assert urls == ["/api/state", "/api/events"]
+    server.session.join("Bo", "TEST")  # the new stream is live
+    phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 2")
