@@ -203,6 +203,9 @@ def test_a_typed_address_asks_for_the_room_code(live_server: Any, phone_factory:
     assert phone.page.evaluate("() => document.activeElement.id") == "name-input"
     phone.join("Zoë")
     assert server.session.view(None)["players"][0]["name"] == "Zoë"
+    phone.wait_step(0)  # the VIP alone: no Start yet, and why
+    assert phone.buttons() == []
+    assert phone.text("#turn") == CATALOG.t("en", "phone.need_players", count=2)
 
 
 def test_a_late_joiner_waits_for_the_next_game(live_server: Any, phone_factory: Any) -> None:
