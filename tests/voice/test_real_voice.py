@@ -201,3 +201,25 @@ def test_a_crashing_synthesiser_process_gives_its_last_words(tmp_path: Path) -> 
         sys.executable, "-c", "import sys; print('noise'); sys.exit('espeak: segmentation fault')"])
     with pytest.raises(VoiceUnavailable, match="espeak: segmentation fault"):
         crashing.open()
+
+
+@pytest.mark.parametrize("lang, voice_id, name", [
+    ("fr", "roa/fr", "Chloé"), ("it", "roa/it", "Niccolò"), ("fr", "roa/fr", "François")])
+def test_accented_names_reach_the_synthesiser_intact(
+        engine: Pyttsx3Engine, tmp_path: Path, lang: str, voice_id: str, name: str) -> None:
+    """Through the engine (text sent to the child on stdin), "Chloé" sounds exactly as when
+    the name is handed to pyttsx3 directly — and not like a wrongly decoded "ChloÃ©"."""
+    voice = engine.voice_for(lang)
+    assert voice is not None and voice.id == voice_id
+    spoken = engine.render(name, lang).read_bytes()
+
+    def direct(text: str, out: Path) -> bytes:
+        script = ("import sys; from pathlib import Path; from host.voice.synth import render_line;"
+                  " render_line(sys.argv[1], sys.argv[2], int(sys.argv[3]), Path(sys.argv[4]))")
+        done = subprocess.run([sys.executable, "-c", script, text, voice_id, str(engine.rate),
+                               str(out)], check=False, cwd=ROOT, capture_output=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return out.read_bytes()
+
+    assert spoken == direct(name, tmp_path / "direct.wav")
+    assert spoken != direct(name.encode("utf-8").decode("latin-1"), tmp_path / "garbled.wav")
