@@ -110,7 +110,7 @@ class HostProcess:
     def peak_rss_bytes(self) -> int:
         """VmHWM: the kernel's own record of the process's highest resident set size."""
         status = Path(f"/proc/{self.process.pid}/status").read_text(encoding="ascii")
-        match = re.search(r"^VmHWM:\s+(\d+) kB", status, re.M)
+        match = re.search(r"^VmHWM:\s+(\d+) kB", status, re.MULTILINE)
         return int(match.group(1)) * 1024 if match else 0
 
     def stop(self) -> None:
@@ -123,7 +123,7 @@ class HostProcess:
                 self.process.wait(5)
         self._tmp.cleanup()
 
-    def __enter__(self) -> HostProcess:
+    def __enter__(self) -> HostProcess:  # noqa: PYI034 - Self needs Python 3.11
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -118,14 +118,14 @@ def tap_to_tv_frame(taps: int, players: int = 10, seed: int = 2) -> tuple[list[f
     """
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    import pygame
+
     from host.i18n import Catalog
     from host.network import BackgroundServer
     from host.rules import HouseRules
     from host.session import Session
     from host.tv.app import TVApp, open_window
     from phone_web import create_app
-
-    import pygame
 
     catalog = Catalog.load()
     with tempfile.TemporaryDirectory(prefix="cuckoo-bench-") as tmp:
@@ -156,7 +156,7 @@ def tap_to_tv_frame(taps: int, players: int = 10, seed: int = 2) -> tuple[list[f
                     shown[step] = done
 
         app.stage.receive = timed_receive  # type: ignore[method-assign]
-        app.render = timed_render  # type: ignore[method-assign]
+        app.render = timed_render  # type: ignore[method-assign,assignment]
         failure: list[BaseException] = []
 
         def tapper() -> None:
@@ -218,8 +218,9 @@ def main(argv: list[str] | None = None) -> list[Row]:
                  for name, pct in (("p50", 50), ("p99", 99))]
     for saved in (True, False):
         cost = act_cost(saved)
-        rows.append((f"Session.act alone, 20 subscribers, {'with' if saved else 'without'} "
-                     "the fsynced save, p50", f"{percentile(cost, 50):.1f} ms", "(context)"))
+        which = "with" if saved else "without"
+        rows.append((f"Session.act alone, 20 subscribers, {which} the fsynced save, p50",
+                     f"{percentile(cost, 50):.1f} ms", "(context)"))
     tv, render_ms = tap_to_tv_frame(args.tv_taps)
     rows += [(f"tap -> TV frame showing it (request returned), {name}",
               f"{percentile(tv, pct):.1f} ms", f"p99 <= {FRAME_MS:.1f} ms (1 frame)")

@@ -56,7 +56,7 @@ def idle_cpu_percent(seconds: float) -> float:
         time.sleep(seconds)
         after, ended = process.cpu_times(), time.perf_counter()
     used = (after.user - before.user) + (after.system - before.system)
-    return 100.0 * used / (ended - began)
+    return float(100.0 * used / (ended - began))
 
 
 def main(argv: list[str] | None = None) -> list[Row]:

@@ -9,6 +9,7 @@ at the end the game is played to a winner.
 
 from __future__ import annotations
 
+import http.client
 import random
 import threading
 import time
@@ -47,13 +48,11 @@ def _move(http: Http, tokens: dict[str, str], rng: random.Random) -> dict[str, A
 
 def _play_until(http: Http, tokens: dict[str, str], rng: random.Random, phase: str) -> None:
     """Random moves until ``phase`` (at least one move if already there, except the lobby)."""
-    moved = 0
-    for _ in range(MAX_MOVES):
+    for moved in range(MAX_MOVES):
         current = http.state(next(iter(tokens.values())))["phase"]
         if current == phase and (moved or phase == "lobby") and rng.random() < 0.5:
             return
         _move(http, tokens, rng)
-        moved += 1
     raise AssertionError(f"never reached {phase}")
 
 
@@ -79,11 +78,12 @@ def test_kill_9_at_ten_random_moments_resumes_identically_and_finishes(
             pid = next(p for p, v in views.items() if v["can"])
             request = (tokens[pid], views[pid]["can"][0], views[pid]["step"])
 
-            def tap(http: Http = host.http, call: tuple[str, str, int] = request) -> None:
+            def tap(client: Http = host.http, call: tuple[str, str, int] = request,
+                    into: dict[str, Any] = answered) -> None:
                 try:
-                    answered["reply"] = http.act(*call)
-                except OSError:
-                    pass  # the host died first: no answer, so nothing was promised
+                    into["reply"] = client.act(*call)
+                except (OSError, http.client.HTTPException):
+                    pass  # the host died first: no (whole) answer, so nothing was promised
 
             thread = threading.Thread(target=tap, daemon=True)
             before = _views(host.http, tokens)

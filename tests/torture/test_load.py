@@ -144,7 +144,7 @@ def test_20_streams_survive_a_30_second_flood_without_loss_or_5xx(make_session: 
         flood = Flood(server.url, server.port, tokens, time.monotonic() + DURATION_S)
         workers = [flood.run(flood.player, seed) for seed in (1, 2, 3)]
         workers += [flood.run(flood.bogus, seed) for seed in (4, 5)]
-        workers += [flood.run(flood.vanisher, seed) for seed in (6, 7)]
+        workers += [flood.run(flood.vanisher, seed) for seed in (6, 7, 8, 9)]
         for worker in workers:
             worker.join(DURATION_S + 30)
         assert not any(worker.is_alive() for worker in workers)
