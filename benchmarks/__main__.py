@@ -31,14 +31,20 @@ ROOT = Path(__file__).resolve().parents[1]
 Row = tuple[str, str, str]
 
 
+def module_path(name: str) -> str:
+    """``latency`` → ``benchmarks.latency``; a dotted name is taken as a full module path."""
+    return name if "." in name else f"benchmarks.{name}"
+
+
 def run_one(name: str) -> None:
-    """In the child: import ``benchmarks.<name>``, call its ``main([])``, print the marker line."""
+    """In the child: import the module, call its ``main([])``, print the marker line."""
     import importlib
 
+    path = module_path(name)
     try:
-        module = importlib.import_module(f"benchmarks.{name}")
+        module = importlib.import_module(path)
     except ModuleNotFoundError as error:
-        if error.name in (f"benchmarks.{name}", "benchmarks"):
+        if error.name is not None and path.startswith(error.name):
             print(MARKER + json.dumps({"status": "missing"}), flush=True)
             sys.exit(3)
         raise
@@ -108,10 +114,20 @@ def machine() -> str:
             f"load average {load}")
 
 
+def write_markdown(path: Path, rows: list[tuple[str, str, str, str]]) -> None:
+    """The table as Markdown, headed by the date and the machine, ready to paste."""
+    lines = [f"Run of {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {machine()}.", "",
+             "| module | figure | measured | target |", "| --- | --- | --- | --- |"]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--only", default="", help="comma list of modules to run")
     parser.add_argument("--timeout", type=float, default=600.0, help="per module, in seconds")
+    parser.add_argument("--markdown", default=None, metavar="PATH",
+                        help="also write the table as Markdown (for docs/benchmarks.md)")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -138,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
     for row in every:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
     print(f"machine: {machine()}")
+    if args.markdown:
+        write_markdown(Path(args.markdown), every)
     return 0 if all(status == "ok" or status.startswith("ran") for _, status, _, _ in results) else 1
 
 
