@@ -12,6 +12,7 @@ hanging ones. ``Pyttsx3Engine`` is the real one: it runs pyttsx3 in a child proc
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import hashlib
 import json
@@ -28,6 +29,8 @@ from typing import Any, Protocol
 
 #: Bump when the way WAVs are made changes, so stale cache entries are not reused.
 CACHE_FORMAT = "1"
+#: The cache keeps at most this many lines (about 100 KB each); the least recently used go.
+MAX_CACHED_LINES = 3000
 #: How long one line (or the voice list) may take before the child process is killed.
 FINISH_TIMEOUT_S = 15.0
 
@@ -199,10 +202,26 @@ class Pyttsx3Engine:
             raise VoiceUnavailable(lines[-1] if lines else f"speech engine exit {done.returncode}")
         return done.stdout.decode("utf-8", "replace")
 
+    def prune_cache(self, keep: int = MAX_CACHED_LINES) -> int:
+        """Delete the oldest cached lines beyond ``keep``; returns how many went."""
+        try:
+            lines = sorted(self.cache_dir.glob("*.wav"), key=lambda p: p.stat().st_mtime)
+        except OSError:
+            return 0
+        gone = 0
+        for path in lines[:max(0, len(lines) - keep)]:
+            try:
+                path.unlink()
+                gone += 1
+            except OSError:
+                continue
+        return gone
+
     def open(self) -> str:
         """Start pyttsx3 once to choose the voices (raises ``VoiceUnavailable``); the driver."""
         with self._lock:
             if self._voices is None:
+                self.prune_cache()
                 output = self._run_child(["voices"]).strip().splitlines()
                 try:
                     data = json.loads(output[-1])
@@ -237,6 +256,8 @@ class Pyttsx3Engine:
         voice = self.voice_for(lang)
         path = self.cache_path(text, voice.id if voice is not None else "default")
         if path.exists():
+            with contextlib.suppress(OSError):
+                os.utime(path)  # recently used: the last to be pruned
             return path
         self.cache_dir.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.part.wav")

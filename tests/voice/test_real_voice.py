@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -56,9 +57,9 @@ def test_accented_names_are_rendered_with_the_languages_voice(
 
 def test_the_cache_returns_a_line_without_rendering_again(engine: Pyttsx3Engine) -> None:
     first = engine.render("Marie cuts the deck…", "en")
-    stamp = first.stat().st_mtime_ns
+    size, inode = first.stat().st_size, first.stat().st_ino
     again = engine.render("Marie cuts the deck…", "en")
-    assert again == first and again.stat().st_mtime_ns == stamp  # not rendered again
+    assert again == first and (again.stat().st_size, again.stat().st_ino) == (size, inode)
     assert not list(first.parent.glob("*.part.wav"))  # no half-written files left
 
 
@@ -223,3 +224,13 @@ def test_accented_names_reach_the_synthesiser_intact(
 
     assert spoken == direct(name, tmp_path / "direct.wav")
     assert spoken != direct(name.encode("utf-8").decode("latin-1"), tmp_path / "garbled.wav")
+
+
+def test_the_cache_keeps_only_the_newest_lines(tmp_path: Path) -> None:
+    engine = Pyttsx3Engine(tmp_path)
+    for i in range(5):
+        line = tmp_path / f"line{i}.wav"
+        line.write_bytes(b"RIFF")
+        os.utime(line, (1000 + i, 1000 + i))
+    assert engine.prune_cache(keep=2) == 3
+    assert sorted(p.name for p in tmp_path.glob("*.wav")) == ["line3.wav", "line4.wav"]
