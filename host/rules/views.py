@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from host.rules.cards import Card
+from host.rules.events import EventKind
 
 if TYPE_CHECKING:
     from host.rules.game import Game
@@ -101,6 +102,9 @@ def may_see(game: Game, player_id: str | None) -> set[str]:
     if game.phase in REVEALED_PHASES:
         allowed |= {str(game.player(pid).card) for pid in game.order if game.has_player(pid)}
         allowed |= {code for deal in game.sudden_death for code in deal.values()}
+        for event in game.log:  # a player kicked after the reveal was still revealed
+            if event.kind is EventKind.REVEAL:
+                allowed |= set(event.data["cards"].values())
     if player_id is not None and game.has_player(player_id):
         me = game.player(player_id)
         if me.card is not None and player_id in game.order:
