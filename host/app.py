@@ -112,6 +112,8 @@ def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Sessi
     announcer = _start_announcer(catalog, lang, muted=args.mute or args.headless)
     if announcer is not None:
         parts.callback(_stop_quietly, announcer)
+        if not args.headless:
+            _report_voice(announcer, out)
         captions = _caption_printer(catalog, lang, out) if args.headless else None
         pump = _AnnouncerPump(session.subscribe(None, presence=False), announcer, captions)
         parts.callback(pump.stop)
@@ -173,6 +175,17 @@ def _start_announcer(catalog: Catalog, lang: str, *, muted: bool) -> Any:
         log.exception("the announcer could not start")
         return None
     return announcer
+
+
+def _report_voice(announcer: Any, out: TextIO) -> None:
+    """One console line: the voice in use, or how to enable one (off the start-up path: the
+    engine may take a moment to open and the QR code must be on screen at once)."""
+
+    def report() -> None:
+        with contextlib.suppress(Exception):
+            print(announcer.voice_status(timeout=10.0), file=out, flush=True)
+
+    threading.Thread(target=report, name="voice-status", daemon=True).start()
 
 
 def _stop_quietly(part: Any) -> None:
