@@ -1,8 +1,8 @@
 """Engine speed: full random 10-player rounds per second on one core (target >= 20 000).
 
 A round is the deal, ten decisions (random legal moves) and the reveal, through the public
-``Game.apply`` path with its validation and events, exactly as the host plays it. Lives are
-topped up between rounds so every round has ten players.
+``Game.apply`` path with its validation and events, exactly as the host plays it. Players
+start with a huge number of lives so every round has ten players.
 
 Run: ``python -m benchmarks.engine [--rounds N]``.
 """
@@ -19,23 +19,21 @@ TARGET = 20_000
 
 
 def rounds_per_second(rounds: int, players: int = 10, seed: int = 1) -> float:
+    """Play ``rounds`` rounds of random legal moves and return rounds per second."""
     rng = random.Random(seed)
     game = Game(HouseRules(), random.Random(seed))
     for i in range(players):
         game.add_player(f"p{i}", f"P{i}")
+    for p in game.players:
+        p.lives = 10**9  # nobody is ever eliminated: every round has all ten players
     game.apply("p0", "start")
-    choices = ("keep", "exchange")
     start = time.perf_counter()
     for _ in range(rounds):
         while game.phase == "turns":
             who = game.order[game.turn_index]
             can = game.legal_actions(who)
-            game.apply(who, can[0] if len(can) == 1 else (choices if can[1] == "exchange" else can)[rng.random() < 0.5])
-        for p in game.players:
-            p.lives, p.status = 3, "active"
-        game.phase, game.winners = "reveal", []
-        game.next_dealer = game.left_of(game.dealer)  # type: ignore[arg-type]
-        game.apply(game.next_dealer, "deal")
+            game.apply(who, can[rng.random() < 0.5] if len(can) > 1 else can[0])
+        game.apply(game.next_dealer, "deal")  # type: ignore[arg-type]
     elapsed = time.perf_counter() - start
     return rounds / elapsed
 

@@ -25,7 +25,8 @@ from host.network import BackgroundServer, join_url, lan_address, public_join_ur
 from host.persistence import CorruptSave, default_state_path
 from host.rules import HouseRules, UnknownHouseRule
 from host.rules.bots import STRATEGIES
-from host.session import Session, Subscription
+from host.session import Session
+from host.subscriptions import Subscription
 
 log = logging.getLogger(__name__)
 #: The contract's start-up line is always printed in English so test clients can read it.

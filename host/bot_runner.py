@@ -14,7 +14,8 @@ import time
 from collections.abc import Callable
 
 from host.rules.bots import STRATEGIES, choose_action
-from host.session import Session, SessionError, Subscription
+from host.session import Session, SessionError
+from host.subscriptions import Subscription
 
 log = logging.getLogger(__name__)
 _MAX_WAIT = 0.5

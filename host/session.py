@@ -18,13 +18,14 @@ import threading
 import unicodedata
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from host import persistence
 from host.rules import Game, HouseRules, IllegalAction
 from host.rules.events import Event, visible_to
+from host.subscriptions import Subscription, Update
 
 SAVE_FORMAT = "cuckoo-party-session"
 SAVE_VERSION = 1
@@ -37,7 +38,6 @@ BOT_NAMES: tuple[str, ...] = (
 )
 #: Format characters that may appear inside an emoji name (zero-width joiner / non-joiner).
 _ALLOWED_FORMAT_CHARS = frozenset({"\u200c", "\u200d"})
-_QUEUE_LIMIT = 512
 
 
 class SessionError(Exception):
@@ -54,56 +54,6 @@ class JoinResult:
     token: str
     status: str
     """``active`` in the lobby, ``waiting`` while a game runs (they play the next one)."""
-
-
-@dataclass(frozen=True)
-class Update:
-    """One change as one recipient may see it: their full view and their visible events."""
-
-    step: int
-    view: dict[str, Any]
-    events: list[dict[str, Any]] = field(default_factory=list)
-
-
-class Subscription:
-    """A recipient's queue of updates. Never blocks the writer; drops the oldest if ignored."""
-
-    def __init__(self, player_id: str | None, presence: bool,
-                 on_close: Callable[[Subscription], None]) -> None:
-        self.player_id = player_id
-        self.presence = presence
-        self._queue: deque[Update] = deque(maxlen=_QUEUE_LIMIT)
-        self._ready = threading.Condition(threading.Lock())
-        self._closed = False
-        self._on_close = on_close
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
-
-    def push(self, update: Update) -> None:
-        with self._ready:
-            if not self._closed:
-                self._queue.append(update)
-                self._ready.notify_all()
-
-    def get(self, timeout: float | None = None) -> Update | None:
-        """The next update, or None after ``timeout`` seconds or once closed and drained."""
-        with self._ready:
-            if not self._queue and not self._closed:
-                self._ready.wait(timeout)
-            return self._queue.popleft() if self._queue else None
-
-    def end(self) -> None:
-        """Stop delivering (the session closed or the player was kicked); wakes the reader."""
-        with self._ready:
-            self._closed = True
-            self._ready.notify_all()
-
-    def close(self) -> None:
-        """The reader is done (e.g. the phone's connection dropped)."""
-        self.end()
-        self._on_close(self)
 
 
 def clean_name(raw: Any) -> str:

@@ -72,11 +72,11 @@ def simulate(games: int, players: int, strategies: list[str], options: HouseRule
             a, b = strategies[0], strategies[1]
             if count[a] and count[b]:
                 result.per_game_edge.append(per_strategy[b] / count[b] - per_strategy[a] / count[a])
-        if progress is not None and (index + 1) % max(games // 50, 1) == 0 or index + 1 == games:
-            if progress is not None:
-                done = (index + 1) * 30 // games
-                progress.write(f"\r[{'#' * done}{'.' * (30 - done)}] {index + 1}/{games}")
-                progress.flush()
+        finished = index + 1
+        if progress is not None and (finished % max(games // 50, 1) == 0 or finished == games):
+            done = finished * 30 // games
+            progress.write(f"\r[{'#' * done}{'.' * (30 - done)}] {finished}/{games}")
+            progress.flush()
     if progress is not None:
         progress.write("\n")
     return result

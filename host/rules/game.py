@@ -26,6 +26,9 @@ PHASES: tuple[str, ...] = ("lobby", "turns", "reveal", "game_over")
 ACTIVE, ELIMINATED, WAITING = "active", "eliminated", "waiting"
 MIN_PLAYERS = 3
 _PACK_INDEXES = range(len(PACK))
+#: Events are built on the hot path by the tuple constructor itself (a NamedTuple's own
+#: ``__new__`` adds a Python-level call per event); the field order is Event's.
+_new_event = tuple.__new__
 #: H5 sudden death re-deals on a tie for highest; this bounds the loop (a tie 100 times in a
 #: row is astronomically unlikely) after which the lot decides among the tied players.
 MAX_SUDDEN_DEATH_DEALS = 100
@@ -76,6 +79,8 @@ class Game:
     """This round's private events per player (their dealt card, trades, cut)."""
     _by_id: dict[str, Player] = field(default_factory=dict, init=False, repr=False, compare=False)
     _seats: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _solo: dict[str, frozenset[str]] = field(default_factory=dict, init=False, repr=False,
+                                             compare=False)
 
     def __post_init__(self) -> None:
         self._reindex()
@@ -84,6 +89,7 @@ class Game:
         """Id and seat lookups are on the hot path; rebuilt whenever the seating changes."""
         self._by_id = {p.id: p for p in self.players}
         self._seats = {p.id: seat for seat, p in enumerate(self.players)}
+        self._solo = {p.id: frozenset((p.id,)) for p in self.players}
 
     # ----------------------------------------------------------------- views
 
@@ -270,17 +276,24 @@ class Game:
         self.order = [p.id for p in dealt_to]
         self.round += 1
         self.phase = "turns"
-        self.history, self.log = {}, []
+        self.history = {}
         for p in self.players:
             p.card = None
-        events: list[Event] = [
-            public(EventKind.ROUND_DEALT, round=self.round, dealer=self.dealer, order=list(self.order))
-        ]
+        dealt = public(EventKind.ROUND_DEALT, round=self.round, dealer=self.dealer,
+                       order=list(self.order))
+        first = public(EventKind.TURN, player=self.order[0])
+        events: list[Event] = [dealt]
+        history, solo = self.history, self._solo
         for holder, card in zip(dealt_to, cards):
             holder.card = card
-            events.append(private(EventKind.CARD_DEALT, (holder.id,), player=holder.id, card=str(card)))
-        events.append(public(EventKind.TURN, player=self.order[0]))
-        return self._record(events)
+            own = _new_event(Event, (EventKind.CARD_DEALT,
+                                     {"player": holder.id, "card": card._code},
+                                     solo[holder.id]))
+            events.append(own)
+            history[holder.id] = [own]
+        events.append(first)
+        self.log = [dealt, first]
+        return events
 
     def _record(self, events: list[Event]) -> list[Event]:
         """Keep this round's events for views: public ones in ``log``, private ones per player."""
@@ -296,30 +309,37 @@ class Game:
         timed_out = auto and self.options.rapid
         if timed_out:
             self.penalties[player_id] = self.penalties.get(player_id, 0) + 1
-        events = [public(EventKind.KEPT, player=player_id, auto=auto, timed_out=timed_out)]
-        return self._record(events) + self._next_turn()
+        kept = _new_event(Event, (EventKind.KEPT, {"player": player_id, "auto": auto,
+                                                   "timed_out": timed_out}, None))
+        self.log.append(kept)
+        return self._next_turn([kept])
 
     def _exchange(self, player_id: str) -> list[Event]:
         """R7: swap with the nearest active neighbour on the left unless they show a King."""
-        asker = self.player(player_id)
-        target_id = self.left_of(player_id)
-        assert target_id is not None and asker.card is not None
-        target = self.player(target_id)
-        assert target.card is not None
-        if target.card.is_king and self.options.kings_block:
-            self.shown.add(target.card)
-            self.kings_seen.add(target.card)
-            events = [public(EventKind.BLOCKED, player=player_id, target=target_id,
-                             king=str(target.card), call=self.options.call)]
-        else:
-            gave, got = asker.card, target.card
-            asker.card, target.card = got, gave
-            events = [
-                public(EventKind.EXCHANGED, player=player_id, target=target_id),
-                private(EventKind.SWAP, (player_id, target_id), player=player_id,
-                        target=target_id, gave=str(gave), got=str(got)),
-            ]
-        return self._record(events) + self._next_turn()
+        # The order is every active player clockwise from the dealer's left, so the nearest
+        # active neighbour on the left is simply the next one in it (the dealer for the last).
+        target_id = self.order[self.turn_index + 1]
+        asker, target = self._by_id[player_id], self._by_id[target_id]
+        gave, got = asker.card, target.card
+        assert gave is not None and got is not None
+        if got.is_king and not self.options.no_blocking:
+            self.shown.add(got)
+            self.kings_seen.add(got)
+            blocked = _new_event(Event, (EventKind.BLOCKED, {
+                "player": player_id, "target": target_id, "king": got._code,
+                "call": self.options.call}, None))
+            self.log.append(blocked)
+            return self._next_turn([blocked])
+        asker.card, target.card = got, gave
+        exchanged = _new_event(Event, (EventKind.EXCHANGED,
+                                       {"player": player_id, "target": target_id}, None))
+        swap = _new_event(Event, (EventKind.SWAP, {"player": player_id, "target": target_id,
+                                                   "gave": gave._code, "got": got._code},
+                                  frozenset((player_id, target_id))))
+        self.log.append(exchanged)
+        self.history[player_id].append(swap)
+        self.history[target_id].append(swap)
+        return self._next_turn([exchanged, swap])
 
     def _cut(self, dealer_id: str) -> list[Event]:
         """R9 (and H3): draw from the stock; a cut King is set aside and blocks the cut."""
@@ -345,47 +365,56 @@ class Game:
         self._record(events)
         if self.cuts_made < self.options.max_cuts:
             return events  # H3: the dealer may cut once more or keep.
-        return events + self._next_turn()
+        return self._next_turn(events)
 
-    def _next_turn(self) -> list[Event]:
+    def _next_turn(self, events: list[Event]) -> list[Event]:
+        """Hand the turn to the next player in the order, or reveal after the dealer (R6, R11)."""
         self.turn_index += 1
         if self.turn_index < len(self.order):
-            return self._record([public(EventKind.TURN, player=self.order[self.turn_index])])
-        return self._reveal()
+            turn = _new_event(Event, (EventKind.TURN, {"player": self.order[self.turn_index]}, None))
+            self.log.append(turn)
+            events.append(turn)
+            return events
+        events += self._reveal()
+        return events
 
     # ---------------------------------------------------------------- reveal
 
     def _reveal(self) -> list[Event]:
         """R11–R15: all cards shown together; lowest rank loses a life; eliminations; the end."""
         self.phase = "reveal"
-        holders = [self.player(pid) for pid in self.order]
-        lowest = min(p.card.rank_value for p in holders if p.card is not None)
-        losses = {p.id: int(p.card.rank_value == lowest) + self.penalties.get(p.id, 0)
-                  for p in holders if p.card is not None}
-        doomed = [p for p in holders if p.lives - losses[p.id] <= 0]
-        survivors = [p for p in holders if p.lives - losses[p.id] > 0]
-        events = [public(EventKind.REVEAL, cards={p.id: str(p.card) for p in holders},
-                         lowest=RANKS[lowest - 1], losers=[p.id for p in holders if losses[p.id]])]
+        penalties = self.penalties
+        holders = [self._by_id[pid] for pid in self.order]
+        cards: dict[str, str] = {}
+        values: dict[str, int] = {}
+        for p in holders:
+            assert p.card is not None
+            cards[p.id], values[p.id] = p.card._code, p.card.rank_value
+        lowest = min(values.values())
+        losses = {pid: (value == lowest) + penalties.get(pid, 0) for pid, value in values.items()}
+        losers = [p for p in holders if losses[p.id]]
+        doomed = [p for p in losers if p.lives <= losses[p.id]]
+        events = [public(EventKind.REVEAL, cards=cards, lowest=RANKS[lowest - 1],
+                         losers=[p.id for p in losers])]
         spared = None
-        if not survivors and len(doomed) >= 2 and self.options.sudden_death:
+        if len(doomed) == len(holders) >= 2 and self.options.sudden_death:
             spared, duel = self._sudden_death([p.id for p in doomed])
             events += duel
-        for p in holders:
-            if not losses[p.id]:
-                continue
+        for p in losers:
             new_lives = max(p.lives - losses[p.id], 1 if p.id == spared else 0)
             if new_lives < p.lives:
                 self.losers.append(p.id)
                 events.append(public(EventKind.LIFE_LOST, player=p.id, lives=new_lives,
-                                     timed_out=p.id in self.penalties))
+                                     timed_out=p.id in penalties))
             p.lives = new_lives
-        for p in holders:
+        for p in losers:
             if p.lives == 0:
                 p.status = ELIMINATED
                 self.eliminated.append(p.id)
                 events.append(public(EventKind.ELIMINATED, player=p.id))
-        self._record(events)
-        remaining = self.active_ids()
+        self.log.extend(events)
+        # Every active player was dealt in (joiners wait), so the survivors are among holders.
+        remaining = [p.id for p in holders if p.status == ACTIVE]
         if len(remaining) == 1:
             return events + self._finish_game(remaining, joint=False)
         if not remaining:

@@ -271,7 +271,7 @@ class TVApp:
         target = surface or pygame.display.get_surface()
         if target is None:
             raise RuntimeError("no surface to draw on: open the window first")
-        wait = wait or pygame.time.Clock().tick
+        tick = wait or pygame.time.Clock().tick
         last, backlog, loops = clock(), 0.0, 0
         while self.running and (max_frames is None or loops < max_frames):
             for event in pygame.event.get() if pygame.display.get_init() else []:
@@ -288,8 +288,18 @@ class TVApp:
                 self.render(target)
                 if pygame.display.get_init() and pygame.display.get_surface() is target:
                     pygame.display.flip()
-            wait(BUSY_FPS if self.busy else IDLE_FPS)
+            if self.busy or wait is not None:
+                tick(BUSY_FPS if self.busy else IDLE_FPS)
+            else:
+                self._idle_wait(1.0 / IDLE_FPS)
             loops += 1
+
+    def _idle_wait(self, seconds: float) -> None:
+        """Idle: sleep on the subscription, not the clock, so a tap shows on the very next frame
+        instead of up to 1/IDLE_FPS later (keys still answer within ``seconds``)."""
+        update = self.subscription.get(seconds)
+        if update is not None:
+            self.stage.receive(update.view, list(update.events))
 
 
 def open_window(fullscreen: bool, title: str) -> pygame.Surface:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from host.rules import PACK, Card, Game, HouseRules, IllegalAction, Reason
+from host.rules import PACK, Card, HouseRules, IllegalAction, Reason
 from tests.rules.helpers import play, rig, seated
 
 

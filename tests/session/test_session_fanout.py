@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from host.rules import CARD_CODES
-from host.session import Update
+from host.subscriptions import Update
 
 
 def _drain(subscription: Any) -> list[Update]:

@@ -1,0 +1,66 @@
+"""What a subscriber of the session receives, and the queue it receives it on.
+
+Why separate from the session: a subscription is the only thing front-ends (phone streams,
+the TV, the voice) hold on to; it must never block the single writer, so it is a bounded
+queue that drops the oldest update rather than wait for a reader that stopped reading.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+_QUEUE_LIMIT = 512
+
+
+@dataclass(frozen=True)
+class Update:
+    """One change as one recipient may see it: their full view and their visible events."""
+
+    step: int
+    view: dict[str, Any]
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Subscription:
+    """A recipient's queue of updates. Never blocks the writer; drops the oldest if ignored."""
+
+    def __init__(self, player_id: str | None, presence: bool,
+                 on_close: Callable[[Subscription], None]) -> None:
+        self.player_id = player_id
+        self.presence = presence
+        self._queue: deque[Update] = deque(maxlen=_QUEUE_LIMIT)
+        self._ready = threading.Condition(threading.Lock())
+        self._closed = False
+        self._on_close = on_close
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def push(self, update: Update) -> None:
+        with self._ready:
+            if not self._closed:
+                self._queue.append(update)
+                self._ready.notify_all()
+
+    def get(self, timeout: float | None = None) -> Update | None:
+        """The next update, or None after ``timeout`` seconds or once closed and drained."""
+        with self._ready:
+            if not self._queue and not self._closed:
+                self._ready.wait(timeout)
+            return self._queue.popleft() if self._queue else None
+
+    def end(self) -> None:
+        """Stop delivering (the session closed or the player was kicked); wakes the reader."""
+        with self._ready:
+            self._closed = True
+            self._ready.notify_all()
+
+    def close(self) -> None:
+        """The reader is done (e.g. the phone's connection dropped)."""
+        self.end()
+        self._on_close(self)
