@@ -44,6 +44,14 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
+def print_table(rows: Sequence[tuple[str, str, str]]) -> None:
+    """The small table every benchmark prints: figure, measured, target."""
+    width = max(len(row[0]) for row in rows)
+    print(f"{'figure':<{width}}  {'measured':>10}  target")
+    for figure, measured, target in rows:
+        print(f"{figure:<{width}}  {measured:>10}  {target}")
+
+
 def percentile(samples: Sequence[float], pct: float) -> float:
     """Nearest-rank percentile (no interpolation: a reported p99 is a real sample)."""
     ordered = sorted(samples)

@@ -17,7 +17,7 @@ import random
 import threading
 import time
 
-from benchmarks._host import HostProcess, Http, StreamHub, actor_of, percentile
+from benchmarks._host import HostProcess, Http, StreamHub, actor_of, percentile, print_table
 
 Row = tuple[str, str, str]
 
@@ -107,10 +107,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
         ("tap -> other phones' streams under that load, p99", f"{percentile(taps, 99):.1f} ms",
          "p99 <= 15 ms (unloaded)"),
     ]
-    width = max(len(r[0]) for r in rows)
-    print(f"{'figure':<{width}}  {'measured':>10}  target")
-    for figure, measured, target in rows:
-        print(f"{figure:<{width}}  {measured:>10}  {target}")
+    print_table(rows)
     return rows
 
 

@@ -18,7 +18,7 @@ import argparse
 import random
 import tracemalloc
 
-from benchmarks._host import HostProcess, Http, StreamHub, actor_of
+from benchmarks._host import HostProcess, Http, StreamHub, actor_of, print_table
 
 TARGET_MB = 120.0
 MAX_TAPS = 5000
@@ -96,10 +96,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
         ("peak Python allocations of the engine game (tracemalloc)",
          f"{engine_peak_kb():.0f} KB", "(context)"),
     ]
-    width = max(len(r[0]) for r in rows)
-    print(f"{'figure':<{width}}  {'measured':>10}  target")
-    for figure, measured, target in rows:
-        print(f"{figure:<{width}}  {measured:>10}  {target}")
+    print_table(rows)
     return rows
 
 

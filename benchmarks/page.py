@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from benchmarks._host import HostProcess
+from benchmarks._host import HostProcess, print_table
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -78,10 +78,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
         ("phone page: bytes of bodies only", f"{bodies / 1024:.1f} KB", "(context)"),
         ("phone page: requests after the HTML", str(after_html), f"<= {TARGET_REQUESTS}"),
     ]
-    width = max(len(r[0]) for r in rows)
-    print(f"{'figure':<{width}}  {'measured':>10}  target")
-    for figure, measured, target in rows:
-        print(f"{figure:<{width}}  {measured:>10}  {target}")
+    print_table(rows)
     return rows
 
 

@@ -18,7 +18,7 @@ import argparse
 import statistics
 import time
 
-from benchmarks._host import HostProcess
+from benchmarks._host import HostProcess, print_table
 
 TARGET_START_S = 2.0
 TARGET_IDLE_PCT = 3.0
@@ -77,10 +77,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
         (f"TV host idle CPU in the lobby ({args.idle_seconds:.0f} s)",
          f"{idle:.1f} %", f"<= {TARGET_IDLE_PCT:.0f} % of a core"),
     ]
-    width = max(len(r[0]) for r in rows)
-    print(f"{'figure':<{width}}  {'measured':>10}  target")
-    for figure, measured, target in rows:
-        print(f"{figure:<{width}}  {measured:>10}  {target}")
+    print_table(rows)
     return rows
 
 
