@@ -25,7 +25,6 @@ ACTIONS: tuple[str, ...] = ("start", "keep", "exchange", "cut", "deal", "new_gam
 PHASES: tuple[str, ...] = ("lobby", "turns", "reveal", "game_over")
 ACTIVE, ELIMINATED, WAITING = "active", "eliminated", "waiting"
 MIN_PLAYERS = 3
-_PACK_INDEXES = range(len(PACK))
 #: Events are built on the hot path by the tuple constructor itself (a NamedTuple's own
 #: ``__new__`` adds a Python-level call per event); the field order is Event's.
 _new_event = tuple.__new__
@@ -262,11 +261,17 @@ class Game:
         seat = self.seat_of(self.dealer)
         seats = self.players[seat + 1:] + self.players[: seat + 1]
         dealt_to = [p for p in seats if p.status == ACTIVE]
-        # Sampling indices draws exactly like sampling the pack; int sets are cheaper.
-        picks = self.rng.sample(_PACK_INDEXES, len(dealt_to))
-        cards = [PACK[i] for i in picks]
-        held = set(picks)
-        self.stock = [card for i, card in enumerate(PACK) if i not in held]
+        # A partial Fisher–Yates shuffle: each dealt card is drawn uniformly from the cards
+        # not yet dealt, and what is left over is the stock (the cut draws from it at random).
+        pool = list(PACK)
+        rand = self.rng.random
+        last = len(pool) - 1
+        for _ in dealt_to:
+            pick = int(rand() * (last + 1))
+            pool[pick], pool[last] = pool[last], pool[pick]
+            last -= 1
+        cards = pool[:last:-1]
+        self.stock = pool[: last + 1]
         self.discard, self.set_aside = [], []
         self.shown, self.kings_seen, self.cut_king = set(), set(), None
         self.cuts_made, self.turn_index = 0, 0
@@ -346,7 +351,7 @@ class Game:
         dealer = self.player(dealer_id)
         assert dealer.card is not None
         self.cuts_made += 1
-        card = self.stock.pop(self.rng.randrange(len(self.stock)))
+        card = self.stock.pop(int(self.rng.random() * len(self.stock)))
         events = [public(EventKind.CUT, dealer=dealer_id, attempt=self.cuts_made)]
         if card.is_king and self.options.kings_block:
             self.set_aside.append(card)

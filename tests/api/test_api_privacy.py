@@ -34,7 +34,9 @@ class Oracle:
     def record(self) -> None:
         game = self.session._game  # the ground truth, read only
         with self.session._lock:
-            public: set[str] = {str(card) for card in game.shown}
+            # Every King shown this round stays public knowledge (R7), even after it moves on
+            # or the dealer cuts it away into the discard.
+            public: set[str] = {str(card) for card in game.shown | game.kings_seen}
             public |= {str(card) for card in game.set_aside if card.is_king}
             if game.cut_king is not None:
                 public.add(str(game.cut_king))

@@ -36,10 +36,10 @@ def rig(game: Game, dealer: str, cards: dict[str, str], stock: list[str] | None 
 
 
 class _FirstCard(random.Random):
-    """An RNG whose ``randrange`` always picks index 0: the stock is cut in listed order."""
+    """An RNG that always draws the first candidate: the stock is cut in listed order."""
 
-    def randrange(self, *args, **kwargs):  # type: ignore[override]
-        return 0
+    def random(self) -> float:
+        return 0.0
 
 
 def play(game: Game, *moves: tuple[str, str]) -> list[dict]:
