@@ -190,7 +190,7 @@ class Game:
             ok = player_id == self.vip and len(self.active_ids()) >= MIN_PLAYERS
             return ("start",) if ok else ()
         if self.phase == "turns":
-            if player_id != self.current:
+            if player_id != self.order[self.turn_index]:
                 return ()
             if player_id == self.dealer:
                 return ("keep", "cut") if self.cuts_made < self.options.max_cuts else ("keep",)
@@ -214,7 +214,8 @@ class Game:
         """Validate, then play ``action`` for ``player_id``. Refusals raise and change nothing."""
         if action not in ACTIONS:
             raise IllegalAction(Reason.UNKNOWN_ACTION, f"unknown action {action!r}")
-        self.player(player_id)
+        if not isinstance(player_id, str) or player_id not in self._by_id:
+            self.player(player_id)  # raises the unknown-player refusal
         if action not in self.legal_actions(player_id):
             raise self._refusal(player_id, action)
         self.step += 1
