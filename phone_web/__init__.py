@@ -44,10 +44,15 @@ def create_app(session: Any, catalog: Catalog | None = None, *,
 
 
 def _secure_headers(response: Response) -> Response:
-    """Nothing a phone fetches may be cached (it may hold a card); a strict CSP everywhere."""
+    """Nothing a phone fetches may be cached (it may hold a card); a strict CSP everywhere.
+
+    Every byte counts against the phone page's 20 KB (issue 4): framing is forbidden by the
+    CSP's ``frame-ancestors 'none'`` (so no ``X-Frame-Options``), and the referrer policy goes
+    on HTML alone (the stylesheet and script link nowhere).
+    """
     response.headers["Cache-Control"] = "no-store"
     response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "no-referrer")
-    response.headers.setdefault("X-Frame-Options", "DENY")
+    if response.mimetype == "text/html":
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
     return response

@@ -1,7 +1,8 @@
 """Small and standard (issue 4): at most 20 KB in at most 3 requests after the HTML, no other host.
 
 Measured from Chromium's own request/response events, for a first visit (join form) and for a
-returning phone (token kept: straight to the game), in each language.
+returning phone (token kept: straight to the game), in each language: the bodies alone, and the
+bytes on the wire as the browser counts them (response headers + bodies, ``request.sizes()``).
 """
 
 from __future__ import annotations
@@ -14,18 +15,22 @@ BUDGET_BYTES = 20 * 1024
 MAX_REQUESTS_AFTER_HTML = 3
 
 
-def measure(phone: Any, start: int, origin: str) -> tuple[list[str], int]:
-    """URLs requested since ``start`` (the HTML first) and the bytes of every finished body."""
+def measure(phone: Any, start: int, origin: str) -> tuple[list[str], int, int]:
+    """URLs requested since ``start`` (the HTML first), the bytes of every finished body, and
+    those bodies plus their response headers as Chromium received them."""
     requests = phone.requests[start:]
     assert requests and requests[0].resource_type == "document"
-    total = 0
+    total = wire = 0
     for request in requests:
         assert request.url.startswith(origin + "/"), f"external request: {request.url}"
         response = request.response()
         assert response is not None and response.ok, request.url
         if "/api/events" not in request.url:  # the live stream never ends: data, not page
             total += len(response.body())
-    return [r.url[len(origin):] for r in requests], total
+            sizes = request.sizes()
+            assert sizes["responseHeadersSize"] > 0, request.url
+            wire += sizes["responseHeadersSize"] + sizes["responseBodySize"]
+    return [r.url[len(origin):] for r in requests], total, wire
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "fr-FR", "it-IT"])
@@ -35,9 +40,10 @@ def test_page_weight_and_requests_from_the_browsers_network_events(
     phone = phone_factory("iPhone 13", locale)
     phone.open(f"{server.url}/?room=TEST")
     phone.page.wait_for_load_state("load")
-    urls, total = measure(phone, 0, server.url)
+    urls, total, wire = measure(phone, 0, server.url)
     assert len(urls) - 1 <= MAX_REQUESTS_AFTER_HTML, urls
     assert total <= BUDGET_BYTES, total
+    assert total < wire <= BUDGET_BYTES, (total, wire)
     assert urls == ["/?room=TEST", "/phone/phone.css", "/phone/phone.js"]  # no favicon
 
     phone.join("Chloé")
@@ -45,7 +51,8 @@ def test_page_weight_and_requests_from_the_browsers_network_events(
     phone.page.reload()
     phone.page.wait_for_selector("#game:not([hidden])")
     phone.wait_step(0)
-    urls, total = measure(phone, before, server.url)
+    urls, total, wire = measure(phone, before, server.url)
     assert len(urls) - 1 <= MAX_REQUESTS_AFTER_HTML, urls
     assert total <= BUDGET_BYTES, total
+    assert total < wire <= BUDGET_BYTES, (total, wire)
     assert urls[-1].startswith("/api/events?token=")  # the view comes with the stream
