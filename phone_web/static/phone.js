@@ -4,52 +4,52 @@ Written small on purpose (issue 4: page and assets under 20 KB): short local nam
 helper per repeated DOM call; compact() in page.py strips comments and spaces on serve. */
 (() => {
 "use strict";
-const D = document, LS = localStorage, $ = (id) => D.getElementById(id), L = D.documentElement.lang;
-const M = JSON.parse($("i18n").textContent), PL = new Intl.PluralRules(L),
+const D = document, LS = localStorage, $ = (id) => D.getElementById(id), L = D.documentElement.lang,
+  M = JSON.parse($("i18n").textContent), PL = new Intl.PluralRules(L),
   SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" },
   S = { room: $("main").dataset.room, wait: 500 }, /* token, view, es, timer, busy, alerted */
-  on = (x, type, f, o) => x.addEventListener(type, f, o);
+  on = (x, type, f, o) => x.addEventListener(type, f, o),
 
-/* a message: plural forms by count, {placeholders} filled (M is flat: phone + card words) */
-function t(k, p = {}) {
-  let m = M[k] ?? k;
-  if (typeof m === "object") m = m[PL.select(p.count ?? 1)] ?? m.other;
-  return m.replace(/\{(\w+)\}/g, (_, k) => String(p[k] ?? ""));
-}
-const red = (c) => /[HD]$/.test(c), rank = (c) => c.slice(0, -1), suit = (c) => c.slice(-1),
+  /* a message: plural forms by count, {placeholders} filled (M is flat: phone + card words) */
+  t = (k, p = {}) => {
+    let m = M[k] ?? k;
+    if (typeof m === "object") m = m[PL.select(p.count ?? 1)] ?? m.other;
+    return m.replace(/\{(\w+)\}/g, (_, k) => String(p[k] ?? ""));
+  },
+  red = (c) => /[HD]$/.test(c), rank = (c) => c.slice(0, -1), suit = (c) => c.slice(-1),
   show = (c) => rank(c) + SUIT[suit(c)], rankName = (r) => M["rank_" + r] ?? r,
   cardName = (c) => t("card_name", { rank: rankName(rank(c)), suit: M["suit_" + suit(c)] }),
-  list = (a) => new Intl.ListFormat(L).format(a);
-function el(tag, text, cls, label) {
-  const e = D.createElement(tag);
-  if (text != null) e.textContent = text;
-  if (cls) e.className = cls;
-  if (label) e.setAttribute("aria-label", label);
-  return e;
-}
-const key = () => "cuckoo:token:" + S.room, pref = (k) => LS.getItem("cuckoo:" + k) !== "off",
+  list = (a) => new Intl.ListFormat(L).format(a),
+  el = (tag, s, cls, aria) => {
+    const e = D.createElement(tag);
+    if (s != null) e.textContent = s;
+    if (cls) e.className = cls;
+    if (aria) e.setAttribute("aria-label", aria);
+    return e;
+  },
+  key = () => "cuckoo:token:" + S.room, pref = (k) => LS.getItem("cuckoo:" + k) !== "off",
   /* set an element's text (empty to refill it) and hand the element back */
   txt = (id, s) => { const e = $(id); e.textContent = s; return e; },
   busy = (b) => { S.busy = b; D.querySelectorAll("#actions button").forEach((x) => { x.disabled = b; }); },
   shut = () => { if (S.es) { S.es.close(); S.es = null; } },
-  banner = (b) => { $("banner").hidden = !b; };
+  banner = (b) => { $("banner").hidden = !b; },
 
-/* [status, JSON body or {}] */
-async function api(path, body) {
-  const o = { headers: {}, cache: "no-store" };
-  if (S.token) o.headers.Authorization = "Bearer " + S.token;
-  if (body) Object.assign(o, { method: "POST", body: JSON.stringify(body) }).headers["Content-Type"] = "application/json";
-  const r = await fetch(path, o);
-  return [r.status, await r.json().catch(() => ({}))];
-}
+  /* [status, JSON body or {}] */
+  api = async (path, body) => {
+    const o = { headers: {}, cache: "no-store" };
+    if (S.token) o.headers.Authorization = "Bearer " + S.token;
+    if (body) Object.assign(o, { method: "POST", body: JSON.stringify(body) }).headers["Content-Type"] = "application/json";
+    const r = await fetch(path, o);
+    return [r.status, await r.json().catch(() => ({}))];
+  },
 
-/* ---- room code and join ---- */
-function view(name) {
-  for (const id of ["room-form", "join-form", "game"]) $(id).hidden = id !== name;
-  if (name === "room-form") return $("room-input").focus();
-  txt("room-badge", t("room_badge", { room: S.room })).hidden = false;
-  if (name === "join-form") $("name-input").focus();
-}
+  /* ---- room code and join ---- */
+  view = (name) => {
+    for (const id of ["room-form", "join-form", "game"]) $(id).hidden = id !== name;
+    if (name === "room-form") return $("room-input").focus();
+    txt("room-badge", t("room_badge", { room: S.room })).hidden = false;
+    if (name === "join-form") $("name-input").focus();
+  };
 on($("room-form"), "submit", (ev) => {
   ev.preventDefault();
   S.room = $("room-input").value.trim().toUpperCase();
@@ -73,46 +73,46 @@ on($("join-form"), "submit", async (ev) => {
 });
 
 /* ---- live: one event stream; on loss, back off, re-fetch, listen again ---- */
-function connect() {
+const connect = () => {
   shut();
   clearTimeout(S.timer);
   const es = S.es = new EventSource("/api/events?token=" + encodeURIComponent(S.token));
   es.onmessage = (m) => { S.wait = 500; banner(0); render(JSON.parse(m.data)); };
   es.onerror = () => { es.close(); if (S.es === es) { S.es = null; lost(); } };
-}
-function lost() {
-  banner(1);
-  shut();
-  clearTimeout(S.timer);
-  S.timer = setTimeout(refresh, S.wait);
-  S.wait = Math.min(S.wait * 2, 5000);
-}
-async function refresh() {
-  if (!S.token) return;
-  try {
-    const [s, d] = await api("/api/state");
-    if (s === 401) return forget();
-    if (s !== 200) throw s;
-    render(d);
+},
+  lost = () => {
+    banner(1);
+    shut();
+    clearTimeout(S.timer);
+    S.timer = setTimeout(refresh, S.wait);
+    S.wait = Math.min(S.wait * 2, 5000);
+  },
+  refresh = async () => {
+    if (!S.token) return;
+    try {
+      const [s, d] = await api("/api/state");
+      if (s === 401) return forget();
+      if (s !== 200) throw s;
+      render(d);
+      banner(0);
+      if (!S.es) connect();
+    } catch { lost(); }
+  },
+  forget = () => {
+    LS.removeItem(key());
+    S.token = null;
+    shut();
     banner(0);
-    if (!S.es) connect();
-  } catch { lost(); }
-}
-function forget() {
-  LS.removeItem(key());
-  S.token = null;
-  shut();
-  banner(0);
-  view("join-form");
-}
-/* back from sleep or offline: a stream may be silently dead, so fetch now and listen anew */
-const again = () => { if (S.token) { S.wait = 500; shut(); refresh(); } };
+    view("join-form");
+  },
+  /* back from sleep or offline: a stream may be silently dead, so fetch now and listen anew */
+  again = () => { if (S.token) { S.wait = 500; shut(); refresh(); } };
 on(D, "visibilitychange", () => { if (!D.hidden) again(); });
 on(window, "online", again);
 on(window, "offline", () => { if (S.token) banner(1); });
 
 /* ---- actions: disabled at the tap; the step makes a double tap harmless anyway ---- */
-async function act(action) {
+const act = async (action) => {
   if (S.busy || !S.view) return;
   busy(true);
   const err = txt("action-error", "");
@@ -125,23 +125,23 @@ async function act(action) {
   } catch { err.textContent = t("err_network"); }
   S.busy = false;
   v ? render(v) : refresh();
-}
+};
 
 /* ---- alerts on my turn ---- */
 let audio = null;
-function sound() { try { audio ||= new AudioContext(); audio.resume(); } catch { audio = null; } }
-function alertTurn() {
-  if (pref("vibrate") && navigator.vibrate) navigator.vibrate([120, 60, 120]);
-  if (!pref("sound") || !audio) return;
-  try {
-    const o = audio.createOscillator(), g = audio.createGain(), now = audio.currentTime;
-    o.frequency.value = 880;
-    g.gain.setValueAtTime(0.2, now);
-    g.gain.exponentialRampToValueAtTime(0.001, now + 0.25);
-    o.connect(g).connect(audio.destination);
-    o.start(now); o.stop(now + 0.25);
-  } catch { /* no sound here */ }
-}
+const sound = () => { try { audio ||= new AudioContext(); audio.resume(); } catch { audio = null; } },
+  alertTurn = () => {
+    if (pref("vibrate") && navigator.vibrate) navigator.vibrate([120, 60, 120]);
+    if (!pref("sound") || !audio) return;
+    try {
+      const o = audio.createOscillator(), g = audio.createGain(), now = audio.currentTime;
+      o.frequency.value = 880;
+      g.gain.setValueAtTime(0.2, now);
+      g.gain.exponentialRampToValueAtTime(0.001, now + 0.25);
+      o.connect(g).connect(audio.destination);
+      o.start(now); o.stop(now + 0.25);
+    } catch { /* no sound here */ }
+  };
 for (const k of ["sound", "vibrate"]) {
   const box = $("opt-" + k);
   box.checked = pref(k);
@@ -150,7 +150,7 @@ for (const k of ["sound", "vibrate"]) {
 on(D, "pointerdown", sound, { once: true });
 
 /* ---- rendering: the whole view, every time ---- */
-function render(v) {
+const render = (v) => {
   if (!v || !v.me || (S.view && v.step < S.view.step)) return; /* a late, older message */
   S.view = v;
   const me = v.me, ph = v.phase, can = v.can, names = {}, nm = (id) => names[id] ?? "?",
@@ -161,9 +161,9 @@ function render(v) {
   D.body.classList.toggle("myturn", mine);
 
   txt("me-name", me.name);
-  const lives = txt("lives", ""), full = Math.max((v.house_rules || []).includes("H1") ? 5 : 3, me.lives);
-  for (let i = 0; i < full; i++) lives.append(el("span", i < me.lives ? "●" : "○", i < me.lives ? "" : "lost"));
-  lives.setAttribute("aria-label", t("lives", { count: me.lives }));
+  const lives = txt("lives", ""), n = me.lives, full = Math.max((v.house_rules || []).includes("H1") ? 5 : 3, n);
+  for (let i = 0; i < full; i++) lives.append(el("span", i < n ? "●" : "○", i < n ? "" : "lost"));
+  lives.setAttribute("aria-label", t("lives", { count: n }));
   txt("me-status", t("status_" + me.status));
 
   const c = me.card, card = $("card");
@@ -187,16 +187,16 @@ function render(v) {
   const box = txt("actions", ""), order = v.order || [], shown = c ? show(c) : "";
   if (!can.length) txt("action-error", "");
   const hint = {
-    start: () => t("start_hint"),
-    keep: () => t("keep_hint", { card: shown }),
-    exchange: () => t("exchange_hint", { name: nm(order[order.indexOf(me.id) + 1]) }),
-    cut: () => t((v.log || []).some((e) => e.type === "cut" && e.dealer === me.id) ? "cut_again_hint" : "cut_hint"),
-    deal: () => t("deal_hint", { round: v.round + 1 }),
-    new_game: () => t("new_game_hint")
+    start: t("start_hint"),
+    keep: t("keep_hint", { card: shown }),
+    exchange: t("exchange_hint", { name: nm(order[order.indexOf(me.id) + 1]) }),
+    cut: t((v.log || []).some((e) => e.type === "cut" && e.dealer === me.id) ? "cut_again_hint" : "cut_hint"),
+    deal: t("deal_hint", { round: v.round + 1 }),
+    new_game: t("new_game_hint")
   };
   can.filter((a) => hint[a]).forEach((a, i) => {
     const b = el("button", a === "start" ? t("start", { count: seated }) : t(a), i ? "alt" : ""),
-      h = el("small", hint[a]()), w = el("div", null, "act");
+      h = el("small", hint[a]), w = el("div", null, "act");
     Object.assign(b, { type: "button", disabled: S.busy });
     b.dataset.action = a;
     h.id = "hint-" + a;
@@ -211,74 +211,74 @@ function render(v) {
   players(v);
   if (mine && !S.alerted) alertTurn();
   S.alerted = mine;
-}
+},
 
-/* reveal: the lowest card, who lost a life, who is out; H5 sudden-death deals; the winner(s) */
-function outcome(v, nm) {
-  const ul = txt("outcome-lines", ""), me = v.me.id, over = v.phase === "game_over", open = over || v.phase === "reveal",
-    add = (s, cls) => ul.append(el("li", s, cls)), lives = {}, w = over ? v.winners || [] : [],
-    rv = (v.log || []).filter((e) => e.type === "reveal").pop(), deals = over ? v.sudden_death || [] : [];
-  $("outcome").hidden = !open;
-  v.players.forEach((p) => { lives[p.id] = p.lives; });
-  if (w.length === 1) add(w[0] === me ? t("you_win") : t("winner", { name: nm(w[0]) }), "big");
-  if (w.length > 1) add(t("joint_winners", { names: list(w.map(nm)) }), "big");
-  if (rv && rv.lowest && open) add(t("lowest", { rank: rankName(rv.lowest) }));
-  for (const p of v.players) if (p.card && open) ul.append(row(p, v));
-  /* H5: every deal but the last was a tie for highest; the last one's highest card won the game */
-  deals.forEach((deal, i) => {
-    const cards = list(Object.keys(deal).map((id) => t("sudden_card", { name: nm(id), card: show(deal[id]) })));
-    add(i < deals.length - 1 ? t("sudden_tie", { cards }) : t("sudden_won", { cards, name: nm(w[0]) }));
-  });
-  for (const id of v.losers || []) if (lives[id]) add(id === me ? t("you_lost_life", { count: lives[id] }) : t("lost_life", { name: nm(id), count: lives[id] }));
-  for (const id of v.eliminated || []) add(id === me ? t("you_out") : t("is_out", { name: nm(id) }));
-}
+  /* reveal: the lowest card, who lost a life, who is out; H5 sudden-death deals; the winner(s) */
+  outcome = (v, nm) => {
+    const ul = txt("outcome-lines", ""), me = v.me.id, over = v.phase === "game_over", open = over || v.phase === "reveal",
+      add = (s, cls) => ul.append(el("li", s, cls)), lives = {}, w = over ? v.winners || [] : [],
+      rv = (v.log || []).filter((e) => e.type === "reveal").pop(), deals = over ? v.sudden_death || [] : [];
+    $("outcome").hidden = !open;
+    v.players.forEach((p) => { lives[p.id] = p.lives; });
+    if (w.length === 1) add(w[0] === me ? t("you_win") : t("winner", { name: nm(w[0]) }), "big");
+    if (w.length > 1) add(t("joint_winners", { names: list(w.map(nm)) }), "big");
+    if (rv && rv.lowest && open) add(t("lowest", { rank: rankName(rv.lowest) }));
+    for (const p of v.players) if (p.card && open) ul.append(row(p, v));
+    /* H5: every deal but the last was a tie for highest; the last one's highest card won the game */
+    deals.forEach((deal, i) => {
+      const cards = list(Object.keys(deal).map((id) => t("sudden_card", { name: nm(id), card: show(deal[id]) })));
+      add(i < deals.length - 1 ? t("sudden_tie", { cards }) : t("sudden_won", { cards, name: nm(w[0]) }));
+    });
+    for (const id of v.losers || []) if (lives[id]) add(id === me ? t("you_lost_life", { count: lives[id] }) : t("lost_life", { name: nm(id), count: lives[id] }));
+    for (const id of v.eliminated || []) add(id === me ? t("you_out") : t("is_out", { name: nm(id) }));
+  },
 
-/* the round told from my seat: public lines, my own trades told in full, newest first */
-function story(v, nm) {
-  const ul = txt("story", ""), me = v.me.id, mine = (v.me.history || []).slice(),
-    take = (type) => { const i = mine.findIndex((e) => e.type === type); return i < 0 ? null : mine.splice(i, 1)[0]; },
-    call = (e) => t(e.call === "chase" ? "call_chase" : "call_cuckoo"), card = v.me.card ? show(v.me.card) : "";
-  for (const e of v.log || []) {
-    let s = "", x, y = e.type;
-    if (y === "kept") s = e.player === me ? t(e.auto ? "you_kept_auto" : "you_kept", { card }) : t(e.auto ? "log_kept_auto" : "log_kept", { name: nm(e.player) });
-    else if (y === "exchanged") {
-      x = e.player === me || e.target === me ? take("swap") : null;
-      s = !x ? t("log_exchanged", { name: nm(e.player), target: nm(e.target) })
-        : t(x.player === me ? "you_gave" : "took_yours", { name: nm(x.player === me ? x.target : x.player), gave: show(x.gave), got: show(x.got) });
-    } else if (y === "blocked") {
-      const p = { name: nm(e.player === me ? e.target : e.player), target: nm(e.target), king: show(e.king), call: call(e), card };
-      s = t(e.player === me ? "you_blocked" : e.target === me ? "you_showed" : "log_blocked", p);
-    } else if (y === "cut_taken") {
-      x = e.dealer === me ? take("cut_card") : null;
-      s = x ? t("you_cut", { card: show(x.card), discarded: show(x.discarded) }) : t("log_cut_taken", { name: nm(e.dealer) });
-    } else if (y === "cut_king") s = t(e.dealer === me ? "you_cut_king" : "log_cut_king", { name: nm(e.dealer), king: show(e.king), call: call(e), card });
-    if (s) ul.prepend(el("li", s));
-  }
-}
+  /* the round told from my seat: public lines, my own trades told in full, newest first */
+  story = (v, nm) => {
+    const ul = txt("story", ""), me = v.me.id, mine = (v.me.history || []).slice(),
+      take = (type) => { const i = mine.findIndex((e) => e.type === type); return i < 0 ? null : mine.splice(i, 1)[0]; },
+      call = (e) => t(e.call === "chase" ? "call_chase" : "call_cuckoo"), card = v.me.card ? show(v.me.card) : "";
+    for (const e of v.log || []) {
+      let s = "", x, y = e.type;
+      if (y === "kept") s = e.player === me ? t(e.auto ? "you_kept_auto" : "you_kept", { card }) : t(e.auto ? "log_kept_auto" : "log_kept", { name: nm(e.player) });
+      else if (y === "exchanged") {
+        x = e.player === me || e.target === me ? take("swap") : null;
+        s = !x ? t("log_exchanged", { name: nm(e.player), target: nm(e.target) })
+          : t(x.player === me ? "you_gave" : "took_yours", { name: nm(x.player === me ? x.target : x.player), gave: show(x.gave), got: show(x.got) });
+      } else if (y === "blocked") {
+        const p = { name: nm(e.player === me ? e.target : e.player), target: nm(e.target), king: show(e.king), call: call(e), card };
+        s = t(e.player === me ? "you_blocked" : e.target === me ? "you_showed" : "log_blocked", p);
+      } else if (y === "cut_taken") {
+        x = e.dealer === me ? take("cut_card") : null;
+        s = x ? t("you_cut", { card: show(x.card), discarded: show(x.discarded) }) : t("log_cut_taken", { name: nm(e.dealer) });
+      } else if (y === "cut_king") s = t(e.dealer === me ? "you_cut_king" : "log_cut_king", { name: nm(e.dealer), king: show(e.king), call: call(e), card });
+      if (s) ul.prepend(el("li", s));
+    }
+  },
 
-/* one player: name, then the card when it may be seen (a shown King, the reveal) */
-function row(p, v) {
-  const li = el("li", null, (v.losers || []).includes(p.id) ? "row lost" : "row");
-  li.append(el("span", p.name, "n"));
-  if (p.card) li.append(el("span", show(p.card), red(p.card) ? "c red" : "c", cardName(p.card)));
-  return li;
-}
+  /* one player: name, then the card when it may be seen (a shown King, the reveal) */
+  row = (p, v) => {
+    const li = el("li", null, (v.losers || []).includes(p.id) ? "row lost" : "row");
+    li.append(el("span", p.name, "n"));
+    if (p.card) li.append(el("span", show(p.card), red(p.card) ? "c red" : "c", cardName(p.card)));
+    return li;
+  },
 
-function players(v) {
-  const ul = txt("players", "");
-  for (const p of v.players) {
-    const li = row(p, v), badges = [[p.id === v.me.id, "you"], [p.id === v.dealer && v.phase !== "lobby", "dealer"], [p.id === v.current, "turn"],
-      [p.status === "eliminated", "out"], [p.status === "waiting", "waiting"], [p.connected === false && !p.bot, "offline"]];
-    li.append(el("span", "●".repeat(p.lives), "l", t("lives", { count: p.lives })));
-    for (const [on, b] of badges) if (on) li.append(el("span", t("badge_" + b), "b"));
-    ul.append(li);
-  }
-}
+  players = (v) => {
+    const ul = txt("players", "");
+    for (const p of v.players) {
+      const li = row(p, v), badges = [[p.id === v.me.id, "you"], [p.id === v.dealer && v.phase !== "lobby", "dealer"], [p.id === v.current, "turn"],
+        [p.status === "eliminated", "out"], [p.status === "waiting", "waiting"], [p.connected === false && !p.bot, "offline"]];
+      li.append(el("span", "●".repeat(p.lives), "l", t("lives", { count: p.lives })));
+      for (const [on, b] of badges) if (on) li.append(el("span", t("badge_" + b), "b"));
+      ul.append(li);
+    }
+  },
 
-function start() {
-  if (!S.room) return view("room-form");
-  S.token = LS.getItem(key());
-  S.token ? connect() : view("join-form");
-}
+  start = () => {
+    if (!S.room) return view("room-form");
+    S.token = LS.getItem(key());
+    S.token ? connect() : view("join-form");
+  };
 start();
 })();

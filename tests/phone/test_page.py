@@ -150,6 +150,9 @@ def test_assets_are_served_compacted_and_within_budget(client: Any) -> None:
     style = client.get("/phone/phone.css")
     assert script.status_code == style.status_code == 200
     assert script.mimetype == "text/javascript" and style.mimetype == "text/css"
+    # the stylesheet goes without a charset (fewer header bytes): it must stay pure ASCII
+    assert style.content_type == "text/css" and style.get_data().isascii()
+    assert script.content_type == "text/javascript; charset=utf-8"
     assert client.get("/phone/../page.py").status_code == 404
     assert client.get("/phone/nothing.js").status_code == 404
     for lang in LANGUAGES:
