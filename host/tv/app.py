@@ -297,9 +297,14 @@ class TVApp:
     def _idle_wait(self, seconds: float) -> None:
         """Idle: sleep on the subscription, not the clock, so a tap shows on the very next frame
         instead of up to 1/IDLE_FPS later (keys still answer within ``seconds``)."""
+        started = time.perf_counter()
         update = self.subscription.get(seconds)
         if update is not None:
             self.stage.receive(update.view, list(update.events))
+            return
+        left = seconds - (time.perf_counter() - started)
+        if left > 0.001:  # a subscription that does not block (closed, or a stand-in)
+            time.sleep(left)
 
 
 def open_window(fullscreen: bool, title: str) -> pygame.Surface:

@@ -139,3 +139,26 @@ def test_run_tv_returns_when_the_window_is_closed(catalog: Any) -> None:
            house_rules=["H1"])
     assert session.subscription.closed
     assert not pygame.display.get_init()
+
+
+def test_idle_tv_wakes_on_an_update_instead_of_sleeping_a_frame(catalog: Any) -> None:
+    """Idle in the lobby, the loop sleeps on the session's stream: a join is taken at once
+    (tap → next frame), and a stream that does not block still leaves the CPU idle."""
+    session = Session(HouseRules(), seed=3, room="CAKE")
+    app = TVApp(session, FakeAnnouncer(), catalog, lang="en", join_url=JOIN_URL)
+    app.pump_updates()
+    assert not app.busy
+    session.add_bot("simple")
+    started = time.perf_counter()
+    app._idle_wait(5.0)  # returns as soon as the join arrives, not after 5 s
+    assert time.perf_counter() - started < 2.0
+    assert len(app.stage.latest["players"]) == 1  # the bot that just sat down
+
+    class NonBlocking:
+        def get(self, timeout: float | None = None) -> None:
+            return None
+
+    app.subscription = NonBlocking()
+    started = time.perf_counter()
+    app._idle_wait(0.05)
+    assert time.perf_counter() - started >= 0.04  # slept instead of spinning
