@@ -7,68 +7,87 @@ imported lazily so ``cuckoo-party simulate`` never loads pygame or Flask.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from host.i18n import LANGUAGES
+from host.i18n import LANGUAGES, Catalog, normalize_language
 
 
-def _add_party_flags(parser: argparse.ArgumentParser) -> None:
+def _add_party_flags(parser: argparse.ArgumentParser, _: Callable[..., str]) -> None:
     parser.add_argument("--headless", action="store_true",
-                        help="no window and no sound device: server, game, bots and captions only")
-    parser.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: all)")
+                        help=_("help.headless"))
+    parser.add_argument("--bind", default="0.0.0.0", help=_("help.bind"))
     parser.add_argument("--port", type=int, default=8000,
-                        help="port to listen on (default 8000, or the next free one)")
-    parser.add_argument("--room", default=None, help="fixed room code (default: 4 random letters)")
-    parser.add_argument("--seed", type=int, default=None, help="make every random choice reproducible")
+                        help=_("help.port"))
+    parser.add_argument("--room", default=None, help=_("help.room"))
+    parser.add_argument("--seed", type=int, default=None, help=_("help.seed"))
     parser.add_argument("--state", default=None,
-                        help="where the game is saved after every change (resumed on start)")
-    parser.add_argument("--fresh", action="store_true", help="ignore a saved game and start over")
-    parser.add_argument("--bots", type=int, default=0, help="number of computer players to seat")
+                        help=_("help.state"))
+    parser.add_argument("--fresh", action="store_true", help=_("help.fresh"))
+    parser.add_argument("--bots", type=int, default=0, help=_("help.bots"))
     parser.add_argument("--bot-delay", type=float, default=1.5,
-                        help="seconds a computer player waits before acting")
-    parser.add_argument("--bot-strategy", default="smart", help="strategy of added computer players")
-    parser.add_argument("--lang", choices=LANGUAGES, default="en", help="TV and voice language")
-    parser.add_argument("--mute", action="store_true", help="captions only, no speech")
-    parser.add_argument("--fullscreen", action="store_true", help="start the TV full screen")
+                        help=_("help.bot_delay"))
+    parser.add_argument("--bot-strategy", default="smart", help=_("help.bot_strategy"))
+    parser.add_argument("--lang", choices=LANGUAGES, default="en", help=_("help.lang"))
+    parser.add_argument("--mute", action="store_true", help=_("help.mute"))
+    parser.add_argument("--fullscreen", action="store_true", help=_("help.fullscreen"))
     parser.add_argument("--house-rules", default="",
-                        help="comma list of house rules, e.g. H1,H3 or five_lives,double_cut")
-    parser.add_argument("--rapid-seconds", type=int, default=10, help="H4 time limit per turn")
+                        help=_("help.house_rules"))
+    parser.add_argument("--rapid-seconds", type=int, default=10, help=_("help.rapid_seconds"))
     parser.add_argument("--turn-timeout", type=float, default=90.0,
-                        help="seconds before an idle player keeps automatically (0 = never)")
+                        help=_("help.turn_timeout"))
     parser.add_argument("--public-url", default=None,
-                        help="override the address shown in the QR code (e.g. http://10.0.0.5:8000)")
+                        help=_("help.public_url"))
 
 
-def build_parser() -> argparse.ArgumentParser:
+def help_language(argv: Sequence[str] | None) -> str:
+    """The language of ``--help``: ``--lang`` if given on the command line, else the system's."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    for index, arg in enumerate(args):
+        if arg == "--lang" and index + 1 < len(args):
+            return normalize_language(args[index + 1])
+        if arg.startswith("--lang="):
+            return normalize_language(arg.partition("=")[2])
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if os.environ.get(variable):
+            return normalize_language(os.environ[variable])
+    return "en"
+
+
+def build_parser(lang: str = "en", catalog: Catalog | None = None) -> argparse.ArgumentParser:
+    """Every flag and sub-command, with help texts from the catalog in ``lang``."""
+    _ = (catalog or Catalog.load()).translator(lang)
     parser = argparse.ArgumentParser(
         prog="cuckoo-party",
-        description="Host a party of Cuckoo (Chase the Ace): the TV, the voice and the phones.",
+        description=_("help.description"),
     )
-    _add_party_flags(parser)
+    _add_party_flags(parser, _)
     commands = parser.add_subparsers(dest="command")
 
-    sim = commands.add_parser("simulate", help="play many games between computer strategies")
-    sim.add_argument("--games", type=int, default=1000)
-    sim.add_argument("--players", type=int, default=5)
+    sim = commands.add_parser("simulate", help=_("help.simulate"))
+    sim.add_argument("--games", type=int, default=1000, help=_("help.games"))
+    sim.add_argument("--players", type=int, default=5, help=_("help.players"))
     sim.add_argument("--strategies", default="simple,smart",
-                     help="comma list of strategies, seated in rotation")
-    sim.add_argument("--house-rules", dest="sim_house_rules", default="")
-    sim.add_argument("--seed", dest="sim_seed", type=int, default=1)
-    sim.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+                     help=_("help.strategies"))
+    sim.add_argument("--house-rules", dest="sim_house_rules", default="", help=_("help.house_rules"))
+    sim.add_argument("--seed", dest="sim_seed", type=int, default=1, help=_("help.seed"))
+    sim.add_argument("--no-progress", action="store_true", help=_("help.no_progress"))
 
-    shots = commands.add_parser("screenshots", help="write PNGs of every TV scene")
-    shots.add_argument("directory")
-    shots.add_argument("--lang", dest="shots_lang", choices=LANGUAGES, default=None)
+    shots = commands.add_parser("screenshots", help=_("help.screenshots"))
+    shots.add_argument("directory", help=_("help.directory"))
+    shots.add_argument("--lang", dest="shots_lang", choices=LANGUAGES, default=None,
+                       help=_("help.lang"))
 
-    voice = commands.add_parser("test-voice", help="speak (or write) a sample line")
-    voice.add_argument("--lang", dest="voice_lang", choices=LANGUAGES, default=None)
-    voice.add_argument("--out", default=None, help="write a WAV file instead of speaking")
+    voice = commands.add_parser("test-voice", help=_("help.test_voice"))
+    voice.add_argument("--lang", dest="voice_lang", choices=LANGUAGES, default=None,
+                       help=_("help.lang"))
+    voice.add_argument("--out", default=None, help=_("help.out"))
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser(help_language(argv)).parse_args(argv)
     if args.command == "simulate":
         from host.simulate import run_simulation_command
 
