@@ -410,8 +410,8 @@ class Game:
             new_lives = max(p.lives - losses[p.id], 1 if p.id == spared else 0)
             if new_lives < p.lives:
                 self.losers.append(p.id)
-                events.append(public(EventKind.LIFE_LOST, player=p.id, lives=new_lives,
-                                     timed_out=p.id in penalties))
+                events.append(_new_event(Event, (EventKind.LIFE_LOST, {
+                    "player": p.id, "lives": new_lives, "timed_out": p.id in penalties}, None)))
             p.lives = new_lives
         for p in losers:
             if p.lives == 0:
@@ -431,9 +431,15 @@ class Game:
     def _choose_next_dealer(self) -> str | None:
         """R13: the next active player left of the dealer; H6 keeps an active dealer."""
         assert self.dealer is not None
-        if self.options.fixed_dealer and self.player(self.dealer).status == ACTIVE:
+        by_id = self._by_id
+        if self.options.fixed_dealer and by_id[self.dealer].status == ACTIVE:
             return self.dealer
-        return self.left_of(self.dealer)
+        # The round's order runs clockwise from the dealer's left and holds every active
+        # player, so its first survivor other than the dealer is the dealer's left neighbour.
+        for pid in self.order:
+            if pid != self.dealer and by_id[pid].status == ACTIVE:
+                return pid
+        return None
 
     def _sudden_death(self, contenders: list[str]) -> tuple[str, list[Event]]:
         """H5: one-card deals among the players eliminated together; highest wins, ties redeal."""
