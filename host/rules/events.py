@@ -71,6 +71,11 @@ class Event(NamedTuple):
         return {"type": self.kind._value_, **self.data}
 
 
+#: The engine's hot path builds events with the tuple constructor itself (a NamedTuple's own
+#: ``__new__`` adds a Python-level call per event): ``new_event(Event, (kind, data, audience))``.
+new_event = tuple.__new__
+
+
 def public(kind: EventKind, **data: Any) -> Event:
     if id(kind) in _PRIVATE_IDS:
         raise ValueError(f"{kind.value} is a private event kind")

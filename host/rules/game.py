@@ -16,33 +16,16 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from host.rules.cards import PACK, RANKS, Card
+from host.rules.cards import PACK, Card
 from host.rules.errors import IllegalAction, Reason
-from host.rules.events import Event, EventKind, private, public
+from host.rules.events import Event, EventKind, new_event, private, public
 from host.rules.options import HouseRules
+from host.rules.player import ACTIVE, WAITING, Player
+from host.rules.reveal import reveal_round
 
 ACTIONS: tuple[str, ...] = ("start", "keep", "exchange", "cut", "deal", "new_game")
 PHASES: tuple[str, ...] = ("lobby", "turns", "reveal", "game_over")
-ACTIVE, ELIMINATED, WAITING = "active", "eliminated", "waiting"
 MIN_PLAYERS = 3
-#: Events are built on the hot path by the tuple constructor itself (a NamedTuple's own
-#: ``__new__`` adds a Python-level call per event); the field order is Event's.
-_new_event = tuple.__new__
-#: H5 sudden death re-deals on a tie for highest; this bounds the loop (a tie 100 times in a
-#: row is astronomically unlikely) after which the lot decides among the tied players.
-MAX_SUDDEN_DEATH_DEALS = 100
-
-
-@dataclass(slots=True)
-class Player:
-    """A seat at the table. ``card`` is secret: only views decide who sees it."""
-
-    id: str
-    name: str
-    lives: int
-    status: str = ACTIVE
-    bot: bool = False
-    card: Card | None = None
 
 
 @dataclass
@@ -292,7 +275,7 @@ class Game:
         history, solo = self.history, self._solo
         for holder, card in zip(dealt_to, cards):
             holder.card = card
-            own = _new_event(Event, (EventKind.CARD_DEALT,
+            own = new_event(Event, (EventKind.CARD_DEALT,
                                      {"player": holder.id, "card": card._code},
                                      solo[holder.id]))
             events.append(own)
@@ -315,7 +298,7 @@ class Game:
         timed_out = auto and self.options.rapid
         if timed_out:
             self.penalties[player_id] = self.penalties.get(player_id, 0) + 1
-        kept = _new_event(Event, (EventKind.KEPT, {"player": player_id, "auto": auto,
+        kept = new_event(Event, (EventKind.KEPT, {"player": player_id, "auto": auto,
                                                    "timed_out": timed_out}, None))
         self.log.append(kept)
         return self._next_turn([kept])
@@ -331,15 +314,15 @@ class Game:
         if got.is_king and not self.options.no_blocking:
             self.shown.add(got)
             self.kings_seen.add(got)
-            blocked = _new_event(Event, (EventKind.BLOCKED, {
+            blocked = new_event(Event, (EventKind.BLOCKED, {
                 "player": player_id, "target": target_id, "king": got._code,
                 "call": self.options.call}, None))
             self.log.append(blocked)
             return self._next_turn([blocked])
         asker.card, target.card = got, gave
-        exchanged = _new_event(Event, (EventKind.EXCHANGED,
+        exchanged = new_event(Event, (EventKind.EXCHANGED,
                                        {"player": player_id, "target": target_id}, None))
-        swap = _new_event(Event, (EventKind.SWAP, {"player": player_id, "target": target_id,
+        swap = new_event(Event, (EventKind.SWAP, {"player": player_id, "target": target_id,
                                                    "gave": gave._code, "got": got._code},
                                   frozenset((player_id, target_id))))
         self.log.append(exchanged)
@@ -377,7 +360,7 @@ class Game:
         """Hand the turn to the next player in the order, or reveal after the dealer (R6, R11)."""
         self.turn_index += 1
         if self.turn_index < len(self.order):
-            turn = _new_event(Event, (EventKind.TURN, {"player": self.order[self.turn_index]}, None))
+            turn = new_event(Event, (EventKind.TURN, {"player": self.order[self.turn_index]}, None))
             self.log.append(turn)
             events.append(turn)
             return events
@@ -387,77 +370,8 @@ class Game:
     # ---------------------------------------------------------------- reveal
 
     def _reveal(self) -> list[Event]:
-        """R11–R15: all cards shown together; lowest rank loses a life; eliminations; the end."""
-        self.phase = "reveal"
-        penalties = self.penalties
-        holders = [self._by_id[pid] for pid in self.order]
-        cards: dict[str, str] = {}
-        values: dict[str, int] = {}
-        for p in holders:
-            assert p.card is not None
-            cards[p.id], values[p.id] = p.card._code, p.card.rank_value
-        lowest = min(values.values())
-        losses = {pid: (value == lowest) + penalties.get(pid, 0) for pid, value in values.items()}
-        losers = [p for p in holders if losses[p.id]]
-        doomed = [p for p in losers if p.lives <= losses[p.id]]
-        events = [public(EventKind.REVEAL, cards=cards, lowest=RANKS[lowest - 1],
-                         losers=[p.id for p in losers])]
-        spared = None
-        if len(doomed) == len(holders) >= 2 and self.options.sudden_death:
-            spared, duel = self._sudden_death([p.id for p in doomed])
-            events += duel
-        for p in losers:
-            new_lives = max(p.lives - losses[p.id], 1 if p.id == spared else 0)
-            if new_lives < p.lives:
-                self.losers.append(p.id)
-                events.append(_new_event(Event, (EventKind.LIFE_LOST, {
-                    "player": p.id, "lives": new_lives, "timed_out": p.id in penalties}, None)))
-            p.lives = new_lives
-        for p in losers:
-            if p.lives == 0:
-                p.status = ELIMINATED
-                self.eliminated.append(p.id)
-                events.append(public(EventKind.ELIMINATED, player=p.id))
-        self.log.extend(events)
-        # Every active player was dealt in (joiners wait), so the survivors are among holders.
-        remaining = [p.id for p in holders if p.status == ACTIVE]
-        if len(remaining) == 1:
-            return events + self._finish_game(remaining, joint=False)
-        if not remaining:
-            return events + self._finish_game([p.id for p in doomed], joint=True)
-        self.next_dealer = self._choose_next_dealer()
-        return events
-
-    def _choose_next_dealer(self) -> str | None:
-        """R13: the next active player left of the dealer; H6 keeps an active dealer."""
-        assert self.dealer is not None
-        by_id = self._by_id
-        if self.options.fixed_dealer and by_id[self.dealer].status == ACTIVE:
-            return self.dealer
-        # The round's order runs clockwise from the dealer's left and holds every active
-        # player, so its first survivor other than the dealer is the dealer's left neighbour.
-        for pid in self.order:
-            if pid != self.dealer and by_id[pid].status == ACTIVE:
-                return pid
-        return None
-
-    def _sudden_death(self, contenders: list[str]) -> tuple[str, list[Event]]:
-        """H5: one-card deals among the players eliminated together; highest wins, ties redeal."""
-        events: list[Event] = []
-        for _ in range(MAX_SUDDEN_DEATH_DEALS):
-            cards = dict(zip(contenders, self.rng.sample(PACK, len(contenders))))
-            best = max(card.rank_value for card in cards.values())
-            top = [pid for pid, card in cards.items() if card.rank_value == best]
-            deal = {pid: str(card) for pid, card in cards.items()}
-            self.sudden_death.append(deal)
-            winner = top[0] if len(top) == 1 else None
-            events.append(public(EventKind.SUDDEN_DEATH, cards=deal, winner=winner))
-            if winner is not None:
-                return winner, events
-            contenders = top
-        winner = self.rng.choice(contenders)
-        events.append(public(EventKind.SUDDEN_DEATH, cards={}, winner=winner))
-        return winner, events
+        """R11–R15, in ``reveal.py``: cards up, lives lost, eliminations, the end or next dealer."""
+        return reveal_round(self)
 
     def _finish_game(self, winners: list[str], *, joint: bool) -> list[Event]:
         """R14: the sole survivor wins; players eliminated together are joint winners."""

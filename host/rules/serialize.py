@@ -7,8 +7,9 @@ from typing import Any
 
 from host.rules.cards import Card
 from host.rules.events import Event, event_from_dict
-from host.rules.game import Game, Player
+from host.rules.game import Game
 from host.rules.options import HouseRules
+from host.rules.player import Player
 
 FORMAT_VERSION = 1
 
