@@ -199,6 +199,19 @@ class Game:
             raise IllegalAction(Reason.UNKNOWN_ACTION, f"unknown action {action!r}")
         if not isinstance(player_id, str) or player_id not in self._by_id:
             self.player(player_id)  # raises the unknown-player refusal
+        if self.phase == "turns" and player_id == self.order[self.turn_index]:
+            # The hot path: the current player's move, the same rules as ``legal_actions``
+            # (tests check both agree in every state); anything else falls through to it.
+            is_dealer = player_id == self.dealer
+            if action == "keep":
+                self.step += 1
+                return self._keep(player_id, auto=False)
+            if action == "exchange" and not is_dealer:
+                self.step += 1
+                return self._exchange(player_id)
+            if action == "cut" and is_dealer and self.cuts_made < self.options.max_cuts:
+                self.step += 1
+                return self._cut(player_id)
         if action not in self.legal_actions(player_id):
             raise self._refusal(player_id, action)
         self.step += 1

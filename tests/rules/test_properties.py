@@ -164,3 +164,30 @@ def test_refused_actions_change_nothing_in_any_phase() -> None:
                 assert game.to_dict() == before
         who = actor(game)
         game.apply(who, rng.choice(game.legal_actions(who)))
+
+
+@settings(max_examples=20, deadline=None)
+@given(players=st.integers(3, 8), options=house_rules, seed=st.integers(0, 2**32 - 1))
+def test_apply_accepts_exactly_the_legal_actions(players: int, options: HouseRules,
+                                                 seed: int) -> None:
+    """``apply`` has a fast path for the current player's move: in every state it must accept
+    exactly what ``legal_actions`` lists, for every player and every action."""
+    rng = random.Random(seed)
+    game = Game(options, random.Random(seed))
+    for i in range(players):
+        game.add_player(f"p{i}", f"P{i}")
+    for _ in range(300):
+        if game.phase == "game_over":
+            break
+        snapshot = game.to_dict()
+        for pid in [p.id for p in game.players]:
+            for action in ("start", "keep", "exchange", "cut", "deal", "new_game"):
+                trial = Game.from_dict(snapshot)
+                try:
+                    trial.apply(pid, action)
+                    accepted = True
+                except IllegalAction:
+                    accepted = False
+                assert accepted == (action in game.legal_actions(pid)), (pid, action, game.phase)
+        who = actor(game)
+        game.apply(who, rng.choice(game.legal_actions(who)))

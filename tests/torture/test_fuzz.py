@@ -60,7 +60,10 @@ queries = st.one_of(st.just(""), st.just("?room=TEST"), tokens,
                     SAFE_TEXT.map(lambda t: "?" + t.replace("#", "")))
 requests = st.tuples(
     st.sampled_from(METHODS),
-    st.sampled_from(PATHS) | SAFE_TEXT.map(lambda t: "/" + t.replace("?", "").replace("#", "")),
+    # A path is one "/" then text; "//..." would be read by the test client as a host name
+    # (a client-side error, never sent), so leading slashes are folded into one.
+    st.sampled_from(PATHS)
+    | SAFE_TEXT.map(lambda t: "/" + t.replace("?", "").replace("#", "").lstrip("/")),
     queries, authorization,
     st.sampled_from(["application/json", "text/plain", "", "application/json; charset=latin-1",
                      "multipart/form-data; boundary=x"]),
