@@ -149,6 +149,18 @@ for (const k of ["sound", "vibrate"]) {
 }
 on(D, "pointerdown", sound, { once: true });
 
+/* ---- H4 rapid: seconds left on my turn (the host's own timer decides; this only shows it) ---- */
+let ticker = 0;
+const clock = (v, mine) => {
+  clearInterval(ticker);
+  const limit = v.rapid_seconds, left = () => Math.max(0, Math.ceil(limit - (Date.now() - S.since) / 1e3)),
+    shown = () => txt("clock", t("time_left", { count: left() }));
+  if (!mine || !limit) return txt("clock", "");
+  if (S.turnStep !== v.step) Object.assign(S, { turnStep: v.step, since: Date.now() });
+  shown();
+  ticker = setInterval(shown, 500);
+};
+
 /* ---- rendering: the whole view, every time ---- */
 const render = (v) => {
   if (!v || !v.me || (S.view && v.step < S.view.step)) return; /* a late, older message */
@@ -182,6 +194,7 @@ const render = (v) => {
   else if (ph === "reveal" && v.next_dealer && !can.includes("deal")) line = t("next_dealer", { name: nm(v.next_dealer) });
   else if (ph === "game_over" && !can.includes("new_game")) line = t("new_game_wait", { name: nm(v.vip) });
   txt("turn", line);
+  clock(v, mine);
 
   /* my buttons, each with one line saying what it does */
   const box = txt("actions", ""), order = v.order || [], shown = c ? show(c) : "";

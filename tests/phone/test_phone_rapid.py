@@ -1,0 +1,49 @@
+"""H4 on the phone: on my turn a countdown shows the seconds left; off my turn, none."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import pytest
+
+from host.i18n import Catalog
+from host.rules import HouseRules
+from host.session import Session
+from tests.phone.test_phone_game import seat_three
+
+RAPID_SECONDS = 30
+
+
+def seconds_left(text: str) -> int:
+    match = re.search(r"\d+", text)
+    assert match, text
+    return int(match.group())
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("en-GB", "en"), ("it-IT", "it")])
+def test_h4_countdown_on_my_turn_only(live_server: Any, phone_factory: Any, locale: str,
+                                      lang: str) -> None:
+    session = Session(HouseRules.parse("H4", rapid_seconds=RAPID_SECONDS), room="TEST", seed=42)
+    server = live_server(session)
+    phones = seat_three(server, phone_factory, locale)
+    session.act(next(iter(phones)), "start", session.step)
+    table = session.view(None)
+    current = phones[table["current"]]
+    current.wait_step(table["step"])
+    clock = current.page.locator("#clock")
+    first = clock.inner_text()
+    catalog = Catalog.load()
+    assert first == catalog.t(lang, "phone.time_left", count=seconds_left(first))
+    assert RAPID_SECONDS - 3 <= seconds_left(first) <= RAPID_SECONDS
+    time.sleep(1.6)  # the countdown moves on by itself
+    assert seconds_left(clock.inner_text()) < seconds_left(first)
+    for pid, phone in phones.items():
+        if pid != table["current"]:
+            phone.wait_step(table["step"])
+            assert phone.page.locator("#clock").inner_text() == ""
+    session.act(table["current"], "keep", table["step"])
+    current.wait_step(table["step"] + 1)
+    assert clock.inner_text() == ""  # my turn is over: no clock
+    session.close()
