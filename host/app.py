@@ -108,7 +108,7 @@ def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Sessi
         say("cli.join_at", url=url)
 
     runner = BotRunner(session, bot_delay=args.bot_delay, turn_timeout=args.turn_timeout)
-    parts.callback(runner.stop)
+    parts.callback(_stop_quietly, runner)
     runner.start()
     announcer = _start_announcer(catalog, lang, muted=args.mute or args.headless)
     if announcer is not None:
@@ -117,7 +117,7 @@ def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Sessi
             _report_voice(announcer, out)
         captions = _caption_printer(catalog, lang, out) if args.headless else None
         pump = _AnnouncerPump(session.subscribe(None, presence=False), announcer, captions)
-        parts.callback(pump.stop)
+        parts.callback(_stop_quietly, pump)
         pump.start()
     # Unwinding starts here: save and end every stream first, so the rest stops at once.
     parts.callback(session.close)
@@ -236,7 +236,8 @@ class _AnnouncerPump:
 
     def stop(self) -> None:
         self._subscription.close()
-        self._thread.join(1.0)
+        if self._thread.is_alive():  # a signal may land before the thread ever started
+            self._thread.join(1.0)
 
     def _run(self) -> None:
         while True:
