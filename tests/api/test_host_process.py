@@ -4,76 +4,27 @@ from __future__ import annotations
 
 import os
 import random
-import re
 import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from host.network import free_port
 from tests.api.cuckoo_http_client import Http
-
-ROOT = Path(__file__).resolve().parents[2]
-JOIN_LINE = re.compile(r"^Join at (http://127\.0\.0\.1:(\d+)/\?room=TEST)$")
-
-
-class Host:
-    """``python -m host.cli --headless …`` with its output read in the background."""
-
-    def __init__(self, state: Path, port: int, *extra: str) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "CI": "true"}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "host.cli", "--headless", "--bind", "127.0.0.1",
-             "--port", str(port), "--room", "TEST", "--seed", "42", "--state", str(state),
-             "--turn-timeout", "0", *extra],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        )
-        self.lines: list[str] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-        self.url = ""
-        self.port = 0
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and not self.url:
-            for line in list(self.lines):
-                if match := JOIN_LINE.match(line):
-                    self.url, self.port = f"http://127.0.0.1:{match.group(2)}", int(match.group(2))
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.02)
-        assert self.url, f"no join line: {self.lines}"
-        self.http = Http(self.url)
-        assert self.http.call("GET", "/healthz") == (200, "ok")
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.append(line.rstrip("\n"))
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-        self.process.wait(10)
+from tests.host_process import ROOT, HostProcess, without_connected
 
 
 @pytest.fixture
-def hosts() -> Iterator[list[Host]]:
-    started: list[Host] = []
+def hosts() -> Iterator[list[HostProcess]]:
+    started: list[HostProcess] = []
     yield started
     for host in started:
         host.stop()
-
-
-def _without_connected(view: dict[str, Any]) -> dict[str, Any]:
-    return {**view, "players": [{k: v for k, v in p.items() if k != "connected"}
-                                for p in view["players"]]}
 
 
 def _random_moves(http: Http, tokens: dict[str, str], rng: random.Random, *, limit: int,
@@ -88,9 +39,9 @@ def _random_moves(http: Http, tokens: dict[str, str], rng: random.Random, *, lim
         assert status == 200, body
 
 
-def test_kill_9_then_resume_exactly_and_finish(tmp_path: Path, hosts: list[Host]) -> None:
+def test_kill_9_then_resume_exactly_and_finish(tmp_path: Path, hosts: list[HostProcess]) -> None:
     state = tmp_path / "s.json"
-    first = Host(state, free_port("127.0.0.1", 0))
+    first = HostProcess(state, port=free_port("127.0.0.1", 0))
     hosts.append(first)
     tokens = {}
     for name in ("Ana", "Bea", "Cal", "Dan"):
@@ -104,20 +55,20 @@ def test_kill_9_then_resume_exactly_and_finish(tmp_path: Path, hosts: list[Host]
     first.process.send_signal(signal.SIGKILL)
     first.process.wait(10)
 
-    second = Host(state, first.port)
+    second = HostProcess(state, port=first.port)
     hosts.append(second)
     for pid, token in tokens.items():
-        assert _without_connected(second.http.state(token)) == _without_connected(before[pid])
+        assert without_connected(second.http.state(token)) == without_connected(before[pid])
     table_after = second.http.call("GET", "/api/table?room=TEST")[1]
-    assert _without_connected(table_after) == _without_connected(table_before)
+    assert without_connected(table_after) == without_connected(table_before)
     _random_moves(second.http, tokens, random.Random(4), limit=3000)
     final = second.http.state(tokens["p1"])
     assert final["phase"] == "game_over" and final["winners"]
 
 
-def test_sigterm_saves_and_exits_within_two_seconds(tmp_path: Path, hosts: list[Host]) -> None:
+def test_sigterm_saves_and_exits_within_two_seconds(tmp_path: Path, hosts: list[HostProcess]) -> None:
     state = tmp_path / "s.json"
-    host = Host(state, free_port("127.0.0.1", 0))
+    host = HostProcess(state, port=free_port("127.0.0.1", 0))
     hosts.append(host)
     host.http.join("Ana")
     started = time.monotonic()
@@ -131,12 +82,12 @@ def test_sigterm_saves_and_exits_within_two_seconds(tmp_path: Path, hosts: list[
     assert '"Ana"' in state.read_text(encoding="utf-8")
 
 
-def test_busy_port_takes_the_next_free_one(tmp_path: Path, hosts: list[Host]) -> None:
+def test_busy_port_takes_the_next_free_one(tmp_path: Path, hosts: list[HostProcess]) -> None:
     busy = free_port("127.0.0.1", 0)
     with socket.socket() as blocker:
         blocker.bind(("127.0.0.1", busy))
         blocker.listen()
-        host = Host(tmp_path / "s.json", busy)
+        host = HostProcess(tmp_path / "s.json", port=busy)
         hosts.append(host)
         assert host.port > busy
 

@@ -1,8 +1,5 @@
-"""Torture-test fixtures: the real host as a child process, and invariant checks on a session.
-
-Why a child process for crashes: only a real process can be killed with SIGKILL mid-game; the
-state file on disk is then all that survives, exactly as at a party when the power goes.
-Headless: SDL's dummy drivers are set here, never globally.
+"""Torture-test fixtures: started host processes (``tests/host_process.py``) and invariant
+checks on a session. Headless: SDL's dummy drivers are set here, never globally.
 """
 
 from __future__ import annotations
@@ -10,66 +7,18 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
-import subprocess
-import sys
-import threading
-import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from host.rules import CARD_CODES, Game, may_see
-from tests.api.cuckoo_http_client import Http
+from tests.host_process import HostProcess
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-ROOT = Path(__file__).resolve().parents[2]
-JOIN_LINE = re.compile(r"^Join at http://127\.0\.0\.1:(\d+)/\?room=TEST$")
 CARD_PATTERN = re.compile(r'"(10|[A2-9JQK])([SHDC])"')
-
-
-class HostProcess:
-    """``python -m host.cli --headless`` on 127.0.0.1 (room TEST, seed 42) with ``state``."""
-
-    def __init__(self, state: Path, *extra: str, port: int = 0) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "CI": "true"}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "host.cli", "--headless", "--bind", "127.0.0.1",
-             "--port", str(port), "--room", "TEST", "--seed", "42", "--state", str(state),
-             "--turn-timeout", "0", *extra],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        )
-        self.lines: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-        self.port = 0
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and not self.port and self.process.poll() is None:
-            time.sleep(0.01)
-        assert self.port, f"the host did not start: {self.lines[-10:]}"
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.http = Http(self.url)
-        assert self.http.call("GET", "/healthz") == (200, "ok")
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            line = line.rstrip("\n")
-            self.lines.append(line)
-            if match := JOIN_LINE.match(line):
-                self.port = int(match.group(1))
-
-    def kill_9(self) -> None:
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-        self.process.wait(10)
 
 
 @pytest.fixture
@@ -79,12 +28,6 @@ def host_processes() -> Iterator[list[HostProcess]]:
     yield started
     for host in started:
         host.stop()
-
-
-def without_connected(view: dict[str, Any]) -> dict[str, Any]:
-    """The view minus ``players[].connected`` (the one field a restart may change)."""
-    return {**view, "players": [{k: v for k, v in p.items() if k != "connected"}
-                                for p in view["players"]]}
 
 
 def cards_in(payload: Any) -> set[str]:
@@ -106,13 +49,3 @@ def check_invariants(game: Game, lives_before: dict[str, int]) -> None:
         seen = cards_in(view)
         assert seen <= CARD_CODES
         assert not seen - may_see(game, viewer), (viewer, game.phase, seen - may_see(game, viewer))
-
-
-def wait_until(predicate: Callable[[], bool], timeout: float, interval: float = 0.02) -> bool:
-    """Poll ``predicate`` until true or ``timeout`` seconds pass (a bounded wait)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(interval)
-    return predicate()

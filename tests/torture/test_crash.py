@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.api.cuckoo_http_client import Http
-from tests.torture.conftest import HostProcess, without_connected
+from tests.host_process import HostProcess, without_connected
 
 MOMENTS = ("lobby", "turns", "reveal", "turns", "in_flight", "turns", "game_over", "reveal",
            "in_flight", "turns")

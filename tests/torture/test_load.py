@@ -21,8 +21,7 @@ from typing import Any
 import pytest
 
 from host.network import SERVER_THREADS
-from tests.api.cuckoo_http_client import EventStream, Http
-from tests.torture.conftest import wait_until
+from tests.api.cuckoo_http_client import EventStream, Http, wait_until
 
 DURATION_S = 30.0
 PHONES = 20

@@ -13,8 +13,7 @@ import socket
 import threading
 from typing import Any
 
-from tests.api.cuckoo_http_client import EventStream, Http
-from tests.torture.conftest import wait_until
+from tests.api.cuckoo_http_client import EventStream, Http, wait_until
 
 MAX_MOVES = 3000
 
