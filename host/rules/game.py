@@ -160,9 +160,7 @@ class Game:
             return events + self._finish_game(self.active_ids(), joint=False)
         if was_dealt:
             self.dealer = replacement_dealer
-            events.append(public(EventKind.MISDEAL, round=self.round, dealer=self.dealer))
-            self.round -= 1
-            events += self._deal_round()
+            events += self._redeal()
         return events
 
     # -------------------------------------------------------------- legality
@@ -214,15 +212,10 @@ class Game:
                 return self._cut(player_id)
         if action not in self.legal_actions(player_id):
             raise self._refusal(player_id, action)
+        # Legal and not a turn move (those returned above): start, deal or new game.
         self.step += 1
         if action == "start":
             return self._start()
-        if action == "keep":
-            return self._keep(player_id, auto=False)
-        if action == "exchange":
-            return self._exchange(player_id)
-        if action == "cut":
-            return self._cut(player_id)
         if action == "deal":
             self.dealer = player_id
             return self._deal_round()
@@ -240,6 +233,10 @@ class Game:
         if self.phase != "turns":
             raise IllegalAction(Reason.NOT_ALLOWED_NOW, "a misdeal is only possible before the reveal")
         self.step += 1
+        return self._redeal()
+
+    def _redeal(self) -> list[Event]:
+        """R16: the round is voided and the same round is dealt again by ``self.dealer``."""
         events = [public(EventKind.MISDEAL, round=self.round, dealer=self.dealer)]
         self.round -= 1
         return events + self._deal_round()
