@@ -83,6 +83,7 @@ def test_my_turn_alerts_once_and_can_be_turned_off(live_server: Any, phone_facto
     phone = seat_with_two_others(server, phone_factory)
     phone.wait_step(0)
     phone.tap("start")
+    phone.wait_step(1)  # the tap reached the host: the game has started
     until_my_turn(session, phone.player_id)
     phone.page.wait_for_selector("body.myturn")
     phone.page.wait_for_function("() => window.__alerts.length >= 2")
