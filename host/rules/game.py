@@ -16,9 +16,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from host.rules.cards import PACK, Card
+from host.rules.cards import KING_VALUE, PACK, Card
 from host.rules.errors import IllegalAction, Reason
-from host.rules.events import Event, EventKind, new_event, private, public
+from host.rules.events import Event, EventCache, EventKind, new_event, public
 from host.rules.options import HouseRules
 from host.rules.player import ACTIVE, WAITING, Player
 from host.rules.reveal import reveal_round
@@ -63,6 +63,8 @@ class Game:
     _seats: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     _solo: dict[str, frozenset[str]] = field(default_factory=dict, init=False, repr=False,
                                              compare=False)
+    _interned: EventCache = field(default_factory=EventCache, init=False, repr=False,
+                                  compare=False)
 
     def __post_init__(self) -> None:
         self._reindex()
@@ -72,6 +74,7 @@ class Game:
         self._by_id = {p.id: p for p in self.players}
         self._seats = {p.id: seat for seat, p in enumerate(self.players)}
         self._solo = {p.id: frozenset((p.id,)) for p in self.players}
+        self._interned = EventCache()
 
     # ----------------------------------------------------------------- views
 
@@ -193,23 +196,24 @@ class Game:
 
     def apply(self, player_id: str, action: str) -> list[Event]:
         """Validate, then play ``action`` for ``player_id``. Refusals raise and change nothing."""
+        if self.phase == "turns" and player_id == self.order[self.turn_index]:
+            # The hot path: the current player's move, the same rules as ``legal_actions``
+            # (tests check both agree in every state); anything else falls through to it.
+            if action == "keep":
+                self.step += 1
+                return self._keep(player_id)
+            if action == "exchange":
+                if player_id != self.dealer:
+                    self.step += 1
+                    return self._exchange(player_id)
+            elif action == "cut":
+                if player_id == self.dealer and self.cuts_made < self.options.max_cuts:
+                    self.step += 1
+                    return self._cut(player_id)
         if action not in ACTIONS:
             raise IllegalAction(Reason.UNKNOWN_ACTION, f"unknown action {action!r}")
         if not isinstance(player_id, str) or player_id not in self._by_id:
             self.player(player_id)  # raises the unknown-player refusal
-        if self.phase == "turns" and player_id == self.order[self.turn_index]:
-            # The hot path: the current player's move, the same rules as ``legal_actions``
-            # (tests check both agree in every state); anything else falls through to it.
-            is_dealer = player_id == self.dealer
-            if action == "keep":
-                self.step += 1
-                return self._keep(player_id, auto=False)
-            if action == "exchange" and not is_dealer:
-                self.step += 1
-                return self._exchange(player_id)
-            if action == "cut" and is_dealer and self.cuts_made < self.options.max_cuts:
-                self.step += 1
-                return self._cut(player_id)
         if action not in self.legal_actions(player_id):
             raise self._refusal(player_id, action)
         # Legal and not a turn move (those returned above): start, deal or new game.
@@ -226,7 +230,13 @@ class Game:
         if self.phase != "turns":
             raise IllegalAction(Reason.NOT_ALLOWED_NOW, "nobody is deciding now")
         self.step += 1
-        return self._keep(self.order[self.turn_index], auto=True)
+        player_id = self.order[self.turn_index]
+        timed_out = self.options.rapid
+        if timed_out:
+            self.penalties[player_id] = self.penalties.get(player_id, 0) + 1
+        kept = public(EventKind.KEPT, player=player_id, auto=True, timed_out=timed_out)
+        self.log.append(kept)
+        return self._next_turn([kept])
 
     def misdeal(self) -> list[Event]:
         """R16: void the round before the reveal; the same dealer deals again, no lives change."""
@@ -252,64 +262,49 @@ class Game:
     def _deal_round(self) -> list[Event]:
         """R5: shuffle all 52 cards, one card each from the dealer's left, the dealer last."""
         assert self.dealer is not None
-        seat = self.seat_of(self.dealer)
-        seats = self.players[seat + 1:] + self.players[: seat + 1]
-        dealt_to = [p for p in seats if p.status == ACTIVE]
+        players = self.players
+        seat = self._seats[self.dealer] + 1
+        dealt_to = [p for p in players[seat:] + players[:seat] if p.status == ACTIVE]
+        if len(dealt_to) < len(players):
+            for p in players:
+                p.card = None
+        cache = self._interned
+        events: list[Event] = []
+        history: dict[str, list[Event]] = {}
         # A partial Fisher–Yates shuffle: each dealt card is drawn uniformly from the cards
         # not yet dealt, and what is left over is the stock (the cut draws from it at random).
         pool = list(PACK)
         rand = self.rng.random
-        last = len(pool) - 1
-        for _ in dealt_to:
-            pick = int(rand() * (last + 1))
-            pool[pick], pool[last] = pool[last], pool[pick]
-            last -= 1
-        cards = pool[:last:-1]
-        self.stock = pool[: last + 1]
+        size = len(pool)
+        for holder in dealt_to:
+            pick = int(rand() * size)
+            size -= 1
+            holder.card = card = pool[pick]
+            pool[pick] = pool[size]
+            pid = holder.id
+            own = (cache.dealt.get(pid) or cache.new_hands(pid))[card._code]
+            events.append(own)
+            history[pid] = [own]
+        self.stock = pool[:size]
         self.discard, self.set_aside = [], []
         self.shown, self.kings_seen, self.cut_king = set(), set(), None
         self.cuts_made, self.turn_index = 0, 0
         self.penalties = {}
         self.losers, self.eliminated, self.winners, self.sudden_death = [], [], [], []
         self.next_dealer = None
-        self.order = [p.id for p in dealt_to]
+        order = self.order = [p.id for p in dealt_to]
         self.round += 1
         self.phase = "turns"
-        self.history = {}
-        for p in self.players:
-            p.card = None
-        dealt = public(EventKind.ROUND_DEALT, round=self.round, dealer=self.dealer,
-                       order=list(self.order))
-        first = public(EventKind.TURN, player=self.order[0])
-        events: list[Event] = [dealt]
-        history, solo = self.history, self._solo
-        for holder, card in zip(dealt_to, cards):
-            holder.card = card
-            own = new_event(Event, (EventKind.CARD_DEALT,
-                                     {"player": holder.id, "card": card._code},
-                                     solo[holder.id]))
-            events.append(own)
-            history[holder.id] = [own]
-        events.append(first)
+        self.history = history
+        dealt = new_event(Event, (EventKind.ROUND_DEALT, {
+            "round": self.round, "dealer": self.dealer, "order": list(order)}, None))
+        first = cache.turn.get(order[0]) or cache.new_turn(order[0])
         self.log = [dealt, first]
-        return events
+        return [dealt, *events, first]
 
-    def _record(self, events: list[Event]) -> list[Event]:
-        """Keep this round's events for views: public ones in ``log``, private ones per player."""
-        for event in events:
-            if event.audience is None:
-                self.log.append(event)
-            else:
-                for pid in event.audience:
-                    self.history.setdefault(pid, []).append(event)
-        return events
-
-    def _keep(self, player_id: str, *, auto: bool) -> list[Event]:
-        timed_out = auto and self.options.rapid
-        if timed_out:
-            self.penalties[player_id] = self.penalties.get(player_id, 0) + 1
-        kept = new_event(Event, (EventKind.KEPT, {"player": player_id, "auto": auto,
-                                                   "timed_out": timed_out}, None))
+    def _keep(self, player_id: str) -> list[Event]:
+        cache = self._interned
+        kept = cache.kept.get(player_id) or cache.new_kept(player_id)
         self.log.append(kept)
         return self._next_turn([kept])
 
@@ -318,78 +313,86 @@ class Game:
         # The order is every active player clockwise from the dealer's left, so the nearest
         # active neighbour on the left is simply the next one in it (the dealer for the last).
         target_id = self.order[self.turn_index + 1]
-        asker, target = self._by_id[player_id], self._by_id[target_id]
+        by_id = self._by_id
+        asker, target = by_id[player_id], by_id[target_id]
         gave, got = asker.card, target.card
         assert gave is not None and got is not None
-        if got.is_king and not self.options.no_blocking:
+        if got.rank_value == KING_VALUE and not self.options.no_blocking:
             self.shown.add(got)
             self.kings_seen.add(got)
-            blocked = new_event(Event, (EventKind.BLOCKED, {
-                "player": player_id, "target": target_id, "king": got._code,
-                "call": self.options.call}, None))
+            blocked = public(EventKind.BLOCKED, player=player_id, target=target_id,
+                             king=got._code, call=self.options.call)
             self.log.append(blocked)
             return self._next_turn([blocked])
         asker.card, target.card = got, gave
-        exchanged = new_event(Event, (EventKind.EXCHANGED,
-                                       {"player": player_id, "target": target_id}, None))
+        cache = self._interned
+        exchanged, pair = (cache.exchanged.get((player_id, target_id))
+                           or cache.new_exchanged(player_id, target_id))
         swap = new_event(Event, (EventKind.SWAP, {"player": player_id, "target": target_id,
                                                    "gave": gave._code, "got": got._code},
-                                  frozenset((player_id, target_id))))
+                                  pair))
         self.log.append(exchanged)
-        self.history[player_id].append(swap)
-        self.history[target_id].append(swap)
+        history = self.history
+        history[player_id].append(swap)
+        history[target_id].append(swap)
         return self._next_turn([exchanged, swap])
 
     def _cut(self, dealer_id: str) -> list[Event]:
         """R9 (and H3): draw from the stock; a cut King is set aside and blocks the cut."""
-        dealer = self.player(dealer_id)
-        assert dealer.card is not None
+        dealer = self._by_id[dealer_id]
+        old = dealer.card
+        assert old is not None
+        options = self.options
         self.cuts_made += 1
         card = self.stock.pop(int(self.rng.random() * len(self.stock)))
-        events = [public(EventKind.CUT, dealer=dealer_id, attempt=self.cuts_made)]
-        if card.is_king and self.options.kings_block:
+        cut = new_event(Event, (EventKind.CUT, {"dealer": dealer_id, "attempt": self.cuts_made},
+                                None))
+        if card.rank_value == KING_VALUE and not options.no_blocking:
             self.set_aside.append(card)
             self.kings_seen.add(card)
             self.cut_king = card
-            events.append(public(EventKind.CUT_KING, dealer=dealer_id, king=str(card),
-                                 call=self.options.call))
+            blocked = new_event(Event, (EventKind.CUT_KING, {
+                "dealer": dealer_id, "king": card._code, "call": options.call}, None))
+            self.log += (cut, blocked)
+            events = [cut, blocked]
         else:
-            old = dealer.card
             self.discard.append(old)
             self.shown.discard(old)
             dealer.card = card
-            events.append(public(EventKind.CUT_TAKEN, dealer=dealer_id))
-            events.append(private(EventKind.CUT_CARD, (dealer_id,), dealer=dealer_id,
-                                  card=str(card), discarded=str(old)))
-        self._record(events)
-        if self.cuts_made < self.options.max_cuts:
+            taken = new_event(Event, (EventKind.CUT_TAKEN, {"dealer": dealer_id}, None))
+            secret = new_event(Event, (EventKind.CUT_CARD, {
+                "dealer": dealer_id, "card": card._code, "discarded": old._code},
+                self._solo[dealer_id]))
+            self.log += (cut, taken)
+            self.history[dealer_id].append(secret)
+            events = [cut, taken, secret]
+        if self.cuts_made < options.max_cuts:
             return events  # H3: the dealer may cut once more or keep.
         return self._next_turn(events)
 
     def _next_turn(self, events: list[Event]) -> list[Event]:
         """Hand the turn to the next player in the order, or reveal after the dealer (R6, R11)."""
-        self.turn_index += 1
-        if self.turn_index < len(self.order):
-            turn = new_event(Event, (EventKind.TURN, {"player": self.order[self.turn_index]}, None))
+        index = self.turn_index = self.turn_index + 1
+        order = self.order
+        if index < len(order):
+            cache = self._interned
+            turn = cache.turn.get(order[index]) or cache.new_turn(order[index])
             self.log.append(turn)
             events.append(turn)
             return events
-        events += self._reveal()
+        events += reveal_round(self)
         return events
 
     # ---------------------------------------------------------------- reveal
-
-    def _reveal(self) -> list[Event]:
-        """R11–R15, in ``reveal.py``: cards up, lives lost, eliminations, the end or next dealer."""
-        return reveal_round(self)
 
     def _finish_game(self, winners: list[str], *, joint: bool) -> list[Event]:
         """R14: the sole survivor wins; players eliminated together are joint winners."""
         self.phase = "game_over"
         self.winners = list(winners)
         self.next_dealer = None
-        return self._record([public(EventKind.GAME_OVER, winners=list(winners),
-                                    joint=joint and len(winners) > 1)])
+        over = public(EventKind.GAME_OVER, winners=list(winners), joint=joint and len(winners) > 1)
+        self.log.append(over)
+        return [over]
 
     def _new_game(self) -> list[Event]:
         """Back to the lobby: everyone, waiting players too, is active with full lives."""

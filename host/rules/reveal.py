@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from host.rules.cards import PACK, RANKS
+from host.rules.cards import KING_VALUE, PACK, RANKS
 from host.rules.events import Event, EventKind, new_event, public
-from host.rules.player import ACTIVE, ELIMINATED
+from host.rules.player import ACTIVE, ELIMINATED, Player
 
 if TYPE_CHECKING:
     from host.rules.game import Game
@@ -24,19 +24,29 @@ MAX_SUDDEN_DEATH_DEALS = 100
 def reveal_round(game: Game) -> list[Event]:
     """R11–R15: all cards shown together; lowest rank loses a life; eliminations; the end."""
     game.phase = "reveal"
-    penalties = game.penalties
-    holders = [game._by_id[pid] for pid in game.order]
+    by_id = game._by_id
+    holders: list[Player] = []
     cards: dict[str, str] = {}
-    values: dict[str, int] = {}
-    for p in holders:
-        assert p.card is not None
-        cards[p.id], values[p.id] = p.card._code, p.card.rank_value
-    lowest = min(values.values())
-    losses = {pid: (value == lowest) + penalties.get(pid, 0) for pid, value in values.items()}
-    losers = [p for p in holders if losses[p.id]]
+    lowest, losers = KING_VALUE + 1, []
+    for pid in game.order:  # one pass: every card up, and who holds the lowest rank (R11)
+        p = by_id[pid]
+        holders.append(p)
+        card = p.card
+        assert card is not None
+        cards[pid] = card._code
+        if card.rank_value <= lowest:
+            if card.rank_value < lowest:
+                lowest, losers = card.rank_value, []
+            losers.append(p)
+    losses = {p.id: 1 for p in losers}  # lives each loser loses
+    penalties = game.penalties
+    if penalties:  # H4: pending time-out penalties are lost with the lowest card's life
+        for pid, penalty in penalties.items():
+            losses[pid] = losses.get(pid, 0) + penalty
+        losers = [p for p in holders if p.id in losses]
     doomed = [p for p in losers if p.lives <= losses[p.id]]
-    events = [public(EventKind.REVEAL, cards=cards, lowest=RANKS[lowest - 1],
-                     losers=[p.id for p in losers])]
+    events = [new_event(Event, (EventKind.REVEAL, {
+        "cards": cards, "lowest": RANKS[lowest - 1], "losers": [p.id for p in losers]}, None))]
     spared = None
     if len(doomed) == len(holders) >= 2 and game.options.sudden_death:
         spared, duel = sudden_death(game, [p.id for p in doomed])
@@ -54,12 +64,12 @@ def reveal_round(game: Game) -> list[Event]:
             game.eliminated.append(p.id)
             events.append(public(EventKind.ELIMINATED, player=p.id))
     game.log.extend(events)
-    # Every active player was dealt in (joiners wait), so the survivors are among holders.
-    remaining = [p.id for p in holders if p.status == ACTIVE]
-    if len(remaining) == 1:
-        return events + game._finish_game(remaining, joint=False)
-    if not remaining:
-        return events + game._finish_game([p.id for p in doomed], joint=True)
+    if game.eliminated:  # Every active player was dealt in (joiners wait): holders hold them.
+        remaining = [p.id for p in holders if p.status == ACTIVE]
+        if len(remaining) == 1:
+            return events + game._finish_game(remaining, joint=False)
+        if not remaining:
+            return events + game._finish_game([p.id for p in doomed], joint=True)
     game.next_dealer = choose_next_dealer(game)
     return events
 
