@@ -90,7 +90,7 @@ class EventCache:
     The hot path reads the dicts directly: ``cache.turn.get(pid) or cache.new_turn(pid)``.
     """
 
-    __slots__ = ("turn", "kept", "exchanged", "dealt")
+    __slots__ = ("dealt", "exchanged", "kept", "turn")
 
     def __init__(self) -> None:
         self.turn: dict[str, Event] = {}

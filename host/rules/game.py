@@ -202,14 +202,12 @@ class Game:
             if action == "keep":
                 self.step += 1
                 return self._keep(player_id)
-            if action == "exchange":
-                if player_id != self.dealer:
-                    self.step += 1
-                    return self._exchange(player_id)
-            elif action == "cut":
-                if player_id == self.dealer and self.cuts_made < self.options.max_cuts:
-                    self.step += 1
-                    return self._cut(player_id)
+            if action == "exchange" and player_id != self.dealer:
+                self.step += 1
+                return self._exchange(player_id)
+            if action == "cut" and player_id == self.dealer and self.cuts_made < self.options.max_cuts:
+                self.step += 1
+                return self._cut(player_id)
         if action not in ACTIONS:
             raise IllegalAction(Reason.UNKNOWN_ACTION, f"unknown action {action!r}")
         if not isinstance(player_id, str) or player_id not in self._by_id:

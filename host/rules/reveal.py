@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from host.rules.cards import KING_VALUE, PACK, RANKS
+from host.rules.cards import KING_VALUE, PACK, RANKS, Card
 from host.rules.events import Event, EventKind, new_event, public
 from host.rules.player import ACTIVE, ELIMINATED, Player
 
@@ -25,14 +25,13 @@ def reveal_round(game: Game) -> list[Event]:
     """R11–R15: all cards shown together; lowest rank loses a life; eliminations; the end."""
     game.phase = "reveal"
     by_id = game._by_id
-    holders: list[Player] = []
+    order = game.order
     cards: dict[str, str] = {}
-    lowest, losers = KING_VALUE + 1, []
-    for pid in game.order:  # one pass: every card up, and who holds the lowest rank (R11)
+    lowest = KING_VALUE + 1
+    losers: list[Player] = []
+    for pid in order:  # one pass: every card up, and who holds the lowest rank (R11)
         p = by_id[pid]
-        holders.append(p)
-        card = p.card
-        assert card is not None
+        card: Card = p.card  # type: ignore[assignment]  # every dealt player holds one
         cards[pid] = card._code
         if card.rank_value <= lowest:
             if card.rank_value < lowest:
@@ -43,12 +42,12 @@ def reveal_round(game: Game) -> list[Event]:
     if penalties:  # H4: pending time-out penalties are lost with the lowest card's life
         for pid, penalty in penalties.items():
             losses[pid] = losses.get(pid, 0) + penalty
-        losers = [p for p in holders if p.id in losses]
+        losers = [by_id[pid] for pid in order if pid in losses]
     doomed = [p for p in losers if p.lives <= losses[p.id]]
     events = [new_event(Event, (EventKind.REVEAL, {
         "cards": cards, "lowest": RANKS[lowest - 1], "losers": [p.id for p in losers]}, None))]
     spared = None
-    if len(doomed) == len(holders) >= 2 and game.options.sudden_death:
+    if len(doomed) == len(order) >= 2 and game.options.sudden_death:
         spared, duel = sudden_death(game, [p.id for p in doomed])
         events += duel
     for p in losers:
@@ -64,8 +63,8 @@ def reveal_round(game: Game) -> list[Event]:
             game.eliminated.append(p.id)
             events.append(public(EventKind.ELIMINATED, player=p.id))
     game.log.extend(events)
-    if game.eliminated:  # Every active player was dealt in (joiners wait): holders hold them.
-        remaining = [p.id for p in holders if p.status == ACTIVE]
+    if game.eliminated:  # Every active player was dealt in (joiners wait): all are in order.
+        remaining = [pid for pid in order if by_id[pid].status == ACTIVE]
         if len(remaining) == 1:
             return events + game._finish_game(remaining, joint=False)
         if not remaining:

@@ -28,3 +28,32 @@ def test_runner_reports_missing_and_failing_modules_and_keeps_the_others(tmp_pat
     assert "a line of the module's own output" in out
     assert "| tests.torture.bench_fixture_ok | stand-in figure | 42 ms | <= 50 ms |" in (
         markdown.read_text(encoding="utf-8"))
+
+
+def test_engine_benchmark_plays_every_round_through_the_validating_apply() -> None:
+    """The engine figure (issue 2) counts whole rounds: deal, ten moves and the reveal (R5–R13).
+
+    Not a speed test: it checks that the harness plays what it says, so its figure means
+    something. Every move goes through ``Game.apply``, whose refusals raise.
+    """
+    from unittest import mock
+
+    from benchmarks.engine import rounds_per_second
+    from host.rules import Game
+
+    real_apply = Game.apply
+    calls: list[tuple[str, str]] = []
+
+    def counting_apply(self: Game, player_id: str, action: str) -> list:
+        calls.append((player_id, action))
+        return real_apply(self, player_id, action)
+
+    with mock.patch.object(Game, "apply", counting_apply):
+        rate = rounds_per_second(40, players=10, seed=3)
+    assert rate > 0
+    # start, then per round ten moves and the next deal.
+    assert len(calls) == 1 + 40 * 11
+    moves = [action for _, action in calls if action in ("keep", "exchange", "cut")]
+    assert len(moves) == 400
+    assert {"keep", "exchange", "cut"} <= set(moves)  # random moves, not one kind
+    assert sum(action == "deal" for _, action in calls) == 40
