@@ -13,8 +13,6 @@ from enum import Enum
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from host.rules.cards import PACK
-
 
 class EventKind(str, Enum):
     """Every kind of event; the value is the ``type`` field of the dict form."""
@@ -97,8 +95,8 @@ class EventCache:
         self.kept: dict[str, Event] = {}
         self.exchanged: dict[tuple[str, str], tuple[Event, frozenset[str]]] = {}
         """(asker, target) -> (the public EXCHANGED event, the audience of their SWAP)."""
-        self.dealt: dict[str, dict[str, Event]] = {}
-        """player id -> card code -> that player's private CARD_DEALT event."""
+        self.dealt: dict[tuple[str, str], Event] = {}
+        """(player id, card code) -> that player's private CARD_DEALT event."""
 
     def new_turn(self, player_id: str) -> Event:
         event = self.turn[player_id] = _frozen(EventKind.TURN, None, player=player_id)
@@ -116,15 +114,11 @@ class EventCache:
         )
         return entry
 
-    def new_hands(self, player_id: str) -> dict[str, Event]:
-        """Every card that could be dealt to ``player_id``: 52 events, built once."""
-        audience = frozenset((player_id,))
-        hands = self.dealt[player_id] = {
-            card._code: _frozen(EventKind.CARD_DEALT, audience, player=player_id,
-                                card=card._code)
-            for card in PACK
-        }
-        return hands
+    def new_dealt(self, player_id: str, code: str) -> Event:
+        event = self.dealt[player_id, code] = _frozen(EventKind.CARD_DEALT,
+                                                      frozenset((player_id,)),
+                                                      player=player_id, card=code)
+        return event
 
 
 def _frozen(kind: EventKind, audience: frozenset[str] | None, **data: Any) -> Event:

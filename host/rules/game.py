@@ -280,7 +280,7 @@ class Game:
             holder.card = card = pool[pick]
             pool[pick] = pool[size]
             pid = holder.id
-            own = (cache.dealt.get(pid) or cache.new_hands(pid))[card._code]
+            own = cache.dealt.get((pid, card._code)) or cache.new_dealt(pid, card._code)
             events.append(own)
             history[pid] = [own]
         self.stock = pool[:size]

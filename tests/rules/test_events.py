@@ -17,7 +17,7 @@ from tests.rules.helpers import play, seated
 def test_interned_events_are_read_only() -> None:
     cache = EventCache()
     for event in (cache.new_turn("p1"), cache.new_kept("p1"),
-                  cache.new_exchanged("p1", "p2")[0], cache.new_hands("p1")["KS"]):
+                  cache.new_exchanged("p1", "p2")[0], cache.new_dealt("p1", "KS")):
         with pytest.raises(TypeError):
             event.data["player"] = "p2"  # type: ignore[index]
         assert event.to_dict()["player"] == "p1"
@@ -30,9 +30,10 @@ def test_interned_events_equal_fresh_ones() -> None:
     exchanged, pair = cache.new_exchanged("p1", "p2")
     assert exchanged == public(EventKind.EXCHANGED, player="p1", target="p2")
     assert pair == frozenset({"p1", "p2"})
-    hands = cache.new_hands("p1")
-    assert set(hands) == {str(card) for card in PACK}
-    assert hands["10D"] == private(EventKind.CARD_DEALT, ("p1",), player="p1", card="10D")
+    for card in PACK:
+        assert cache.new_dealt("p1", str(card)) == private(EventKind.CARD_DEALT, ("p1",),
+                                                           player="p1", card=str(card))
+    assert len(cache.dealt) == len(PACK)
 
 
 def test_a_dealt_card_event_is_private_to_its_holder_only() -> None:
