@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from host.rules.cards import KING_VALUE, PACK, Card
+from host.rules.cards import PACK, Card
 from host.rules.errors import IllegalAction, Reason
 from host.rules.events import Event, EventCache, EventKind, new_event, public
 from host.rules.options import HouseRules
@@ -201,7 +201,7 @@ class Game:
             # (tests check both agree in every state); anything else falls through to it.
             if action == "keep":
                 self.step += 1
-                return self._keep(player_id)
+                return self._keep(player_id, auto=False)
             if action == "exchange" and player_id != self.dealer:
                 self.step += 1
                 return self._exchange(player_id)
@@ -228,13 +228,7 @@ class Game:
         if self.phase != "turns":
             raise IllegalAction(Reason.NOT_ALLOWED_NOW, "nobody is deciding now")
         self.step += 1
-        player_id = self.order[self.turn_index]
-        timed_out = self.options.rapid
-        if timed_out:
-            self.penalties[player_id] = self.penalties.get(player_id, 0) + 1
-        kept = public(EventKind.KEPT, player=player_id, auto=True, timed_out=timed_out)
-        self.log.append(kept)
-        return self._next_turn([kept])
+        return self._keep(self.order[self.turn_index], auto=True)
 
     def misdeal(self) -> list[Event]:
         """R16: void the round before the reveal; the same dealer deals again, no lives change."""
@@ -300,9 +294,15 @@ class Game:
         self.log = [dealt, first]
         return [dealt, *events, first]
 
-    def _keep(self, player_id: str) -> list[Event]:
-        cache = self._interned
-        kept = cache.kept.get(player_id) or cache.new_kept(player_id)
+    def _keep(self, player_id: str, *, auto: bool) -> list[Event]:
+        if auto:
+            timed_out = self.options.rapid
+            if timed_out:
+                self.penalties[player_id] = self.penalties.get(player_id, 0) + 1
+            kept = public(EventKind.KEPT, player=player_id, auto=True, timed_out=timed_out)
+        else:
+            cache = self._interned
+            kept = cache.kept.get(player_id) or cache.new_kept(player_id)
         self.log.append(kept)
         return self._next_turn([kept])
 
@@ -315,7 +315,7 @@ class Game:
         asker, target = by_id[player_id], by_id[target_id]
         gave, got = asker.card, target.card
         assert gave is not None and got is not None
-        if got.rank_value == KING_VALUE and not self.options.no_blocking:
+        if got.is_king and self.options.kings_block:
             self.shown.add(got)
             self.kings_seen.add(got)
             blocked = public(EventKind.BLOCKED, player=player_id, target=target_id,
@@ -345,7 +345,7 @@ class Game:
         card = self.stock.pop(int(self.rng.random() * len(self.stock)))
         cut = new_event(Event, (EventKind.CUT, {"dealer": dealer_id, "attempt": self.cuts_made},
                                 None))
-        if card.rank_value == KING_VALUE and not options.no_blocking:
+        if card.is_king and options.kings_block:
             self.set_aside.append(card)
             self.kings_seen.add(card)
             self.cut_king = card
