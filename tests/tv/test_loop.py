@@ -16,7 +16,7 @@ from host.tv.app import IDLE_FPS, TVApp, open_window
 
 from .conftest import JOIN_URL, FakeAnnouncer
 from .test_hidden import CARD, allowed_cards
-from .views import player, view
+from .views import StillSession, player, view
 
 
 class FakeClock:
@@ -79,21 +79,9 @@ def test_whole_game_with_bots_runs_through_the_tv_loop(catalog: Any) -> None:
 
 
 def test_idle_lobby_draws_only_when_something_changes(make_app: Any) -> None:
-    session_view = view("lobby", [player(0)])
-
-    class Quiet:
-        def subscribe(self, player_id: str | None) -> Any:
-            class Empty:
-                def get(self, timeout: float | None = None) -> None:
-                    return None
-
-            return Empty()
-
-        def view(self, player_id: str | None) -> dict[str, Any]:
-            return session_view
-
+    quiet = StillSession(view("lobby", [player(0)]))
     voice = FakeAnnouncer("Bienvenue !")
-    app, _ = make_app(session=Quiet(), announcer=voice)
+    app, _ = make_app(session=quiet, announcer=voice)
     rates: list[int] = []
     app.run(pygame.Surface((1920, 1080)), max_frames=50, clock=FakeClock(), wait=rates.append)
     assert app.frames_rendered == 1

@@ -14,24 +14,7 @@ from host.tv.seats import card_rect, plate_rect
 from host.tv.stage import DEAL_FLIGHT, DEAL_STAGGER, Stage
 
 from .test_hidden import back_pixels, pixels, seat_inner
-from .views import player, view
-
-
-class StillSession:
-    """A session that only hands out one view (scenes are driven by ``stage.receive``)."""
-
-    def __init__(self, first: dict[str, Any]) -> None:
-        self.first = first
-
-    def subscribe(self, player_id: str | None) -> Any:
-        class Empty:
-            def get(self, timeout: float | None = None) -> None:
-                return None
-
-        return Empty()
-
-    def view(self, player_id: str | None) -> dict[str, Any]:
-        return self.first
+from .views import StillSession, player, view
 
 
 def app_for(make_app: Any, first: dict[str, Any], **kwargs: Any) -> TVApp:

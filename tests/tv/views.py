@@ -29,3 +29,21 @@ def view(phase: str = "turns", players: list[dict[str, Any]] | None = None,
     }
     base.update(fields)
     return base
+
+
+class StillSession:
+    """A session that only hands out one view and never an update (scenes are driven by
+    ``stage.receive`` in the tests, or the TV stays idle)."""
+
+    def __init__(self, first: dict[str, Any]) -> None:
+        self.first = first
+
+    def subscribe(self, player_id: str | None) -> Any:
+        class Empty:
+            def get(self, timeout: float | None = None) -> None:
+                return None
+
+        return Empty()
+
+    def view(self, player_id: str | None) -> dict[str, Any]:
+        return self.first
