@@ -14,8 +14,20 @@ from typing import Any
 
 import pytest
 
+from tests.host_process import HostProcess
+
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+@pytest.fixture
+def host_processes() -> Iterator[list[HostProcess]]:
+    """A list to append started hosts to; every one is stopped at the end of the test, even
+    when it fails."""
+    started: list[HostProcess] = []
+    yield started
+    for host in started:
+        host.stop()
 
 
 @pytest.fixture

@@ -9,22 +9,11 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from host.network import free_port
 from tests.api.cuckoo_http_client import Http
 from tests.host_process import ROOT, HostProcess, without_connected
-
-
-@pytest.fixture
-def hosts() -> Iterator[list[HostProcess]]:
-    started: list[HostProcess] = []
-    yield started
-    for host in started:
-        host.stop()
 
 
 def _random_moves(http: Http, tokens: dict[str, str], rng: random.Random, *, limit: int,
@@ -39,10 +28,10 @@ def _random_moves(http: Http, tokens: dict[str, str], rng: random.Random, *, lim
         assert status == 200, body
 
 
-def test_kill_9_then_resume_exactly_and_finish(tmp_path: Path, hosts: list[HostProcess]) -> None:
+def test_kill_9_then_resume_exactly_and_finish(tmp_path: Path, host_processes: list[HostProcess]) -> None:
     state = tmp_path / "s.json"
     first = HostProcess(state, port=free_port("127.0.0.1", 0))
-    hosts.append(first)
+    host_processes.append(first)
     tokens = {}
     for name in ("Ana", "Bea", "Cal", "Dan"):
         joined = first.http.join(name)
@@ -56,7 +45,7 @@ def test_kill_9_then_resume_exactly_and_finish(tmp_path: Path, hosts: list[HostP
     first.process.wait(10)
 
     second = HostProcess(state, port=first.port)
-    hosts.append(second)
+    host_processes.append(second)
     for pid, token in tokens.items():
         assert without_connected(second.http.state(token)) == without_connected(before[pid])
     table_after = second.http.call("GET", "/api/table?room=TEST")[1]
@@ -66,10 +55,10 @@ def test_kill_9_then_resume_exactly_and_finish(tmp_path: Path, hosts: list[HostP
     assert final["phase"] == "game_over" and final["winners"]
 
 
-def test_sigterm_saves_and_exits_within_two_seconds(tmp_path: Path, hosts: list[HostProcess]) -> None:
+def test_sigterm_saves_and_exits_within_two_seconds(tmp_path: Path, host_processes: list[HostProcess]) -> None:
     state = tmp_path / "s.json"
     host = HostProcess(state, port=free_port("127.0.0.1", 0))
-    hosts.append(host)
+    host_processes.append(host)
     host.http.join("Ana")
     started = time.monotonic()
     host.process.send_signal(signal.SIGTERM)
@@ -82,13 +71,13 @@ def test_sigterm_saves_and_exits_within_two_seconds(tmp_path: Path, hosts: list[
     assert '"Ana"' in state.read_text(encoding="utf-8")
 
 
-def test_busy_port_takes_the_next_free_one(tmp_path: Path, hosts: list[HostProcess]) -> None:
+def test_busy_port_takes_the_next_free_one(tmp_path: Path, host_processes: list[HostProcess]) -> None:
     busy = free_port("127.0.0.1", 0)
     with socket.socket() as blocker:
         blocker.bind(("127.0.0.1", busy))
         blocker.listen()
         host = HostProcess(tmp_path / "s.json", port=busy)
-        hosts.append(host)
+        host_processes.append(host)
         assert host.port > busy
 
 

@@ -7,27 +7,14 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
 from host.rules import CARD_CODES, Game, may_see
-from tests.host_process import HostProcess
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 CARD_PATTERN = re.compile(r'"(10|[A2-9JQK])([SHDC])"')
-
-
-@pytest.fixture
-def host_processes() -> Iterator[list[HostProcess]]:
-    """A list to append started hosts to; every one is killed at the end of the test."""
-    started: list[HostProcess] = []
-    yield started
-    for host in started:
-        host.stop()
 
 
 def cards_in(payload: Any) -> set[str]:
