@@ -20,7 +20,8 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -246,6 +247,25 @@ class StreamHub(threading.Thread):
         for sock in self.sockets.values():
             sock.close()
         self._selector.close()
+
+
+@contextmanager
+def phones_streaming(host: HostProcess, count: int,
+                     name: str = "Phone") -> Iterator[tuple[Http, dict[str, str], StreamHub]]:
+    """``count`` phones join ``host`` (``"<name> 1"`` …) and hold their event streams, each
+    with its first view before the body runs; the streams and the HTTP client are closed after.
+    Yields the HTTP client, the tokens by player id and the stream hub."""
+    http = Http(host.port)
+    tokens = dict(http.join(f"{name} {i + 1}", host.room) for i in range(count))
+    hub = StreamHub(host.port, tokens)
+    hub.start()
+    try:
+        if not hub.wait_all(0):
+            raise RuntimeError("not every stream delivered its first view")
+        yield http, tokens, hub
+    finally:
+        hub.close()
+        http.close()
 
 
 def actor_of(view: dict[str, Any]) -> str | None:

@@ -17,7 +17,7 @@ import random
 import threading
 import time
 
-from benchmarks._host import HostProcess, Http, StreamHub, actor_of, percentile, print_table
+from benchmarks._host import HostProcess, Http, actor_of, percentile, phones_streaming, print_table
 
 Row = tuple[str, str, str]
 
@@ -28,11 +28,8 @@ def flood(seconds: float, clients: int, phones: int = 20, seed: int = 5) -> dict
     reads: list[float] = []
     taps: list[float] = []
     errors: list[str] = []
-    with HostProcess("--house-rules", "H7") as host:
-        http = Http(host.port)
-        tokens = dict(http.join(f"Phone {i + 1}", host.room) for i in range(phones))
-        hub = StreamHub(host.port, tokens)
-        hub.start()
+    with (HostProcess("--house-rules", "H7") as host,
+          phones_streaming(host, phones) as (http, tokens, hub)):
         deadline = time.monotonic() + seconds
         lock = threading.Lock()
 
@@ -53,35 +50,29 @@ def flood(seconds: float, clients: int, phones: int = 20, seed: int = 5) -> dict
                 with lock:
                     reads.extend(mine)
 
-        try:
-            if not hub.wait_all(0):
-                raise RuntimeError("a stream did not start")
-            workers = [threading.Thread(target=reader, args=(token,), daemon=True)
-                       for token in list(tokens.values())[:clients]]
-            for worker in workers:
-                worker.start()
-            while time.monotonic() < deadline:
-                view = hub.view(next(iter(tokens)))
-                who = actor_of(view)
-                assert who is not None, view["phase"]
-                mine = hub.view(who)
-                sent = time.perf_counter()
-                status, body = http.call("POST", "/api/action",
-                                         {"action": rng.choice(mine["can"]),
-                                          "step": mine["step"]}, tokens[who])
-                if status != 200:
-                    raise RuntimeError(f"tap refused: {status} {body}")
-                if not hub.wait_all(mine["step"] + 1):
-                    raise RuntimeError("a stream fell behind")
-                with hub.lock:
-                    taps += [(got[mine["step"] + 1] - sent) * 1000.0
-                             for pid, got in hub.arrivals.items() if pid != who]
-                time.sleep(0.05)
-            for worker in workers:
-                worker.join(10)
-        finally:
-            hub.close()
-            http.close()
+        workers = [threading.Thread(target=reader, args=(token,), daemon=True)
+                   for token in list(tokens.values())[:clients]]
+        for worker in workers:
+            worker.start()
+        while time.monotonic() < deadline:
+            view = hub.view(next(iter(tokens)))
+            who = actor_of(view)
+            assert who is not None, view["phase"]
+            mine = hub.view(who)
+            sent = time.perf_counter()
+            status, body = http.call("POST", "/api/action",
+                                     {"action": rng.choice(mine["can"]),
+                                      "step": mine["step"]}, tokens[who])
+            if status != 200:
+                raise RuntimeError(f"tap refused: {status} {body}")
+            if not hub.wait_all(mine["step"] + 1):
+                raise RuntimeError("a stream fell behind")
+            with hub.lock:
+                taps += [(got[mine["step"] + 1] - sent) * 1000.0
+                         for pid, got in hub.arrivals.items() if pid != who]
+            time.sleep(0.05)
+        for worker in workers:
+            worker.join(10)
     if errors:
         raise RuntimeError(f"{len(errors)} failed requests, e.g. {errors[0]}")
     return {"reads": reads, "taps": taps}

@@ -18,7 +18,7 @@ import argparse
 import random
 import tracemalloc
 
-from benchmarks._host import HostProcess, Http, StreamHub, actor_of, print_table
+from benchmarks._host import HostProcess, actor_of, phones_streaming, print_table
 
 TARGET_MB = 120.0
 MAX_TAPS = 5000
@@ -28,13 +28,7 @@ Row = tuple[str, str, str]
 def play_game(host: HostProcess, players: int = 10, seed: int = 3) -> int:
     """Ten phones with streams play one game to the end; returns how many taps it took."""
     rng = random.Random(seed)
-    http = Http(host.port)
-    tokens = dict(http.join(f"Player {i + 1}", host.room) for i in range(players))
-    hub = StreamHub(host.port, tokens)
-    hub.start()
-    try:
-        if not hub.wait_all(0):
-            raise RuntimeError("a stream did not start")
+    with phones_streaming(host, players, "Player") as (http, tokens, hub):
         for taps in range(MAX_TAPS):
             view = hub.view(next(iter(tokens)))
             if view["phase"] == "game_over" and taps:
@@ -49,9 +43,6 @@ def play_game(host: HostProcess, players: int = 10, seed: int = 3) -> int:
             if not hub.wait_all(mine["step"] + 1):
                 raise RuntimeError("a stream fell behind")
         raise RuntimeError("the game did not end")
-    finally:
-        hub.close()
-        http.close()
 
 
 def peak_rss_mb(tv: bool) -> tuple[float, int]:
