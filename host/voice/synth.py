@@ -48,9 +48,13 @@ def render_line(text: str, voice_id: str, rate: int, out: Path,
                 timeout_s: float = FINISH_TIMEOUT_S) -> float:
     """Render ``text`` to the WAV ``out``; returns its length in seconds."""
     engine = init_pyttsx3()
-    if voice_id:
-        engine.setProperty("voice", voice_id)
-    engine.setProperty("rate", rate)
+    espeak = "espeak" in str(getattr(engine, "driver_name", ""))
+    if espeak:
+        _settle_espeak(engine, voice_id, rate)
+    else:
+        if voice_id:
+            engine.setProperty("voice", voice_id)
+        engine.setProperty("rate", rate)
     finished = threading.Event()
     # Connected once and never removed: pyttsx3 iterates its callback list while notifying.
     engine.connect("finished-utterance", lambda **_: finished.set())
@@ -58,12 +62,28 @@ def render_line(text: str, voice_id: str, rate: int, out: Path,
     engine.runAndWait()
     # espeak may still be synthesising on its own thread; pyttsx3 reports the end only
     # after the WAV is written. Other drivers finish inside runAndWait.
-    espeak = "espeak" in str(getattr(engine, "driver_name", ""))
     if not finished.wait(timeout_s if espeak else 1.0) and espeak:
         raise VoiceUnavailable(f"the synthesiser did not finish {text!r}")
     if not out.exists() or wav_seconds(out) <= 0:
         raise VoiceUnavailable(f"the engine wrote no audio for {text!r}")
     return wav_seconds(out)
+
+
+def _settle_espeak(engine: Any, voice_id: str, rate: int) -> None:
+    """Set espeak's voice and rate now and wait until espeak has applied them.
+
+    Through ``engine.setProperty`` they would be queued until ``runAndWait``, which sends them
+    to espeak's own command queue and at once ends its loop with ``stop()``; that calls
+    ``espeak_Cancel`` while espeak is still busy, dropping a rate change that has not been
+    applied yet. About one line in eighty came out at the driver's initial rate (200).
+    """
+    from pyttsx3.drivers import _espeak  # the espeak driver is loaded: this is its binding
+
+    driver = engine.proxy._driver
+    if voice_id:
+        driver.setProperty("voice", voice_id)
+    driver.setProperty("rate", rate)
+    _espeak.Synchronize()
 
 
 def main(argv: list[str] | None = None) -> int:
