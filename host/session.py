@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from host import persistence
+from host.palette import css_hex, player_colour
 from host.rules import Game, HouseRules, IllegalAction
 from host.rules.events import Event, visible_to
 from host.subscriptions import Subscription, Update
@@ -183,6 +184,7 @@ class Session:
         view["room"] = self.room
         for player in view["players"]:
             player["connected"] = bool(player.get("bot")) or self._connections[player["id"]] > 0
+            player["color"] = css_hex(player_colour(player["seat"]))  # the TV's seat colour
         return view
 
     # ----------------------------------------------------------------- lobby

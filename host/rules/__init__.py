@@ -7,8 +7,8 @@ Stdlib only — no pygame, Flask, threads or I/O. Randomness comes from an injec
 from host.rules.cards import CARD_CODES, PACK, RANKS, SUITS, Card, InvalidCard
 from host.rules.errors import IllegalAction, Reason
 from host.rules.events import PRIVATE_KINDS, PUBLIC_KINDS, Event, EventKind, visible_to
-from host.rules.game import ACTIONS, MIN_PLAYERS, PHASES, Game
-from host.rules.options import RULE_FIELDS, HouseRules, UnknownHouseRule
+from host.rules.game import ACTIONS, PHASES, Game
+from host.rules.options import MIN_PLAYERS, RULE_FIELDS, HouseRules, UnknownHouseRule
 from host.rules.player import Player
 from host.rules.views import build_view, may_see
 

@@ -19,13 +19,12 @@ from typing import Any
 from host.rules.cards import PACK, Card
 from host.rules.errors import IllegalAction, Reason
 from host.rules.events import Event, EventCache, EventKind, new_event, public
-from host.rules.options import HouseRules
+from host.rules.options import MIN_PLAYERS, HouseRules
 from host.rules.player import ACTIVE, WAITING, Player
 from host.rules.reveal import reveal_round
 
 ACTIONS: tuple[str, ...] = ("start", "keep", "exchange", "cut", "deal", "new_game")
 PHASES: tuple[str, ...] = ("lobby", "turns", "reveal", "game_over")
-MIN_PLAYERS = 3
 
 
 @dataclass

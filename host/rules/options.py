@@ -17,6 +17,10 @@ RULE_FIELDS: dict[str, str] = {
 }
 
 
+#: R1: a game starts with at least 3 players (fewer may remain later through eliminations).
+MIN_PLAYERS = 3
+
+
 class UnknownHouseRule(ValueError):
     """A house-rule name that is neither an id (H1…H8) nor a field name."""
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from host.rules.cards import Card
 from host.rules.events import EventKind
+from host.rules.options import MIN_PLAYERS
 
 if TYPE_CHECKING:
     from host.rules.game import Game
@@ -58,6 +59,7 @@ def build_view(game: Game, player_id: str | None) -> dict[str, Any]:
             "is_vip": p.id == game.vip,
             "card": str(p.card) if dealt_in and p.card is not None else None,
             "history": [event.to_dict() for event in game.history.get(player_id, [])],
+            "target": _exchange_target(game, player_id),
         }
         can = list(game.legal_actions(player_id))
     revealed = game.phase in REVEALED_PHASES
@@ -87,7 +89,35 @@ def build_view(game: Game, player_id: str | None) -> dict[str, Any]:
         "rapid_seconds": game.options.rapid_seconds if game.options.rapid else None,
         "stock_count": len(game.stock) if game.phase != "lobby" else 0,
         "discard_count": len(game.discard),
+        # Rule facts, so no front-end restates a rule (issue 16):
+        "min_players": MIN_PLAYERS,
+        "max_players": game.options.max_players,
+        "max_lives": game.options.starting_lives,
+        "cuts_left": _cuts_left(game),
+        "lowest": _lowest_rank(game) if revealed else None,
     }
+
+
+def _exchange_target(game: Game, player_id: str) -> str | None:
+    """Whom ``player_id``'s exchange would go to now (R7): only while it is a legal move."""
+    if "exchange" not in game.legal_actions(player_id):
+        return None
+    return game.left_of(player_id)
+
+
+def _cuts_left(game: Game) -> int:
+    """How many cuts the dealer may still try this round (R9; two under H3)."""
+    if game.phase != "turns" or game.dealer is None:
+        return 0
+    return max(0, game.options.max_cuts - game.cuts_made)
+
+
+def _lowest_rank(game: Game) -> str | None:
+    """The rank that lost at this round's reveal (R11), from the reveal event."""
+    for event in game.log:
+        if event.kind is EventKind.REVEAL:
+            return str(event.data["lowest"])
+    return None
 
 
 def may_see(game: Game, player_id: str | None) -> set[str]:

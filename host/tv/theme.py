@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pygame
 
-Colour = tuple[int, int, int]
+# Shared with the phone page; re-exported here for the TV's modules.
+from host.palette import PLAYER_COLOURS, SUIT_COLOURS, Colour, player_colour  # noqa: F401
 
 CANVAS_SIZE: tuple[int, int] = (1920, 1080)
 
@@ -34,29 +35,7 @@ CARD_BACK: Colour = (36, 60, 150)
 CARD_BACK_LINE: Colour = (120, 150, 230)
 HIGHLIGHT: Colour = (255, 80, 80)
 
-#: Four-colour pack: black spades, red hearts, blue diamonds, green clubs. The suit *shape*
-#: is always drawn too, so nobody depends on colour alone (colour-blind players).
-SUIT_COLOURS: dict[str, Colour] = {
-    "S": (20, 20, 24),
-    "H": (200, 20, 40),
-    "D": (20, 80, 200),
-    "C": (10, 120, 40),
-}
 SUIT_SYMBOLS: dict[str, str] = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
-
-#: Player colours chosen to stay apart for common colour-vision deficiencies (Okabe–Ito first,
-#: then lighter/darker variants); a seat is also always named, so colour is only a helper.
-PLAYER_COLOURS: tuple[Colour, ...] = (
-    (230, 159, 0), (86, 180, 233), (0, 158, 115), (240, 228, 66), (0, 114, 178),
-    (213, 94, 0), (204, 121, 167), (255, 255, 255), (160, 110, 60), (120, 200, 200),
-    (255, 200, 120), (150, 220, 255), (100, 220, 170), (255, 245, 160), (90, 160, 230),
-    (255, 150, 90), (235, 170, 210), (190, 190, 190), (200, 150, 100), (170, 240, 240),
-)
-
-
-def player_colour(seat: int) -> Colour:
-    """The colour of a seat: stable for the whole party, shown beside the name."""
-    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
 
 
 def font_path(bold: bool = False) -> Path:

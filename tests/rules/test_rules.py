@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from host.rules import PACK, Card, HouseRules, IllegalAction, Reason
+from host.rules import PACK, Card, Game, HouseRules, IllegalAction, Reason
 from tests.rules.helpers import play, rig, seated
 
 
@@ -490,3 +490,58 @@ def test_same_seed_same_game() -> None:
 
     assert run(11) == run(11)
     assert run(11) != run(12)
+
+
+# ----------------------------------------------------------- rule facts in the view (issue 16)
+
+
+def test_view_states_rule_facts_r1_r3_h1_h7() -> None:
+    """R1/R3 (H1, H7): the view carries the minimum, the cap and the starting lives."""
+    from host.rules import MIN_PLAYERS
+
+    plain = Game(HouseRules(), random.Random(1)).view(None)
+    assert (plain["min_players"], plain["max_players"], plain["max_lives"]) == (MIN_PLAYERS, 10, 3)
+    house = Game(HouseRules(five_lives=True, big_table=True), random.Random(1)).view(None)
+    assert (house["max_players"], house["max_lives"]) == (20, 5)
+
+
+def test_view_exchange_target_r7_only_for_the_player_who_may_exchange() -> None:
+    """R7: ``me.target`` is the nearest active player on the left, only while exchange is legal."""
+    game = Game(HouseRules(), random.Random(3))
+    for number in range(4):
+        game.add_player(f"p{number}", f"N{number}")
+    game.apply("p0", "start")
+    current = game.current
+    assert current is not None and current != game.dealer
+    assert game.view(current)["me"]["target"] == game.left_of(current)
+    others = [p.id for p in game.players if p.id != current]
+    assert all(game.view(pid)["me"]["target"] is None for pid in others)
+    while game.current != game.dealer:
+        game.apply(game.current, "keep")  # type: ignore[arg-type]
+    assert game.view(game.dealer)["me"]["target"] is None  # R9: the dealer never exchanges
+
+
+def test_view_cuts_left_r9_h3() -> None:
+    """R9 / H3: one cut for the dealer, two under double cut; 0 once spent or outside turns."""
+    for options, cuts in ((HouseRules(), 1), (HouseRules(double_cut=True), 2)):
+        game = Game(options, random.Random(5))
+        assert game.view(None)["cuts_left"] == 0
+        for number in range(3):
+            game.add_player(f"p{number}", f"N{number}")
+        game.apply("p0", "start")
+        assert game.view(None)["cuts_left"] == cuts
+
+
+def test_view_lowest_rank_r11_only_from_the_reveal() -> None:
+    """R11/R15: the losing rank is in the view at the reveal, never before."""
+    game = Game(HouseRules(), random.Random(7))
+    for number in range(3):
+        game.add_player(f"p{number}", f"N{number}")
+    game.apply("p0", "start")
+    while game.phase == "turns":
+        assert game.view(None)["lowest"] is None
+        game.apply(game.current, "keep")  # type: ignore[arg-type]
+    view = game.view(None)
+    losing = {code[:-1] for pid, code in ((p["id"], p["card"]) for p in view["players"])
+              if pid in view["losers"]}
+    assert losing == {view["lowest"]}

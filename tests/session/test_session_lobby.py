@@ -113,3 +113,14 @@ def test_closed_session_refuses_changes(session: Any) -> None:
     with pytest.raises(SessionError) as refusal:
         session.join("Ana", "TEST")
     assert refusal.value.code == "closed"
+
+
+def test_each_player_carries_the_tv_seat_colour(session: Any) -> None:
+    """The phone shows the same player colour as the TV's name plate (issue 12)."""
+    from host.palette import css_hex
+    from host.tv.theme import player_colour
+
+    _seat(session, "Ana", "Bea", "Cid")
+    for player in session.view(None)["players"]:
+        assert player["color"] == css_hex(player_colour(player["seat"]))
+    assert len({p["color"] for p in session.view(None)["players"]}) == 3
