@@ -98,7 +98,7 @@ class _FakeDriverEngine:
         self._done: list[Any] = []
         self.properties: dict[str, Any] = {}
 
-    def setProperty(self, name: str, value: Any) -> None:  # noqa: N802 - pyttsx3's name
+    def setProperty(self, name: str, value: Any) -> None:
         self.properties[name] = value
 
     def connect(self, topic: str, callback: Any) -> None:
@@ -107,7 +107,7 @@ class _FakeDriverEngine:
     def save_to_file(self, text: str, path: str) -> None:
         shutil.copyfile(self._output, path)
 
-    def runAndWait(self) -> None:  # noqa: N802 - pyttsx3's name
+    def runAndWait(self) -> None:
         for callback in self._done:
             callback(name="line", completed=True)
 
