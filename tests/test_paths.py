@@ -30,7 +30,7 @@ def test_macos_uses_library_folders(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_windows_uses_local_app_data(monkeypatch: pytest.MonkeyPatch) -> None:
     """The shell API call is faked with platformdirs' own reading of the variables."""
-    import platformdirs.windows as windows
+    from platformdirs import windows
 
     monkeypatch.setattr(windows, "get_win_folder", windows.get_win_folder_from_env_vars)
     local = "C:\\Users\\Ana\\AppData\\Local"
