@@ -16,7 +16,6 @@ from typing import Any
 from host import paths
 
 
-
 class CorruptSave(ValueError):
     """The state file exists but is not a save we wrote (we refuse to guess)."""
 
