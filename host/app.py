@@ -92,6 +92,7 @@ def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Sessi
            catalog: Catalog, options: HouseRules, say: Callable[..., None], out: TextIO) -> None:
     """Start the server, bots and voice (each registered for teardown), then wait or run the TV."""
     lang: str = args.lang
+    _fall_back_quietly(args, say)
     if session.resumed:
         say("cli.resumed", room=session.room, step=session.step)
     say("cli.state_file", path=str(session.state_path))
@@ -129,6 +130,25 @@ def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Sessi
 
         run_tv(session, announcer, catalog, lang=lang, fullscreen=args.fullscreen,
                join_url=url, house_rules=options.ids())
+
+
+def _fall_back_quietly(args: argparse.Namespace, say: Callable[..., None]) -> None:
+    """No screen → headless, no sound → captions: one clear line each, not SDL's raw output.
+
+    The mixer is left open when it works, so the voice starts without asking SDL again.
+    """
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    if args.headless:
+        return
+    from host.system import probe_audio, probe_display
+
+    if not probe_display().available:
+        say("doctor.fallback_headless")
+        args.headless = True
+        return
+    if not args.mute and not probe_audio(keep_open=True).available:
+        say("doctor.fallback_no_sound")
+        args.mute = True
 
 
 def _arm_exit_watchdog(farewell: Callable[[], None], seconds: float = 1.6) -> None:

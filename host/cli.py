@@ -83,6 +83,11 @@ def build_parser(lang: str = "en", catalog: Catalog | None = None) -> argparse.A
     voice.add_argument("--lang", dest="voice_lang", choices=LANGUAGES, default=None,
                        help=_("help.lang"))
     voice.add_argument("--out", default=None, help=_("help.out"))
+
+    doctor = commands.add_parser("doctor", help=_("help.doctor"))
+    doctor.add_argument("--lang", dest="doctor_lang", choices=LANGUAGES, default=None,
+                        help=_("help.lang"))
+    doctor.add_argument("--speak", action="store_true", help=_("help.speak"))
     return parser
 
 
@@ -96,6 +101,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from host.tv.screenshots import run_screenshots_command
 
         return run_screenshots_command(args)
+    if args.command == "doctor":
+        from host.doctor import run_doctor_command
+
+        return run_doctor_command(args)
     if args.command == "test-voice":
         from host.voice.cli import run_test_voice_command
 

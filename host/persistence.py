@@ -13,19 +13,16 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-APP_DIR = "cuckoo-party"
-STATE_FILE = "state.json"
+from host import paths
 
 
 class CorruptSave(ValueError):
     """The state file exists but is not a save we wrote (we refuse to guess)."""
 
 
-def default_state_path(environ: dict[str, str] | None = None) -> Path:
-    """``$XDG_DATA_HOME/cuckoo-party/state.json``, else ``~/.local/share/cuckoo-party/state.json``."""
-    env = os.environ if environ is None else environ
-    base = env.get("XDG_DATA_HOME") or str(Path(env.get("HOME") or Path.home()) / ".local" / "share")
-    return Path(base) / APP_DIR / STATE_FILE
+def default_state_path() -> Path:
+    """The system's place for the saved game (see ``host.paths``; XDG on Linux)."""
+    return paths.state_path()
 
 
 def save_atomic(path: Path, data: dict[str, Any]) -> None:

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from host import paths
+
 #: Bump when the way WAVs are made changes, so stale cache entries are not reused.
 CACHE_FORMAT = "1"
 #: The cache keeps at most this many lines (about 100 KB each); the least recently used go.
@@ -59,9 +61,8 @@ class SpeechEngine(Protocol):
 
 
 def default_cache_dir() -> Path:
-    """``$XDG_CACHE_HOME/cuckoo-party/voice`` (``~/.cache/...``): lines survive restarts."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "cuckoo-party" / "voice"
+    """``voice`` in the system's cache folder (``host.paths``): lines survive restarts."""
+    return paths.cache_dir() / "voice"
 
 
 def load_bundled_espeak() -> str:

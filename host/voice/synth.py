@@ -5,7 +5,8 @@ racing the next line, a global espeak callback cleared by garbage collection) aw
 the host: a fresh process renders exactly one line, then exits.
 
 - ``voices``: prints one JSON line: the driver and the voice chosen for each language.
-- ``render --voice ID --rate N --out FILE``: reads the UTF-8 text on stdin, writes a WAV.
+- ``render --voice ID --rate N --out FILE``: reads the UTF-8 text on stdin, writes a WAV
+  (whatever the driver wrote — WAV, or AIFF on macOS — is converted to WAV).
 
 Errors go to stderr (last line = the reason) with exit status 1.
 """
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from host.i18n import LANGUAGES
+from host.voice.audiofile import to_wav
 from host.voice.engine import (
     FINISH_TIMEOUT_S,
     VoiceUnavailable,
@@ -64,7 +66,10 @@ def render_line(text: str, voice_id: str, rate: int, out: Path,
     # after the WAV is written. Other drivers finish inside runAndWait.
     if not finished.wait(timeout_s if espeak else 1.0) and espeak:
         raise VoiceUnavailable(f"the synthesiser did not finish {text!r}")
-    if not out.exists() or wav_seconds(out) <= 0:
+    if not out.exists():
+        raise VoiceUnavailable(f"the engine wrote no audio for {text!r}")
+    to_wav(out)  # macOS's NSSS driver writes AIFF: the cache and the mixer get WAV
+    if wav_seconds(out) <= 0:
         raise VoiceUnavailable(f"the engine wrote no audio for {text!r}")
     return wav_seconds(out)
 

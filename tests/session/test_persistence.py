@@ -24,11 +24,12 @@ def _play(session: Any, ids: list[str], moves: int, rng: random.Random) -> None:
         session.act(pid, rng.choice(view["can"]), view["step"])
 
 
-def test_default_state_path_uses_xdg_data_home() -> None:
-    assert persistence.default_state_path({"XDG_DATA_HOME": "/data", "HOME": "/h"}) == Path(
-        "/data/cuckoo-party/state.json")
-    assert persistence.default_state_path({"HOME": "/h"}) == Path(
-        "/h/.local/share/cuckoo-party/state.json")
+def test_default_state_path_uses_xdg_data_home_on_linux(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", "/data")
+    assert persistence.default_state_path() == Path("/data/cuckoo-party/state.json")
+    monkeypatch.delenv("XDG_DATA_HOME")
+    monkeypatch.setenv("HOME", "/h")
+    assert persistence.default_state_path() == Path("/h/.local/share/cuckoo-party/state.json")
 
 
 def test_save_is_atomic_and_private(tmp_path: Path) -> None:

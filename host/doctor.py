@@ -1,0 +1,231 @@
+"""``cuckoo-party doctor``: everything a party needs, checked and explained before guests come.
+
+Why a doctor: the host machine is whatever is plugged into the TV (a MacBook, a Windows
+laptop, a Raspberry Pi), often with several network interfaces (Wi-Fi, Ethernet, Docker, a
+VPN) and a firewall. Each check says what it found and, when something is wrong, what to do,
+in the host's language. Exit status 1 when something the party *needs* is missing (Python and
+its libraries, a free port, an address phones can reach, a folder to save the game in), 0 when
+all is well; a missing display, sound or voice only means headless or captions, so it warns.
+
+Every probe is passed in, so tests run each branch (macOS, Windows, no display, busy port)
+with fakes of the platform calls.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import ipaddress
+import os
+import platform as platform_module
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from host.i18n import Catalog
+from host.network import lan_address, port_is_free
+from host.persistence import default_state_path
+from host.system import Probe, probe_audio, probe_display
+
+#: The libraries the party imports, by distribution name.
+LIBRARIES: tuple[str, ...] = ("pygame", "pyttsx3", "flask", "waitress", "qrcode", "platformdirs")
+SUPPORTED_PYTHON = ((3, 10), (3, 14))  # from 3.10 up to, not including, 3.14
+#: Interface names that are rarely the Wi-Fi the phones are on (containers, VPNs, bridges).
+VIRTUAL_PREFIXES = ("docker", "br-", "veth", "virbr", "vboxnet", "vmnet", "tun", "tap", "wg",
+                    "utun", "zt", "tailscale", "lo", "vEthernet")
+
+OK, WARN, FAIL = "ok", "warn", "fail"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One line of the report: a status and a translated sentence (with an optional hint)."""
+
+    status: str
+    text: str
+    hint: str = ""
+
+
+@dataclass
+class Machine:
+    """The platform calls the doctor makes; tests replace any of them."""
+
+    platform: str = sys.platform
+    python: tuple[int, int, int] = tuple(sys.version_info[:3])  # type: ignore[assignment]
+    display: Callable[[], Probe] = probe_display
+    audio: Callable[[], Probe] = probe_audio
+    voice: Callable[[str], str] | None = None
+    """Returns the voice's name for a language, or raises (no voice)."""
+    interfaces: Callable[[], list[tuple[str, str]]] = field(default=lambda: network_interfaces())
+    route_address: Callable[[str], str] = lan_address
+    port_free: Callable[[str, int], bool] = port_is_free
+    version: Callable[[str], str] = importlib.metadata.version
+    firewall: Callable[[str], str | None] = field(default=lambda system: firewall_state(system))
+
+
+def network_interfaces() -> list[tuple[str, str]]:
+    """``(interface, IPv4 address)`` for every interface up, loopback included."""
+    import psutil
+
+    found: list[tuple[str, str]] = []
+    for name, addresses in psutil.net_if_addrs().items():
+        for address in addresses:
+            if address.family.name == "AF_INET":
+                found.append((name, address.address))
+    return found
+
+
+def firewall_state(system: str) -> str | None:
+    """A firewall known to be on (``ufw``/``firewalld`` on Linux), else None (unknown or off)."""
+    if not system.startswith("linux"):
+        return None
+    import shutil
+    import subprocess
+
+    for command in (["ufw", "status"], ["firewall-cmd", "--state"]):
+        if shutil.which(command[0]) is None:
+            continue
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=5, check=False)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        answer = (done.stdout or "").strip().lower()
+        if answer.startswith("status: active") or answer == "running":
+            return command[0]
+    return None
+
+
+def is_virtual(interface: str) -> bool:
+    return interface.startswith(VIRTUAL_PREFIXES)
+
+
+def examine(machine: Machine, t: Callable[..., str], *, bind: str, port: int,
+            state: Path) -> list[Finding]:
+    """Every check, in the order a host would fix things."""
+    findings: list[Finding] = []
+    findings += _python_and_libraries(machine, t)
+    findings += _screen_and_sound(machine, t)
+    findings += _network(machine, t, bind, port)
+    findings.append(_saving(t, state))
+    return findings
+
+
+def _python_and_libraries(machine: Machine, t: Callable[..., str]) -> list[Finding]:
+    low, high = SUPPORTED_PYTHON
+    version = ".".join(map(str, machine.python))
+    found = [Finding(OK, t("doctor.python_ok", version=version)) if low <= machine.python[:2] < high
+             else Finding(FAIL, t("doctor.python_bad", version=version),
+                          t("doctor.python_hint"))]
+    versions: list[str] = []
+    for library in LIBRARIES:
+        try:
+            versions.append(f"{library} {machine.version(library)}")
+        except importlib.metadata.PackageNotFoundError:
+            found.append(Finding(FAIL, t("doctor.library_missing", library=library),
+                                 t("doctor.library_hint")))
+    found.append(Finding(OK, t("doctor.libraries", versions=", ".join(versions))))
+    return found
+
+
+def _screen_and_sound(machine: Machine, t: Callable[..., str]) -> list[Finding]:
+    found: list[Finding] = []
+    display = machine.display()
+    found.append(Finding(OK, t("doctor.display_ok", driver=display.detail)) if display.available
+                 else Finding(WARN, t("doctor.display_none"), t("doctor.display_hint")))
+    audio = machine.audio()
+    found.append(Finding(OK, t("doctor.audio_ok", detail=audio.detail)) if audio.available
+                 else Finding(WARN, t("doctor.audio_none", detail=audio.detail),
+                              t("doctor.audio_hint")))
+    if machine.voice is not None:
+        try:
+            found.append(Finding(OK, t("doctor.voice_ok", voice=machine.voice(""))))
+        except Exception as error:  # noqa: BLE001 - any engine failure means captions only
+            found.append(Finding(WARN, t("doctor.voice_none", reason=str(error)),
+                                 t("doctor.voice_hint")))
+    return found
+
+
+def _network(machine: Machine, t: Callable[..., str], bind: str, port: int) -> list[Finding]:
+    found: list[Finding] = []
+    chosen = machine.route_address(bind)
+    if ipaddress.ip_address(chosen).is_loopback:
+        found.append(Finding(FAIL, t("doctor.address_loopback"), t("doctor.address_hint")))
+    else:
+        found.append(Finding(OK, t("doctor.address_ok", address=chosen, port=port)))
+    others = [(name, address) for name, address in machine.interfaces()
+              if address != chosen and not ipaddress.ip_address(address).is_loopback]
+    for name, address in others:
+        key = "doctor.interface_virtual" if is_virtual(name) else "doctor.interface_other"
+        found.append(Finding(OK, t(key, interface=name, address=address)))
+    if others:
+        found.append(Finding(OK, t("doctor.interface_pick", address=others[0][1])))
+    if machine.port_free(bind, port):
+        found.append(Finding(OK, t("doctor.port_free", port=port)))
+    else:
+        found.append(Finding(WARN, t("doctor.port_busy", port=port), t("doctor.port_hint")))
+    system = _system(machine.platform)
+    active = machine.firewall(machine.platform)
+    hint = t(f"doctor.firewall_{system}", port=port)
+    found.append(Finding(WARN, t("doctor.firewall_on", firewall=active), hint) if active
+                 else Finding(OK, t("doctor.firewall_check"), hint))
+    return found
+
+
+def _saving(t: Callable[..., str], state: Path) -> Finding:
+    folder = state.parent
+    probe = folder if folder.exists() else next((p for p in folder.parents if p.exists()), folder)
+    if probe.is_dir() and os.access(probe, os.W_OK):
+        return Finding(OK, t("doctor.state_ok", path=str(state)))
+    return Finding(FAIL, t("doctor.state_bad", path=str(state)), t("doctor.state_hint"))
+
+
+def _system(platform: str) -> str:
+    if platform == "darwin":
+        return "macos"
+    if platform.startswith("win"):
+        return "windows"
+    return "linux"
+
+
+def report(findings: Iterable[Finding], t: Callable[..., str], out: TextIO) -> int:
+    """Print the findings; 1 if any is a failure, else 0."""
+    marks = {OK: "✓", WARN: "!", FAIL: "✗"}
+    code = 0
+    for finding in findings:
+        print(f"{marks[finding.status]} {finding.text}", file=out)
+        if finding.hint:
+            print(f"    {finding.hint}", file=out)
+        code = 1 if finding.status == FAIL else code
+    print(t("doctor.summary_bad") if code else t("doctor.summary_ok"), file=out)
+    return code
+
+
+def _real_voice(lang: str) -> Callable[[str], str]:
+    def describe(_: str) -> str:
+        from host.voice import Pyttsx3Engine
+
+        engine = Pyttsx3Engine()
+        engine.open()
+        return engine.describe(lang)
+
+    return describe
+
+
+def run_doctor_command(args: argparse.Namespace, *, out: TextIO | None = None,
+                       machine: Machine | None = None) -> int:
+    """``cuckoo-party doctor [--speak]`` with the party's own ``--lang/--bind/--port/--state``."""
+    out = out or sys.stdout
+    lang: str = getattr(args, "doctor_lang", None) or args.lang
+    t = Catalog.load().translator(lang)
+    machine = machine or Machine(voice=_real_voice(lang))
+    state = Path(args.state) if args.state else default_state_path()
+    print(t("doctor.title", system=platform_module.platform(terse=True)), file=out)
+    code = report(examine(machine, t, bind=args.bind, port=args.port, state=state), t, out)
+    if getattr(args, "speak", False):
+        from host.voice.cli import run_test_voice_command
+
+        speak = argparse.Namespace(voice_lang=lang, lang=lang, out=None)
+        code = max(code, run_test_voice_command(speak, out=out, err=out))
+    return code
