@@ -96,6 +96,7 @@ class Session:
         self._closed = False
         self.resumed = False
         self.reactions = social.ReactionDesk()
+        self.tutorial_asks = 0
         self._standings = Standings()
         saved = None
         if self._state_path is not None:
@@ -337,6 +338,11 @@ class Session:
             self._save()
             self._changed([])
         self._flush()
+
+    def ask_tutorial(self) -> None:
+        """Ask the TV for "How to play" (a VIP action); the TV plays it in the lobby."""
+        with self._lock:
+            self.tutorial_asks += 1
 
     def predict(self, player_id: str, target: Any) -> dict[str, Any]:
         """A guess of who loses a life this round (see ``host.social``); never a game action."""

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from host.rules import Game
 from host.rules.player import ACTIVE
 
-#: The emoji a guest may send (anything else is refused).
-REACTIONS: tuple[str, ...] = ("👏", "😂", "😱", "🎉", "🤞", "🐦")
+#: The emoji a guest may send (anything else is refused): symbols the TV's bundled DejaVu font
+#: can draw (it has no colour emoji), which phones show as emoji.
+REACTIONS: tuple[str, ...] = ("❤", "★", "☺", "☹", "⚡", "✌")
 #: One reaction per player per this many seconds (more are refused with ``too_fast``).
 REACTION_INTERVAL = 1.0
 #: How long a reaction stays on the TV.
