@@ -135,6 +135,7 @@ class TVApp:
             return
         self._dirty = True
         if self.tutorial is not None and self.tutorial.handle(event):
+            self.tutorial = None  # skipped: back to the party at once
             return
         if self.overlays and self.overlays[-1].handle(event):
             return
