@@ -126,3 +126,21 @@ def test_issue14_screenshots_include_tonights_standings(tmp_path: Path) -> None:
     shots = take_screenshots(tmp_path, "en")
     assert {"standings", "lobby-standings"} <= set(shots)
     assert all("standings" in shots[s].name for s in ("standings", "lobby-standings"))
+
+
+def test_issue14_tutorial_lines_are_spoken_by_the_announcer() -> None:
+    """The voice says each caption of the lesson (a silent engine and player: captions only)."""
+    from host.voice import Announcer
+
+    class SilentEngine:
+        def render(self, text: str, lang: str) -> Path:
+            raise RuntimeError("no speech here")
+
+    announcer = Announcer(Catalog.load(), "fr", muted=True, engine=SilentEngine(),  # type: ignore[arg-type]
+                          warm_up=False)
+    pygame.font.init()
+    app = TVApp(Session(room="TEST"), announcer, Catalog.load(), lang="fr", join_url="http://x/")
+    assert app.start_tutorial() and app.tutorial is not None
+    assert announcer.pending() == 1  # the first line waits for the voice
+    announcer.close()
+    app.close()
