@@ -86,6 +86,7 @@ class TVApp:
         self.standings = evening.StandingsScene(self.stage, self.props)
         self.tutorial: Tutorial | None = None
         self._tutorial_asks = getattr(session, "tutorial_asks", 0)
+        self._had_reactions = False
         self.overlays: list[Scene] = []
         self.fullscreen = fullscreen
         self.running = True
@@ -283,11 +284,13 @@ class TVApp:
             self.start_tutorial()
         if self.tutorial is not None:
             self.tutorial.update(dt)
-            if self.tutorial.done:
+            if self.tutorial.done or self.stage.phase != "lobby":  # a real game takes over
                 self.tutorial = None
             self._dirty = True
-        if self._reactions():
+        shown = bool(self._reactions())
+        if shown or self._had_reactions:  # one more frame once the last one has gone
             self._dirty = True
+        self._had_reactions = shown
         for overlay in self.overlays:
             overlay.update(dt)
         if self._toast is not None:

@@ -144,3 +144,18 @@ def test_issue14_tutorial_lines_are_spoken_by_the_announcer() -> None:
     assert announcer.pending() == 1  # the first line waits for the voice
     announcer.close()
     app.close()
+
+
+def test_issue14_a_real_game_start_ends_the_tutorial() -> None:
+    session = Session(room="TEST", seed=3)
+    ids = [session.join(name, "TEST").player_id for name in ("Ana", "Bea", "Cal")]
+    app = _app(session)
+    app.start_tutorial()
+    app.step(2.0)
+    session.act(ids[0], "start", 0)  # the VIP starts from their phone meanwhile
+    app.pump_updates()
+    app.stage.fast_forward()
+    app.step(FRAME_SECONDS)
+    assert app.tutorial is None and app.base_scene() is app.table
+    app.close()
+    session.close()
