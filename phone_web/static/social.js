@@ -66,6 +66,7 @@ const t = (k, p) => C.t("social." + k, p),
     for (const e of REACTIONS) {
       const b = el("button", e, "alt");
       b.type = "button";
+      Object.assign(b.style, { display: "inline-block", width: "auto", minWidth: "3.2em", margin: ".2em", fontSize: "1.4em" });
       b.setAttribute("aria-label", t("react_label", { emoji: e }));
       b.addEventListener("click", () => post({ react: e }));
       box.append(b);
@@ -109,9 +110,10 @@ const t = (k, p) => C.t("social." + k, p),
     const ol = el("ol");
     for (const r of rows) {
       const li = el("li", null, r.player === v.me.id ? "row me" : "row"),
-        who = r.name + (r.bot ? " (" + t("bot") + ")" : "") + (r.player === v.me.id ? " — " + t("you") : "");
-      if (r.player === v.me.id) { li.setAttribute("aria-current", "true"); li.style.fontWeight = "bold"; }
-      li.append(el("span", who, "n"), el("span", t("wins") + " " + r.wins + " · " + t("games") + " " + r.games, "b"));
+        who = r.name + (r.bot ? " (" + t("bot") + ")" : "");
+      li.append(el("span", who, "n"));
+      if (r.player === v.me.id) { li.setAttribute("aria-current", "true"); li.style.fontWeight = "bold"; li.append(el("span", t("you"), "b")); }
+      li.append(el("span", t("wins") + " " + r.wins + " · " + t("games") + " " + r.games, "b"));
       if (r.good_guesses) li.append(el("span", t("guesses") + " " + r.good_guesses, "b"));
       for (const x of r.titles || []) li.append(el("span", t("title_" + x), "b"));
       ol.append(li);
