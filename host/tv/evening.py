@@ -32,9 +32,13 @@ BUBBLE = 64
 
 
 class ReactionLike(Protocol):
-    player: str
-    emoji: str
-    at: float
+    """A reaction as ``host.social.Reaction`` has it (who sent which emoji)."""
+
+    @property
+    def player(self) -> str: ...
+
+    @property
+    def emoji(self) -> str: ...
 
 
 def standings_of(stage: Stage) -> list[dict[str, Any]]:

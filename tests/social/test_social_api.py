@@ -113,12 +113,14 @@ def _finish_round(session: Session) -> None:
 
 
 def test_issue14_predictions_scored_from_the_reveal(make_session: Any) -> None:
-    session, client, tokens, _ = _party(make_session, 2)
+    session, client, tokens, _ = _party(make_session, 3)
     step = session.step
     first = _post(client, tokens["p4"], {"predict": "p1"})
     assert first.status_code == 200 and first.get_json()["me"]["prediction"] == "p1"
+    assert first.get_json() == session.view("p4")  # the caller's own view: nothing more
     assert _post(client, tokens["p4"], {"predict": "p2"}).get_json()["me"]["prediction"] == "p2"
     assert _post(client, tokens["p5"], {"predict": "p3"}).status_code == 200
+    assert _post(client, tokens["p6"], {"predict": "p1"}).status_code == 200
     assert session.step == step
     sub = session.subscribe(None, presence=False)
     _finish_round(session)
@@ -129,6 +131,11 @@ def test_issue14_predictions_scored_from_the_reveal(make_session: Any) -> None:
     rows = {r["player"]: r for r in session.view(None)["standings"]}
     assert (rows["p4"]["guesses"], rows["p4"]["good_guesses"]) == (1, int("p2" in losers))
     assert (rows["p5"]["guesses"], rows["p5"]["good_guesses"]) == (1, int("p3" in losers))
+    assert (rows["p6"]["guesses"], rows["p6"]["good_guesses"]) == (1, int("p1" in losers))
+    assert sum(rows[p]["good_guesses"] for p in ("p4", "p5", "p6")) == len(losers) >= 1
+    if len(losers) == 1:  # the only one right is the best guesser
+        assert rows[next(p for p, t in (("p4", "p2"), ("p5", "p3"), ("p6", "p1"))
+                         if t in losers)]["titles"].count("best_guesser") == 1
     assert session.view("p4")["me"]["prediction"] is None  # a new round, a new guess
 
 

@@ -136,7 +136,7 @@ def test_issue14_tutorial_lines_are_spoken_by_the_announcer() -> None:
         def render(self, text: str, lang: str) -> Path:
             raise RuntimeError("no speech here")
 
-    announcer = Announcer(Catalog.load(), "fr", muted=True, engine=SilentEngine(),  # type: ignore[arg-type]
+    announcer = Announcer(Catalog.load(), "fr", muted=True, engine=SilentEngine(),
                           warm_up=False)
     pygame.font.init()
     app = TVApp(Session(room="TEST"), announcer, Catalog.load(), lang="fr", join_url="http://x/")
