@@ -177,3 +177,20 @@ def test_issue14_late_guest_joins_from_first_game_and_bots_are_marked() -> None:
     assert rows[bot]["bot"] is True and rows[bot]["name"] == "Ada"
     assert rows[people[0]]["games"] == 1
     session.close()
+
+
+def test_issue14_a_save_from_before_the_standings_resumes(tmp_path: Path) -> None:
+    """An older save has no ``standings``: it resumes with an empty tally that knows the names."""
+    import json
+
+    path = tmp_path / "state.json"
+    session, people = _seated_session(path)
+    session.close()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    del data["standings"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    resumed = Session(HouseRules(), state_path=path)
+    assert resumed.view(None)["standings"] == []
+    _play_seeded_game(resumed, people)
+    assert {r["name"] for r in resumed.view(None)["standings"]} == {"Ana", "Bea", "Cal", "Dan"}
+    resumed.close()
