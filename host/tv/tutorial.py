@@ -9,7 +9,8 @@ the party's session, so the real table is exactly as it was when the tutorial en
 skipped (any key).
 
 The worked example ends with the dealer keeping; here the dealer cuts (an 8♠) so the cut is
-shown too — the outcome is the same: B's 2♣ is lowest and B loses a life.
+shown too — the outcome is the same: B's 2♣ is lowest and B loses a life. A short second round
+(the deal passes left, R13) shows a card received in a forced swap passed on (R8).
 """
 
 from __future__ import annotations
@@ -34,33 +35,40 @@ NAMES: tuple[str, ...] = ("Ana", "Bruno", "Chloé", "Dario")
 #: Their cards in dealing order (from the dealer's left), then the card the dealer cuts.
 DEALT: tuple[str, ...] = ("2C", "9H", "KS", "7D")
 CUT: str = "8S"
+#: Round 2, dealt by Ana: Bruno, Chloé, Dario, then Ana. Nobody cuts.
+DEALT_2: tuple[str, ...] = ("3H", "JD", "6C", "QS")
 
 
 @dataclass(frozen=True)
 class Step:
     """One moment of the lesson: a caption (and its spoken line), a move, how long it lasts.
 
-    ``move`` is (player index, action) or None. ``hold_before``: the next step begins when the
+    ``moves``: (player index, action) pairs played as the step begins. ``hold_before``: the next step begins when the
     stage reaches a beat of this kind, and that beat waits until ``seconds`` have passed.
     """
 
     name: str
-    move: tuple[int, str] | None
+    moves: tuple[tuple[int, str], ...]
     seconds: float
     hold_before: str | None = None
 
 
 SCRIPT: tuple[Step, ...] = (
-    Step("intro", None, 6.0),
-    Step("deal", (0, "start"), 7.0),
-    Step("exchange", (0, "exchange"), 8.0),
-    Step("forced", None, 7.0),
-    Step("block", (1, "exchange"), 6.5),
-    Step("keep", (2, "keep"), 3.5),
-    Step("cut", (3, "cut"), 7.5, hold_before="reveal"),
-    Step("reveal", None, 5.0, hold_before="life_lost"),
-    Step("life_lost", None, 6.5),
-    Step("outro", None, 6.5),
+    Step("intro", (), 5.0),
+    Step("deal", ((0, "start"),), 6.5),
+    Step("exchange", ((0, "exchange"),), 7.0),
+    Step("forced", (), 6.0),
+    Step("block", ((1, "exchange"),), 6.0),
+    Step("keep", ((2, "keep"),), 2.5),
+    Step("cut", ((3, "cut"),), 6.5, hold_before="reveal"),
+    Step("reveal", (), 4.0, hold_before="life_lost"),
+    Step("life_lost", (), 5.0),
+    Step("deal2", ((0, "deal"),), 4.5),
+    Step("pass", ((1, "exchange"),), 5.0),
+    Step("pass_on", ((2, "exchange"),), 6.0),
+    Step("keep2", ((3, "keep"), (0, "keep")), 4.0, hold_before="life_lost"),
+    Step("life_lost2", (), 5.0),
+    Step("outro", (), 5.0),
 )
 
 
@@ -69,7 +77,8 @@ SHOT_AT: dict[str, float] = {"block": 1.0, "cut": 1.2}
 
 
 class RiggedDeck(random.Random):
-    """A random source that makes the engine deal ``dealt`` (in dealing order) and cut ``cut``.
+    """A random source that makes the engine deal each round's cards (in dealing order) and
+    cut ``cut`` in the first round.
 
     It answers the engine's draws with the fractions that pick the wanted card from the
     engine's own partial shuffle (``Game._deal_round``) and cut (``Game._cut``); the first
@@ -77,16 +86,19 @@ class RiggedDeck(random.Random):
     dealt cards and refuses to run if the engine ever draws differently.
     """
 
-    def __init__(self, dealt: Sequence[str], cut: str, dealer: str) -> None:
+    def __init__(self, rounds: Sequence[tuple[Sequence[str], str | None]], dealer: str) -> None:
         super().__init__(0)
-        pool, size, draws = list(PACK), len(PACK), []
-        for code in dealt:
-            pick = pool.index(Card.parse(code), 0, size)
-            draws.append((pick + 0.5) / size)
-            size -= 1
-            pool[pick] = pool[size]
-        stock = pool[:size]
-        draws.append((stock.index(Card.parse(cut)) + 0.5) / len(stock))
+        draws: list[float] = []
+        for dealt, cut in rounds:
+            pool, size = list(PACK), len(PACK)
+            for code in dealt:
+                pick = pool.index(Card.parse(code), 0, size)
+                draws.append((pick + 0.5) / size)
+                size -= 1
+                pool[pick] = pool[size]
+            if cut is not None:
+                stock = pool[:size]
+                draws.append((stock.index(Card.parse(cut)) + 0.5) / len(stock))
         self._draws = draws
         self._dealer = dealer
 
@@ -105,7 +117,7 @@ class Tutorial:
         self.speak = speak
         self.rehearsal = Rehearsal(HouseRules(), seed=0, room="HOWTO")
         self.ids = [self.rehearsal.join(name) for name in NAMES]
-        self.rehearsal.game.rng = RiggedDeck(DEALT, CUT, self.ids[3])
+        self.rehearsal.game.rng = RiggedDeck([(DEALT, CUT), (DEALT_2, None)], self.ids[3])
         self.stage = Stage()
         self.scene = TableScene(self.stage, props)
         self.subscription = self.rehearsal.subscribe(None)
@@ -130,20 +142,20 @@ class Tutorial:
 
     def _begin(self, index: int) -> None:
         self.index, self.elapsed = index, 0.0
-        step = self.step
-        if step.move is not None:
-            who, action = step.move
+        for who, action in self.step.moves:
             self.rehearsal.act(self.ids[who], action)
-            if action == "start":
+            if action in ("start", "deal"):
                 self._check_deal()
-            self._receive()
+        self._receive()
         if self.speak is not None:
             self.speak(self.caption)
 
     def _check_deal(self) -> None:
         game = self.rehearsal.game
         dealt = tuple(str(game.player(pid).card) for pid in game.order)
-        if game.order != self.ids or dealt != DEALT:
+        a, b, c, d = self.ids
+        wanted = ([a, b, c, d], DEALT) if game.round == 1 else ([b, c, d, a], DEALT_2)
+        if (game.order, dealt) != wanted:
             raise RuntimeError("the rigged deck no longer matches the engine's deal")
 
     def skip(self) -> None:
@@ -200,7 +212,7 @@ def play_through(tutorial: Tutorial, frame: float,
     for _ in range(limit):
         if tutorial.done:
             return total
-        moment = SHOT_AT.get(tutorial.step.name, 3.0)
+        moment = min(SHOT_AT.get(tutorial.step.name, 3.0), tutorial.step.seconds - 0.5)
         if shoot is not None and tutorial.index not in seen and tutorial.elapsed >= moment:
             seen.add(tutorial.index)
             shoot(tutorial)

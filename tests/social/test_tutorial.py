@@ -34,20 +34,28 @@ def test_issue14_tutorial_plays_the_worked_example() -> None:
     tutorial = app.tutorial
     assert tutorial is not None
     seen: list[str] = []
+    everything = tutorial.rehearsal.subscribe(None)  # every public event of the lesson
     length = play_through(tutorial, FRAME_SECONDS, lambda t: seen.append(t.step.name))
     assert seen == [step.name for step in SCRIPT] == [
         "intro", "deal", "exchange", "forced", "block", "keep", "cut", "reveal", "life_lost",
-        "outro"]
+        "deal2", "pass", "pass_on", "keep2", "life_lost2", "outro"]
     assert 60 <= length <= 90
     game = tutorial.rehearsal.game
-    log = [e.to_dict() for e in game.log]
+    log = [e for update in everything.queue for e in update.events]
     a, b, c, d = tutorial.ids
     assert {"type": "exchanged", "player": a, "target": b} in log
     assert {"type": "blocked", "player": b, "target": c, "king": "KS", "call": "cuckoo"} in log
     assert {"type": "cut_taken", "dealer": d} in log
-    reveal = next(e for e in log if e["type"] == "reveal")
+    reveals = [e for e in log if e["type"] == "reveal"]
+    assert len(reveals) == 2
+    reveal = reveals[0]
     assert reveal["cards"] == {a: "9H", b: "2C", c: "KS", d: "8S"} and reveal["losers"] == [b]
-    assert [p.lives for p in game.players] == [3, 2, 3, 3]
+    # Round 2 (R8, R13): Ana deals; Chloé passes on the 3 Bruno forced on her; Dario loses.
+    assert {"type": "exchanged", "player": b, "target": c} in log
+    assert {"type": "exchanged", "player": c, "target": d} in log
+    reveal = reveals[1]
+    assert reveal["cards"] == {b: "JD", c: "6C", d: "3H", a: "QS"} and reveal["losers"] == [d]
+    assert [p.lives for p in game.players] == [3, 2, 3, 2]
 
 
 def test_issue14_tutorial_never_touches_the_party(tmp_path: Path) -> None:
