@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from host import persistence
+from host import persistence, social
 from host.palette import css_hex, player_colour
 from host.rules import Game, HouseRules, IllegalAction
 from host.rules.events import Event, visible_to
+from host.standings import Standings
 from host.subscriptions import Subscription, Update
 
 SAVE_FORMAT = "cuckoo-party-session"
@@ -95,6 +96,9 @@ class Session:
         self._connections: Counter[str] = Counter()
         self._closed = False
         self.resumed = False
+        self.reactions = social.ReactionDesk()
+        self.tutorial_asks = 0
+        self._standings = Standings()
         saved = None
         if self._state_path is not None:
             if fresh:
@@ -122,7 +126,7 @@ class Session:
             "format": SAVE_FORMAT, "version": SAVE_VERSION, "room": self.room,
             "tokens": dict(self._tokens), "bots": dict(self._bots),
             "next_number": self._next_number, "pending_bots": self._pending_bots,
-            "game": self._game.to_dict(),
+            "game": self._game.to_dict(), "standings": self._standings.to_dict(),
         }
 
     def _restore(self, data: dict[str, Any]) -> None:
@@ -135,6 +139,9 @@ class Session:
         self._bots = {str(pid): str(s) for pid, s in data.get("bots", {}).items()}
         self._next_number = int(data["next_number"])
         self._pending_bots = int(data.get("pending_bots", 0))
+        self._standings = Standings.from_dict(data.get("standings"))
+        for p in self._game.players:  # a save from before the standings knew no names
+            self._standings.names.setdefault(p.id, (p.name, p.bot))
 
     def _save(self) -> None:
         if self._state_path is not None:
@@ -185,6 +192,9 @@ class Session:
         for player in view["players"]:
             player["connected"] = bool(player.get("bot")) or self._connections[player["id"]] > 0
             player["color"] = css_hex(player_colour(player["seat"]))  # the TV's seat colour
+        view["standings"] = self._standings.table()
+        if player_id is not None:
+            view["me"]["prediction"] = self._standings.predictions.get(player_id)
         return view
 
     # ----------------------------------------------------------------- lobby
@@ -257,6 +267,7 @@ class Session:
             if token is not None:
                 self._by_digest.pop(_digest(token), None)
             self._bots.pop(player_id, None)
+            self.reactions.forget(player_id)
             for sub in self._subscribers:
                 if sub.player_id == player_id:
                     sub.end()
@@ -319,6 +330,48 @@ class Session:
             raise SessionError(refusal.reason.value, refusal.message) from None
         self._changed(events)
 
+    # ---------------------------------------------------- the evening (issue 14)
+
+    def new_evening(self) -> None:
+        """The host (TV key, VIP) starts a new evening: the standings start from nothing."""
+        with self._lock:
+            self._check_open()
+            self._standings.reset()
+            self._save()
+            self._changed([])
+        self._flush()
+
+    def ask_tutorial(self) -> None:
+        """Ask the TV for "How to play" (a VIP action); the TV plays it in the lobby."""
+        with self._lock:
+            self.tutorial_asks += 1
+
+    def predict(self, player_id: str, target: Any) -> dict[str, Any]:
+        """A guess of who loses a life this round (see ``host.social``); never a game action."""
+        with self._lock:
+            self._check_open()
+            if not self._game.has_player(player_id):
+                raise SessionError("unknown_player", "no such player")
+            refusal = social.prediction_refusal(self._game, player_id, target)
+            if refusal is not None:
+                raise SessionError(refusal, "no prediction possible now")
+            self._standings.predict(player_id, str(target))
+            self._save()
+            return self._view_locked(player_id)
+
+    def react(self, player_id: str, emoji: Any) -> None:
+        """An emoji for the TV from a guest not playing this round; at most one a second."""
+        with self._lock:
+            self._check_open()
+            if not self._game.has_player(player_id):
+                raise SessionError("unknown_player", "no such player")
+            if emoji not in social.REACTIONS:
+                raise SessionError("bad_request", "not a reaction")
+            if not social.may_react(self._game, player_id):
+                raise SessionError("not_allowed_now", "play your turn instead")
+        if not self.reactions.add(player_id, str(emoji)):
+            raise SessionError("too_fast", "one reaction a second")
+
     # --------------------------------------------------------------- fan-out
 
     def subscribe(self, player_id: str | None, *, presence: bool = True) -> Subscription:
@@ -356,6 +409,7 @@ class Session:
         """Save, then queue each subscriber's update. Called with the lock held."""
         events = list(events)
         if events:
+            self._standings.record(events, self._game.options.starting_lives)
             self._save()
         views: dict[str | None, dict[str, Any]] = {}
         batch: list[tuple[Subscription, Update]] = []

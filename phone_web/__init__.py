@@ -38,6 +38,8 @@ def create_app(session: Any, catalog: Catalog | None = None, *,
     if importlib.util.find_spec("phone_web.page") is not None:
         page = importlib.import_module("phone_web.page")
         app.register_blueprint(page.page_bp)
+    if importlib.util.find_spec("phone_web.social") is not None:
+        app.register_blueprint(importlib.import_module("phone_web.social").social_bp)
     register_error_handlers(app)
     app.after_request(_secure_headers)
     return app

@@ -11,6 +11,7 @@ the page, remembered in a cookie), else the ``cuckoo_lang`` cookie, else ``Accep
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from importlib import resources
@@ -35,6 +36,10 @@ _SERVER_ONLY = frozenset({
 #: The page's two assets and their content types (issue 4: at most 3 requests after the HTML).
 #: The stylesheet is pure ASCII, so it needs no ``charset`` (15 bytes fewer on every load).
 ASSETS = {"phone.js": "text/javascript; charset=utf-8", "phone.css": "text/css"}
+#: Add-ons (PHONE_ADDONS.md): their catalog domains ship as ``"<domain>.<key>"`` and their
+#: scripts are served after ``phone.js`` in the same request; a missing one is skipped.
+ADDON_DOMAINS = ("vip", "social")
+ADDON_SCRIPTS = ("vip.js", "social.js")
 
 
 def page_catalog(app: Flask) -> Catalog:
@@ -73,7 +78,10 @@ def translations(catalog: Catalog, lang: str) -> str:
         if key.startswith(_COMMON_PREFIXES)
     }
     phone = {k: v for k, v in catalog.domain(lang, "phone").items() if k not in _SERVER_ONLY}
-    data = {key: _one_form_if_same(value) for key, value in {**common, **phone}.items()}
+    addons = {f"{domain}.{key}": value for domain in ADDON_DOMAINS
+              for key, value in catalog.domain(lang, domain).items()}
+    data = {key: _one_form_if_same(value)
+            for key, value in {**common, **phone, **addons}.items()}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return text.replace("<", "\\u003c")
 
@@ -154,7 +162,11 @@ def asset_bytes(app: Flask, name: str) -> bytes:
     """One asset, compacted once per app and kept in ``app.extensions``."""
     cache: dict[str, bytes] = app.extensions.setdefault("cuckoo_page_assets", {})
     if name not in cache:
-        source = (resources.files("phone_web") / "static" / name).read_text(encoding="utf-8")
+        static = resources.files("phone_web") / "static"
+        source = (static / name).read_text(encoding="utf-8")
+        if name == "phone.js":
+            source += "".join((static / addon).read_text(encoding="utf-8")
+                              for addon in ADDON_SCRIPTS if (static / addon).is_file())
         text = compact(source) if name.endswith(".js") else compact_css(source)
         cache[name] = text.encode("utf-8")
     return cache[name]
@@ -165,7 +177,17 @@ def asset(name: str) -> Response:
     """The stylesheet or the script (``no-store`` comes from the app, like every response)."""
     if name not in ASSETS:
         abort(404)
-    return Response(asset_bytes(current_app, name), content_type=ASSETS[name])
+    body = asset_bytes(current_app, name)
+    if "gzip" not in request.headers.get("Accept-Encoding", ""):
+        return Response(body, content_type=ASSETS[name])
+    # Gzipped once per app: the script with its add-ons stays well inside the 20 KB budget.
+    cache: dict[str, bytes] = current_app.extensions.setdefault("cuckoo_page_gzip", {})
+    if name not in cache:
+        cache[name] = gzip.compress(body, 9, mtime=0)
+    response = Response(cache[name], content_type=ASSETS[name])
+    response.headers["Content-Encoding"] = "gzip"
+    response.headers["Vary"] = "Accept-Encoding"
+    return response
 
 
 @page_bp.get("/")

@@ -1,4 +1,5 @@
-"""Save phone screenshots for the README: join, your turn, blocked by a King, reveal, winner.
+"""Save phone screenshots for the README: join, your turn, blocked by a King, reveal, winner,
+and (issue 14's add-on, when present) the first-time "How to play" card and tonight's standings.
 
 Runs a real host in-process (session + phone API + page on 127.0.0.1, a free port) and three
 phones in Debian's Chromium, then plays a game by tapping the real buttons. As the host it may
@@ -100,6 +101,8 @@ def play(browser: Any, playwright: Any, session: Any, url: str, out: Path, lang:
             shoot(page, out, "join")
         page.locator("#join-button").tap()
         page.wait_for_selector("#game:not([hidden])")
+        if index == 0 and page.locator("#social-howto:not([hidden])").count():
+            shoot(page, out, "howto", "#social-howto")
         pid = next(p["id"] for p in session.view(None)["players"] if p["name"] == name)
         pages[pid] = page
     wanted = {"your-turn", "blocked", "reveal", "winner"}
@@ -123,6 +126,9 @@ def play(browser: Any, playwright: Any, session: Any, url: str, out: Path, lang:
                 wait_step(pages[table["vip"]], table["step"] + 1)
                 continue
             shoot(pages[table["winners"][0]], out, "winner", "#outcome")
+            other = next(pid for pid in pages if pid not in table["winners"])
+            if pages[other].locator("#social-standings li").count():
+                shoot(pages[other], out, "standings", "#social-standings")
             return 0
         actor = next(pid for pid in pages if session.view(pid)["can"])
         action = choose(session, actor)

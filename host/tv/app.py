@@ -21,6 +21,7 @@ import pygame
 from host.i18n import LANGUAGES, Catalog
 from host.rules import IllegalAction
 from host.session import SessionError
+from host.tv import evening
 from host.tv.cards import CardPainter
 from host.tv.lobby import LobbyScene
 from host.tv.overlays import ConfirmOverlay, HelpOverlay, KickOverlay, draw_caption_bar, draw_toast
@@ -28,6 +29,7 @@ from host.tv.scene import Props, Scene
 from host.tv.stage import SeatShow, Stage
 from host.tv.table import TableScene
 from host.tv.theme import CANVAS_SIZE, Theme
+from host.tv.tutorial import Tutorial
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +83,10 @@ class TVApp:
         self.stage = Stage()
         self.lobby = LobbyScene(self.stage, self.props)
         self.table = TableScene(self.stage, self.props)
+        self.standings = evening.StandingsScene(self.stage, self.props)
+        self.tutorial: Tutorial | None = None
+        self._tutorial_asks = getattr(session, "tutorial_asks", 0)
+        self._had_reactions = False
         self.overlays: list[Scene] = []
         self.fullscreen = fullscreen
         self.running = True
@@ -129,6 +135,9 @@ class TVApp:
         if event.type != pygame.KEYDOWN:
             return
         self._dirty = True
+        if self.tutorial is not None and self.tutorial.handle(event):
+            self.tutorial = None  # skipped: back to the party at once
+            return
         if self.overlays and self.overlays[-1].handle(event):
             return
         self._host_key(event)
@@ -147,6 +156,11 @@ class TVApp:
                 self.notify(self.props.t("misdeal_when"))
             else:
                 self._call(self.session.misdeal)
+        elif key == pygame.K_t:
+            self.start_tutorial()
+        elif key == pygame.K_n and callable(getattr(self.session, "new_evening", None)):
+            self._push(ConfirmOverlay(self.props, evening.t(self.props, "new_evening_question"),
+                                      self.new_evening, self._pop))
         elif key == pygame.K_m:
             self.toggle_mute()
         elif key == pygame.K_f:
@@ -189,6 +203,25 @@ class TVApp:
             self.overlays.pop()
         self._dirty = True
 
+    # -- the evening (issue 14) ------------------------------------------------------------
+    def start_tutorial(self) -> bool:
+        """T (or the VIP through ``session.ask_tutorial``): "How to play", from the lobby only."""
+        if self.stage.phase != "lobby":
+            self.notify(evening.t(self.props, "tutorial_lobby_only"))
+            return False
+        say = getattr(self.announcer, "say", None)
+        self.tutorial = Tutorial(self.props, say if callable(say) else None)
+        self._dirty = True
+        return True
+
+    def new_evening(self) -> None:
+        if self._call(self.session.new_evening):  # type: ignore[attr-defined]
+            self.notify(evening.t(self.props, "new_evening_done"))
+
+    def _reactions(self) -> list[Any]:
+        desk = getattr(self.session, "reactions", None)
+        return list(desk.on_screen()) if desk is not None else []
+
     # -- host switches ---------------------------------------------------------------------
     def quit(self) -> None:
         self.running = False
@@ -228,18 +261,36 @@ class TVApp:
     @property
     def busy(self) -> bool:
         """Something moves: run at 60 fps; otherwise idle at a low rate."""
-        return self.stage.busy or self._toast is not None
+        return self.stage.busy or self._toast is not None or self.tutorial is not None
 
     @property
     def needs_render(self) -> bool:
         return self._dirty or self.stage.changed
 
     def base_scene(self) -> Scene:
+        if self.tutorial is not None:
+            return self.tutorial
+        if (self.stage.phase == "game_over" and not self.stage.busy
+                and evening.standings_of(self.stage)):
+            return self.standings  # between games, once the winners were cheered
         return self.lobby if self.stage.phase == "lobby" else self.table
 
     def step(self, dt: float) -> None:
         """Advance game time by ``dt`` seconds (fixed steps in ``run``)."""
         self.stage.update(dt)
+        asks = getattr(self.session, "tutorial_asks", 0)
+        if asks != self._tutorial_asks:
+            self._tutorial_asks = asks
+            self.start_tutorial()
+        if self.tutorial is not None:
+            self.tutorial.update(dt)
+            if self.tutorial.done or self.stage.phase != "lobby":  # a real game takes over
+                self.tutorial = None
+            self._dirty = True
+        shown = bool(self._reactions())
+        if shown or self._had_reactions:  # one more frame once the last one has gone
+            self._dirty = True
+        self._had_reactions = shown
         for overlay in self.overlays:
             overlay.update(dt)
         if self._toast is not None:
@@ -249,8 +300,14 @@ class TVApp:
 
     def render(self, surface: pygame.Surface) -> None:
         """Paint the whole frame on the 1920×1080 canvas."""
-        self.base_scene().draw(surface)
-        draw_caption_bar(surface, self.props, self._caption)
+        scene = self.base_scene()
+        scene.draw(surface)
+        if scene is self.lobby:
+            evening.draw_lobby_standings(surface, self.props, self.stage)
+        if self.tutorial is None:
+            evening.draw_reactions(surface, self.props, self.stage, self._reactions())
+        caption = self.tutorial.caption if self.tutorial is not None else self._caption
+        draw_caption_bar(surface, self.props, caption)
         for overlay in self.overlays:
             overlay.draw(surface)
         if self._toast is not None:

@@ -76,6 +76,8 @@ class HelpOverlay:
             ("M", t("help_mute")),
             ("F", t("help_fullscreen")),
             ("L", t("help_language", language=self.props.language_name)),
+            ("T", self.props.catalog.t(self.props.lang, "evening.help_tutorial")),
+            ("N", self.props.catalog.t(self.props.lang, "evening.help_new_evening")),
             (t("key_help"), t("help_help")),
             (t("key_quit"), t("help_quit")),
         ]
@@ -86,8 +88,10 @@ class HelpOverlay:
         draw_panel(surface, self.props, rect)
         th.blit_text(surface, self.props.t("help_title"), 56, theme.GOLD, True,
                      midtop=(rect.centerx, rect.top + 30))
-        for i, (key, what) in enumerate(self.rows()):
-            y = rect.top + 130 + i * 68
+        rows = self.rows()
+        gap = min(68, (rect.height - 150) // len(rows))
+        for i, (key, what) in enumerate(rows):
+            y = rect.top + 130 + i * gap
             th.blit_text(surface, key, 36, theme.GOLD, True, topright=(rect.left + 440, y))
             text = th.fitted_text(what, 36, rect.width - 520, theme.INK)
             surface.blit(text, (rect.left + 480, y))

@@ -16,6 +16,7 @@ from typing import Any
 
 from host.rules import Game, HouseRules, IllegalAction, Reason, visible_to
 from host.rules.bots import choose_action
+from host.standings import Standings
 
 BOT_NAMES = ("Chloé", "Niccolò", "François", "Zoë", "Björn", "Inès", "Lucía", "Gaëlle",
              "Renée", "Mattia", "Kofi", "Aiko", "Søren", "Noémie", "Ilaria", "Tomás",
@@ -58,6 +59,7 @@ class Rehearsal:
         self.subscriptions: list[LocalSubscription] = []
         self._ids = 0
         self._last: list[dict[str, Any]] = []
+        self.standings = Standings()
 
     # -- the session's surface -------------------------------------------------------------
     def subscribe(self, player_id: str | None) -> LocalSubscription:
@@ -74,6 +76,7 @@ class Rehearsal:
         view["room"] = self.room
         for player in view["players"]:
             player["connected"] = True
+        view["standings"] = self.standings.table()
         return view
 
     def join(self, name: str, *, bot: bool = False) -> str:
@@ -130,6 +133,7 @@ class Rehearsal:
         return self.act(player, action)
 
     def _publish(self, events: list[Any]) -> list[dict[str, Any]]:
+        self.standings.record(events, self.game.options.starting_lives)
         public = visible_to(events, None)
         update = Update(self.game.step, self.view(None), public)
         for subscription in self.subscriptions:

@@ -14,16 +14,18 @@ from pathlib import Path
 
 import pygame
 
-from host.i18n import Catalog
+from host.i18n import LANGUAGES, Catalog
 from host.rules import HouseRules
 from host.tv.app import FRAME_SECONDS, TVApp
 from host.tv.rehearsal import Rehearsal
-from host.tv.stage import FLIP_SECONDS, REVEAL_STAGGER, Stage
+from host.tv.stage import CELEBRATION_SECONDS, FLIP_SECONDS, REVEAL_STAGGER, Stage
 from host.tv.theme import CANVAS_SIZE
+from host.tv.tutorial import Tutorial, play_through
 
 JOIN_URL = "http://192.168.1.20:8000/?room=CAKE"
 PLAYERS = ("Ana", "Chloé", "Niccolò", "François", "Zoë")
-SCENES = ("lobby", "deal", "turn", "exchange", "block", "cut", "reveal", "game-over")
+SCENES = ("lobby", "deal", "turn", "exchange", "block", "cut", "reveal", "game-over",
+          "standings", "lobby-standings")
 MAX_MOVES = 3000
 
 
@@ -156,10 +158,41 @@ def take_screenshots(directory: Path, lang: str, *, seed: int = 11,
         if app.stage.phase == "turns" and app.stage.round >= 2 and app.stage.current:
             camera.shoot("turn")
     camera.play_out()
+    for _ in range(round((CELEBRATION_SECONDS + 1) / FRAME_SECONDS)):
+        app.step(FRAME_SECONDS)  # the winners' cheer ends: tonight's standings (issue 14)
+    camera.shoot("standings")
+    rehearsal.host_next()  # a new game: the lobby, with tonight's standings
+    app.pump_updates()
+    app.stage.fast_forward()
+    camera.shoot("lobby-standings")
     missing = [scene for scene in SCENES if scene not in camera.taken]
     if missing:
         raise RuntimeError(f"the scripted game never showed: {', '.join(missing)}")
     return camera.taken
+
+
+def take_tutorial_screenshots(directory: Path, lang: str, *,
+                              catalog: Catalog | None = None) -> list[Path]:
+    """"How to play" (issue 14): one picture per step, ``tv-tutorial-<lang>-<nn>-<step>.png``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    if not pygame.font.get_init():
+        pygame.font.init()
+    catalog = catalog or Catalog.load()
+    app = TVApp(Rehearsal(HouseRules(), room="CAKE"), None, catalog, lang=lang,
+                join_url=JOIN_URL)
+    app.start_tutorial()
+    assert app.tutorial is not None
+    surface = pygame.Surface(CANVAS_SIZE)
+    written: list[Path] = []
+
+    def shoot(tutorial: Tutorial) -> None:
+        app.render(surface)
+        path = directory / f"tv-tutorial-{lang}-{tutorial.index:02d}-{tutorial.step.name}.png"
+        pygame.image.save(surface, str(path))
+        written.append(path)
+
+    play_through(app.tutorial, FRAME_SECONDS, shoot)
+    return written
 
 
 def run_screenshots_command(args: argparse.Namespace) -> int:
@@ -168,4 +201,7 @@ def run_screenshots_command(args: argparse.Namespace) -> int:
     shots = take_screenshots(Path(args.directory), lang)
     for scene in SCENES:
         print(shots[scene])
+    for tutorial_lang in LANGUAGES:
+        for path in take_tutorial_screenshots(Path(args.directory), tutorial_lang):
+            print(path)
     return 0

@@ -146,6 +146,13 @@ class Announcer:
         if lines:
             self._queue.put(lines)
 
+    def say(self, text: str) -> None:
+        """Queue one line that is not a game event ("How to play", issue 14); never blocks."""
+        with self._lock:
+            self._batches += 1
+            batch = self._batches
+        self._queue.put([Line(text, self._lang, "tutorial", self._clock(), batch)])
+
     def caption(self) -> str | None:
         """The line the caption bar shows now (the one being said), or None."""
         with self._lock:

@@ -224,6 +224,7 @@ const render = (v) => {
   players(v);
   if (mine && !S.alerted) alertTurn();
   S.alerted = mine;
+  D.dispatchEvent(new CustomEvent("cuckoo:view", { detail: v }));
 },
 
   /* reveal: the lowest card, who lost a life, who is out; H5 sudden-death deals; the winner(s) */
@@ -293,5 +294,17 @@ const render = (v) => {
     S.token = LS.getItem(key());
     S.token ? connect() : view("join-form");
   };
+/* ---- add-ons (PHONE_ADDONS.md): the one interface they use; their scripts come after this one ---- */
+window.cuckoo = {
+  t, cardName, cardSymbol: show, view: () => S.view || null,
+  request: (method, path, body) => fetch(path, { method, cache: "no-store", body: body == null ? null : JSON.stringify(body),
+    headers: Object.assign({ "Content-Type": "application/json" }, S.token ? { Authorization: "Bearer " + S.token } : {}) }),
+  send: async (action, extra) => {
+    const [s, d] = await api("/api/action", Object.assign({ action, step: S.view.step }, extra));
+    if (s === 200) { render(d); return d; }
+    txt("action-error", t("err_bad_action"));
+    return null;
+  }
+};
 start();
 })();

@@ -1,0 +1,201 @@
+"""Tonight's standings: a tally of the evening across games, read from the engine's public events.
+
+Why a separate, pure tally: a party plays many games in an evening and each ``Game`` forgets
+the last one. The session feeds every batch of events it applies to ``Standings.record``; the
+tally keeps only public facts (who won, who lost a life, who showed a King, the revealed cards
+the whole table saw), so showing it to anyone can never leak a hidden card. It is saved with
+the session (``to_dict``/``from_dict``) and survives ``new_game``, a kill -9 and a restart.
+
+Predictions ("who will lose a life this round?") live here too: they are scored from the same
+public events and feed the "best guesser" title. They are never game actions and never change
+the game's ``step``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from host.rules.cards import RANKS
+from host.rules.events import Event, EventKind
+
+#: Fun titles, in the order they are awarded; each goes to the single best at its figure.
+TITLES: tuple[str, ...] = ("most_cuckoos", "closest_escape", "king_cutter", "best_guesser",
+                           "survivor")
+
+
+@dataclass
+class Line:
+    """One guest's figures for the evening (a computer player's too, marked ``bot``)."""
+
+    player: str
+    name: str
+    bot: bool = False
+    games: int = 0
+    """Games played to the end (dealt into their first round)."""
+    wins: int = 0
+    """Games won; a joint win counts for each joint winner."""
+    rounds: int = 0
+    """Rounds dealt in."""
+    survived: int = 0
+    """Rounds dealt in without losing a life."""
+    lives_lost: int = 0
+    cuckoos: int = 0
+    """Kings shown to block an exchange ("Cuckoo!" calls)."""
+    king_cuts: int = 0
+    """Cuts (as dealer) that found a King."""
+    close_escapes: int = 0
+    """Reveals survived holding a card one rank above the lowest."""
+    guesses: int = 0
+    """Predictions scored."""
+    good_guesses: int = 0
+    """Predictions that named someone who did lose a life."""
+
+    def sort_key(self) -> tuple[int, int, int, int, str]:
+        """Best first: wins, then rounds survived, then fewer lives lost, then name."""
+        return (-self.wins, -self.survived, self.lives_lost, -self.good_guesses,
+                self.name.casefold())
+
+
+@dataclass
+class Standings:
+    """The evening's tally; ``record`` is called with every batch of applied events."""
+
+    lines: dict[str, Line] = field(default_factory=dict)
+    names: dict[str, tuple[str, bool]] = field(default_factory=dict)
+    """Every seated player's name and bot flag (from ``player_joined``)."""
+    lives: dict[str, int] = field(default_factory=dict)
+    """Lives held now by players in the current game (to count H4's double losses)."""
+    playing: list[str] = field(default_factory=list)
+    """Who was dealt into the current game (they get a game played at its end)."""
+    predictions: dict[str, str] = field(default_factory=dict)
+    """This round's predictions: predictor id -> the player they think will lose a life."""
+    _cache: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+
+    # ------------------------------------------------------------------ reading
+
+    def table(self) -> list[dict[str, Any]]:
+        """The standings for a view: a list, best first, with each line's titles."""
+        if self._cache is None:
+            ranked = sorted(self.lines.values(), key=Line.sort_key)
+            titles = self.titles()
+            self._cache = [
+                {**asdict(line), "rank": place,
+                 "titles": [t for t in TITLES if titles.get(t) == line.player]}
+                for place, line in enumerate(ranked, start=1)
+            ]
+        return [dict(row, titles=list(row["titles"])) for row in self._cache]
+
+    def titles(self) -> dict[str, str]:
+        """Each fun title and who holds it: the only one best at its figure (ties: nobody)."""
+        figures = {"most_cuckoos": "cuckoos", "closest_escape": "close_escapes",
+                   "king_cutter": "king_cuts", "best_guesser": "good_guesses",
+                   "survivor": "survived"}
+        held: dict[str, str] = {}
+        for title, name in figures.items():
+            scores = [(getattr(line, name), line.player) for line in self.lines.values()]
+            best = max((s for s, _ in scores), default=0)
+            top = [pid for s, pid in scores if s == best]
+            if best > 0 and len(top) == 1:
+                held[title] = top[0]
+        return held
+
+    # ------------------------------------------------------------------ writing
+
+    def reset(self) -> None:
+        """A new evening: every figure back to nothing (seated names are kept)."""
+        self.lines, self.lives, self.playing, self.predictions = {}, {}, [], {}
+        self._cache = None
+
+    def predict(self, player: str, target: str) -> None:
+        """Note ``player``'s guess for this round (the session checks who may and when)."""
+        self.predictions[player] = target
+
+    def record(self, events: Iterable[Event], starting_lives: int) -> None:
+        """Fold one batch of engine events into the tally (private events are ignored)."""
+        for event in events:
+            if event.audience is None:
+                self._one(event.kind, event.data, starting_lives)
+
+    def _line(self, player: str) -> Line:
+        line = self.lines.get(player)
+        if line is None:
+            name, bot = self.names.get(player, (player, False))
+            line = self.lines[player] = Line(player, name, bot)
+        return line
+
+    def _one(self, kind: EventKind, data: Mapping[str, Any], starting_lives: int) -> None:
+        self._cache = None
+        if kind is EventKind.PLAYER_JOINED:
+            self.names[data["player"]] = (str(data["name"]), bool(data.get("bot", False)))
+        elif kind is EventKind.GAME_STARTED:
+            self.playing, self.lives = [], {}
+        elif kind is EventKind.ROUND_DEALT:
+            self.predictions = {}
+            for pid in data["order"]:
+                if pid not in self.lives:
+                    self.lives[pid] = starting_lives
+                    self.playing.append(pid)
+                self._line(pid).rounds += 1
+        elif kind is EventKind.BLOCKED:
+            self._line(data["target"]).cuckoos += 1
+        elif kind is EventKind.CUT_KING:
+            self._line(data["dealer"]).king_cuts += 1
+        elif kind is EventKind.REVEAL:
+            self._reveal(data)
+        elif kind is EventKind.LIFE_LOST:
+            pid = data["player"]
+            before = self.lives.get(pid, starting_lives)
+            self._line(pid).lives_lost += max(0, before - int(data["lives"]))
+            self.lives[pid] = int(data["lives"])
+        elif kind is EventKind.GAME_OVER:
+            for pid in self.playing:
+                self._line(pid).games += 1
+            for pid in data["winners"]:
+                self._line(pid).wins += 1
+            self.playing, self.lives, self.predictions = [], {}, {}
+        elif kind is EventKind.PLAYER_REMOVED:
+            self.predictions.pop(data["player"], None)
+
+    def _reveal(self, data: Mapping[str, Any]) -> None:
+        """Rounds survived, close escapes, and this round's predictions scored."""
+        losers = set(data["losers"])
+        lowest = RANKS.index(str(data["lowest"]))
+        for pid, code in data["cards"].items():
+            if pid in losers:
+                continue
+            line = self._line(pid)
+            line.survived += 1
+            if RANKS.index(str(code)[:-1]) == lowest + 1:
+                line.close_escapes += 1
+        for predictor, target in self.predictions.items():
+            line = self._line(predictor)
+            line.guesses += 1
+            line.good_guesses += target in losers
+        self.predictions = {}
+
+    # -------------------------------------------------------------- persistence
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "lines": [asdict(line) for line in self.lines.values()],
+            "names": {pid: [name, bot] for pid, (name, bot) in self.names.items()},
+            "lives": dict(self.lives), "playing": list(self.playing),
+            "predictions": dict(self.predictions),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Standings:
+        """Rebuild a saved tally (``None``: a save from before standings existed)."""
+        if not data:
+            return cls()
+        known = {f.name for f in fields(Line)}
+        lines = [Line(**{k: v for k, v in row.items() if k in known}) for row in data["lines"]]
+        return cls(
+            lines={line.player: line for line in lines},
+            names={str(pid): (str(v[0]), bool(v[1])) for pid, v in data["names"].items()},
+            lives={str(pid): int(n) for pid, n in data.get("lives", {}).items()},
+            playing=[str(pid) for pid in data.get("playing", [])],
+            predictions={str(a): str(b) for a, b in data.get("predictions", {}).items()},
+        )

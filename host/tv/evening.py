@@ -1,0 +1,194 @@
+"""The evening on the TV: tonight's standings (between games, in the lobby) and guests' reactions.
+
+Why its own module: the standings and the reactions are not part of a game; they sit on top of
+the lobby and the table with as few hooks as possible in ``app.py``. Everything drawn here comes
+from the public view (``standings``) or from the session's reaction desk (an emoji and who sent
+it), so nothing here can show a hidden card. Reactions are placed beside a seat's name plate,
+never over a card or the caption bar, and at most ``MAX_ON_SCREEN`` at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import pygame
+
+from host.tv import theme
+from host.tv.layout import CAPTION_HEIGHT, seat_spots
+from host.tv.scene import Props
+from host.tv.seats import card_rect, plate_rect
+from host.tv.stage import Stage
+
+#: Columns of the standings table: (catalog key, line field); the name column comes first.
+COLUMNS: tuple[tuple[str, str], ...] = (
+    ("col_wins", "wins"), ("col_games", "games"), ("col_survived", "survived"),
+    ("col_lives_lost", "lives_lost"), ("col_cuckoos", "cuckoos"), ("col_guesses", "good_guesses"),
+)
+TABLE_BOX = pygame.Rect(120, 150, 1680, 760)
+LOBBY_BOX = pygame.Rect(720, 630, 480, 216)
+"""Where the lobby's "Tonight" box may go (it starts lower when there are many house rules)."""
+BUBBLE = 64
+
+
+class ReactionLike(Protocol):
+    """A reaction as ``host.social.Reaction`` has it (who sent which emoji)."""
+
+    @property
+    def player(self) -> str: ...
+
+    @property
+    def emoji(self) -> str: ...
+
+
+def standings_of(stage: Stage) -> list[dict[str, Any]]:
+    """The standings of the last public view the TV received (``[]`` if none)."""
+    rows = (stage.latest or {}).get("standings") or []
+    return [row for row in rows if isinstance(row, dict)]
+
+
+def t(props: Props, key: str, **params: Any) -> str:
+    """An evening phrase (``evening.<key>``) in the TV's language."""
+    return props.catalog.t(props.lang, f"evening.{key}", **params)
+
+
+class StandingsScene:
+    """Full screen between games: after the winners' celebration, before the next start."""
+
+    def __init__(self, stage: Stage, props: Props) -> None:
+        self.stage = stage
+        self.props = props
+
+    def update(self, dt: float) -> None:
+        """Static."""
+
+    def handle(self, event: pygame.event.Event) -> bool:
+        return False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        props, th = self.props, self.props.theme
+        surface.fill(theme.BACKGROUND)
+        th.blit_text(surface, t(props, "standings_title"), 64, theme.GOLD, True,
+                     midtop=(960, 40))
+        draw_standings_table(surface, props, self.stage, TABLE_BOX)
+        th.blit_text(surface, t(props, "next_game"), 34, theme.MUTED_INK,
+                     midbottom=(960, 1080 - CAPTION_HEIGHT - 30))
+
+
+def draw_standings_table(surface: pygame.Surface, props: Props, stage: Stage,
+                         box: pygame.Rect) -> None:
+    """Every line, best first: rank, colour, name (computer marked), figures, titles."""
+    th = props.theme
+    rows = standings_of(stage)
+    pygame.draw.rect(surface, theme.PANEL, box, border_radius=24)
+    pygame.draw.rect(surface, theme.PANEL_EDGE, box, 3, border_radius=24)
+    name_w = 520
+    col_w = (box.width - 80 - name_w - 80) // len(COLUMNS)
+    y = box.top + 24
+    for i, (key, _) in enumerate(COLUMNS):
+        head = th.fitted_text(t(props, key), 26, col_w - 12, theme.MUTED_INK, True)
+        surface.blit(head, head.get_rect(midtop=(box.left + 120 + name_w + col_w * i + col_w // 2,
+                                                 y)))
+    th.blit_text(surface, t(props, "col_player"), 26, theme.MUTED_INK, True,
+                 topleft=(box.left + 120, y))
+    row_h = max(30, min(56, (box.height - 90) // max(1, len(rows))))
+    size = max(18, min(34, row_h - 18))
+    seats = {seat.id: seat.seat for seat in stage.players}
+    for place, row in enumerate(rows):
+        y = box.top + 80 + place * row_h
+        if y + row_h > box.bottom:
+            break
+        colour = theme.GOLD if place == 0 and row.get("wins") else theme.INK
+        th.blit_text(surface, str(row.get("rank", place + 1)), size, theme.MUTED_INK, True,
+                     topright=(box.left + 70, y))
+        if row.get("player") in seats:
+            pygame.draw.circle(surface, theme.player_colour(seats[row["player"]]),
+                               (box.left + 98, y + size // 2 + 4), size // 3)
+        label = str(row.get("name", "?"))
+        if row.get("bot"):
+            label += f" ({t(props, 'bot')})"
+        titles = " · ".join(t(props, f"title_{title}") for title in row.get("titles", []))
+        name = th.fitted_text(label, size, name_w - 10, colour, True)
+        surface.blit(name, (box.left + 120, y))
+        if titles and row_h >= 46:
+            small = th.fitted_text(titles, max(16, size - 14), name_w - 10, theme.GOLD)
+            surface.blit(small, (box.left + 120, y + name.get_height() - 2))
+        for i, (_, field_name) in enumerate(COLUMNS):
+            value = th.text(str(row.get(field_name, 0)), size, colour)
+            centre = box.left + 120 + name_w + col_w * i + col_w // 2
+            surface.blit(value, value.get_rect(midtop=(centre, y)))
+
+
+def draw_lobby_standings(surface: pygame.Surface, props: Props, stage: Stage) -> None:
+    """A small "Tonight" box in the lobby's middle column: the top lines and their wins."""
+    rows = standings_of(stage)
+    th = props.theme
+    th.blit_text(surface, t(props, "tutorial_hint"), 26, theme.MUTED_INK, topright=(1860, 120))
+    if not rows:
+        return
+    # Below the house rules (one line each), above the join address.
+    top = max(LOBBY_BOX.top, 530 + 44 * max(1, len(stage.house_rules)))
+    shown = min(len(rows), 4, (LOBBY_BOX.bottom - top - 56) // 36)
+    if shown <= 0:
+        return
+    box = pygame.Rect(LOBBY_BOX.left, top, LOBBY_BOX.width, 60 + 36 * shown)
+    pygame.draw.rect(surface, theme.PANEL, box, border_radius=16)
+    th.blit_text(surface, t(props, "standings_short"), 28, theme.GOLD, True,
+                 topleft=(box.left + 18, box.top + 10))
+    head = th.fitted_text(t(props, "col_wins"), 22, 150, theme.MUTED_INK)
+    surface.blit(head, head.get_rect(topright=(box.right - 18, box.top + 16)))
+    for i, row in enumerate(rows[:shown]):
+        y = box.top + 50 + i * 36
+        label = f"{i + 1}. {row.get('name', '?')}"
+        if row.get("bot"):
+            label += f" ({t(props, 'bot')})"
+        surface.blit(th.fitted_text(label, 26, LOBBY_BOX.width - 110, theme.INK),
+                     (box.left + 18, y))
+        th.blit_text(surface, str(row.get("wins", 0)), 26, theme.INK, True,
+                     topright=(box.right - 18, y))
+
+
+def reaction_spots(stage: Stage, reactions: Sequence[ReactionLike]) -> list[tuple[str, pygame.Rect]]:
+    """Where each reaction goes: beside its sender's name plate, on no card and above the
+    caption bar. A reaction with no free place (or no seat) is not shown."""
+    players = stage.players
+    spots = {seat.id: spot for seat, spot in zip(players, seat_spots(len(players)))}
+    in_lobby = stage.phase == "lobby"
+    cards = [] if in_lobby else [card_rect(spot).inflate(8, 8) for spot in spots.values()]
+    floor = 1080 - CAPTION_HEIGHT
+    placed: list[tuple[str, pygame.Rect]] = []
+    for reaction in reactions:
+        spot = spots.get(reaction.player)
+        if spot is None:
+            continue
+        if in_lobby:
+            index = [p.id for p in players].index(reaction.player)
+            column, row = divmod(index, 14)
+            candidates = [pygame.Rect(1180 + column * 310, 262 + row * 46, 50, 50)]
+        else:
+            plate = plate_rect(spot)
+            candidates = [pygame.Rect(plate.right + 8, plate.centery - BUBBLE // 2, BUBBLE, BUBBLE),
+                          pygame.Rect(plate.left - 8 - BUBBLE, plate.centery - BUBBLE // 2,
+                                      BUBBLE, BUBBLE),
+                          pygame.Rect(plate.centerx - BUBBLE // 2, plate.bottom + 6, BUBBLE,
+                                      BUBBLE)]
+        for rect in candidates:
+            free = (rect.left >= 0 and rect.right <= 1920 and rect.top >= 0
+                    and rect.bottom <= floor and rect.collidelist(cards) == -1
+                    and all(not rect.colliderect(other) for _, other in placed))
+            if free:
+                placed.append((reaction.emoji, rect))
+                break
+    return placed
+
+
+def draw_reactions(surface: pygame.Surface, props: Props, stage: Stage,
+                   reactions: Sequence[ReactionLike]) -> int:
+    """Paint the reactions (see ``reaction_spots``); returns how many were drawn."""
+    placed = reaction_spots(stage, reactions)
+    for emoji, rect in placed:
+        pygame.draw.ellipse(surface, theme.CARD_FACE, rect)
+        pygame.draw.ellipse(surface, theme.GOLD, rect, 3)
+        image = props.theme.text(emoji, int(rect.height * 0.6), theme.HIGHLIGHT)
+        surface.blit(image, image.get_rect(center=rect.center))
+    return len(placed)

@@ -1,0 +1,53 @@
+"""Issue 14 on the phone (add-on ``social.js``): "How to play" for a first-time guest in the
+lobby, tonight's standings with my own line highlighted, and — for a guest not in the round —
+reactions and a prediction, which never change the game's step. Real Chromium."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from host.i18n import Catalog
+
+
+def test_issue14_phone_howto_standings_reactions_and_prediction(
+        live_server: Any, phone_factory: Any) -> None:
+    server = live_server()
+    session = server.session
+    catalog = Catalog.load()
+    for name in ("Ana", "Bo", "Cy"):
+        session.join(name, "TEST")
+    first = phone_factory("Pixel 7", "en-GB")
+    first.open(f"{server.url}/?room=TEST")
+    first.join("Dee")
+    first.page.wait_for_selector("#social-howto:not([hidden])")
+    assert catalog.t("en", "social.howto_2") in first.text("#social-howto")
+    assert first.page.is_hidden("#social-standings")
+    first.page.locator("#social-howto button").tap()
+    first.page.wait_for_selector("#social-howto", state="hidden")
+    first.page.reload()  # remembered on this phone
+    first.page.wait_for_selector("#game:not([hidden])")
+    assert first.page.is_hidden("#social-howto")
+
+    session.act("p1", "start", session.step)  # Dee (p4) is dealt in: no reactions, no guess
+    first.wait_step(session.step)
+    first.page.wait_for_selector("#social-standings li.me")
+    assert first.page.get_attribute("#social-standings li.me", "aria-current") == "true"
+    assert "Dee" in first.text("#social-standings li.me")
+    assert first.page.is_hidden("#social-react") and first.page.is_hidden("#social-predict")
+
+    late = phone_factory("iPhone 13", "it-IT")  # arrives mid-game: waiting, so may guess
+    late.open(f"{server.url}/?room=TEST")
+    late.join("Eva")
+    late.page.wait_for_selector("#social-predict:not([hidden]) button")
+    assert late.page.is_hidden("#social-howto")  # not in the lobby
+    assert catalog.t("it", "social.predict") in late.text("#social-predict")
+    step = session.step
+    target = session.view(None)["order"][1]
+    name = next(p["name"] for p in session.view(None)["players"] if p["id"] == target)
+    late.page.locator("#social-predict button", has_text=name).tap()
+    late.page.wait_for_selector("#social-predict [aria-pressed=true]")
+    assert catalog.t("it", "social.predict_mine", name=name) in late.text("#social-predict")
+    late.page.locator("#social-react button").first.tap()
+    late.page.wait_for_function("() => document.getElementById('social-note') !== null")
+    assert [r.player for r in session.reactions.on_screen()] == ["p5"]
+    assert session.step == step and late.step() == step  # never a game action

@@ -1,0 +1,51 @@
+"""Issue 14.1: tonight's standings survive a kill -9 and a restart with the same --state;
+``--fresh`` starts a new evening. A real host process, phones over HTTP."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.host_process import HostProcess
+
+
+def _play_game(host: HostProcess, tokens: dict[str, str]) -> None:
+    """Everybody keeps; whoever may deal deals, until the game is over."""
+    for _ in range(400):
+        views = {pid: host.http.state(token) for pid, token in tokens.items()}
+        table = next(iter(views.values()))
+        if table["phase"] == "game_over":
+            return
+        pid, view = next((p, v) for p, v in views.items() if v["can"])
+        action = "deal" if "deal" in view["can"] else "keep"
+        status, body = host.http.act(tokens[pid], action, view["step"])
+        assert status == 200, body
+    raise AssertionError("the game did not end")
+
+
+def test_issue14_standings_survive_kill_9_and_fresh_starts_a_new_evening(
+        tmp_path: Path, host_processes: list[HostProcess]) -> None:
+    state = tmp_path / "state.json"
+    first = HostProcess(state)
+    host_processes.append(first)
+    tokens = {}
+    for name in ("Ana", "Bea", "Cal"):
+        joined = first.http.join(name)
+        tokens[joined["player_id"]] = joined["token"]
+    assert first.http.act(tokens["p1"], "start", 0)[0] == 200
+    _play_game(first, tokens)
+    status, table = first.http.call("GET", "/api/table?room=TEST")
+    standings: list[dict[str, Any]] = table["standings"]
+    assert status == 200 and [r["games"] for r in standings] == [1, 1, 1]
+    assert standings[0]["player"] == table["winners"][0] and standings[0]["wins"] == 1
+    assert first.http.state(tokens["p2"])["standings"] == standings
+    first.kill_9()
+
+    second = HostProcess(state)
+    host_processes.append(second)
+    assert second.http.call("GET", "/api/table?room=TEST")[1]["standings"] == standings
+    second.stop()
+
+    fresh = HostProcess(state, "--fresh")
+    host_processes.append(fresh)
+    assert fresh.http.call("GET", "/api/table?room=TEST")[1]["standings"] == []

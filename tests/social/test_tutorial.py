@@ -1,0 +1,169 @@
+"""Issue 14.4 and 14.2 on the TV: "How to play" plays the worked example and touches nothing;
+tonight's standings and the tutorial are in the screenshots."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import pygame
+
+from host.i18n import LANGUAGES, Catalog
+from host.session import Session
+from host.tv.app import FRAME_SECONDS, TVApp
+from host.tv.screenshots import take_screenshots, take_tutorial_screenshots
+from host.tv.tutorial import SCRIPT, Tutorial, play_through
+
+
+def _app(session: Any) -> TVApp:
+    pygame.font.init()
+    return TVApp(session, None, Catalog.load(), lang="en", join_url="http://x/?room=TEST")
+
+
+def _key(app: TVApp, key: int, unicode: str = "") -> None:
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=key, unicode=unicode, mod=0))
+
+
+def test_issue14_tutorial_plays_the_worked_example() -> None:
+    """Deal, exchange, a forced swap passed on and blocked by a King, keep, cut, reveal, a life."""
+    app = _app(Session(room="TEST", seed=1))
+    assert app.start_tutorial()
+    tutorial = app.tutorial
+    assert tutorial is not None
+    seen: list[str] = []
+    everything = tutorial.rehearsal.subscribe(None)  # every public event of the lesson
+    length = play_through(tutorial, FRAME_SECONDS, lambda t: seen.append(t.step.name))
+    assert seen == [step.name for step in SCRIPT] == [
+        "intro", "deal", "exchange", "forced", "block", "keep", "cut", "reveal", "life_lost",
+        "deal2", "pass", "pass_on", "keep2", "life_lost2", "outro"]
+    assert 60 <= length <= 90
+    game = tutorial.rehearsal.game
+    log = [e for update in everything.queue for e in update.events]
+    a, b, c, d = tutorial.ids
+    assert {"type": "exchanged", "player": a, "target": b} in log
+    assert {"type": "blocked", "player": b, "target": c, "king": "KS", "call": "cuckoo"} in log
+    assert {"type": "cut_taken", "dealer": d} in log
+    reveals = [e for e in log if e["type"] == "reveal"]
+    assert len(reveals) == 2
+    reveal = reveals[0]
+    assert reveal["cards"] == {a: "9H", b: "2C", c: "KS", d: "8S"} and reveal["losers"] == [b]
+    # Round 2 (R8, R13): Ana deals; Chloé passes on the 3 Bruno forced on her; Dario loses.
+    assert {"type": "exchanged", "player": b, "target": c} in log
+    assert {"type": "exchanged", "player": c, "target": d} in log
+    reveal = reveals[1]
+    assert reveal["cards"] == {b: "JD", c: "6C", d: "3H", a: "QS"} and reveal["losers"] == [d]
+    assert [p.lives for p in game.players] == [3, 2, 3, 2]
+
+
+def test_issue14_tutorial_never_touches_the_party(tmp_path: Path) -> None:
+    session = Session(room="TEST", seed=3, state_path=tmp_path / "state.json")
+    for name in ("Ana", "Bea"):
+        session.join(name, "TEST")
+    before, step = session.to_dict(), session.step
+    app = _app(session)
+    _key(app, pygame.K_t)
+    assert app.tutorial is not None
+    for _ in range(round(95 / FRAME_SECONDS)):
+        app.step(FRAME_SECONDS)
+        if app.tutorial is None:
+            break
+    assert app.tutorial is None  # it ended by itself
+    assert session.to_dict() == before and session.step == step
+    session.ask_tutorial()  # the VIP's phone asks for it
+    app.step(FRAME_SECONDS)
+    assert app.tutorial is not None
+    app.step(5.0)
+    _key(app, pygame.K_SPACE)  # any key skips, and is not a host key meanwhile
+    assert app.tutorial is None
+    assert session.to_dict() == before and session.step == step
+    app.close()
+    session.close()
+
+
+def test_issue14_tutorial_only_from_the_lobby() -> None:
+    session = Session(room="TEST", seed=3)
+    ids = [session.join(name, "TEST").player_id for name in ("Ana", "Bea", "Cal")]
+    session.act(ids[0], "start", 0)
+    app = _app(session)
+    app.pump_updates()
+    app.stage.fast_forward()
+    assert not app.start_tutorial() and app.tutorial is None
+    app.close()
+    session.close()
+
+
+def test_issue14_new_evening_key_asks_first() -> None:
+    session = Session(room="TEST", seed=3)
+    ids = [session.join(name, "TEST").player_id for name in ("Ana", "Bea", "Cal")]
+    session.act(ids[0], "start", 0)
+    assert session.view(None)["standings"]
+    app = _app(session)
+    _key(app, pygame.K_n)
+    assert session.view(None)["standings"]  # only a question so far
+    _key(app, pygame.K_ESCAPE)
+    assert session.view(None)["standings"] and not app.overlays
+    _key(app, pygame.K_n)
+    _key(app, pygame.K_RETURN)
+    assert session.view(None)["standings"] == []
+    app.close()
+    session.close()
+
+
+def test_issue14_tutorial_captions_in_each_language(tmp_path: Path) -> None:
+    catalog = Catalog.load()
+    for lang in LANGUAGES:
+        paths = take_tutorial_screenshots(tmp_path, lang, catalog=catalog)
+        assert [p.name for p in paths] == [
+            f"tv-tutorial-{lang}-{i:02d}-{step.name}.png" for i, step in enumerate(SCRIPT)]
+        assert all(p.stat().st_size > 10_000 for p in paths)
+    pygame.font.init()
+    captions = set()
+    for lang in LANGUAGES:
+        app = TVApp(Session(room="TEST"), None, catalog, lang=lang, join_url="http://x/")
+        app.start_tutorial()
+        assert isinstance(app.tutorial, Tutorial)
+        captions.add(app.tutorial.caption)
+        app.close()
+    assert len(captions) == 3
+
+
+def test_issue14_screenshots_include_tonights_standings(tmp_path: Path) -> None:
+    shots = take_screenshots(tmp_path, "en")
+    assert {"standings", "lobby-standings"} <= set(shots)
+    assert all("standings" in shots[s].name for s in ("standings", "lobby-standings"))
+
+
+def test_issue14_tutorial_lines_are_spoken_by_the_announcer() -> None:
+    """The voice says each caption of the lesson (a silent engine and player: captions only)."""
+    from host.voice import Announcer
+
+    class SilentEngine:
+        def render(self, text: str, lang: str) -> Path:
+            raise RuntimeError("no speech here")
+
+    announcer = Announcer(Catalog.load(), "fr", muted=True, engine=SilentEngine(),
+                          warm_up=False)
+    pygame.font.init()
+    app = TVApp(Session(room="TEST"), announcer, Catalog.load(), lang="fr", join_url="http://x/")
+    assert app.start_tutorial() and app.tutorial is not None
+    assert announcer.pending() == 1  # the first line waits for the voice
+    announcer.close()
+    app.close()
+
+
+def test_issue14_a_real_game_start_ends_the_tutorial() -> None:
+    session = Session(room="TEST", seed=3)
+    ids = [session.join(name, "TEST").player_id for name in ("Ana", "Bea", "Cal")]
+    app = _app(session)
+    app.start_tutorial()
+    app.step(2.0)
+    session.act(ids[0], "start", 0)  # the VIP starts from their phone meanwhile
+    app.pump_updates()
+    app.stage.fast_forward()
+    app.step(FRAME_SECONDS)
+    assert app.tutorial is None and app.base_scene() is app.table
+    app.close()
+    session.close()
