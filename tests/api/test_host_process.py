@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from host.network import free_port
+from host.rules import game_moves
 from tests.api.cuckoo_http_client import Http
 from tests.host_process import ROOT, HostProcess, without_connected
 
@@ -23,8 +24,8 @@ def _random_moves(http: Http, tokens: dict[str, str], rng: random.Random, *, lim
         phase = next(iter(views.values()))["phase"]
         if phase == until_phase or phase == "game_over":
             return
-        pid = rng.choice([p for p, v in views.items() if v["can"]])
-        status, body = http.act(tokens[pid], rng.choice(views[pid]["can"]), views[pid]["step"])
+        pid = rng.choice([p for p, v in views.items() if game_moves(v["can"])])
+        status, body = http.act(tokens[pid], rng.choice(game_moves(views[pid]["can"])), views[pid]["step"])
         assert status == 200, body
 
 
