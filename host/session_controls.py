@@ -196,6 +196,20 @@ class HostControls:
         self._changed([public(EventKind.RULES_SET, rules=self._game.options.ids(),
                               rapid_seconds=self._rapid_seconds(), tv=self.tv.to_dict())])
 
+    def set_tv_settings(self, *, language: str | None = None,
+                        voice_muted: bool | None = None) -> None:
+        """The TV's keys (L, M): the same settings, from the host (not an action: no step)."""
+        with self._lock:
+            self._check_open()
+            new = TvSettings(language or self.tv.language,
+                             self.tv.voice_muted if voice_muted is None else voice_muted)
+            if new == self.tv:
+                return
+            self.tv = new
+            self._save()
+            self._changed([])
+        self._flush()
+
     def _rapid_seconds(self) -> int | None:
         options: HouseRules = self._game.options
         return options.rapid_seconds if options.rapid else None

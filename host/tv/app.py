@@ -28,6 +28,7 @@ from host.tv.scene import Props, Scene
 from host.tv.stage import SeatShow, Stage
 from host.tv.table import TableScene
 from host.tv.theme import CANVAS_SIZE, Theme
+from host.tv.vip_hooks import VipHooks
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +89,7 @@ class TVApp:
         self._toast: tuple[str, float] | None = None
         self._caption: str | None = None
         self._dirty = True
+        self.vip_hooks = VipHooks()
         self.subscription = session.subscribe(None)
         self.stage.receive(session.view(None), [])
 
@@ -198,6 +200,7 @@ class TVApp:
             return
         muted = not self.announcer.muted
         self.announcer.set_muted(muted)
+        self._tell_session(voice_muted=muted)
         self.notify(self.props.t("muted" if muted else "unmuted"))
 
     def toggle_fullscreen(self) -> None:
@@ -215,10 +218,17 @@ class TVApp:
         self.set_language(lang)
 
     def set_language(self, lang: str) -> None:
+        self._tell_session(language=lang)
         self.props.lang = lang
         if self.announcer is not None:
             self.announcer.set_language(lang)
         self.notify(self.props.t("language_now", language=self.props.language_name))
+
+    def _tell_session(self, **settings: Any) -> None:
+        """The TV's own switches (L, M) are mirrored in the session's view for the VIP."""
+        mirror = getattr(self.session, "set_tv_settings", None)
+        if callable(mirror):
+            mirror(**settings)
 
     def notify(self, text: str) -> None:
         self._toast = (text, self.stage.time + TOAST_SECONDS)
@@ -240,6 +250,8 @@ class TVApp:
     def step(self, dt: float) -> None:
         """Advance game time by ``dt`` seconds (fixed steps in ``run``)."""
         self.stage.update(dt)
+        if self.vip_hooks.step(self, self.stage.latest):  # the VIP's TV settings, countdowns
+            self._dirty = True
         for overlay in self.overlays:
             overlay.update(dt)
         if self._toast is not None:
@@ -250,6 +262,7 @@ class TVApp:
     def render(self, surface: pygame.Surface) -> None:
         """Paint the whole frame on the 1920×1080 canvas."""
         self.base_scene().draw(surface)
+        self.vip_hooks.draw(surface, self.props, self.stage.name_of)
         draw_caption_bar(surface, self.props, self._caption)
         for overlay in self.overlays:
             overlay.draw(surface)
