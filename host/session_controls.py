@@ -129,8 +129,6 @@ class HostControls:
         view["bot_strategies"] = list(BOT_STRATEGIES)
         view["tv_language"] = self.tv.language
         view["voice_muted"] = self.tv.voice_muted
-        view["present_count"] = sum(
-            1 for pid in self._game.active_ids() if pid not in self._away())
 
     # --------------------------------------------------------------- controls
 

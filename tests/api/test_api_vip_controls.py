@@ -121,7 +121,7 @@ def test_issue13_add_bot_with_a_strategy_and_table_full(table: Table) -> None:
 
 
 def test_issue13_kick_in_the_lobby_and_mid_round_redeals_r16(table: Table) -> None:
-    ana, bea, cal, dan = table.join("Ana", "Bea", "Cal", "Dan")
+    ana, _bea, _cal, dan = table.join("Ana", "Bea", "Cal", "Dan")
     table.ok(ana, "kick", player=dan)
     assert dan not in [p["id"] for p in table.view()["players"]]
     assert table.client.get("/api/state", headers={
@@ -138,7 +138,7 @@ def test_issue13_kick_in_the_lobby_and_mid_round_redeals_r16(table: Table) -> No
 
 
 def test_issue13_make_vip_only_a_present_person(table: Table) -> None:
-    ana, bea, cal = table.join("Ana", "Bea", "Cal")
+    ana, _bea, cal = table.join("Ana", "Bea", "Cal")
     (gone,) = table.join("Dan", present=False)
     table.ok(ana, "add_bot")
     bot = next(p["id"] for p in table.view()["players"] if p["bot"])
@@ -169,7 +169,7 @@ def test_issue13_skip_an_idle_player_after_10_s_as_a_time_out(table: Table) -> N
 
 
 def test_issue13_skip_an_away_player_at_once(table: Table) -> None:
-    ana, bea, cal = table.join("Ana", "Bea", "Cal")
+    ana, _bea, _cal = table.join("Ana", "Bea", "Cal")
     table.ok(ana, "start")
     current = table.view()["current"]
     if current == ana:  # the VIP is never the one skipped here: let them play first
@@ -284,7 +284,7 @@ def test_issue13_safety_a_non_vip_never_triggers_a_control(table: Table) -> None
 
 
 def test_issue13_controls_are_listed_only_when_allowed(table: Table) -> None:
-    ana, bea, cal = table.join("Ana", "Bea", "Cal")
+    ana, bea, _cal = table.join("Ana", "Bea", "Cal")
     lobby = table.view(ana)["can"]
     assert lobby == ["start", "set_rules", "add_bot", "kick", "make_vip", "set_tv"]
     table.ok(ana, "start")
@@ -292,3 +292,42 @@ def test_issue13_controls_are_listed_only_when_allowed(table: Table) -> None:
     assert {"kick", "make_vip", "misdeal", "end_game"} <= set(turns)
     assert not {"set_rules", "add_bot", "set_tv"} & set(turns)
     assert table.view(bea)["can"] in ([], ["keep", "exchange"], ["keep", "cut"])
+
+
+def test_issue13_controls_survive_a_kill_9(tmp_path: Any, host_processes: list[Any]) -> None:
+    from tests.host_process import HostProcess, without_connected
+
+    state = tmp_path / "s.json"
+    host = HostProcess(state, "--house-rules", "H2")
+    host_processes.append(host)
+    tokens = [host.http.join(name)["token"] for name in ("Ana", "Bea", "Cal", "Dan")]
+    host.present(tokens)
+    vip = tokens[0]
+
+    def control(action: str, **extra: Any) -> dict[str, Any]:
+        step = host.http.state(vip)["step"]
+        status, body = host.http.call("POST", "/api/action",
+                                      {"action": action, "step": step, **extra}, token=vip)
+        assert status == 200, body
+        assert body["step"] == step + 1
+        return body  # type: ignore[no-any-return]
+
+    assert host.http.state(vip)["house_rules"] == ["H2"]  # --house-rules: the first choice
+    control("set_rules", rules=["H1", "H3"])
+    control("add_bot", strategy="simple")
+    control("kick", player="p4")
+    control("set_tv", language="it", voice_muted=True)
+    control("make_vip", player="p2")
+    vip = tokens[1]
+    before = [without_connected(host.http.state(token)) for token in tokens[:3]]
+    host.kill_9()
+    host = HostProcess(state, "--house-rules", "H2")
+    host_processes.append(host)
+    host.present(tokens[:3])
+    after = [without_connected(host.http.state(token)) for token in tokens[:3]]
+    assert after == before
+    assert after[0]["house_rules"] == ["H1", "H3"] and after[0]["vip"] == "p2"
+    assert after[0]["tv_language"] == "it" and after[0]["voice_muted"] is True
+    assert [p["bot"] for p in after[0]["players"]] == [False, False, False, True]
+    status, _ = host.http.call("GET", "/api/state", token=tokens[3])
+    assert status == 401  # the kicked player stays out

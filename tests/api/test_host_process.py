@@ -37,6 +37,7 @@ def test_kill_9_then_resume_exactly_and_finish(tmp_path: Path, host_processes: l
     for name in ("Ana", "Bea", "Cal", "Dan"):
         joined = first.http.join(name)
         tokens[joined["player_id"]] = joined["token"]
+    first.present(tokens.values())
     assert first.http.act(tokens["p1"], "start", 0)[0] == 200
     _random_moves(first.http, tokens, random.Random(3), limit=2)
     before = {pid: first.http.state(token) for pid, token in tokens.items()}
@@ -47,6 +48,7 @@ def test_kill_9_then_resume_exactly_and_finish(tmp_path: Path, host_processes: l
 
     second = HostProcess(state, port=first.port)
     host_processes.append(second)
+    second.present(tokens.values())
     for pid, token in tokens.items():
         assert without_connected(second.http.state(token)) == without_connected(before[pid])
     table_after = second.http.call("GET", "/api/table?room=TEST")[1]

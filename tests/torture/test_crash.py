@@ -68,6 +68,7 @@ def test_kill_9_at_ten_random_moments_resumes_identically_and_finishes(
     for name in ("Ana", "Bea"):
         joined = host.http.join(name)
         tokens[joined["player_id"]] = joined["token"]
+    host.present(tokens.values())
     kills = 0
     for moment in MOMENTS:
         answered: dict[str, Any] = {}
@@ -100,6 +101,7 @@ def test_kill_9_at_ten_random_moments_resumes_identically_and_finishes(
             thread.join(10)
         host = HostProcess(state)
         host_processes.append(host)
+        host.present(tokens.values())
         after = _views(host.http, tokens)
         if moment == "in_flight":
             reply = answered.get("reply")
@@ -116,6 +118,7 @@ def test_kill_9_at_ten_random_moments_resumes_identically_and_finishes(
             for name in ("Cal", "Dan"):
                 joined = host.http.join(name)
                 tokens[joined["player_id"]] = joined["token"]
+                host.present([joined["token"]])
         if moment == "game_over":
             assert after[None]["winners"]
     assert kills == 10
