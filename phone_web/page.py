@@ -35,6 +35,16 @@ _SERVER_ONLY = frozenset({
 #: The page's two assets and their content types (issue 4: at most 3 requests after the HTML).
 #: The stylesheet is pure ASCII, so it needs no ``charset`` (15 bytes fewer on every load).
 ASSETS = {"phone.js": "text/javascript; charset=utf-8", "phone.css": "text/css"}
+#: Add-ons of other features (PHONE_ADDONS.md): their catalog domains, embedded as
+#: ``"<domain>.<key>"``, and their scripts, served after ``phone.js`` in the same response (one
+#: request). A missing add-on file is skipped.
+ADDON_DOMAINS = ("vip", "social")
+ADDON_SCRIPTS = ("vip.js", "social.js")
+#: Add-on messages only the TV, the voice or the command line use: never shipped to phones.
+_ADDON_SERVER_ONLY = frozenset({
+    "vip.now_vip", "vip.game_ended", "vip.player_away", "vip.rules_set", "vip.countdown_away",
+    "vip.countdown_idle", "vip.help_away_seconds", "vip.away", "vip.rules_next_game",
+})
 
 
 def page_catalog(app: Flask) -> Catalog:
@@ -73,6 +83,9 @@ def translations(catalog: Catalog, lang: str) -> str:
         if key.startswith(_COMMON_PREFIXES)
     }
     phone = {k: v for k, v in catalog.domain(lang, "phone").items() if k not in _SERVER_ONLY}
+    for domain in ADDON_DOMAINS:
+        phone.update({f"{domain}.{k}": v for k, v in catalog.domain(lang, domain).items()
+                      if f"{domain}.{k}" not in _ADDON_SERVER_ONLY})
     data = {key: _one_form_if_same(value) for key, value in {**common, **phone}.items()}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return text.replace("<", "\\u003c")
@@ -154,7 +167,11 @@ def asset_bytes(app: Flask, name: str) -> bytes:
     """One asset, compacted once per app and kept in ``app.extensions``."""
     cache: dict[str, bytes] = app.extensions.setdefault("cuckoo_page_assets", {})
     if name not in cache:
-        source = (resources.files("phone_web") / "static" / name).read_text(encoding="utf-8")
+        static = resources.files("phone_web") / "static"
+        source = (static / name).read_text(encoding="utf-8")
+        if name == "phone.js":
+            source += "".join("\n" + (static / addon).read_text(encoding="utf-8")
+                              for addon in ADDON_SCRIPTS if (static / addon).is_file())
         text = compact(source) if name.endswith(".js") else compact_css(source)
         cache[name] = text.encode("utf-8")
     return cache[name]
