@@ -90,6 +90,7 @@ const render = (v) => {
 
   box.rules.hidden = !has("set_rules");
   for (const r of RULES) { const on = (v.house_rules || []).includes(r); if (switches[r].checked !== on) switches[r].checked = on; }
+  secondsLabel.hidden = !switches.H4.checked;
   if (v.rapid_seconds && D.activeElement !== seconds) seconds.value = v.rapid_seconds;
   else if (!seconds.value) seconds.value = 10;
 
