@@ -42,7 +42,7 @@ ADDON_DOMAINS = ("vip", "social")
 ADDON_SCRIPTS = ("vip.js", "social.js")
 #: Add-on messages only the TV, the voice or the command line use: never shipped to phones.
 _ADDON_SERVER_ONLY = frozenset({
-    "vip.now_vip", "vip.game_ended", "vip.player_away", "vip.rules_set", "vip.countdown_away",
+    "vip.game_ended", "vip.player_away", "vip.rules_set", "vip.countdown_away",
     "vip.countdown_idle", "vip.help_away_seconds", "vip.away",
 })
 

@@ -108,6 +108,7 @@ class TVApp:
             if update is None:
                 break
             self.stage.receive(update.view, list(update.events))
+            self.vip_hooks.events(self, update.events)
             taken += 1
         return taken
 
@@ -314,6 +315,7 @@ class TVApp:
         update = self.subscription.get(seconds)
         if update is not None:
             self.stage.receive(update.view, list(update.events))
+            self.vip_hooks.events(self, update.events)
             return
         left = seconds - (time.perf_counter() - started)
         if left > 0.001:  # a subscription that does not block (closed, or a stand-in)

@@ -62,6 +62,14 @@ class VipHooks:
             self.countdown, changed = countdown, True
         return changed
 
+    def events(self, app: TvApp, events: list[dict[str, Any]]) -> None:
+        """A notice for "X is now the VIP" (the voice says it too, when it speaks)."""
+        for event in events:
+            if event.get("type") == "vip_changed" and event.get("player"):
+                name = next((p["name"] for p in (app.session.view(None).get("players") or [])
+                             if p["id"] == event["player"]), "?")
+                app.notify(app.props.catalog.t(app.props.lang, "vip.now_vip", name=name))
+
     @staticmethod
     def _apply(app: TvApp, settings: tuple[str, bool], *, quiet: bool) -> None:
         lang, muted = settings

@@ -79,8 +79,24 @@ voiceLabel.append(voice, mk("span", null, t("voice")));
 tv.append(mk("label", null, t("tv_language")), lang, voiceLabel);
 panel.prepend(mk("h2", "vip-title", t("panel_title")), ask);
 
-let signature = "";
+/* everyone: "X is now the VIP." for a few seconds when the role moves */
+const news = mk("p", null, "");
+news.id = "vip-news";
+news.setAttribute("role", "status");
+let signature = "", lastVip = null, newsTimer = 0;
+const announce = (v) => {
+  if (!v || !v.me) return;
+  if (!news.isConnected) D.getElementById("game").prepend(news);
+  if (lastVip && v.vip && v.vip !== lastVip) {
+    const who = v.players.find((p) => p.id === v.vip);
+    news.textContent = t("now_vip", { name: who ? who.name : "" });
+    clearTimeout(newsTimer);
+    newsTimer = setTimeout(() => { news.textContent = ""; }, 6000);
+  }
+  lastVip = v.vip || lastVip;
+};
 const render = (v) => {
+  announce(v);
   const me = v && v.me, can = (v && v.can) || [];
   panel.hidden = !(me && me.is_vip && ["set_rules", "kick", "make_vip", "misdeal", "end_game"].some((a) => can.includes(a)));
   if (panel.hidden) return close();

@@ -137,4 +137,15 @@ def test_issue13_vip_phone_rules_bot_start_kick_skip(
     kept = [e for e in session.view(None)["log"] if e["type"] == "kept"][-1]
     assert kept["player"] == bea and kept["auto"] is True
     assert bot in session.bots
+
+    # the VIP hands the role to Bea: both phones say so, Bea now has the controls
+    ana.wait_step(session.step)
+    page.locator(f'.vip-player[data-player="{bea}"] .vip-make').tap()
+    page.locator("#vip-yes").tap()
+    assert wait_until(lambda: session.view(None)["vip"] == bea, 10)
+    for phone in (ana, phones["Bea"]):
+        phone.page.wait_for_function(
+            "() => document.getElementById('vip-news').textContent === 'Bea is now the VIP.'")
+    phones["Bea"].page.wait_for_selector("#vip-panel:not([hidden])")
+    assert page.locator("#vip-panel").is_hidden()
     tv.close()
