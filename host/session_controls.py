@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from host.presence import Presence, Table, TurnClock
-from host.rules import MIN_PLAYERS, Game, HouseRules, IllegalAction, Reason
+from host.rules import MIN_PLAYERS, Game, IllegalAction, Reason
 from host.rules import controls as rules_controls
 from host.rules.bots import STRATEGIES
 from host.rules.controls import VIP_ACTIONS, TableFacts
@@ -191,8 +191,8 @@ class HostControls:
         if "voice_muted" in extra:
             self.tv.voice_muted = bool(extra["voice_muted"])
         self._game.step += 1
-        self._changed([public(EventKind.RULES_SET, rules=self._game.options.ids(),
-                              rapid_seconds=self._rapid_seconds(), tv=self.tv.to_dict())])
+        self._save()  # no event to tell: the TV follows the view's settings
+        self._changed([])
 
     def set_tv_settings(self, *, language: str | None = None,
                         voice_muted: bool | None = None) -> None:
@@ -207,10 +207,6 @@ class HostControls:
             self._save()
             self._changed([])
         self._flush()
-
-    def _rapid_seconds(self) -> int | None:
-        options: HouseRules = self._game.options
-        return options.rapid_seconds if options.rapid else None
 
     def _remove(self, player_id: str, *, counted: bool) -> None:
         """A kick (``counted``: the VIP's control, one step) or a lobby leave (no step)."""

@@ -33,6 +33,7 @@ class Table:
         ids = []
         for name in names:
             answer = self.client.post("/api/join", json={"name": name, "room": "TEST"}).json
+            assert answer is not None
             self.tokens[answer["player_id"]] = answer["token"]
             if present:
                 self.streams[answer["player_id"]] = self.session.subscribe(answer["player_id"])
@@ -212,8 +213,9 @@ def test_issue13_set_tv_language_and_voice(table: Table) -> None:
     assert view["tv_language"] == "fr" and view["voice_muted"] is False
     view = table.ok(ana, "set_tv", voice_muted=True)
     assert view["tv_language"] == "fr" and view["voice_muted"] is True
-    for bad in ({"language": "de"}, {"voice_muted": "yes"}, {}):
-        _error(table.act(ana, "set_tv", **bad), 400, "bad_request")
+    bad_fields: list[dict[str, Any]] = [{"language": "de"}, {"voice_muted": "yes"}, {}]
+    for bad in bad_fields:
+        _error(table.act(ana, "set_tv", None, **bad), 400, "bad_request")
 
 
 def test_issue13_check_order_401_400_409_400(table: Table) -> None:
