@@ -11,6 +11,7 @@ the page, remembered in a cookie), else the ``cuckoo_lang`` cookie, else ``Accep
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from importlib import resources
@@ -177,11 +178,28 @@ def asset_bytes(app: Flask, name: str) -> bytes:
     return cache[name]
 
 
+def gzipped_asset(app: Flask, name: str) -> bytes:
+    """The script gzipped once per app: with its add-ons it is the page's biggest part."""
+    cache: dict[str, bytes] = app.extensions.setdefault("cuckoo_page_gzipped", {})
+    if name not in cache:
+        cache[name] = gzip.compress(asset_bytes(app, name), compresslevel=9, mtime=0)
+    return cache[name]
+
+
 @page_bp.get("/phone/<name>")
 def asset(name: str) -> Response:
-    """The stylesheet or the script (``no-store`` comes from the app, like every response)."""
+    """The stylesheet or the script (``no-store`` comes from the app, like every response).
+
+    The script (core page and add-ons in one request, PHONE_ADDONS.md) goes gzipped to every
+    browser that accepts it, which all phone browsers do.
+    """
     if name not in ASSETS:
         abort(404)
+    if name.endswith(".js") and "gzip" in request.headers.get("Accept-Encoding", ""):
+        response = Response(gzipped_asset(current_app, name), content_type=ASSETS[name])
+        response.headers["Content-Encoding"] = "gzip"
+        response.headers["Vary"] = "Accept-Encoding"
+        return response
     return Response(asset_bytes(current_app, name), content_type=ASSETS[name])
 
 

@@ -5,6 +5,7 @@ Flask's test client only; the browser tests prove the page actually works.
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from html.parser import HTMLParser
@@ -155,9 +156,13 @@ def test_assets_are_served_compacted_and_within_budget(client: Any) -> None:
     assert script.content_type == "text/javascript; charset=utf-8"
     assert client.get("/phone/../page.py").status_code == 404
     assert client.get("/phone/nothing.js").status_code == 404
+    # the script (with the add-ons of PHONE_ADDONS.md) travels gzipped, as phones accept it
+    packed = client.get("/phone/phone.js", headers={"Accept-Encoding": "gzip, deflate"})
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.get_data()) == script.get_data()
     for lang in LANGUAGES:
         html = client.get(f"/?room=TEST&lang={lang}").get_data()
-        total = len(html) + len(script.get_data()) + len(style.get_data())
+        total = len(html) + len(packed.get_data()) + len(style.get_data())
         assert total <= BUDGET_BYTES, (lang, total)
 
 
