@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks._host import HostProcess, Http, actor_of, percentile, phones_streaming
+from host.rules import game_moves
 
 PHONE_TARGET_MS = 15.0
 FRAME_MS = 1000.0 / 60.0
@@ -55,7 +56,7 @@ def tap_to_phones(taps: int, phones: int = 20, seed: int = 1,
             if who is None:
                 raise RuntimeError(f"nobody may act in phase {view['phase']}")
             mine = hub.view(who)
-            step, can = mine["step"], mine["can"]
+            step, can = mine["step"], game_moves(mine["can"])
             if not can:
                 raise RuntimeError(f"{who} has nothing to do in {view['phase']}")
             action = rng.choice(can)
@@ -97,7 +98,7 @@ def act_cost(saved: bool, taps: int = 200, phones: int = 20, seed: int = 3) -> l
                 who = actor_of(table)
                 assert who is not None, table["phase"]
                 began = time.perf_counter()
-                session.act(who, rng.choice(session.view(who)["can"]), table["step"])
+                session.act(who, rng.choice(game_moves(session.view(who)["can"])), table["step"])
                 samples.append((time.perf_counter() - began) * 1000.0)
                 for subscription in subscriptions:
                     while subscription.get(0.0) is not None:
@@ -168,7 +169,7 @@ def tap_to_tv_frame(taps: int, players: int = 10, seed: int = 2) -> tuple[list[f
                     assert who is not None, table["phase"]
                     mine = session.view(who)
                     status, body = http.call("POST", "/api/action",
-                                             {"action": rng.choice(mine["can"]),
+                                             {"action": rng.choice(game_moves(mine["can"])),
                                               "step": mine["step"]}, tokens[who])
                     assert status == 200, body
                     returned[body["step"]] = time.perf_counter()

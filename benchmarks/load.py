@@ -18,6 +18,7 @@ import threading
 import time
 
 from benchmarks._host import HostProcess, Http, actor_of, percentile, phones_streaming, print_table
+from host.rules import game_moves
 
 Row = tuple[str, str, str]
 
@@ -61,7 +62,7 @@ def flood(seconds: float, clients: int, phones: int = 20, seed: int = 5) -> dict
             mine = hub.view(who)
             sent = time.perf_counter()
             status, body = http.call("POST", "/api/action",
-                                     {"action": rng.choice(mine["can"]),
+                                     {"action": rng.choice(game_moves(mine["can"])),
                                       "step": mine["step"]}, tokens[who])
             if status != 200:
                 raise RuntimeError(f"tap refused: {status} {body}")

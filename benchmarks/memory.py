@@ -19,6 +19,7 @@ import random
 import tracemalloc
 
 from benchmarks._host import HostProcess, actor_of, phones_streaming, print_table
+from host.rules import game_moves
 
 TARGET_MB = 120.0
 MAX_TAPS = 5000
@@ -36,7 +37,7 @@ def play_game(host: HostProcess, players: int = 10, seed: int = 3) -> int:
             who = actor_of(view)
             assert who is not None, view["phase"]
             mine = hub.view(who)
-            status, body = http.call("POST", "/api/action", {"action": rng.choice(mine["can"]),
+            status, body = http.call("POST", "/api/action", {"action": rng.choice(game_moves(mine["can"])),
                                                              "step": mine["step"]}, tokens[who])
             if status != 200:
                 raise RuntimeError(f"tap refused: {status} {body}")

@@ -26,6 +26,7 @@ from host.persistence import CorruptSave, default_state_path
 from host.rules import HouseRules, UnknownHouseRule
 from host.rules.bots import STRATEGIES
 from host.session import Session
+from host.session_controls import TvSettings
 from host.subscriptions import Subscription
 
 log = logging.getLogger(__name__)
@@ -56,7 +57,9 @@ def run_party(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
         session = Session(options, seed=args.seed, room=args.room, state_path=state_path,
                           fresh=args.fresh, turn_timeout=args.turn_timeout,
                           bot_delay=args.bot_delay, bots=args.bots,
-                          bot_strategy=args.bot_strategy)
+                          bot_strategy=args.bot_strategy, presence=True,
+                          away_seconds=args.away_seconds,
+                          tv=TvSettings(lang, bool(args.mute)))
     except (CorruptSave, KeyError, TypeError, ValueError) as error:
         say("cli.bad_state", sys.stderr, path=str(state_path), detail=str(error))
         return 2

@@ -95,11 +95,17 @@ class BotRunner:
                 if self.session.bots else [])
         if self.idle_limit > 0:
             dues.append(self._since + self.idle_limit)
+        presence = self.session.presence_due_in()
+        if presence is not None:
+            dues.append(now + presence)
         ahead = [due - now for due in dues if due > now]
         return max(0.01, min([_MAX_WAIT, *ahead]))
 
     def tick(self) -> str | None:
         """Do whatever is due now; returns what was done (for tests), else None."""
+        presence = self.session.presence_tick()  # away players (PHONE_API.md "Presence")
+        if presence:
+            return ",".join(presence)
         now = self._clock()
         table = self.session.view(None)
         step = int(table["step"])

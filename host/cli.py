@@ -37,6 +37,8 @@ def _add_party_flags(parser: argparse.ArgumentParser, _: Callable[..., str]) -> 
     parser.add_argument("--rapid-seconds", type=int, default=10, help=_("help.rapid_seconds"))
     parser.add_argument("--turn-timeout", type=float, default=90.0,
                         help=_("help.turn_timeout"))
+    parser.add_argument("--away-seconds", type=float, default=15.0,
+                        help=_("vip.help_away_seconds"))
     parser.add_argument("--public-url", default=None,
                         help=_("help.public_url"))
 

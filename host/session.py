@@ -15,17 +15,20 @@ import random
 import secrets
 import string
 import threading
+import time
 import unicodedata
 from collections import Counter, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from host import persistence, social
 from host.palette import css_hex, player_colour
+from host.presence import DEFAULT_AWAY_SECONDS, Presence
 from host.rules import Game, HouseRules, IllegalAction
 from host.rules.events import Event, visible_to
+from host.session_controls import CONTROL_ACTIONS, HostControls, TvSettings, checked_fields
 from host.standings import Standings
 from host.subscriptions import Subscription, Update
 
@@ -78,13 +81,22 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-class Session:
-    """One room: the game, who holds which token, the bots, and everyone watching."""
+class Session(HostControls):
+    """One room: the game, who holds which token, the bots, and everyone watching.
+
+    ``presence``: apply the presence rules of PHONE_API.md (the real host does; a bare session
+    in unit tests counts every seated player as present). ``clock`` drives them.
+    """
 
     def __init__(self, options: HouseRules | None = None, *, seed: int | None = None,
                  room: str | None = None, state_path: str | Path | None = None,
                  fresh: bool = False, turn_timeout: float = 90.0, bot_delay: float = 1.5,
-                 bots: int = 0, bot_strategy: str = "smart") -> None:
+                 bots: int = 0, bot_strategy: str = "smart", presence: bool = False,
+                 away_seconds: float = DEFAULT_AWAY_SECONDS,
+                 clock: Callable[[], float] = time.monotonic,
+                 tv: TvSettings | None = None) -> None:
+        self._presence = Presence(away_seconds=away_seconds, clock=clock) if presence else None
+        self.tv = tv or TvSettings()
         self.turn_timeout = turn_timeout
         self.bot_delay = bot_delay
         self.bot_strategy = bot_strategy
@@ -117,6 +129,7 @@ class Session:
             self._next_number = 1
             self._pending_bots = max(0, bots)
             self._save()
+        self._observe_presence()
 
     # ------------------------------------------------------------- persistence
 
@@ -126,6 +139,7 @@ class Session:
             "format": SAVE_FORMAT, "version": SAVE_VERSION, "room": self.room,
             "tokens": dict(self._tokens), "bots": dict(self._bots),
             "next_number": self._next_number, "pending_bots": self._pending_bots,
+            "tv": self.tv.to_dict(),
             "game": self._game.to_dict(), "standings": self._standings.to_dict(),
         }
 
@@ -142,6 +156,7 @@ class Session:
         self._standings = Standings.from_dict(data.get("standings"))
         for p in self._game.players:  # a save from before the standings knew no names
             self._standings.names.setdefault(p.id, (p.name, p.bot))
+        self.tv = TvSettings.from_dict(data.get("tv"), self.tv)
 
     def _save(self) -> None:
         if self._state_path is not None:
@@ -195,6 +210,7 @@ class Session:
         view["standings"] = self._standings.table()
         if player_id is not None:
             view["me"]["prediction"] = self._standings.predictions.get(player_id)
+        self._add_control_fields(view, player_id)
         return view
 
     # ----------------------------------------------------------------- lobby
@@ -262,33 +278,46 @@ class Session:
             self._check_open()
             if not self._game.has_player(player_id):
                 raise SessionError("unknown_player", "no such player")
-            events = self._game.remove_player(player_id)
-            token = self._tokens.pop(player_id, None)
-            if token is not None:
-                self._by_digest.pop(_digest(token), None)
-            self._bots.pop(player_id, None)
-            self.reactions.forget(player_id)
-            for sub in self._subscribers:
-                if sub.player_id == player_id:
-                    sub.end()
-            self._subscribers = [s for s in self._subscribers if s.player_id != player_id]
-            self._connections.pop(player_id, None)
-            self._changed(events)
+            self._drop_player(player_id)
         self._flush()
+
+    def _drop_player(self, player_id: str) -> None:
+        """Remove a player (lock held): their token stops working and their streams end."""
+        events = self._game.remove_player(player_id, away=self._away())
+        token = self._tokens.pop(player_id, None)
+        if token is not None:
+            self._by_digest.pop(_digest(token), None)
+        self._bots.pop(player_id, None)
+        self.reactions.forget(player_id)
+        for sub in self._subscribers:
+            if sub.player_id == player_id:
+                sub.end()
+        self._subscribers = [s for s in self._subscribers if s.player_id != player_id]
+        self._connections.pop(player_id, None)
+        self._changed(events)
 
     # --------------------------------------------------------------- actions
 
-    def act(self, player_id: str, action: Any, step: Any) -> dict[str, Any]:
-        """Play ``action`` for ``player_id`` if ``step`` is current and it is in ``can``."""
+    def act(self, player_id: str, action: Any, step: Any,
+            extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Play ``action`` for ``player_id`` if ``step`` is current and it is in ``can``.
+
+        ``extra``: a host control's checked fields (``phone_web.controls``).
+        """
         with self._lock:
             self._check_open()
             if not self._game.has_player(player_id):
                 raise SessionError("unknown_player", "no such player")
+            extra = checked_fields(action, extra or {})
             if step != self._game.step or isinstance(step, bool):
                 raise SessionError("stale_step", "the table has moved on")
-            if not isinstance(action, str) or action not in self._game.legal_actions(player_id):
-                raise SessionError("bad_action", "that action is not possible now")
-            self._apply(lambda: self._game.apply(player_id, action))
+            if not isinstance(action, str) or action not in self._can(player_id):
+                refusal = isinstance(action, str) and self.control_refusal(player_id, action)
+                raise SessionError(refusal or "bad_action", "that action is not possible now")
+            if action in CONTROL_ACTIONS:
+                self._control(player_id, action, extra)
+            else:
+                self._apply(lambda: self._game.apply(player_id, action))
             view = self._view_locked(player_id)
         self._flush()
         return view
@@ -301,7 +330,8 @@ class Session:
             actor = {"lobby": game.vip, "reveal": game.next_dealer,
                      "game_over": game.vip}.get(game.phase)
             action = {"lobby": "start", "reveal": "deal", "game_over": "new_game"}.get(game.phase)
-            if actor is None or action is None or action not in game.legal_actions(actor):
+            if actor is None or action is None or action not in game.legal_actions(actor) or (
+                    action == "start" and not self._enough_present()):
                 raise SessionError("not_allowed_now", "nothing to start now")
             self._apply(lambda: game.apply(actor, action))
         self._flush()
@@ -407,6 +437,7 @@ class Session:
 
     def _changed(self, events: Iterable[Event]) -> None:
         """Save, then queue each subscriber's update. Called with the lock held."""
+        self._observe_presence()
         events = list(events)
         if events:
             self._standings.record(events, self._game.options.starting_lives)

@@ -19,6 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from host.i18n import Catalog, best_language
 from host.session import Session, SessionError
+from host.session_controls import BadControlFields, control_fields
 
 api_bp = Blueprint("api", __name__)
 log = logging.getLogger(__name__)
@@ -149,7 +150,11 @@ def action() -> Response:
     name, step = body.get("action"), body.get("step")
     if not isinstance(name, str) or not isinstance(step, int) or isinstance(step, bool):
         raise ApiError("bad_request")
-    return _json(_session().act(player_id, name, step))
+    try:  # a host control's extra fields: checked before the step (PHONE_API.md)
+        extra = control_fields(name, body)
+    except BadControlFields:
+        raise ApiError("bad_request") from None
+    return _json(_session().act(player_id, name, step, extra))
 
 
 @api_bp.get("/api/table")

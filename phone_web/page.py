@@ -36,10 +36,16 @@ _SERVER_ONLY = frozenset({
 #: The page's two assets and their content types (issue 4: at most 3 requests after the HTML).
 #: The stylesheet is pure ASCII, so it needs no ``charset`` (15 bytes fewer on every load).
 ASSETS = {"phone.js": "text/javascript; charset=utf-8", "phone.css": "text/css"}
-#: Add-ons (PHONE_ADDONS.md): their catalog domains ship as ``"<domain>.<key>"`` and their
-#: scripts are served after ``phone.js`` in the same request; a missing one is skipped.
+#: Add-ons of other features (PHONE_ADDONS.md): their catalog domains, embedded as
+#: ``"<domain>.<key>"``, and their scripts, served after ``phone.js`` in the same response (one
+#: request). A missing add-on file is skipped.
 ADDON_DOMAINS = ("vip", "social")
 ADDON_SCRIPTS = ("vip.js", "social.js")
+#: Add-on messages only the TV, the voice or the command line use: never shipped to phones.
+_ADDON_SERVER_ONLY = frozenset({
+    "vip.game_ended", "vip.player_away", "vip.rules_set", "vip.countdown_away",
+    "vip.countdown_idle", "vip.help_away_seconds", "vip.away",
+})
 
 
 def page_catalog(app: Flask) -> Catalog:
@@ -78,10 +84,10 @@ def translations(catalog: Catalog, lang: str) -> str:
         if key.startswith(_COMMON_PREFIXES)
     }
     phone = {k: v for k, v in catalog.domain(lang, "phone").items() if k not in _SERVER_ONLY}
-    addons = {f"{domain}.{key}": value for domain in ADDON_DOMAINS
-              for key, value in catalog.domain(lang, domain).items()}
-    data = {key: _one_form_if_same(value)
-            for key, value in {**common, **phone, **addons}.items()}
+    for domain in ADDON_DOMAINS:
+        phone.update({f"{domain}.{k}": v for k, v in catalog.domain(lang, domain).items()
+                      if f"{domain}.{k}" not in _ADDON_SERVER_ONLY})
+    data = {key: _one_form_if_same(value) for key, value in {**common, **phone}.items()}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return text.replace("<", "\\u003c")
 
@@ -165,29 +171,36 @@ def asset_bytes(app: Flask, name: str) -> bytes:
         static = resources.files("phone_web") / "static"
         source = (static / name).read_text(encoding="utf-8")
         if name == "phone.js":
-            source += "".join((static / addon).read_text(encoding="utf-8")
+            source += "".join("\n" + (static / addon).read_text(encoding="utf-8")
                               for addon in ADDON_SCRIPTS if (static / addon).is_file())
         text = compact(source) if name.endswith(".js") else compact_css(source)
         cache[name] = text.encode("utf-8")
     return cache[name]
 
 
+def gzipped_asset(app: Flask, name: str) -> bytes:
+    """The script gzipped once per app: with its add-ons it is the page's biggest part."""
+    cache: dict[str, bytes] = app.extensions.setdefault("cuckoo_page_gzipped", {})
+    if name not in cache:
+        cache[name] = gzip.compress(asset_bytes(app, name), compresslevel=9, mtime=0)
+    return cache[name]
+
+
 @page_bp.get("/phone/<name>")
 def asset(name: str) -> Response:
-    """The stylesheet or the script (``no-store`` comes from the app, like every response)."""
+    """The stylesheet or the script (``no-store`` comes from the app, like every response).
+
+    The script (core page and add-ons in one request, PHONE_ADDONS.md) goes gzipped to every
+    browser that accepts it, which all phone browsers do.
+    """
     if name not in ASSETS:
         abort(404)
-    body = asset_bytes(current_app, name)
-    if "gzip" not in request.headers.get("Accept-Encoding", ""):
-        return Response(body, content_type=ASSETS[name])
-    # Gzipped once per app: the script with its add-ons stays well inside the 20 KB budget.
-    cache: dict[str, bytes] = current_app.extensions.setdefault("cuckoo_page_gzip", {})
-    if name not in cache:
-        cache[name] = gzip.compress(body, 9, mtime=0)
-    response = Response(cache[name], content_type=ASSETS[name])
-    response.headers["Content-Encoding"] = "gzip"
-    response.headers["Vary"] = "Accept-Encoding"
-    return response
+    if name.endswith(".js") and "gzip" in request.headers.get("Accept-Encoding", ""):
+        response = Response(gzipped_asset(current_app, name), content_type=ASSETS[name])
+        response.headers["Content-Encoding"] = "gzip"
+        response.headers["Vary"] = "Accept-Encoding"
+        return response
+    return Response(asset_bytes(current_app, name), content_type=ASSETS[name])
 
 
 @page_bp.get("/")

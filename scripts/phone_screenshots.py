@@ -1,4 +1,4 @@
-"""Save phone screenshots for the README: join, your turn, blocked by a King, reveal, winner,
+"""Save phone screenshots for the README: join, your turn, blocked by a King, reveal, winner, VIP,
 and (issue 14's add-on, when present) the first-time "How to play" card and tonight's standings.
 
 Runs a real host in-process (session + phone API + page on 127.0.0.1, a free port) and three
@@ -6,7 +6,7 @@ phones in Debian's Chromium, then plays a game by tapping the real buttons. As t
 peek at the cards, so it asks for an exchange whenever the neighbour holds a King, to catch
 the "Cuckoo!" moment.
 
-    python scripts/phone_screenshots.py [--out docs/img] [--lang en] [--seed 42]
+    python scripts/phone_screenshots.py [--out docs/img] [--lang en] [--seed 42] [--only vip]
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def shoot(page: Any, out: Path, name: str, focus: str | None = None) -> None:
     print(out / f"phone-{name}.png")
 
 
-def run(out: Path, lang: str, seed: int) -> int:
+def run(out: Path, lang: str, seed: int, only: str | None = None) -> int:
     sys.path.insert(0, str(ROOT))
     from playwright.sync_api import sync_playwright
 
@@ -79,7 +79,7 @@ def run(out: Path, lang: str, seed: int) -> int:
                 browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
                                                      args=CHROMIUM_ARGS)
                 try:
-                    return play(browser, playwright, session, url, out, lang)
+                    return play(browser, playwright, session, url, out, lang, only)
                 finally:
                     browser.close()
         finally:
@@ -87,7 +87,24 @@ def run(out: Path, lang: str, seed: int) -> int:
             server.stop()
 
 
-def play(browser: Any, playwright: Any, session: Any, url: str, out: Path, lang: str) -> int:
+def shoot_vip(page: Any, session: Any, out: Path) -> None:
+    """The VIP's controls in the lobby (issue 13): H1 and H4 switched on, then back to none."""
+    for rule in ("H1", "H4"):
+        step = session.step
+        page.locator(f"#vip-rule-{rule}").check()
+        wait_step(page, step + 1)
+    page.locator("#vip-panel").evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.screenshot(path=str(out / "phone-vip.png"))
+    print(out / "phone-vip.png")
+    step = session.step
+    session.act(session.view(None)["vip"], "set_rules", step, {"rules": []})
+    wait_step(page, step + 1)
+
+
+def play(browser: Any, playwright: Any, session: Any, url: str, out: Path, lang: str,
+         only: str | None = None) -> int:
+    from host.rules import game_moves
+
     device = dict(playwright.devices["Pixel 7"])
     device.pop("default_browser_type", None)
     device["device_scale_factor"] = 2
@@ -97,7 +114,7 @@ def play(browser: Any, playwright: Any, session: Any, url: str, out: Path, lang:
         page.set_default_timeout(TIMEOUT_MS)
         page.goto(url)
         page.fill("#name-input", name)
-        if index == 0:
+        if index == 0 and only != "vip":
             shoot(page, out, "join")
         page.locator("#join-button").tap()
         page.wait_for_selector("#game:not([hidden])")
@@ -105,6 +122,9 @@ def play(browser: Any, playwright: Any, session: Any, url: str, out: Path, lang:
             shoot(page, out, "howto", "#social-howto")
         pid = next(p["id"] for p in session.view(None)["players"] if p["name"] == name)
         pages[pid] = page
+    shoot_vip(pages[session.view(None)["vip"]], session, out)
+    if only == "vip":
+        return 0
     wanted = {"your-turn", "blocked", "reveal", "winner"}
     for _ in range(MAX_TAPS):
         table = session.view(None)
@@ -130,7 +150,7 @@ def play(browser: Any, playwright: Any, session: Any, url: str, out: Path, lang:
             if pages[other].locator("#social-standings li").count():
                 shoot(pages[other], out, "standings", "#social-standings")
             return 0
-        actor = next(pid for pid in pages if session.view(pid)["can"])
+        actor = next(pid for pid in pages if game_moves(session.view(pid)["can"]))
         action = choose(session, actor)
         pages[actor].locator(f'#actions button[data-action="{action}"]').tap()
         wait_step(pages[actor], table["step"] + 1)
@@ -143,8 +163,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img")
     parser.add_argument("--lang", choices=sorted(LOCALES), default="en")
     parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--only", choices=["vip"], default=None,
+                        help="only the VIP's controls (the others are left as they are)")
     args = parser.parse_args(argv)
-    return run(args.out, args.lang, args.seed)
+    return run(args.out, args.lang, args.seed, args.only)
 
 
 if __name__ == "__main__":

@@ -13,10 +13,11 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from tests.api.cuckoo_http_client import Http
+from tests.api.cuckoo_http_client import EventStream, Http
 
 ROOT = Path(__file__).resolve().parents[1]
 JOIN_LINE = re.compile(r"^Join at http://127\.0\.0\.1:(\d+)/\?room=TEST$")
@@ -34,6 +35,7 @@ class HostProcess:
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
         self.lines: list[str] = []
+        self.streams: list[EventStream] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         self.port = 0
@@ -53,17 +55,33 @@ class HostProcess:
             if match := JOIN_LINE.match(line):
                 self.port = int(match.group(1))
 
+    def present(self, tokens: Iterable[str]) -> None:
+        """Hold one event stream per token, as phones do, so those players count as present
+        (PHONE_API.md "Presence": only present players count toward ``start``)."""
+        for token in tokens:
+            stream = EventStream(self.url, token)
+            stream.start()
+            self.streams.append(stream)
+
     def kill_9(self) -> None:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(10)
 
     def stop(self) -> None:
+        for stream in self.streams:
+            stream.close()
         if self.process.poll() is None:
             self.process.kill()
         self.process.wait(10)
 
 
+#: Controls offered because of who is connected or for how long someone has been deciding.
+PRESENCE_CONTROLS = ("skip", "make_vip")
+
+
 def without_connected(view: dict[str, Any]) -> dict[str, Any]:
-    """The view minus ``players[].connected`` (the one field a restart may change)."""
+    """The view minus ``players[].connected`` (the one field a restart may change) and the
+    VIP's controls that follow from it (a restart forgets who was deciding since when)."""
     return {**view, "players": [{k: v for k, v in p.items() if k != "connected"}
-                                for p in view["players"]]}
+                                for p in view["players"]],
+            "can": [a for a in view["can"] if a not in PRESENCE_CONTROLS]}

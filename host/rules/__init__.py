@@ -5,6 +5,7 @@ Stdlib only — no pygame, Flask, threads or I/O. Randomness comes from an injec
 """
 
 from host.rules.cards import CARD_CODES, PACK, RANKS, SUITS, Card, InvalidCard
+from host.rules.controls import VIP_ACTIONS, game_moves
 from host.rules.errors import IllegalAction, Reason
 from host.rules.events import PRIVATE_KINDS, PUBLIC_KINDS, Event, EventKind, visible_to
 from host.rules.game import ACTIONS, PHASES, Game
@@ -14,7 +15,7 @@ from host.rules.views import build_view, may_see
 
 __all__ = [
     "ACTIONS", "CARD_CODES", "MIN_PLAYERS", "PACK", "PHASES", "PRIVATE_KINDS", "PUBLIC_KINDS",
-    "RANKS", "RULE_FIELDS", "SUITS", "Card", "Event", "EventKind", "Game", "HouseRules",
+    "RANKS", "RULE_FIELDS", "SUITS", "VIP_ACTIONS", "Card", "Event", "EventKind", "Game", "HouseRules",
     "IllegalAction", "InvalidCard", "Player", "Reason", "UnknownHouseRule", "build_view",
-    "may_see", "visible_to",
+    "game_moves", "may_see", "visible_to",
 ]

@@ -35,6 +35,10 @@ class EventKind(str, Enum):
     GAME_OVER = "game_over"
     MISDEAL = "misdeal"
     NEW_GAME = "new_game"
+    RULES_SET = "rules_set"
+    VIP_CHANGED = "vip_changed"
+    GAME_ENDED = "game_ended"
+    PLAYER_AWAY = "player_away"
     # Private kinds: only their audience may ever see them.
     CARD_DEALT = "card_dealt"
     SWAP = "swap"

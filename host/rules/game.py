@@ -144,9 +144,16 @@ class Game:
             self.vip = player_id
         return [public(EventKind.PLAYER_JOINED, player=player_id, name=name, status=status, bot=bot)]
 
-    def remove_player(self, player_id: str) -> list[Event]:
-        """A kick. Mid-round the round is voided and redealt (R16) among those left."""
+    def remove_player(self, player_id: str, *,
+                      away: frozenset[str] = frozenset()) -> list[Event]:
+        """A kick. Mid-round the round is voided and redealt (R16) among those left.
+
+        A leaving VIP hands the role to the next human clockwise not ``away`` (issue 13).
+        """
+        from host.rules.controls import next_vip, set_vip
+
         leaving = self.player(player_id)
+        seat = self.seat_of(player_id)
         events = [public(EventKind.PLAYER_REMOVED, player=player_id, name=leaving.name)]
         was_dealt = player_id in self.order and self.phase == "turns"
         replacement_dealer = self.left_of(player_id) if player_id == self.dealer else self.dealer
@@ -155,7 +162,9 @@ class Game:
         self.players.remove(leaving)
         self._reindex()
         if self.vip == player_id:
-            self.vip = self.players[0].id if self.players else None
+            self.vip = None
+            if self.players:
+                events += set_vip(self, next_vip(self, seat - 1, away))
         if self.phase in ("lobby", "game_over") or leaving.status == WAITING:
             return events
         if len(self.active_ids()) <= 1:
@@ -390,6 +399,10 @@ class Game:
         over = public(EventKind.GAME_OVER, winners=list(winners), joint=joint and len(winners) > 1)
         self.log.append(over)
         return [over]
+
+    def reset_to_lobby(self) -> list[Event]:
+        """Back to the lobby as after ``new_game`` (the VIP's ``end_game``); no step change."""
+        return self._new_game()
 
     def _new_game(self) -> list[Event]:
         """Back to the lobby: everyone, waiting players too, is active with full lives."""

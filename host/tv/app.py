@@ -30,6 +30,7 @@ from host.tv.stage import SeatShow, Stage
 from host.tv.table import TableScene
 from host.tv.theme import CANVAS_SIZE, Theme
 from host.tv.tutorial import Tutorial
+from host.tv.vip_hooks import VipHooks
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +95,7 @@ class TVApp:
         self._toast: tuple[str, float] | None = None
         self._caption: str | None = None
         self._dirty = True
+        self.vip_hooks = VipHooks()
         self.subscription = session.subscribe(None)
         self.stage.receive(session.view(None), [])
 
@@ -112,6 +114,7 @@ class TVApp:
             if update is None:
                 break
             self.stage.receive(update.view, list(update.events))
+            self.vip_hooks.events(self, update.events)
             taken += 1
         return taken
 
@@ -231,6 +234,7 @@ class TVApp:
             return
         muted = not self.announcer.muted
         self.announcer.set_muted(muted)
+        self._tell_session(voice_muted=muted)
         self.notify(self.props.t("muted" if muted else "unmuted"))
 
     def toggle_fullscreen(self) -> None:
@@ -248,10 +252,17 @@ class TVApp:
         self.set_language(lang)
 
     def set_language(self, lang: str) -> None:
+        self._tell_session(language=lang)
         self.props.lang = lang
         if self.announcer is not None:
             self.announcer.set_language(lang)
         self.notify(self.props.t("language_now", language=self.props.language_name))
+
+    def _tell_session(self, **settings: Any) -> None:
+        """The TV's own switches (L, M) are mirrored in the session's view for the VIP."""
+        mirror = getattr(self.session, "set_tv_settings", None)
+        if callable(mirror):
+            mirror(**settings)
 
     def notify(self, text: str) -> None:
         self._toast = (text, self.stage.time + TOAST_SECONDS)
@@ -291,6 +302,8 @@ class TVApp:
         if shown or self._had_reactions:  # one more frame once the last one has gone
             self._dirty = True
         self._had_reactions = shown
+        if self.vip_hooks.step(self, self.stage.latest):  # the VIP's TV settings, countdowns
+            self._dirty = True
         for overlay in self.overlays:
             overlay.update(dt)
         if self._toast is not None:
@@ -306,6 +319,7 @@ class TVApp:
             evening.draw_lobby_standings(surface, self.props, self.stage)
         if self.tutorial is None:
             evening.draw_reactions(surface, self.props, self.stage, self._reactions())
+        self.vip_hooks.draw(surface, self.props, self.stage.name_of)
         caption = self.tutorial.caption if self.tutorial is not None else self._caption
         draw_caption_bar(surface, self.props, caption)
         for overlay in self.overlays:
@@ -358,6 +372,7 @@ class TVApp:
         update = self.subscription.get(seconds)
         if update is not None:
             self.stage.receive(update.view, list(update.events))
+            self.vip_hooks.events(self, update.events)
             return
         left = seconds - (time.perf_counter() - started)
         if left > 0.001:  # a subscription that does not block (closed, or a stand-in)

@@ -72,7 +72,8 @@ class LobbyScene:
 
     def _draw_rules(self, surface: pygame.Surface) -> None:
         props, th = self.props, self.props.theme
-        ids = self.stage.house_rules or props.house_rules
+        # The session's choice, live (the VIP's phone may change it); the flag before any view.
+        ids = self.stage.house_rules if self.stage.latest is not None else props.house_rules
         th.blit_text(surface, props.t("house_rules"), 34, theme.MUTED_INK,
                      topleft=(MIDDLE_X, 470))
         lines = [props.common(f"house_{rule}", seconds=self.stage.rapid_seconds)
@@ -107,8 +108,8 @@ class LobbyScene:
             marks.append((props.t("bot"), theme.MUTED_INK))
         if seat.status == "waiting":
             marks.append((props.t("waiting"), theme.MUTED_INK))
-        if not seat.connected:
-            marks.append((props.t("disconnected"), theme.ALERT))
+        if not seat.connected:  # away: no phone stream (PHONE_API.md "Presence")
+            marks.append((props.catalog.t(props.lang, "vip.away"), theme.ALERT))
         mark_images = [th.text(text, 22, colour, True) for text, colour in marks]
         marks_width = sum(m.get_width() + 12 for m in mark_images)
         name = th.fitted_text(seat.name, 34, max(80, width - 50 - marks_width), theme.INK, True)
@@ -120,7 +121,8 @@ class LobbyScene:
 
     def _draw_next_step(self, surface: pygame.Surface) -> None:
         props, th = self.props, self.props.theme
-        seated = [p for p in self.stage.players if p.status != "waiting"]
+        # Only present players count toward the start (away ones are shown, not counted).
+        seated = [p for p in self.stage.players if p.status != "waiting" and p.connected]
         if len(seated) < MIN_PLAYERS:
             text = props.t("need_more", count=MIN_PLAYERS - len(seated))
         elif self.stage.vip is not None:

@@ -137,7 +137,8 @@ class KickOverlay:
                  choose: Callable[[SeatShow], None], close: Callable[[], None]) -> None:
         self.props = props
         self.players = list(players)
-        self.selected = 0
+        # Away players are the likely ones to remove: start at the first of them (issue 12.3).
+        self.selected = next((i for i, p in enumerate(self.players) if not p.connected), 0)
         self._choose = choose
         self._close = close
 
@@ -183,8 +184,14 @@ class KickOverlay:
             colour = theme.DARK_INK if i == self.selected else theme.INK
             th.blit_text(surface, f"{i + 1}", 30, colour, True, midleft=(line.left + 16,
                                                                          line.centery))
-            name = th.fitted_text(seat.name, 34, 700, colour, bold=i == self.selected)
+            tag = None if seat.connected else th.text(
+                self.props.catalog.t(self.props.lang, "vip.away"), 26,
+                colour if i == self.selected else theme.ALERT, True)
+            room = 700 - (tag.get_width() + 20 if tag is not None else 0)
+            name = th.fitted_text(seat.name, 34, room, colour, bold=i == self.selected)
             surface.blit(name, name.get_rect(midleft=(line.left + 70, line.centery)))
+            if tag is not None:
+                surface.blit(tag, tag.get_rect(midright=(line.right - 16, line.centery)))
         keys = th.fitted_text(self.props.t("kick_keys"), 26, rect.width - 40, theme.MUTED_INK)
         surface.blit(keys, keys.get_rect(midbottom=(rect.centerx, rect.bottom - 18)))
 

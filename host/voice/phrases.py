@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
+from host.voice.vip_phrases import VIP_PHRASE_MAKERS
+
 Event = Mapping[str, Any]
 View = Mapping[str, Any]
 
@@ -202,6 +204,7 @@ PHRASE_MAKERS: Mapping[str, PhraseMaker] = {
     "game_over": _game_over,
     "misdeal": _misdeal,
     "new_game": _new_game,
+    **VIP_PHRASE_MAKERS,
 }
 
 PUBLIC_KINDS: frozenset[str] = frozenset(PHRASE_MAKERS)

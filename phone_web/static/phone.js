@@ -112,19 +112,25 @@ on(window, "online", again);
 on(window, "offline", () => { if (S.token) banner(1); });
 
 /* ---- actions: disabled at the tap; the step makes a double tap harmless anyway ---- */
-const act = async (action) => {
-  if (S.busy || !S.view) return;
+const act = async (action, extra) => {
+  if (S.busy || !S.view) return null;
   busy(true);
   const err = txt("action-error", "");
   let v = null;
   try {
-    const [s, d] = await api("/api/action", { action, step: S.view.step });
+    const [s, d] = await api("/api/action", { ...extra, action, step: S.view.step });
     if (s === 200) v = d;
-    else if (s === 401) { busy(false); return forget(); }
-    else if (d.error !== "stale_step") err.textContent = t("err_bad_action");
+    else if (s === 401) { busy(false); forget(); return null; }
+    else if (d.error !== "stale_step") err.textContent = t(M["err_" + d.error] ? "err_" + d.error : "err_bad_action");
   } catch { err.textContent = t("err_network"); }
   S.busy = false;
   v ? render(v) : refresh();
+  return v;
+};
+/* the add-on interface (PHONE_ADDONS.md): add-on scripts run after this one */
+window.cuckoo = {
+  t, send: act, cardName, cardSymbol: show, view: () => S.view || null,
+  request: (method, path, body) => fetch(path, { method, cache: "no-store", headers: { Authorization: "Bearer " + S.token, "Content-Type": "application/json" }, body: body == null ? undefined : JSON.stringify(body) })
 };
 
 /* ---- alerts on my turn ---- */
@@ -166,7 +172,7 @@ const render = (v) => {
   if (!v || !v.me || (S.view && v.step < S.view.step)) return; /* a late, older message */
   S.view = v;
   const me = v.me, ph = v.phase, can = v.can, names = {}, nm = (id) => names[id] ?? "?",
-    mine = ph === "turns" && v.current === me.id, seated = v.players.filter((p) => p.status === "active").length;
+    mine = ph === "turns" && v.current === me.id, seated = v.players.filter((p) => p.status === "active" && p.connected !== false).length;
   v.players.forEach((p) => { names[p.id] = p.name; });
   view("game");
   Object.assign($("main").dataset, { step: v.step, phase: ph });

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from host.network import free_port
+from host.rules import game_moves
 from tests.api.cuckoo_http_client import Http
 from tests.host_process import ROOT, HostProcess, without_connected
 
@@ -23,8 +24,8 @@ def _random_moves(http: Http, tokens: dict[str, str], rng: random.Random, *, lim
         phase = next(iter(views.values()))["phase"]
         if phase == until_phase or phase == "game_over":
             return
-        pid = rng.choice([p for p, v in views.items() if v["can"]])
-        status, body = http.act(tokens[pid], rng.choice(views[pid]["can"]), views[pid]["step"])
+        pid = rng.choice([p for p, v in views.items() if game_moves(v["can"])])
+        status, body = http.act(tokens[pid], rng.choice(game_moves(views[pid]["can"])), views[pid]["step"])
         assert status == 200, body
 
 
@@ -36,6 +37,7 @@ def test_kill_9_then_resume_exactly_and_finish(tmp_path: Path, host_processes: l
     for name in ("Ana", "Bea", "Cal", "Dan"):
         joined = first.http.join(name)
         tokens[joined["player_id"]] = joined["token"]
+    first.present(tokens.values())
     assert first.http.act(tokens["p1"], "start", 0)[0] == 200
     _random_moves(first.http, tokens, random.Random(3), limit=2)
     before = {pid: first.http.state(token) for pid, token in tokens.items()}
@@ -46,6 +48,7 @@ def test_kill_9_then_resume_exactly_and_finish(tmp_path: Path, host_processes: l
 
     second = HostProcess(state, port=first.port)
     host_processes.append(second)
+    second.present(tokens.values())
     for pid, token in tokens.items():
         assert without_connected(second.http.state(token)) == without_connected(before[pid])
     table_after = second.http.call("GET", "/api/table?room=TEST")[1]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from host.rules import game_moves
 from tests.phone.helpers import Phone
 
 #: Records alerts instead of buzzing/beeping; counts oscillators started by the page.
@@ -71,7 +72,7 @@ def until_my_turn(session: Any, pid: str) -> None:
         table = session.view(None)
         if table["phase"] == "turns" and table["current"] == pid:
             return
-        actor = next(p["id"] for p in table["players"] if session.view(p["id"])["can"])
+        actor = next(p["id"] for p in table["players"] if game_moves(session.view(p["id"])["can"]))
         action = "deal" if table["phase"] == "reveal" else "keep"
         session.act(actor, action, table["step"])
     raise AssertionError("never my turn")

@@ -27,8 +27,9 @@ def measure(phone: Any, start: int, origin: str) -> tuple[list[str], int, int]:
         response = request.response()
         assert response is not None and response.ok, request.url
         if "/api/events" not in request.url:  # the live stream never ends: data, not page
-            total += len(response.body())
             sizes = request.sizes()
+            # the body as sent (the script travels gzipped, PHONE_ADDONS.md)
+            total += sizes["responseBodySize"] or len(response.body())
             assert sizes["responseHeadersSize"] > 0, request.url
             wire += sizes["responseHeadersSize"] + sizes["responseBodySize"]
     return [r.url[len(origin):] for r in requests], total, wire

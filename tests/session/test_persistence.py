@@ -10,18 +10,18 @@ from typing import Any
 import pytest
 
 from host import persistence
-from host.rules import HouseRules
+from host.rules import HouseRules, game_moves
 from host.session import Session
 
 
 def _play(session: Any, ids: list[str], moves: int, rng: random.Random) -> None:
     for _ in range(moves):
-        movers = [pid for pid in ids if session.view(pid)["can"]]
+        movers = [pid for pid in ids if game_moves(session.view(pid)["can"])]
         if not movers:
             return
         pid = rng.choice(movers)
         view = session.view(pid)
-        session.act(pid, rng.choice(view["can"]), view["step"])
+        session.act(pid, rng.choice(game_moves(view["can"])), view["step"])
 
 
 def test_default_state_path_uses_xdg_data_home_on_linux(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from host.rules import game_moves
 from tests.api.cuckoo_http_client import Http
 from tests.host_process import HostProcess, without_connected
 
@@ -38,10 +39,10 @@ def _views(http: Http, tokens: dict[str, str]) -> dict[str | None, dict[str, Any
 def _move(http: Http, tokens: dict[str, str], rng: random.Random) -> dict[str, Any]:
     """One random legal move by someone who may act; returns the mover's new view."""
     views = {pid: http.state(token) for pid, token in tokens.items()}
-    movers = [pid for pid, view in views.items() if view["can"]]
+    movers = [pid for pid, view in views.items() if game_moves(view["can"])]
     assert movers, f"nobody may act in {next(iter(views.values()))['phase']}"
     pid = rng.choice(movers)
-    status, body = http.act(tokens[pid], rng.choice(views[pid]["can"]), views[pid]["step"])
+    status, body = http.act(tokens[pid], rng.choice(game_moves(views[pid]["can"])), views[pid]["step"])
     assert status == 200, body
     return body  # type: ignore[no-any-return]
 
@@ -67,6 +68,7 @@ def test_kill_9_at_ten_random_moments_resumes_identically_and_finishes(
     for name in ("Ana", "Bea"):
         joined = host.http.join(name)
         tokens[joined["player_id"]] = joined["token"]
+    host.present(tokens.values())
     kills = 0
     for moment in MOMENTS:
         answered: dict[str, Any] = {}
@@ -75,8 +77,8 @@ def test_kill_9_at_ten_random_moments_resumes_identically_and_finishes(
         elif moment == "in_flight":
             _play_until(host.http, tokens, rng, "turns")
             views = {pid: host.http.state(t) for pid, t in tokens.items()}
-            pid = next(p for p, v in views.items() if v["can"])
-            request = (tokens[pid], views[pid]["can"][0], views[pid]["step"])
+            pid = next(p for p, v in views.items() if game_moves(v["can"]))
+            request = (tokens[pid], game_moves(views[pid]["can"])[0], views[pid]["step"])
 
             def tap(client: Http = host.http, call: tuple[str, str, int] = request,
                     into: dict[str, Any] = answered) -> None:
@@ -99,6 +101,7 @@ def test_kill_9_at_ten_random_moments_resumes_identically_and_finishes(
             thread.join(10)
         host = HostProcess(state)
         host_processes.append(host)
+        host.present(tokens.values())
         after = _views(host.http, tokens)
         if moment == "in_flight":
             reply = answered.get("reply")
@@ -115,6 +118,7 @@ def test_kill_9_at_ten_random_moments_resumes_identically_and_finishes(
             for name in ("Cal", "Dan"):
                 joined = host.http.join(name)
                 tokens[joined["player_id"]] = joined["token"]
+                host.present([joined["token"]])
         if moment == "game_over":
             assert after[None]["winners"]
     assert kills == 10

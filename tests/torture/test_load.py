@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from host.network import SERVER_THREADS
+from host.rules import game_moves
 from tests.api.cuckoo_http_client import EventStream, Http, wait_until
 
 DURATION_S = 30.0
@@ -66,9 +67,9 @@ class Flood:
         token = self.tokens[pid]
         status, view = self.http.call("GET", "/api/state", token=token)
         self._record("state", status)
-        if status != 200 or not view["can"]:
+        if status != 200 or not game_moves(view["can"]):
             return
-        call = (token, rng.choice(view["can"]), view["step"])
+        call = (token, rng.choice(game_moves(view["can"])), view["step"])
         status, body = self.http.act(*call)
         self._record("action", status)
         if status == 200:

@@ -61,6 +61,10 @@ SAMPLES: dict[str, list[dict[str, Any]]] = {
                   {"winners": ["p1", "p2", "p3"], "joint": True}],
     "misdeal": [{"round": 3, "dealer": "p1"}],
     "new_game": [{}],
+    "rules_set": [{"rules": ["H1", "H3"], "rapid_seconds": None}],
+    "vip_changed": [{"player": "p2"}],
+    "game_ended": [{"round": 2}],
+    "player_away": [{"player": "p2", "seconds": 15}],
 }
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from host.i18n import Catalog
+from host.rules import game_moves
 from host.voice import Announcer
 from tests.voice.fakes import FakeEngine, FakePlayer, wait_for
 
@@ -45,8 +46,8 @@ def test_r5_r11_a_round_played_through_the_session_is_announced_without_secrets(
                 acted = False
                 for pid in ids:
                     view = session.view(pid)
-                    if view["can"]:
-                        session.act(pid, rng.choice(view["can"]), view["step"])
+                    if game_moves(view["can"]):
+                        session.act(pid, rng.choice(game_moves(view["can"])), view["step"])
                         acted = True
                         break
                 events += pump(table, announcer)

@@ -1,0 +1,173 @@
+"""Presence — nobody stalls the table (issue 12 item 3; PHONE_API.md "Presence").
+
+Why its own module: every presence rule is "when did this start, and has long enough passed?".
+``Presence`` only remembers moments (when a person went away, when the current turn began) from
+an injected clock and answers what is due; the session applies what is due through its usual
+locked paths. So the rules are tested with a fake clock, and the engine never sees time.
+
+A person is *away* while no event stream of theirs is open (computer players never are).
+- Lobby: away for ``LOBBY_AWAY_SECONDS`` → they leave the table.
+- The VIP away for ``VIP_AWAY_SECONDS`` → the next present person becomes the VIP.
+- Turns: the current player away → they keep after ``away_seconds`` (counted from when the
+  turn came to them or when they went away, whichever is later).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+#: A person away this long in the lobby leaves the table (their token stops working).
+LOBBY_AWAY_SECONDS = 60.0
+#: A VIP away this long hands the role to the next present person in seat order.
+VIP_AWAY_SECONDS = 60.0
+#: The default of ``--away-seconds``: an away player's turn is kept for them after this long.
+DEFAULT_AWAY_SECONDS = 15.0
+#: The TV counts down the last seconds of a present but idle player's ``--turn-timeout``.
+IDLE_COUNTDOWN_SECONDS = 10.0
+
+
+@dataclass(frozen=True)
+class Table:
+    """The facts presence needs, read by the session under its lock."""
+
+    phase: str
+    step: int
+    current: str | None
+    vip: str | None
+    humans: tuple[str, ...]
+    """Human players in seat order."""
+    present: frozenset[str]
+    """Humans with at least one event stream open."""
+
+
+@dataclass(frozen=True)
+class Due:
+    """Something presence says should happen now: ``leave``, ``hand_over`` or ``keep``."""
+
+    kind: str
+    player: str
+    step: int
+
+
+@dataclass(frozen=True)
+class TurnClock:
+    """The countdown of the current turn, for the TV: whose, how long left, and why."""
+
+    player: str
+    seconds_left: float
+    away: bool
+
+
+class Presence:
+    """Remembers when people went away and when the current turn began; says what is due."""
+
+    def __init__(self, *, away_seconds: float = DEFAULT_AWAY_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.away_seconds = max(0.0, away_seconds)
+        self.clock = clock
+        self._away_since: dict[str, float] = {}
+        self._turn: tuple[int, str | None] | None = None
+        self._turn_since = clock()
+        self._table: Table | None = None
+
+    def observe(self, table: Table) -> None:
+        """Note what changed since the last look (called after every change of the table)."""
+        now = self.clock()
+        for pid in table.humans:
+            if pid in table.present:
+                self._away_since.pop(pid, None)
+            else:
+                self._away_since.setdefault(pid, now)
+        for pid in set(self._away_since) - set(table.humans):
+            del self._away_since[pid]  # left the table
+        turn = (table.step, table.current) if table.phase == "turns" else None
+        if turn != self._turn:
+            self._turn, self._turn_since = turn, now
+        self._table = table
+
+    def away_for(self, player_id: str) -> float:
+        """Seconds ``player_id`` has been away (0 while present)."""
+        since = self._away_since.get(player_id)
+        return 0.0 if since is None else max(0.0, self.clock() - since)
+
+    def deciding_for(self) -> float:
+        """Seconds the current player has had the turn (0 outside turns)."""
+        if self._turn is None:
+            return 0.0
+        return max(0.0, self.clock() - self._turn_since)
+
+    def _keep_due_at(self, table: Table) -> float | None:
+        """When an away current player's turn is kept for them (None: present or not turns)."""
+        current = table.current
+        if table.phase != "turns" or current is None or current not in self._away_since:
+            return None
+        return max(self._turn_since, self._away_since[current]) + self.away_seconds
+
+    def due(self) -> list[Due]:
+        """Everything due now, in the order to apply it."""
+        table = self._table
+        if table is None:
+            return []
+        now = self.clock()
+        found: list[Due] = []
+        if table.phase == "lobby":
+            found += [Due("leave", pid, table.step) for pid in table.humans
+                      if now - self._away_since.get(pid, now) >= LOBBY_AWAY_SECONDS]
+        vip = table.vip
+        if (vip in self._away_since and now - self._away_since[vip] >= VIP_AWAY_SECONDS
+                and not any(d.player == vip for d in found)
+                and any(pid in table.present for pid in table.humans)):
+            found.append(Due("hand_over", vip, table.step))
+        keep_at = self._keep_due_at(table)
+        if keep_at is not None and now >= keep_at and table.current is not None:
+            found.append(Due("keep", table.current, table.step))
+        return found
+
+    def next_due_in(self, idle_limit: float = 0.0) -> float | None:
+        """Seconds until the next thing could fall due (None: nothing is waiting).
+
+        ``idle_limit`` (the turn time-out) adds the moment the skip control and the TV's idle
+        countdown appear.
+        """
+        table = self._table
+        if table is None:
+            return None
+        now = self.clock()
+        moments: list[float] = []
+        for pid, since in self._away_since.items():
+            if table.phase == "lobby":
+                moments.append(since + LOBBY_AWAY_SECONDS)
+            if pid == table.vip:
+                moments.append(since + VIP_AWAY_SECONDS)
+        keep_at = self._keep_due_at(table)
+        if keep_at is not None:
+            moments.append(keep_at)
+        if self._turn is not None:
+            from host.rules.controls import SKIP_AFTER_SECONDS
+
+            moments.append(self._turn_since + SKIP_AFTER_SECONDS + 0.01)
+            if idle_limit > 0:
+                moments.append(self._turn_since + idle_limit - IDLE_COUNTDOWN_SECONDS)
+        ahead = [moment - now for moment in moments if moment > now]
+        return min(ahead) if ahead else None
+
+    def turn_clock(self, idle_limit: float) -> TurnClock | None:
+        """The TV's countdown: an away player's whole wait, or an idle player's last 10 s."""
+        table = self._table
+        if table is None or table.phase != "turns" or table.current is None:
+            return None
+        now = self.clock()
+        keep_at = self._keep_due_at(table)
+        idle_at = self._turn_since + idle_limit if idle_limit > 0 else None
+        if keep_at is not None and (idle_at is None or keep_at <= idle_at):
+            return TurnClock(table.current, max(0.0, keep_at - now), True)
+        if idle_at is not None and idle_at - now <= IDLE_COUNTDOWN_SECONDS:
+            return TurnClock(table.current, max(0.0, idle_at - now), False)
+        return None
+
+
+def present_players(connections: Iterable[tuple[str, int]]) -> frozenset[str]:
+    """The ids with at least one open stream, from (player id, open streams) pairs."""
+    return frozenset(pid for pid, count in connections if count > 0)

@@ -1,0 +1,366 @@
+"""The session's side of the VIP's host controls and of presence (issues 13 and 12.3).
+
+Why a mixin: ``Session`` is the one writer; these methods run under its lock and reach its
+state, but they are a feature of their own, kept out of ``session.py`` so that file stays small
+and other work on joins, saves and streams merges cleanly. The rules of each control are in
+``host.rules.controls`` (pure); what the session adds is what only it knows: who is away, how
+long the current player has been deciding, the computer players' strategies and the TV's
+settings. Every applied control increases ``step`` by exactly 1 and is saved before the answer.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from host.presence import Presence, Table, TurnClock
+from host.rules import MIN_PLAYERS, Game, IllegalAction, Reason
+from host.rules import controls as rules_controls
+from host.rules.bots import STRATEGIES
+from host.rules.controls import VIP_ACTIONS, TableFacts
+from host.rules.events import Event, EventKind, public
+
+#: Controls handled by the session itself (the TV's settings), after the engine's.
+SESSION_ACTIONS: tuple[str, ...] = ("set_tv",)
+CONTROL_ACTIONS: tuple[str, ...] = (*VIP_ACTIONS, *SESSION_ACTIONS)
+#: Strategies offered to the VIP, best first (PHONE_API.md ``bot_strategies``).
+BOT_STRATEGIES: tuple[str, ...] = tuple(
+    name for name in ("smart", "simple", "random") if name in STRATEGIES)
+
+
+@dataclass
+class TvSettings:
+    """What the VIP may change about the TV from the lobby; the TV honours it on every view."""
+
+    language: str = "en"
+    voice_muted: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"language": self.language, "voice_muted": self.voice_muted}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None, default: TvSettings) -> TvSettings:
+        data = data or {}
+        return cls(str(data.get("language", default.language)),
+                   bool(data.get("voice_muted", default.voice_muted)))
+
+
+class HostControls:
+    """Mixed into ``Session``: the VIP's controls, the presence rules and the merged ``can``."""
+
+    # Provided by Session.
+    _lock: threading.RLock
+    _game: Game
+    _bots: dict[str, str]
+    _connections: Counter[str]
+    _presence: Presence | None
+    tv: TvSettings
+    bot_strategy: str
+    turn_timeout: float
+    _away_announced: tuple[int, str | None] | None = None
+    _skip_offered: int | None = None
+
+    def _changed(self, events: Iterable[Event]) -> None: ...
+    def _flush(self) -> None: ...
+    def _check_open(self) -> None: ...
+    def _save(self) -> None: ...
+    def _seat_bot(self, strategy: str) -> str:
+        raise NotImplementedError
+
+    def _view_locked(self, player_id: str | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def timeout(self, player_id: str, step: int) -> bool:
+        raise NotImplementedError
+
+    def kick(self, player_id: str) -> None: ...
+
+    # ------------------------------------------------------------------ facts
+
+    def _away(self) -> frozenset[str]:
+        """Humans with no stream open. Without presence rules nobody counts as away."""
+        if self._presence is None:
+            return frozenset()
+        return frozenset(p.id for p in self._game.players
+                         if not p.bot and self._connections[p.id] <= 0)
+
+    def _facts(self) -> TableFacts:
+        deciding = self._presence.deciding_for() if self._presence is not None else 0.0
+        return TableFacts(away=self._away(), deciding_seconds=deciding)
+
+    def _table(self) -> Table:
+        game = self._game
+        humans = tuple(p.id for p in game.players if not p.bot)
+        return Table(game.phase, game.step, game.current, game.vip, humans,
+                     frozenset(pid for pid in humans if self._connections[pid] > 0))
+
+    def _observe_presence(self) -> None:
+        """Called under the lock on every change: presence notes who went or came back."""
+        if self._presence is not None:
+            self._presence.observe(self._table())
+
+    def _enough_present(self) -> bool:
+        """PHONE_API.md "Presence": ``start`` counts only present players (bots always are)."""
+        if self._presence is None:
+            return True
+        away = self._away()
+        return sum(1 for pid in self._game.active_ids() if pid not in away) >= MIN_PLAYERS
+
+    def _can(self, player_id: str) -> list[str]:
+        """The caller's ``can``: the engine's moves, then the VIP's controls."""
+        game = self._game
+        can = list(game.legal_actions(player_id))
+        if "start" in can and not self._enough_present():
+            can.remove("start")
+        controls = rules_controls.vip_actions(game, player_id, self._facts())
+        if controls:
+            can += controls
+            if game.phase == "lobby":
+                can.append("set_tv")
+        return can
+
+    def _add_control_fields(self, view: dict[str, Any], player_id: str | None) -> None:
+        """Fields of the view for the controls (added to the contract's view)."""
+        if player_id is not None:
+            view["can"] = self._can(player_id)
+        view["bot_strategies"] = list(BOT_STRATEGIES)
+        view["tv_language"] = self.tv.language
+        view["voice_muted"] = self.tv.voice_muted
+
+    # --------------------------------------------------------------- controls
+
+    def _control(self, player_id: str, action: str, extra: Mapping[str, Any]) -> None:
+        """Apply a control already found in ``can`` (the lock is held)."""
+        from host.session import SessionError
+
+        game = self._game
+        facts = self._facts()
+        try:
+            if action == "set_rules":
+                ids = list(extra.get("rules", []))
+                seconds = extra.get("rapid_seconds")
+                rules = rules_controls.rules_from_ids(ids, seconds, game.options)
+                self._changed(rules_controls.set_rules(game, rules))
+            elif action == "add_bot":
+                self._add_bot_counted(str(extra.get("strategy") or BOT_STRATEGIES[0]))
+            elif action == "kick":
+                self._remove(str(extra["player"]), counted=True)
+            elif action == "make_vip":
+                self._changed(rules_controls.make_vip(game, str(extra["player"]), facts))
+            elif action == "skip":
+                self._changed(rules_controls.skip(game, facts))
+            elif action == "misdeal":
+                self._changed(game.misdeal())
+            elif action == "end_game":
+                self._changed(rules_controls.end_game(game))
+            elif action == "set_tv":
+                self._set_tv(extra)
+        except IllegalAction as refusal:
+            # A control's target that is not allowed (the VIP, a bot as VIP…) is a bad action.
+            code = "table_full" if refusal.reason is Reason.TABLE_FULL else "bad_action"
+            raise SessionError(code, refusal.message) from None
+
+    def _add_bot_counted(self, strategy: str) -> None:
+        """The VIP's ``add_bot``: one step, counted before the seat so the save holds both."""
+        game = self._game
+        if game.phase != "lobby":
+            raise IllegalAction(Reason.NOT_ALLOWED_NOW, "only in the lobby")
+        before = game.step
+        game.step += 1
+        try:
+            self._seat_bot(strategy)
+        except Exception:
+            game.step = before
+            raise
+
+    def control_refusal(self, player_id: str, action: str) -> str | None:
+        """A more precise refusal than ``bad_action`` for the VIP: ``table_full`` (add_bot)."""
+        game = self._game
+        if (action == "add_bot" and player_id == game.vip and game.phase == "lobby"
+                and len(game.players) >= game.options.max_players):
+            return "table_full"
+        return None
+
+    def _set_tv(self, extra: Mapping[str, Any]) -> None:
+        """The TV's language and voice (lobby): saved with the game, counted as a step."""
+        if "language" in extra:
+            self.tv.language = str(extra["language"])
+        if "voice_muted" in extra:
+            self.tv.voice_muted = bool(extra["voice_muted"])
+        self._game.step += 1
+        self._save()  # no event to tell: the TV follows the view's settings
+        self._changed([])
+
+    def set_tv_settings(self, *, language: str | None = None,
+                        voice_muted: bool | None = None) -> None:
+        """The TV's keys (L, M): the same settings, from the host (not an action: no step)."""
+        with self._lock:
+            self._check_open()
+            new = TvSettings(language or self.tv.language,
+                             self.tv.voice_muted if voice_muted is None else voice_muted)
+            if new == self.tv:
+                return
+            self.tv = new
+            self._save()
+            self._changed([])
+        self._flush()
+
+    def _remove(self, player_id: str, *, counted: bool) -> None:
+        """A kick (``counted``: the VIP's control, one step) or a lobby leave (no step)."""
+        from host.session import SessionError
+
+        game = self._game
+        if counted:
+            if player_id == game.vip or not game.has_player(player_id):
+                raise SessionError("bad_action", "that player cannot be removed")
+            game.step += 1
+        self._drop_player(player_id)
+
+    def _drop_player(self, player_id: str) -> None:
+        """Remove a player with the presence facts (the VIP role goes to a present person)."""
+        raise NotImplementedError  # Session provides it
+
+    # --------------------------------------------------------------- presence
+
+    def presence_tick(self) -> list[str]:
+        """Apply whatever presence says is due now; returns what was done (for tests)."""
+        done: list[str] = []
+        with self._lock:
+            self._check_open()
+            presence = self._presence
+            if presence is None:
+                return done
+            dues = presence.due()
+            self._announce_away_turn(presence)
+            for due in dues:
+                game = self._game
+                if due.step != game.step:
+                    break  # something changed the table: look again next time
+                if due.kind == "leave" and game.has_player(due.player):
+                    self._drop_player(due.player)
+                    done.append(f"leave:{due.player}")
+                elif due.kind == "hand_over" and game.vip == due.player:
+                    target = rules_controls.next_vip(game, game.seat_of(due.player), self._away())
+                    if target is not None and target != due.player:
+                        self._changed(rules_controls.set_vip(game, target))
+                        done.append(f"vip:{target}")
+                elif due.kind == "keep" and self.timeout(due.player, due.step):
+                    done.append(f"keep:{due.player}")
+            if self._refresh_skip(presence):
+                self._changed([])
+        self._flush()
+        return done
+
+    def _announce_away_turn(self, presence: Presence) -> None:
+        """The voice names an away player once, when their turn begins (the TV counts down)."""
+        game = self._game
+        current = game.current
+        marker = (game.step, current)
+        if (current is None or current not in self._away()
+                or self._away_announced == marker):
+            return
+        self._away_announced = marker
+        self._changed([public(EventKind.PLAYER_AWAY, player=current,
+                              seconds=round(presence.away_seconds))])
+
+    def _refresh_skip(self, presence: Presence) -> bool:
+        """True once per turn when ``skip`` newly appears in the VIP's ``can`` (10 s idle)."""
+        game = self._game
+        if game.phase != "turns" or presence.deciding_for() <= rules_controls.SKIP_AFTER_SECONDS:
+            return False
+        if self._skip_offered == game.step:
+            return False
+        self._skip_offered = game.step
+        return True
+
+    def presence_due_in(self) -> float | None:
+        """Seconds until presence may have something to do (for the runner's sleep)."""
+        with self._lock:
+            if self._presence is None:
+                return None
+            return self._presence.next_due_in(self._idle_limit())
+
+    def _idle_limit(self) -> float:
+        options = self._game.options
+        return float(options.rapid_seconds) if options.rapid else self.turn_timeout
+
+    def turn_clock(self) -> TurnClock | None:
+        """The current turn's countdown for the TV (an away player, or an idle one's last 10 s)."""
+        with self._lock:
+            if self._presence is None:
+                return None
+            return self._presence.turn_clock(self._idle_limit())
+
+
+class BadControlFields(ValueError):
+    """A control's extra field is missing or malformed (the API's ``400 bad_request``)."""
+
+
+def _player_field(body: Mapping[str, Any]) -> str:
+    player = body.get("player")
+    if not isinstance(player, str) or not 0 < len(player) <= 64:
+        raise BadControlFields("player must be a player id")
+    return player
+
+
+def control_fields(action: str, body: Mapping[str, Any]) -> dict[str, Any]:
+    """The checked extra fields of a control (PHONE_API.md "Host controls (VIP)").
+
+    Only the shape is checked here — whoever sends it, before the step check; whether the
+    control is allowed now is the session's business. Other actions take no extra fields.
+    """
+    from host.i18n import LANGUAGES
+    from host.rules.controls import RAPID_SECONDS_RANGE
+    from host.rules.options import RULE_FIELDS
+
+    if action == "set_rules":
+        rules = body.get("rules")
+        if not isinstance(rules, list) or not all(
+                isinstance(rule, str) and rule in RULE_FIELDS for rule in rules):
+            raise BadControlFields("rules must be a list of house-rule ids H1…H8")
+        fields: dict[str, Any] = {"rules": sorted(set(rules), key=list(RULE_FIELDS).index)}
+        if "rapid_seconds" in body:
+            seconds = body["rapid_seconds"]
+            if (not isinstance(seconds, int) or isinstance(seconds, bool)
+                    or seconds not in RAPID_SECONDS_RANGE):
+                raise BadControlFields("rapid_seconds must be a whole number from 5 to 60")
+            fields["rapid_seconds"] = seconds
+        return fields
+    if action == "add_bot":
+        strategy = body.get("strategy")
+        if strategy is None:
+            return {}
+        if not isinstance(strategy, str) or strategy not in BOT_STRATEGIES:
+            raise BadControlFields("strategy must be one of bot_strategies")
+        return {"strategy": strategy}
+    if action in ("kick", "make_vip"):
+        return {"player": _player_field(body)}
+    if action == "set_tv":
+        fields = {}
+        if "language" in body:
+            if body["language"] not in LANGUAGES:
+                raise BadControlFields("language must be one of en, fr, it")
+            fields["language"] = body["language"]
+        if "voice_muted" in body:
+            if not isinstance(body["voice_muted"], bool):
+                raise BadControlFields("voice_muted must be true or false")
+            fields["voice_muted"] = body["voice_muted"]
+        if not fields:
+            raise BadControlFields("set_tv needs language or voice_muted")
+        return fields
+    return {}
+
+
+def checked_fields(action: Any, extra: Mapping[str, Any]) -> dict[str, Any]:
+    """``control_fields`` for the session's own callers: a bad field is ``bad_request``."""
+    from host.session import SessionError
+
+    if not isinstance(action, str):
+        return {}
+    try:
+        return control_fields(action, extra)
+    except BadControlFields as error:
+        raise SessionError("bad_request", str(error)) from None

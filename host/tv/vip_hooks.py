@@ -1,0 +1,95 @@
+"""The TV's side of the VIP's controls and of presence (issues 13 and 12.3).
+
+Why a separate piece: the TV app and its scenes are reworked by other work; this keeps the
+feature in one place with two small hooks in ``app.py``. It (1) follows the TV settings the VIP
+chose on their phone (``tv_language``/``voice_muted`` in the public view), and (2) draws the
+current turn's countdown: the whole wait of an away player, the last 10 s of an idle one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import pygame
+
+from host.i18n import LANGUAGES
+from host.tv import theme
+from host.tv.scene import Props
+
+
+class Clocked(Protocol):
+    player: str
+    seconds_left: float
+    away: bool
+
+
+class TvApp(Protocol):
+    """What the hooks need from ``TVApp``."""
+
+    props: Props
+    session: Any
+    announcer: Any
+
+    def set_language(self, lang: str) -> None: ...
+    def notify(self, text: str) -> None: ...
+
+
+class VipHooks:
+    """Per-frame: apply the VIP's TV settings once when they change; keep the countdown."""
+
+    def __init__(self) -> None:
+        self._settings: tuple[str, bool] | None = None
+        self.countdown: tuple[str, int, bool] | None = None
+        """(player id, whole seconds left, away) while a turn is being counted down."""
+
+    def step(self, app: TvApp, latest: dict[str, Any] | None) -> bool:
+        """Returns True when something the TV draws changed (a redraw is needed)."""
+        changed = False
+        if latest is not None and "tv_language" in latest:
+            settings = (str(latest["tv_language"]), bool(latest.get("voice_muted")))
+            if settings != self._settings:
+                first = self._settings is None
+                self._settings = settings
+                self._apply(app, settings, quiet=first)
+                changed = True
+        read: Callable[[], Clocked | None] | None = getattr(app.session, "turn_clock", None)
+        clock = read() if callable(read) else None
+        countdown = None if clock is None else (
+            clock.player, math.ceil(clock.seconds_left), clock.away)
+        if countdown != self.countdown:
+            self.countdown, changed = countdown, True
+        return changed
+
+    def events(self, app: TvApp, events: list[dict[str, Any]]) -> None:
+        """A notice for "X is now the VIP" (the voice says it too, when it speaks)."""
+        for event in events:
+            if event.get("type") == "vip_changed" and event.get("player"):
+                name = next((p["name"] for p in (app.session.view(None).get("players") or [])
+                             if p["id"] == event["player"]), "?")
+                app.notify(app.props.catalog.t(app.props.lang, "vip.now_vip", name=name))
+
+    @staticmethod
+    def _apply(app: TvApp, settings: tuple[str, bool], *, quiet: bool) -> None:
+        lang, muted = settings
+        if lang in LANGUAGES and lang != app.props.lang:
+            app.set_language(lang)
+        announcer = app.announcer
+        if announcer is not None and bool(announcer.muted) != muted:
+            announcer.set_muted(muted)
+            if not quiet:
+                app.notify(app.props.t("muted" if muted else "unmuted"))
+
+    def draw(self, surface: pygame.Surface, props: Props, name_of: Callable[[str], str]) -> None:
+        """The countdown pill at the top of the screen, over whatever scene is below."""
+        if self.countdown is None:
+            return
+        player, seconds, away = self.countdown
+        key = "vip.countdown_away" if away else "vip.countdown_idle"
+        text = props.catalog.t(props.lang, key, name=name_of(player), seconds=seconds)
+        image = props.theme.fitted_text(text, 40, 1200, theme.DARK_INK, bold=True)
+        box = image.get_rect(midtop=(960, 14)).inflate(48, 20)
+        pygame.draw.rect(surface, theme.ALERT if away or seconds <= 5 else theme.GOLD, box,
+                         border_radius=22)
+        surface.blit(image, image.get_rect(center=box.center))

@@ -1,0 +1,151 @@
+"""Issue 13 on a real phone: the VIP's controls in Chromium (add-on ``vip.js``), mirrored on the TV.
+
+The VIP switches on H1 and H3, adds a computer player, starts, and every phone and the TV show
+5 lives; a guest closes their tab and the VIP removes them (away players listed first, with a
+confirmation); a present player who stalls is skipped after 10 s (fake clock).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.api.cuckoo_http_client import wait_until
+from tests.phone.helpers import Phone
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _seat(server: Any, phone_factory: Any, names: tuple[str, ...]) -> dict[str, Phone]:
+    phones: dict[str, Phone] = {}
+    for name in names:
+        phone = phone_factory("Pixel 7", "en-GB")
+        phone.open(f"{server.url}/?room=TEST")
+        phone.join(name)
+        phone.player_id = next(p["id"] for p in server.session.view(None)["players"]
+                               if p["name"] == name)
+        phones[name] = phone
+    return phones
+
+
+def _lives_shown(phone: Phone) -> int:
+    return int(phone.page.eval_on_selector(
+        "#lives", "e => e.querySelectorAll('span:not(.lost)').length"))
+
+
+@pytest.mark.browser
+def test_issue13_vip_phone_rules_bot_start_kick_skip(
+        make_session: Callable[..., Any], live_server: Any, phone_factory: Any) -> None:
+    import pygame
+
+    from host.i18n import Catalog
+    from host.tv.app import TVApp
+    from host.tv.theme import CANVAS_SIZE
+
+    clock = Clock()
+    session = make_session(presence=True, clock=clock)
+    server = live_server(session)
+    pygame.font.init()
+    tv = TVApp(session, None, Catalog.load(), lang="en", join_url=f"{server.url}/?room=TEST")
+    phones = _seat(server, phone_factory, ("Ana", "Bea", "Cal"))
+    ana = phones["Ana"]
+    page = ana.page
+    assert wait_until(lambda: all(p["connected"] for p in session.view(None)["players"]), 10)
+
+    # house rules as switches, with their names and one line each
+    page.wait_for_selector("#vip-panel:not([hidden])")
+    assert "Five lives" in ana.text("#vip-rules") and "5 lives" in ana.text("#vip-rules")
+    page.locator("#vip-rule-H1").check()
+    assert wait_until(lambda: session.view(None)["house_rules"] == ["H1"], 10)
+    ana.wait_step(session.step)
+    page.locator("#vip-rule-H3").check()
+    assert wait_until(lambda: session.view(None)["house_rules"] == ["H1", "H3"], 10)
+    for phone in phones.values():  # every phone shows the choice at once (5 lives, H1)
+        phone.wait_step(session.step)
+        assert _lives_shown(phone) == 5
+    assert phones["Bea"].page.locator("#vip-panel").count() == 0 or \
+        phones["Bea"].page.locator("#vip-panel").is_hidden()  # only the VIP has the controls
+
+    # a computer player with a chosen strategy
+    page.select_option("#vip-strategy", "simple")
+    page.locator("#vip-add-bot").tap()
+    assert wait_until(lambda: list(session.bots.values()) == ["simple"], 10)
+    ana.wait_step(session.step)
+
+    # start: 4 seated and present (the bot counts), 5 lives everywhere, on the TV too
+    assert ana.button_text("start").find("4") >= 0
+    ana.tap("start")
+    assert wait_until(lambda: session.view(None)["phase"] == "turns", 10)
+    for phone in phones.values():
+        phone.wait_step(session.step)
+        assert _lives_shown(phone) == 5
+    tv.pump_updates()
+    for _ in range(600):  # let the TV play its beats until it shows the table as it is
+        tv.step(1 / 60)
+    assert [seat.lives for seat in tv.stage.players] == [5, 5, 5, 5]
+    surface = pygame.Surface(CANVAS_SIZE)
+    tv.render(surface)
+
+    # Cal closes the tab: away, listed first and marked, removed after a confirmation
+    phones["Cal"].close()
+    cal = phones["Cal"].player_id
+    assert wait_until(lambda: not next(p for p in session.view(None)["players"]
+                                       if p["id"] == cal)["connected"], 10)
+    ana.wait_step(session.step)
+    page.wait_for_selector(".vip-player .vip-away")
+    first = page.locator(".vip-player").first
+    assert first.get_attribute("data-player") == cal and "away" in first.inner_text()
+    first.locator(".vip-kick").tap()
+    assert "Remove Cal from the table?" in ana.text("#vip-panel")
+    step = session.step
+    page.locator("#vip-yes").tap()
+    assert wait_until(lambda: cal not in [p["id"] for p in session.view(None)["players"]], 10)
+    assert session.step == step + 1 and session.view(None)["phase"] == "turns"
+
+    # play on until Bea, a present player, has the turn; she stalls; the VIP skips her
+    bea = phones["Bea"].player_id
+    bot = next(pid for pid in session.bots)
+    for _ in range(20):
+        table = session.view(None)
+        if table["phase"] == "turns" and table["current"] == bea:
+            break
+        if table["phase"] != "turns":
+            session.act(table["next_dealer"], "deal", table["step"])
+            continue
+        session.act(table["current"], "keep", table["step"])
+    assert session.view(None)["current"] == bea
+    ana.wait_step(session.step)
+    assert page.locator("#vip-skip").is_hidden()
+    clock.now += 10.5
+    session.presence_tick()  # the host's runner does this; it pushes the new "can"
+    page.wait_for_selector("#vip-skip:not([hidden])")
+    assert ana.text("#vip-skip") == "Skip Bea (keep for them)"
+    step = session.step
+    page.locator("#vip-skip").tap()
+    assert wait_until(lambda: session.step == step + 1, 10)
+    kept = [e for e in session.view(None)["log"] if e["type"] == "kept"][-1]
+    assert kept["player"] == bea and kept["auto"] is True
+    assert bot in session.bots
+
+    # the VIP hands the role to Bea: both phones say so, Bea now has the controls
+    ana.wait_step(session.step)
+    page.locator(f'.vip-player[data-player="{bea}"] .vip-make').tap()
+    page.locator("#vip-yes").tap()
+    assert wait_until(lambda: session.view(None)["vip"] == bea, 10)
+    for phone in (ana, phones["Bea"]):
+        phone.page.wait_for_function(
+            "() => document.getElementById('vip-news').textContent === 'Bea is now the VIP.'")
+    phones["Bea"].page.wait_for_selector("#vip-panel:not([hidden])")
+    assert page.locator("#vip-panel").is_hidden()
+    tv.close()

@@ -1,0 +1,196 @@
+"""Issue 12 item 3 / PHONE_API.md "Presence": nobody stalls the table (fake clock throughout)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from host.bot_runner import BotRunner
+from host.presence import Presence, Table
+from host.rules import game_moves
+from host.session import SessionError
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Party:
+    def __init__(self, make_session: Callable[..., Any], **kwargs: Any) -> None:
+        self.clock = Clock()
+        self.session = make_session(presence=True, clock=self.clock, **kwargs)
+        self.streams: dict[str, Any] = {}
+
+    def join(self, *names: str, present: bool = True) -> list[str]:
+        ids = []
+        for name in names:
+            pid = self.session.join(name, "TEST").player_id
+            if present:
+                self.streams[pid] = self.session.subscribe(pid)
+            ids.append(pid)
+        return ids
+
+    def leave(self, pid: str) -> None:
+        self.streams.pop(pid).close()
+
+    def come_back(self, pid: str) -> None:
+        self.streams[pid] = self.session.subscribe(pid)
+
+    def wait(self, seconds: float) -> list[str]:
+        self.clock.now += seconds
+        return self.session.presence_tick()  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def party(make_session: Callable[..., Any]) -> Party:
+    return Party(make_session)
+
+
+def test_issue12_start_counts_only_present_players(party: Party) -> None:
+    ana, _bea = party.join("Ana", "Bea")
+    (cal,) = party.join("Cal", present=False)
+    view = party.session.view(ana)
+    assert "start" not in view["can"]
+    assert [p["connected"] for p in view["players"]] == [True, True, False]
+    with pytest.raises(SessionError):
+        party.session.act(ana, "start", 0)
+    with pytest.raises(SessionError):
+        party.session.host_next()  # the TV's Space counts the same way
+    party.come_back(cal)
+    assert "start" in party.session.view(ana)["can"]
+
+
+def test_issue12_away_60_s_in_the_lobby_leaves_and_may_join_again(party: Party) -> None:
+    _ana, bea, _cal = party.join("Ana", "Bea", "Cal")
+    token = party.session.join("Dan", "TEST").token  # joined, never opened a stream
+    party.leave(bea)
+    assert party.wait(59.5) == []
+    assert party.session.player_for_token(token) is not None
+    done = party.wait(1.0)
+    assert sorted(done) == sorted([f"leave:{bea}", "leave:p4"])
+    assert party.session.player_for_token(token) is None  # the token stops working
+    names = [p["name"] for p in party.session.view(None)["players"]]
+    assert names == ["Ana", "Cal"]
+    assert party.session.join("Bea", "TEST").status == "active"  # one tap to come back
+    assert party.session.step == 0  # leaving is not an action
+
+
+def test_issue12_coming_back_in_time_keeps_the_seat(party: Party) -> None:
+    _ana, bea, _cal = party.join("Ana", "Bea", "Cal")
+    party.leave(bea)
+    party.wait(50)
+    party.come_back(bea)
+    assert party.wait(30) == []
+    assert len(party.session.view(None)["players"]) == 3
+
+
+def test_issue12_away_player_is_kept_for_after_away_seconds(party: Party) -> None:
+    ana, _bea, _cal = party.join("Ana", "Bea", "Cal")
+    public = party.session.subscribe(None, presence=False)
+    party.session.act(ana, "start", 0)
+    current = party.session.view(None)["current"]
+    party.leave(current)
+    assert party.wait(14.5) == []
+    clock = party.session.turn_clock()
+    assert clock is not None and clock.player == current and clock.away
+    assert clock.seconds_left == pytest.approx(0.5)
+    assert party.wait(0.6) == [f"keep:{current}"]
+    view = party.session.view(None)
+    assert view["step"] == 2  # a time-out is one step
+    assert [e for e in view["log"] if e["type"] == "kept"][-1] == {
+        "type": "kept", "player": current, "auto": True, "timed_out": False}
+    events: list[dict[str, Any]] = []
+    while (update := public.get(timeout=0)) is not None:
+        events += update.events
+    named = [e for e in events if e["type"] == "player_away"]
+    assert named == [{"type": "player_away", "player": current, "seconds": 15}]  # once
+
+
+def test_issue12_away_seconds_is_a_setting(make_session: Callable[..., Any]) -> None:
+    party = Party(make_session, away_seconds=3)
+    ana, _bea, _cal = party.join("Ana", "Bea", "Cal")
+    party.session.act(ana, "start", 0)
+    current = party.session.view(None)["current"]
+    party.leave(current)
+    assert party.wait(2.9) == []
+    assert party.wait(0.2) == [f"keep:{current}"]
+
+
+def test_issue12_present_idle_player_is_not_kept_by_presence(party: Party) -> None:
+    ana, *_ = party.join("Ana", "Bea", "Cal")
+    party.session.act(ana, "start", 0)
+    assert party.wait(70) == []
+    assert party.session.step == 1
+    party.session.turn_timeout = 90
+    clock = party.session.turn_clock()
+    assert clock is None  # 20 s left: no countdown yet
+    party.clock.now += 11
+    clock = party.session.turn_clock()
+    assert clock is not None and not clock.away and clock.seconds_left == pytest.approx(9)
+
+
+def test_issue12_the_runner_applies_presence(party: Party) -> None:
+    ana, _bea, _cal = party.join("Ana", "Bea", "Cal")
+    party.session.act(ana, "start", 0)
+    runner = BotRunner(party.session, bot_delay=1.0, turn_timeout=0, clock=party.clock)
+    current = party.session.view(None)["current"]
+    party.leave(current)
+    assert runner.tick() is None
+    party.clock.now += 15.1
+    assert runner.tick() == f"keep:{current}"
+
+
+def test_issue13_vip_away_60_s_hands_over_to_the_next_present_person(party: Party) -> None:
+    ana, = party.join("Ana")
+    party.session.add_bot()
+    bea, cal = party.join("Bea", "Cal")
+    party.session.act(ana, "start", 0)  # in a game: nobody leaves, the role moves
+    party.leave(bea)
+    party.leave(ana)
+    assert party.wait(59) == [] and party.session.view(None)["vip"] == ana
+    assert party.wait(2) == [f"vip:{cal}"]  # not the bot, not the away Bea
+    view = party.session.view(cal)
+    assert view["vip"] == cal and view["me"]["is_vip"] and "misdeal" in view["can"]
+
+
+def test_issue13_a_kicked_vip_hands_over_to_the_next_present_person(party: Party) -> None:
+    ana, bea, cal = party.join("Ana", "Bea", "Cal")
+    party.leave(bea)
+    party.session.kick(ana)  # the TV's K
+    assert party.session.view(None)["vip"] == cal
+
+
+def test_issue13_vip_actions_need_a_present_target_and_skip_waits_10_s(party: Party) -> None:
+    ana, _bea, _cal = party.join("Ana", "Bea", "Cal")
+    party.session.act(ana, "start", 0)
+    assert "skip" not in party.session.view(ana)["can"]
+    party.wait(10.5)  # pushes the new can to the VIP's stream
+    assert "skip" in party.session.view(ana)["can"]
+    update = None
+    while (got := party.streams[ana].get(timeout=0)) is not None:
+        update = got
+    assert update is not None and "skip" in update.view["can"]
+    assert game_moves(party.session.view(ana)["can"]) in ([], ["keep", "exchange"],
+                                                         ["keep", "cut"])
+
+
+def test_issue12_presence_rules_with_a_fake_clock_alone() -> None:
+    clock = Clock()
+    presence = Presence(away_seconds=15, clock=clock)
+    table = Table("turns", 4, "p2", "p1", ("p1", "p2", "p3"), frozenset({"p1", "p3"}))
+    presence.observe(table)
+    assert presence.due() == [] and presence.next_due_in(0) == pytest.approx(10.01)
+    clock.now += 10
+    presence.observe(table)  # same step and player: the turn did not restart
+    clock.now += 5
+    assert [d.kind for d in presence.due()] == ["keep"]
+    moved = Table("turns", 5, "p3", "p1", ("p1", "p2", "p3"), frozenset({"p1", "p3"}))
+    presence.observe(moved)
+    assert presence.due() == [] and presence.turn_clock(0) is None
+    assert presence.away_for("p2") == pytest.approx(15)

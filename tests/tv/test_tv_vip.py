@@ -1,0 +1,146 @@
+"""The TV side of issues 13 and 12.3: the VIP's choices live in the lobby, away players, the
+kick list, the turn countdown, and the TV settings chosen on the VIP's phone."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pygame.event
+
+from host.tv.app import TVApp
+from host.tv.lobby import MIDDLE_X, PLAYERS_X
+from host.tv.overlays import KickOverlay
+from tests.tv.conftest import JOIN_URL, FakeAnnouncer
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _texts(app: TVApp) -> list[str]:
+    """Render one frame and return every text drawn."""
+    drawn: list[str] = []
+    real = app.props.theme.text
+
+    def spy(text: str, size: int, colour: Any = (0, 0, 0), bold: bool = False) -> Any:
+        drawn.append(text)
+        return real(text, size, colour, bold)
+
+    app.props.theme.text = spy  # type: ignore[method-assign]
+    try:
+        app.render(pygame.Surface((1920, 1080)))
+    finally:
+        app.props.theme.text = real  # type: ignore[method-assign]
+    return drawn
+
+
+def _party(make_session: Callable[..., Any], catalog: Any, present: int = 3, away: int = 0,
+           announcer: Any = None, **kwargs: Any) -> tuple[Any, TVApp, list[str], Clock]:
+    clock = Clock()
+    session = make_session(presence=True, clock=clock, **kwargs)
+    ids = []
+    for i in range(present + away):
+        pid = session.join(["Ana", "Bea", "Cal", "Dan", "Eve"][i], "TEST").player_id
+        if i < present:
+            session.subscribe(pid)
+        ids.append(pid)
+    pygame.font.init()
+    app = TVApp(session, announcer, catalog, lang="en", join_url=JOIN_URL,
+                house_rules=session.view(None)["house_rules"])
+    return session, app, ids, clock
+
+
+def _settle(app: TVApp) -> None:
+    app.pump_updates()
+    for _ in range(30):
+        app.step(1 / 60)
+
+
+def test_issue13_lobby_shows_the_vips_rules_live_in_words_screenshot(
+        make_session: Callable[..., Any], catalog: Any, tmp_path: Path) -> None:
+    session, app, (ana, *_), _ = _party(make_session, catalog, house_rules="H2")
+    _settle(app)
+    before = pygame.Surface((1920, 1080))
+    app.render(before)
+    assert "• No blocking" in _texts(app)  # --house-rules: the starting choice
+    session.act(ana, "set_rules", session.step, {"rules": ["H1", "H3", "H4"], "rapid_seconds": 20})
+    _settle(app)
+    after = pygame.Surface((1920, 1080))
+    app.render(after)
+    pygame.image.save(after, str(tmp_path / "tv-lobby-rules.png"))
+    texts = _texts(app)
+    assert {"• Five lives", "• Double cut", "• Rapid (20 s)"} <= set(texts)
+    assert "• No blocking" not in texts
+    rules_area = pygame.Rect(MIDDLE_X, 500, PLAYERS_X - MIDDLE_X - 40, 200)
+    shot = pygame.image.load(str(tmp_path / "tv-lobby-rules.png"))
+    assert pygame.image.tobytes(shot.subsurface(rules_area), "RGB") != pygame.image.tobytes(
+        before.subsurface(rules_area), "RGB")  # the screenshot shows the change
+    session.act(ana, "set_rules", session.step, {"rules": []})
+    _settle(app)
+    texts = _texts(app)
+    assert "• Standard rules" in texts and "• Five lives" not in texts
+
+
+def test_issue12_away_players_marked_and_not_counted_by_start(
+        make_session: Callable[..., Any], catalog: Any) -> None:
+    _session, app, _, _ = _party(make_session, catalog, present=2, away=1)
+    _settle(app)
+    texts = _texts(app)
+    assert "away" in texts
+    assert catalog.t("en", "tv.need_more", count=1) in texts  # 2 present: one more needed
+    assert not any("Ana (VIP)" in text for text in texts)
+
+
+def test_issue12_kick_list_marks_away_players_and_starts_at_the_first(
+        make_session: Callable[..., Any], catalog: Any) -> None:
+    _session, app, ids, _ = _party(make_session, catalog, present=2, away=2)
+    _settle(app)
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_k, mod=0, unicode="k"))
+    overlay = app.overlays[-1]
+    assert isinstance(overlay, KickOverlay)
+    assert overlay.players[overlay.selected].id == ids[2]  # Cal, the first away one
+    assert _texts(app).count("away") >= 2
+
+
+def test_issue12_tv_counts_down_an_away_players_turn(
+        make_session: Callable[..., Any], catalog: Any) -> None:
+    session, app, ids, clock = _party(make_session, catalog, present=3)
+    session.act(ids[0], "start", 0)
+    current = session.view(None)["current"]
+    for sub in [s for s in session._subscribers if s.player_id == current]:
+        sub.close()
+    clock.now += 5
+    _settle(app)
+    name = session.view(None)["players"][ids.index(current)]["name"]
+    assert f"{name} is away — kept in 10 s" in _texts(app)
+
+
+def test_issue13_tv_follows_the_vips_tv_settings(
+        make_session: Callable[..., Any], catalog: Any) -> None:
+    announcer = FakeAnnouncer()
+    session, app, (ana, *_), _ = _party(make_session, catalog, announcer=announcer)
+    _settle(app)
+    session.act(ana, "set_tv", session.step, {"language": "fr"})
+    _settle(app)
+    assert app.props.lang == "fr" and announcer.languages[-1] == "fr"
+    session.act(ana, "set_tv", session.step, {"voice_muted": True})
+    _settle(app)
+    assert announcer.muted is True
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_l, mod=0, unicode="l"))
+    assert session.view(None)["tv_language"] == "it"  # the L key, mirrored for the VIP
+
+
+def test_issue13_tv_says_who_is_now_the_vip(make_session: Callable[..., Any],
+                                            catalog: Any) -> None:
+    session, app, (ana, bea, _), _ = _party(make_session, catalog)
+    _settle(app)
+    session.act(ana, "make_vip", session.step, {"player": bea})
+    _settle(app)
+    assert "Bea is now the VIP." in _texts(app)
