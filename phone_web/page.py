@@ -179,7 +179,7 @@ def asset_bytes(app: Flask, name: str) -> bytes:
 
 
 def gzipped_asset(app: Flask, name: str) -> bytes:
-    """The script gzipped once per app: with its add-ons it is the page's biggest part."""
+    """An asset gzipped once per app: the script with its add-ons is the page's biggest part."""
     cache: dict[str, bytes] = app.extensions.setdefault("cuckoo_page_gzipped", {})
     if name not in cache:
         cache[name] = gzip.compress(asset_bytes(app, name), compresslevel=9, mtime=0)
@@ -195,7 +195,7 @@ def asset(name: str) -> Response:
     """
     if name not in ASSETS:
         abort(404)
-    if name.endswith(".js") and "gzip" in request.headers.get("Accept-Encoding", ""):
+    if "gzip" in request.headers.get("Accept-Encoding", ""):
         response = Response(gzipped_asset(current_app, name), content_type=ASSETS[name])
         response.headers["Content-Encoding"] = "gzip"
         response.headers["Vary"] = "Accept-Encoding"
