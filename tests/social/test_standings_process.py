@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from host.rules import game_moves
 from tests.host_process import HostProcess
 
 
@@ -16,7 +17,7 @@ def _play_game(host: HostProcess, tokens: dict[str, str]) -> None:
         table = next(iter(views.values()))
         if table["phase"] == "game_over":
             return
-        pid, view = next((p, v) for p, v in views.items() if v["can"])
+        pid, view = next((p, v) for p, v in views.items() if game_moves(v["can"]))
         action = "deal" if "deal" in view["can"] else "keep"
         status, body = host.http.act(tokens[pid], action, view["step"])
         assert status == 200, body
@@ -32,6 +33,7 @@ def test_issue14_standings_survive_kill_9_and_fresh_starts_a_new_evening(
     for name in ("Ana", "Bea", "Cal"):
         joined = first.http.join(name)
         tokens[joined["player_id"]] = joined["token"]
+    first.present(tokens.values())  # only present players count toward the start
     assert first.http.act(tokens["p1"], "start", 0)[0] == 200
     _play_game(first, tokens)
     status, table = first.http.call("GET", "/api/table?room=TEST")
