@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from host.i18n import Catalog
+from host.social import ReactionDesk
 
 
 def test_issue14_phone_howto_standings_reactions_and_prediction(
@@ -47,6 +48,7 @@ def test_issue14_phone_howto_standings_reactions_and_prediction(
     late.page.locator("#social-predict button", has_text=name).tap()
     late.page.wait_for_selector("#social-predict [aria-pressed=true]")
     assert catalog.t("it", "social.predict_mine", name=name) in late.text("#social-predict")
+    session.reactions = ReactionDesk(clock=lambda: 100.0)  # still on screen however slow the tap
     late.page.locator("#social-react button").first.tap()
     late.page.wait_for_function("() => document.getElementById('social-note') !== null")
     assert [r.player for r in session.reactions.on_screen()] == ["p5"]
