@@ -22,9 +22,10 @@ from host.rules import controls as rules_controls
 from host.rules.bots import STRATEGIES
 from host.rules.controls import VIP_ACTIONS, TableFacts
 from host.rules.events import Event, EventKind, public
+from host.standings import Standings
 
-#: Controls handled by the session itself (the TV's settings), after the engine's.
-SESSION_ACTIONS: tuple[str, ...] = ("set_tv",)
+#: Controls handled by the session itself (the TV's settings, the evening), after the engine's.
+SESSION_ACTIONS: tuple[str, ...] = ("set_tv", "how_to_play", "new_evening")
 CONTROL_ACTIONS: tuple[str, ...] = (*VIP_ACTIONS, *SESSION_ACTIONS)
 #: Strategies offered to the VIP, best first (PHONE_API.md ``bot_strategies``).
 BOT_STRATEGIES: tuple[str, ...] = tuple(
@@ -58,6 +59,8 @@ class HostControls:
     _connections: Counter[str]
     _presence: Presence | None
     tv: TvSettings
+    tutorial_asks: int
+    _standings: Standings
     bot_strategy: str
     turn_timeout: float
     _away_announced: tuple[int, str | None] | None = None
@@ -119,7 +122,9 @@ class HostControls:
         if controls:
             can += controls
             if game.phase == "lobby":
-                can.append("set_tv")
+                can += ["set_tv", "how_to_play"]
+            if game.phase in ("lobby", "game_over"):
+                can.append("new_evening")
         return can
 
     def _add_control_fields(self, view: dict[str, Any], player_id: str | None) -> None:
@@ -158,6 +163,8 @@ class HostControls:
                 self._changed(rules_controls.end_game(game))
             elif action == "set_tv":
                 self._set_tv(extra)
+            elif action in ("how_to_play", "new_evening"):
+                self._evening_control(action)
         except IllegalAction as refusal:
             # A control's target that is not allowed (the VIP, a bot as VIP…) is a bad action.
             code = "table_full" if refusal.reason is Reason.TABLE_FULL else "bad_action"
@@ -192,6 +199,19 @@ class HostControls:
             self.tv.voice_muted = bool(extra["voice_muted"])
         self._game.step += 1
         self._save()  # no event to tell: the TV follows the view's settings
+        self._changed([])
+
+    def _evening_control(self, action: str) -> None:
+        """Issue 14 from the VIP's phone: "How to play" on the TV, or a new evening's standings.
+
+        Counted as a step and saved like every control; neither touches the game itself.
+        """
+        if action == "how_to_play":
+            self.tutorial_asks += 1  # the TV starts the lesson on its next frame
+        else:
+            self._standings.reset()
+        self._game.step += 1
+        self._save()
         self._changed([])
 
     def set_tv_settings(self, *, language: str | None = None,

@@ -1,7 +1,8 @@
 /* The VIP's host controls on the phone (issue 13), an add-on of the phone page (PHONE_ADDONS.md).
 Shown only to the VIP, and only the controls the view's "can" allows now: house rules H1-H8 as
 switches with H4's seconds, computer players, kick (confirmed; away players first), make VIP,
-skip, misdeal, end the game (confirmed), the TV's language and voice. Texts through cuckoo.t;
+skip, misdeal, end the game (confirmed), "How to play" on the TV, a new evening (confirmed), the
+TV's language and voice. Texts through cuckoo.t;
 names only as textContent; controls are built once and only updated, so focus stays put. */
 (() => {
 "use strict";
@@ -66,6 +67,13 @@ const round = section("round", "round_title"),
 skip.id = "vip-skip"; misdeal.id = "vip-misdeal"; end.id = "vip-end-game";
 round.append(skip, misdeal, end);
 
+/* the evening (issue 14): "How to play" on the TV (lobby), tonight's standings from zero */
+const evening = section("evening", "evening_title"),
+  howTo = button(t("how_to_play"), () => send("how_to_play")),
+  fresh = button(t("new_evening"), () => confirm(t("new_evening_confirm"), () => send("new_evening")));
+howTo.id = "vip-how-to-play"; fresh.id = "vip-new-evening";
+evening.append(howTo, fresh);
+
 /* the TV: language and voice (lobby) */
 const tv = section("tv", "tv_title"), lang = mk("select"), voice = mk("input"), voiceLabel = mk("label", "vip-rule");
 lang.id = "vip-tv-language";
@@ -98,7 +106,7 @@ const announce = (v) => {
 const render = (v) => {
   announce(v);
   const me = v && v.me, can = (v && v.can) || [];
-  panel.hidden = !(me && me.is_vip && ["set_rules", "kick", "make_vip", "misdeal", "end_game"].some((a) => can.includes(a)));
+  panel.hidden = !(me && me.is_vip && ["set_rules", "kick", "make_vip", "misdeal", "end_game", "new_evening"].some((a) => can.includes(a)));
   if (panel.hidden) return close();
   if (!panel.isConnected) D.getElementById("game").append(panel);
   const has = (a) => can.includes(a), names = {};
@@ -142,6 +150,10 @@ const render = (v) => {
   skip.textContent = t("skip", { name: names[v.current] || "" });
   misdeal.hidden = !has("misdeal");
   end.hidden = !has("end_game");
+
+  box.evening.hidden = !has("how_to_play") && !has("new_evening");
+  howTo.hidden = !has("how_to_play");
+  fresh.hidden = !has("new_evening");
 
   box.tv.hidden = !has("set_tv");
   if (v.tv_language && lang.value !== v.tv_language) lang.value = v.tv_language;

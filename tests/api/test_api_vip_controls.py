@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from host.rules import VIP_ACTIONS
+from host.session_controls import CONTROL_ACTIONS
 from phone_web import create_app
 
 
@@ -148,7 +148,7 @@ def test_issue13_make_vip_only_a_present_person(table: Table) -> None:
     public = table.session.subscribe(None, presence=False)
     view = table.ok(ana, "make_vip", player=cal)
     assert view["vip"] == cal and view["me"]["is_vip"] is False
-    assert not set(VIP_ACTIONS) & set(view["can"])  # the old VIP has no controls left
+    assert not set(CONTROL_ACTIONS) & set(view["can"])  # the old VIP has no controls left
     assert "set_rules" in table.view(cal)["can"]
     events = []
     while (update := public.get(timeout=0)) is not None:
@@ -218,6 +218,24 @@ def test_issue13_set_tv_language_and_voice(table: Table) -> None:
         _error(table.act(ana, "set_tv", None, **bad), 400, "bad_request")
 
 
+def test_issue14_vip_starts_how_to_play_and_a_new_evening(table: Table) -> None:
+    """Issue 14: "How to play" (lobby) and a new evening (lobby, game over) from the VIP's phone."""
+    ana, _bea, _cal = table.join("Ana", "Bea", "Cal")
+    asks = table.session.tutorial_asks
+    table.ok(ana, "how_to_play")
+    assert table.session.tutorial_asks == asks + 1  # the TV starts the lesson on its next frame
+    table.ok(ana, "start")
+    assert not {"how_to_play", "new_evening"} & set(table.view(ana)["can"])
+    while table.view()["phase"] != "game_over":  # everyone keeps until a winner
+        view = table.view()
+        actor = view["current"] if view["phase"] == "turns" else view["next_dealer"]
+        table.session.act(actor, "keep" if view["phase"] == "turns" else "deal", view["step"])
+    assert [line["games"] for line in table.view()["standings"]] == [1, 1, 1]
+    assert "how_to_play" not in table.view(ana)["can"]
+    table.ok(ana, "new_evening")
+    assert table.view()["standings"] == []
+
+
 def test_issue13_check_order_401_400_409_400(table: Table) -> None:
     ana, bea, cal = table.join("Ana", "Bea", "Cal")
     post = table.client.post
@@ -246,7 +264,8 @@ def _every_control(target: str) -> list[dict[str, Any]]:
             {"action": "add_bot"}, {"action": "add_bot", "strategy": "random"},
             {"action": "kick", "player": target}, {"action": "make_vip", "player": target},
             {"action": "skip"}, {"action": "misdeal"}, {"action": "end_game"},
-            {"action": "set_tv", "language": "it"}, {"action": "set_tv", "voice_muted": True}]
+            {"action": "set_tv", "language": "it"}, {"action": "set_tv", "voice_muted": True},
+            {"action": "how_to_play"}, {"action": "new_evening"}]
 
 
 def _comparable(view: dict[str, Any]) -> dict[str, Any]:
@@ -260,7 +279,7 @@ def test_issue13_safety_a_non_vip_never_triggers_a_control(table: Table) -> None
     def probe(phase: str) -> None:
         assert table.view()["phase"] == phase
         for who in (bea, cal, dan):
-            assert not set(VIP_ACTIONS) & set(table.view(who)["can"]), (phase, who)
+            assert not set(CONTROL_ACTIONS) & set(table.view(who)["can"]), (phase, who)
             for target in (ana, bea, cal, dan):
                 for body in _every_control(target):
                     before = _comparable(table.view())
@@ -288,11 +307,12 @@ def test_issue13_safety_a_non_vip_never_triggers_a_control(table: Table) -> None
 def test_issue13_controls_are_listed_only_when_allowed(table: Table) -> None:
     ana, bea, _cal = table.join("Ana", "Bea", "Cal")
     lobby = table.view(ana)["can"]
-    assert lobby == ["start", "set_rules", "add_bot", "kick", "make_vip", "set_tv"]
+    assert lobby == ["start", "set_rules", "add_bot", "kick", "make_vip", "set_tv",
+                     "how_to_play", "new_evening"]
     table.ok(ana, "start")
     turns = table.view(ana)["can"]
     assert {"kick", "make_vip", "misdeal", "end_game"} <= set(turns)
-    assert not {"set_rules", "add_bot", "set_tv"} & set(turns)
+    assert not {"set_rules", "add_bot", "set_tv", "how_to_play", "new_evening"} & set(turns)
     assert table.view(bea)["can"] in ([], ["keep", "exchange"], ["keep", "cut"])
 
 

@@ -83,6 +83,13 @@ def test_issue13_vip_phone_rules_bot_start_kick_skip(
     assert wait_until(lambda: list(session.bots.values()) == ["simple"], 10)
     ana.wait_step(session.step)
 
+    # issue 14: "How to play" on the TV from the VIP's phone (the game is untouched)
+    asks, players = session.tutorial_asks, session.view(None)["players"]
+    page.locator("#vip-how-to-play").tap()
+    assert wait_until(lambda: session.tutorial_asks == asks + 1, 10)
+    assert session.view(None)["players"] == players
+    ana.wait_step(session.step)
+
     # start: 4 seated and present (the bot counts), 5 lives everywhere, on the TV too
     assert ana.button_text("start").find("4") >= 0
     ana.tap("start")
