@@ -35,6 +35,8 @@ _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "bad_room", 404: "n
                405: "method_not_allowed", 413: "too_large"}
 #: How often a stream checks whether its phone went away (frees the server thread).
 _STREAM_POLL_SECONDS = 1.0
+#: The last message of a stream whose player opened a newer one (the page stops reconnecting).
+REPLACED_MESSAGE = "event: replaced\ndata: {}\n\n"
 
 
 class ApiError(Exception):
@@ -164,7 +166,11 @@ def table() -> Response:
 
 @api_bp.get("/api/events")
 def events() -> Response:
-    """Server-sent events: the caller's full view now, then on every change; heartbeats."""
+    """Server-sent events: the caller's full view now, then on every change; heartbeats.
+
+    One live stream per player (issue 15): opening a new one ends the old one at once with
+    ``event: replaced``, so a player's tabs can never hold more than one server thread.
+    """
     player_id = _caller(allow_query=True)
     subscription = _session().subscribe(player_id)
     heartbeat = float(current_app.config.get("CUCKOO_HEARTBEAT_SECONDS", 5.0))
@@ -176,6 +182,9 @@ def events() -> Response:
             yield ": connected\n\n"
             while True:
                 update = subscription.get(timeout=min(_STREAM_POLL_SECONDS, heartbeat))
+                if subscription.replaced:  # the player opened a newer stream: hang up now
+                    yield REPLACED_MESSAGE
+                    return
                 if update is not None:
                     data = json.dumps(update.view, ensure_ascii=False, separators=(",", ":"))
                     yield f"data: {data}\n\n"

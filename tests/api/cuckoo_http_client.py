@@ -67,6 +67,7 @@ class EventStream(threading.Thread):
         self.views: list[dict[str, Any]] = []
         self.raw: list[str] = []
         self.comments = 0
+        self.event_names: list[str] = []  # named SSE events (``event: replaced``)
         self.ended = threading.Event()
         self._lock = threading.Lock()
 
@@ -83,6 +84,8 @@ class EventStream(threading.Thread):
                         self.views.append(json.loads(text[6:]))
                     elif text.startswith(":"):
                         self.comments += 1
+                    elif text.startswith("event: "):
+                        self.event_names.append(text[7:])
         except (OSError, ValueError, http.client.HTTPException):
             return
         finally:
