@@ -124,7 +124,7 @@ def test_issue15_300_idle_or_slow_sockets_leave_a_player_answered(served: Any) -
     stream.start()
     abusers = Abusers(server.port, idle=150, slow=150)
     try:
-        latencies = []
+        latencies: list[float] = []
         deadline = time.monotonic() + 8.0  # inside the first idle period: nothing dropped yet
         while time.monotonic() < deadline and len(latencies) < 200:
             latencies.append(_state_latency(server.port, ana["token"]))
