@@ -203,3 +203,19 @@ def test_issue15_guard_times_out_a_request_that_never_finishes_arriving() -> Non
     assert not slow.will_close
     guard.sweep([slow], now=1011.0)
     assert slow.will_close
+
+
+@pytest.mark.skipif(not hasattr(socket, "TCP_USER_TIMEOUT"), reason="Linux-only socket option")
+def test_issue15_a_phone_gone_without_a_fin_is_noticed_by_the_kernel(served: Any) -> None:
+    """Accepted connections carry TCP_USER_TIMEOUT: unacknowledged data (heartbeats to a phone
+    that slept or left without a FIN) aborts the connection, ending its stream."""
+    from host.network import UNACKED_SECONDS
+
+    server, _ = served()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5):
+        def channels() -> list[Any]:
+            return [c for c in list(server._server._map.values()) if hasattr(c, "last_activity")]
+
+        assert wait_until(lambda: bool(channels()), 5, 0.05)
+        value = channels()[0].socket.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT)
+        assert value == UNACKED_SECONDS * 1000
