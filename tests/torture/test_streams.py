@@ -93,3 +93,24 @@ def test_issue15_one_token_with_63_streams_does_not_stall_the_server(live_server
     finally:
         for stream in streams:
             stream.close()
+
+
+def test_issue15_session_keeps_one_presence_stream_per_player(session: Any) -> None:
+    """The rule lives in the session: any front-end gets it, and presence counts stay right."""
+    ana = session.join("Ana", "TEST").player_id
+    first = session.subscribe(ana)
+    second = session.subscribe(ana)
+    watcher = session.subscribe(None, presence=False)  # TV, voice, bots: never replaced
+    assert first.replaced and first.closed and not second.replaced
+    assert first.get(timeout=0) is None  # nothing more for the replaced reader
+    first.close()  # its reader hangs up afterwards: presence must not drop
+    assert session.view(None)["players"][0]["connected"] is True
+    assert not watcher.closed
+    second.close()
+    assert session.view(None)["players"][0]["connected"] is False
+
+
+def test_issue15_heartbeat_is_at_most_10_seconds(session: Any) -> None:
+    from phone_web import create_app
+
+    assert create_app(session).config["CUCKOO_HEARTBEAT_SECONDS"] <= 10
