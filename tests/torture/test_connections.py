@@ -115,7 +115,6 @@ def test_issue15_threads_exceed_the_worst_case_of_streams() -> None:
     assert SERVER_THREADS >= MAX_STREAMS + 8
 
 
-@pytest.mark.slow
 def test_issue15_300_idle_or_slow_sockets_leave_a_player_answered(served: Any) -> None:
     server, _ = served()
     http = Http(f"http://127.0.0.1:{server.port}")
