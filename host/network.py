@@ -215,12 +215,14 @@ class ConnectionGuard:
     hundred silent sockets lock everyone else out (issue 15, finding 3). After waitress's own
     sweep, once a second on its loop thread, this closes connections whose request has not
     fully arrived within ``request_seconds``, those whose client accepted none of the waiting
-    bytes for ``stall_seconds``, and then the longest-idle ones beyond ``evict_above``.
+    bytes for ``stall_seconds`` (even those waitress already marked to close: a full socket
+    never gets to it), and then the longest-idle ones beyond ``evict_above``.
 
     waitress internals relied on (pinned ``waitress>=3.0,<3.1`` in pyproject.toml): the
     server's ``maintenance(now)`` hook and ``active_channels``; a channel's ``requests``
     (running), ``request`` (partly received), ``last_activity``, ``total_outbufs_len`` and
-    ``will_close`` (waitress's own way to close a channel from its loop); and the server's
+    ``will_close`` (waitress's own way to close a channel from its loop), ``handle_close``
+    (for a channel whose full socket never gets to that); and the server's
     ``adj.socket_options``, set after creation (``BackgroundServer``).
     """
 
@@ -243,17 +245,19 @@ class ConnectionGuard:
         server.maintenance = maintenance
 
     def sweep(self, channels: list[Any], now: float) -> None:
-        """Mark for closing what is too slow, too stuck or one too many."""
+        """Close what is too slow, too stuck or one too many (on waitress's loop thread)."""
         idle: list[Any] = []
         open_count = 0
         for channel in channels:
+            stuck = bool(channel.total_outbufs_len) and \
+                now - channel.last_activity > self.stall_seconds
+            if stuck:  # even when already marked: a full socket never gets to its close
+                self._close(channel, at_once=True)
+                continue
             if channel.will_close:
                 continue
             open_count += 1
             if channel.requests:  # a request runs (a stream): only a stuck reader is closed
-                if channel.total_outbufs_len and now - channel.last_activity > self.stall_seconds:
-                    self._close(channel)
-                    open_count -= 1
                 continue
             partial = channel.request
             if partial is not None:
@@ -268,6 +272,13 @@ class ConnectionGuard:
             for channel in idle[:open_count - self.evict_above]:
                 self._close(channel)
 
-    def _close(self, channel: Any) -> None:
-        channel.will_close = True
+    def _close(self, channel: Any, *, at_once: bool = False) -> None:
+        """``will_close``: waitress closes it at its next write turn. That turn never comes for
+        a client whose receive window stays full, so such a channel is closed here and now
+        (``handle_close`` is what waitress's loop itself calls when a socket fails)."""
         self.closed += 1
+        if not at_once:
+            channel.will_close = True
+            return
+        with contextlib.suppress(OSError):
+            channel.handle_close()

@@ -174,8 +174,11 @@ def test_issue15_the_oldest_idle_connections_are_evicted_when_too_many(served: A
 
 def _channel(*, running: bool = False, partial: object = None, pending: int = 0,
              last: float = 0.0) -> Any:
-    return SimpleNamespace(requests=[object()] if running else [], request=partial,
-                           total_outbufs_len=pending, last_activity=last, will_close=False)
+    channel = SimpleNamespace(requests=[object()] if running else [], request=partial,
+                              total_outbufs_len=pending, last_activity=last, will_close=False,
+                              closed_now=False)
+    channel.handle_close = lambda: setattr(channel, "closed_now", True)
+    return channel
 
 
 def test_issue15_guard_closes_a_stream_whose_phone_stopped_reading() -> None:
@@ -183,8 +186,11 @@ def test_issue15_guard_closes_a_stream_whose_phone_stopped_reading() -> None:
     frozen = _channel(running=True, pending=4096, last=100.0)
     reading = _channel(running=True, pending=4096, last=125.0)
     quiet = _channel(running=True, pending=0, last=0.0)  # a stream with nothing to send yet
-    guard.sweep([frozen, reading, quiet], now=131.0)
-    assert (frozen.will_close, reading.will_close, quiet.will_close) == (True, False, False)
+    finished = _channel(pending=4096, last=100.0)  # a response done, never read to its end
+    finished.will_close = True  # waitress's own idle sweep marked it; it cannot get to close
+    guard.sweep([frozen, reading, quiet, finished], now=131.0)
+    closed = [c.closed_now for c in (frozen, reading, quiet, finished)]
+    assert closed == [True, False, False, True]
 
 
 class _Parser:
@@ -218,3 +224,31 @@ def test_issue15_a_phone_gone_without_a_fin_is_noticed_by_the_kernel(served: Any
         assert wait_until(lambda: bool(channels()), 5, 0.05)
         value = channels()[0].socket.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT)
         assert value == UNACKED_SECONDS * 1000
+
+
+def test_issue15_a_frozen_phone_stream_is_closed_and_its_player_shows_away(
+        served: Any) -> None:
+    """A phone that stops reading (its browser froze) once the buffers are full: the guard
+    closes the connection after ``stall_seconds``, the stream's thread is freed and the player
+    shows as away. Small socket buffers make "full" come quickly."""
+    server, session = served(guard=ConnectionGuard(stall_seconds=1))
+    server._server.adj.socket_options = [(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)]
+    http = Http(f"http://127.0.0.1:{server.port}")
+    ana = http.join("Ana")
+    frozen = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    frozen.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+    frozen.connect(("127.0.0.1", server.port))
+    try:
+        frozen.sendall(f"GET /api/events?token={ana['token']} HTTP/1.1\r\nHost: x\r\n\r\n"
+                       .encode())
+        assert wait_until(lambda: session.view(None)["players"][0]["connected"], 5, 0.02)
+        for round_ in range(150):  # every join and kick sends Ana's stream a whole view
+            extra = session.join(f"Guest {round_}", "TEST").player_id
+            session.kick(extra)
+            if not session.view(None)["players"][0]["connected"]:
+                break
+        assert wait_until(lambda: not session.view(None)["players"][0]["connected"], 10, 0.05)
+        assert server.guard.closed >= 1
+        assert http.state(ana["token"])["players"][0]["connected"] is False
+    finally:
+        frozen.close()
