@@ -11,6 +11,7 @@ import errno
 import logging
 import socket
 import threading
+import weakref
 from typing import Any
 from urllib.parse import quote
 
@@ -80,19 +81,42 @@ def public_join_url(public_url: str, room: str) -> str:
     return f"{base}/?room={quote(room)}"
 
 
-#: 20 phones each hold one thread with their event stream, plus their requests, plus spare.
-SERVER_THREADS = 64
+#: The most event streams that can be live at once: one per seat (issue 15: a new stream of a
+#: player replaces the old one), 20 seats with H7. ``/api/table`` is answered, never streamed,
+#: so public watchers hold no thread at all.
+MAX_STREAMS = 20
+#: Threads left for plain requests when every stream is live (each is answered in milliseconds).
+REQUEST_THREADS = 12
+SERVER_THREADS = MAX_STREAMS + REQUEST_THREADS
+#: Past this many open connections waitress stops accepting (far above the worst real case:
+#: 20 phones with a stream and a few keep-alive connections each, about 100).
+CONNECTION_LIMIT = 1000
+#: Past this many, the oldest idle connections are closed to make room (``ConnectionGuard``).
+EVICT_ABOVE = 600
+#: A connection with no request running is closed after this many quiet seconds.
+IDLE_SECONDS = 10
+#: A request must have fully arrived this long after its first byte (slow-header senders).
+REQUEST_SECONDS = 10
+#: A client that accepts none of the bytes waiting for it this long is gone (frozen phone).
+STALL_SECONDS = 30
+#: The kernel aborts a connection whose sent data stays unacknowledged this long (a phone that
+#: slept or left without a FIN), so its stream ends and its player shows as away.
+UNACKED_SECONDS = 20
 
 
 class BackgroundServer:
     """waitress serving a WSGI app from a daemon thread, stoppable within a second or two.
 
     ``send_bytes=1`` makes waitress flush every write at once, which event streams need;
-    ``channel_request_lookahead`` lets a stream notice a phone that went away.
+    ``channel_request_lookahead`` lets a stream notice a phone that went away. Connections are
+    bounded (issue 15): more threads than streams can ever be live, idle and slow connections
+    dropped within seconds, the oldest idle ones evicted when too many are open, and ``poll``
+    instead of ``select`` so descriptors past 1024 are fine.
     """
 
     def __init__(self, app: Any, bind: str, port: int, *, tries: int = 100,
-                 threads: int = SERVER_THREADS) -> None:
+                 threads: int = SERVER_THREADS, idle_seconds: int = IDLE_SECONDS,
+                 guard: ConnectionGuard | None = None) -> None:
         from waitress.server import create_server
 
         self.requested_port = port
@@ -103,7 +127,9 @@ class BackgroundServer:
                 self._server = create_server(
                     app, host=bind, port=candidate, threads=threads, send_bytes=1,
                     channel_request_lookahead=1, ident="cuckoo-party",
-                    connection_limit=200, clear_untrusted_proxy_headers=True,
+                    connection_limit=CONNECTION_LIMIT, clear_untrusted_proxy_headers=True,
+                    channel_timeout=idle_seconds, cleanup_interval=1,
+                    asyncore_use_poll=True,
                 )
                 break
             except OSError as error:
@@ -114,6 +140,10 @@ class BackgroundServer:
             raise last_error or OSError(errno.EADDRINUSE, "no free port")
         self.bind = bind
         self.port = int(self._server.effective_port)
+        # Not a create_server() argument: waitress applies it to every accepted connection.
+        self._server.adj.socket_options = _socket_options()
+        self.guard = guard or ConnectionGuard()
+        self.guard.install(self._server)
         self._thread = threading.Thread(target=self._run, name="web-server", daemon=True)
 
     def _run(self) -> None:
@@ -166,3 +196,89 @@ class BackgroundServer:
             for channel in list(socket_map.values()):
                 with contextlib.suppress(Exception):  # best effort while tearing down
                     channel.handle_close()
+
+
+def _socket_options() -> list[tuple[int, int, int]]:
+    """waitress's default (no Nagle) plus, where the kernel has it, ``TCP_USER_TIMEOUT``."""
+    options = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
+    if hasattr(socket, "TCP_USER_TIMEOUT"):  # Linux
+        options.append((socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, UNACKED_SECONDS * 1000))
+    return options
+
+
+class ConnectionGuard:
+    """What waitress lacks against a room full of odd phones: deadlines and eviction.
+
+    waitress closes a connection only after ``channel_timeout`` seconds without a byte in or
+    out, and stops accepting at ``connection_limit``. So a client sending one header line
+    every 2 s, or one that opened a stream and stopped reading, stays forever, and a few
+    hundred silent sockets lock everyone else out (issue 15, finding 3). After waitress's own
+    sweep, once a second on its loop thread, this closes connections whose request has not
+    fully arrived within ``request_seconds``, those whose client accepted none of the waiting
+    bytes for ``stall_seconds`` (even those waitress already marked to close: a full socket
+    never gets to it), and then the longest-idle ones beyond ``evict_above``.
+
+    waitress internals relied on (pinned ``waitress>=3.0,<3.1`` in pyproject.toml): the
+    server's ``maintenance(now)`` hook and ``active_channels``; a channel's ``requests``
+    (running), ``request`` (partly received), ``last_activity``, ``total_outbufs_len`` and
+    ``will_close`` (waitress's own way to close a channel from its loop), ``handle_close``
+    (for a channel whose full socket never gets to that); and the server's
+    ``adj.socket_options``, set after creation (``BackgroundServer``).
+    """
+
+    def __init__(self, *, request_seconds: float = REQUEST_SECONDS,
+                 stall_seconds: float = STALL_SECONDS, evict_above: int = EVICT_ABOVE) -> None:
+        self.request_seconds = request_seconds
+        self.stall_seconds = stall_seconds
+        self.evict_above = evict_above
+        self.closed = 0
+        self._first_seen: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
+
+    def install(self, server: Any) -> None:
+        """Run after waitress's own ``maintenance`` each time it runs (on its loop thread)."""
+        waitress_sweep = server.maintenance
+
+        def maintenance(now: float) -> None:
+            waitress_sweep(now)
+            self.sweep(list(server.active_channels.values()), now)
+
+        server.maintenance = maintenance
+
+    def sweep(self, channels: list[Any], now: float) -> None:
+        """Close what is too slow, too stuck or one too many (on waitress's loop thread)."""
+        idle: list[Any] = []
+        open_count = 0
+        for channel in channels:
+            stuck = bool(channel.total_outbufs_len) and \
+                now - channel.last_activity > self.stall_seconds
+            if stuck:  # even when already marked: a full socket never gets to its close
+                self._close(channel, at_once=True)
+                continue
+            if channel.will_close:
+                continue
+            open_count += 1
+            if channel.requests:  # a request runs (a stream): only a stuck reader is closed
+                continue
+            partial = channel.request
+            if partial is not None:
+                started = self._first_seen.setdefault(partial, now)
+                if now - started > self.request_seconds:
+                    self._close(channel)
+                    open_count -= 1
+                    continue
+            idle.append(channel)
+        if open_count > self.evict_above:
+            idle.sort(key=lambda channel: float(channel.last_activity))
+            for channel in idle[:open_count - self.evict_above]:
+                self._close(channel)
+
+    def _close(self, channel: Any, *, at_once: bool = False) -> None:
+        """``will_close``: waitress closes it at its next write turn. That turn never comes for
+        a client whose receive window stays full, so such a channel is closed here and now
+        (``handle_close`` is what waitress's loop itself calls when a socket fails)."""
+        self.closed += 1
+        if not at_once:
+            channel.will_close = True
+            return
+        with contextlib.suppress(OSError):
+            channel.handle_close()

@@ -408,6 +408,8 @@ class Session(HostControls):
         """Follow the table as ``player_id`` sees it (``None``: public). First update is now.
 
         ``presence``: this subscription makes the player ``connected`` (a phone's stream).
+        A player has at most one such stream (issue 15): a new one replaces the old, which
+        ends at once (``Subscription.replaced``); presence stays on throughout.
         """
         with self._lock:
             self._check_open()
@@ -415,13 +417,23 @@ class Session(HostControls):
                 raise SessionError("unknown_player", "no such player")
             sub = Subscription(player_id, presence and player_id is not None, self._unsubscribe)
             if sub.presence and player_id is not None:
+                was_present = self._connections[player_id] > 0
+                self._replace_streams_of(player_id)
                 self._connections[player_id] += 1
-                if self._connections[player_id] == 1:
+                if not was_present:
                     self._changed([])
             self._subscribers.append(sub)
             sub.push(Update(self._game.step, self._view_locked(player_id), []))
         self._flush()
         return sub
+
+    def _replace_streams_of(self, player_id: str) -> None:
+        """End the player's presence streams (lock held); their count goes, silently."""
+        for old in [s for s in self._subscribers if s.presence and s.player_id == player_id]:
+            old.replace()
+            self._subscribers.remove(old)
+            if self._connections[player_id] > 0:
+                self._connections[player_id] -= 1
 
     def _unsubscribe(self, sub: Subscription) -> None:
         with self._lock:

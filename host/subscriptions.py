@@ -35,11 +35,29 @@ class Subscription:
         self._queue: deque[Update] = deque(maxlen=_QUEUE_LIMIT)
         self._ready = threading.Condition(threading.Lock())
         self._closed = False
+        self._replaced = False
         self._on_close = on_close
 
     @property
     def closed(self) -> bool:
         return self._closed
+
+    @property
+    def replaced(self) -> bool:
+        """True once a newer stream of the same player took this one's place (issue 15)."""
+        return self._replaced
+
+    def replace(self) -> None:
+        """A newer stream of the same player took over: stop at once, queued updates dropped.
+
+        Why drop them: the reader must say "replaced" and hang up now, not first drain a
+        backlog to a tab nobody looks at (and free its server thread for the new stream).
+        """
+        with self._ready:
+            self._replaced = True
+            self._closed = True
+            self._queue.clear()
+            self._ready.notify_all()
 
     def push(self, update: Update) -> None:
         with self._ready:

@@ -13,6 +13,7 @@ from typing import Any
 from flask import Flask, Response
 
 from host.i18n import Catalog
+from phone_web.limits import GUESSES_PER_MINUTE, GuessLimiter
 
 #: Over this, a request body is refused with 413 before anyone parses it.
 MAX_BODY_BYTES = 4 * 1024
@@ -22,10 +23,18 @@ CONTENT_SECURITY_POLICY = (
     "frame-ancestors 'none'"
 )
 
+#: The page's own script and stylesheet: not documents, so no CSP needed (page weight).
+_SUBRESOURCE_TYPES = frozenset({"text/css", "text/javascript", "application/javascript"})
+
 
 def create_app(session: Any, catalog: Catalog | None = None, *,
-               heartbeat_seconds: float = 5.0) -> Flask:
-    """A Flask app serving ``session``: the API blueprint, plus the phone page when present."""
+               heartbeat_seconds: float = 5.0,
+               guesses_per_minute: int | None = GUESSES_PER_MINUTE) -> Flask:
+    """A Flask app serving ``session``: the API blueprint, plus the phone page when present.
+
+    ``guesses_per_minute``: wrong room codes or failed joins an address may make per minute
+    before it gets 429 (issue 15); ``None`` turns the limit off (tests that flood joins).
+    """
     from phone_web.api import api_bp, register_error_handlers
 
     app = Flask(__name__)
@@ -34,6 +43,8 @@ def create_app(session: Any, catalog: Catalog | None = None, *,
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["cuckoo_session"] = session
     app.extensions["cuckoo_catalog"] = catalog or Catalog.load()
+    if guesses_per_minute is not None:
+        app.extensions["cuckoo_limiter"] = GuessLimiter(guesses_per_minute)
     app.register_blueprint(api_bp)
     if importlib.util.find_spec("phone_web.page") is not None:
         page = importlib.import_module("phone_web.page")
@@ -50,10 +61,12 @@ def _secure_headers(response: Response) -> Response:
 
     Every byte counts against the phone page's 20 KB (issue 4): framing is forbidden by the
     CSP's ``frame-ancestors 'none'`` (so no ``X-Frame-Options``), and the referrer policy goes
-    on HTML alone (the stylesheet and script link nowhere).
+    on HTML alone (the stylesheet and script link nowhere). A CSP governs documents only, so
+    the page's own script and stylesheet go without its ~250 bytes.
     """
     response.headers["Cache-Control"] = "no-store"
-    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    if response.mimetype not in _SUBRESOURCE_TYPES:
+        response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     if response.mimetype == "text/html":
         response.headers.setdefault("Referrer-Policy", "no-referrer")

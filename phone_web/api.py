@@ -12,6 +12,7 @@ import json
 import logging
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, request
@@ -20,6 +21,7 @@ from werkzeug.exceptions import HTTPException
 from host.i18n import Catalog, best_language
 from host.session import Session, SessionError
 from host.session_controls import BadControlFields, control_fields
+from phone_web.limits import GuessLimiter
 
 api_bp = Blueprint("api", __name__)
 log = logging.getLogger(__name__)
@@ -28,7 +30,8 @@ log = logging.getLogger(__name__)
 ERROR_STATUS: dict[str, int] = {
     "bad_request": 400, "bad_name": 400, "bad_action": 400, "unauthorized": 401,
     "bad_room": 403, "not_found": 404, "method_not_allowed": 405, "name_taken": 409,
-    "table_full": 409, "stale_step": 409, "too_large": 413, "internal": 500, "closed": 503,
+    "table_full": 409, "stale_step": 409, "too_large": 413, "rate_limited": 429,
+    "internal": 500, "closed": 503,
 }
 #: Session refusals that are not client mistakes of their own kind.
 _SESSION_ALIASES = {"unknown_player": "unauthorized"}
@@ -36,19 +39,22 @@ _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "bad_room", 404: "n
                405: "method_not_allowed", 413: "too_large"}
 #: How often a stream checks whether its phone went away (frees the server thread).
 _STREAM_POLL_SECONDS = 1.0
+#: The last message of a stream whose player opened a newer one (the page stops reconnecting).
+REPLACED_MESSAGE = "event: replaced\ndata: {}\n\n"
 
 
 class ApiError(Exception):
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, retry_after: int = 0) -> None:
         super().__init__(code)
         self.code = code
+        self.retry_after = retry_after
 
 
 def _session() -> Session:
     return current_app.extensions["cuckoo_session"]  # type: ignore[no-any-return]
 
 
-def error_response(code: str) -> Response:
+def error_response(code: str, retry_after: int = 0) -> Response:
     """``{"error": code, "message": text}`` in the caller's language, with the right status."""
     code = _SESSION_ALIASES.get(code, code)
     status = ERROR_STATUS.get(code, 400)
@@ -61,6 +67,8 @@ def error_response(code: str) -> Response:
     )
     if status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="cuckoo-party"'
+    if retry_after:
+        response.headers["Retry-After"] = str(retry_after)
     return response
 
 
@@ -69,7 +77,7 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(ApiError)
     def _api_error(error: ApiError) -> Response:
-        return error_response(error.code)
+        return error_response(error.code, error.retry_after)
 
     @app.errorhandler(SessionError)
     def _session_error(error: SessionError) -> Response:
@@ -128,12 +136,41 @@ def healthz() -> Response:
     return current_app.response_class("ok", mimetype="text/plain")
 
 
+def _limiter() -> GuessLimiter | None:
+    return current_app.extensions.get("cuckoo_limiter")
+
+
+def _has_valid_token() -> bool:
+    token = _bearer_token()
+    return token is not None and _session().player_for_token(token) is not None
+
+
+@contextmanager
+def _guess() -> Iterator[None]:
+    """A room-code or join attempt: refused with 429 from a guessing address (issue 15);
+    a refusal inside counts as one more wrong guess. A valid token is never limited."""
+    limiter = _limiter()
+    if limiter is None or _has_valid_token():
+        yield
+        return
+    address = request.remote_addr or "?"
+    wait = limiter.retry_after(address)
+    if wait:
+        raise ApiError("rate_limited", wait)
+    try:
+        yield
+    except (ApiError, SessionError, HTTPException):
+        limiter.failed(address)
+        raise
+
+
 @api_bp.post("/api/join")
 def join() -> Response:
-    body = _json_body()
-    # A missing or non-text room is a wrong room, a missing or non-text name a bad name: the
-    # contract lists only those codes for joins (the session checks the room first).
-    result = _session().join(body.get("name"), body.get("room"))
+    with _guess():
+        body = _json_body()
+        # A missing or non-text room is a wrong room, a missing or non-text name a bad name:
+        # the contract lists only those codes for joins (the session checks the room first).
+        result = _session().join(body.get("name"), body.get("room"))
     return _json({"player_id": result.player_id, "token": result.token,
                   "status": result.status}, 201)
 
@@ -161,15 +198,19 @@ def action() -> Response:
 def table() -> Response:
     session = _session()
     room = request.args.get("room")
-    known = _bearer_token() is not None and session.player_for_token(_bearer_token()) is not None
-    if not known and (room is None or room.strip().upper() != session.room):
-        raise ApiError("bad_room")
+    with _guess():
+        if not _has_valid_token() and (room is None or room.strip().upper() != session.room):
+            raise ApiError("bad_room")
     return _json(session.view(None))
 
 
 @api_bp.get("/api/events")
 def events() -> Response:
-    """Server-sent events: the caller's full view now, then on every change; heartbeats."""
+    """Server-sent events: the caller's full view now, then on every change; heartbeats.
+
+    One live stream per player (issue 15): opening a new one ends the old one at once with
+    ``event: replaced``, so a player's tabs can never hold more than one server thread.
+    """
     player_id = _caller(allow_query=True)
     subscription = _session().subscribe(player_id)
     heartbeat = float(current_app.config.get("CUCKOO_HEARTBEAT_SECONDS", 5.0))
@@ -181,6 +222,9 @@ def events() -> Response:
             yield ": connected\n\n"
             while True:
                 update = subscription.get(timeout=min(_STREAM_POLL_SECONDS, heartbeat))
+                if subscription.replaced:  # the player opened a newer stream: hang up now
+                    yield REPLACED_MESSAGE
+                    return
                 if update is not None:
                     data = json.dumps(update.view, ensure_ascii=False, separators=(",", ":"))
                     yield f"data: {data}\n\n"

@@ -31,7 +31,7 @@ _COMMON_PREFIXES = ("suit_", "rank_", "lives")
 _SERVER_ONLY = frozenset({
     "title", "language", "room_label", "room_hint", "room_go", "name_label", "name_hint",
     "story_title", "players_title", "alerts_title", "sound_label", "vibrate_label",
-    "reveal_title", "reconnecting",
+    "reveal_title", "reconnecting", "stream_replaced", "stream_take_back",
 })
 #: The page's two assets and their content types (issue 4: at most 3 requests after the HTML).
 #: The stylesheet is pure ASCII, so it needs no ``charset`` (15 bytes fewer on every load).

@@ -79,6 +79,8 @@ const connect = () => {
   const es = S.es = new EventSource("/api/events?token=" + encodeURIComponent(S.token));
   es.onmessage = (m) => { S.wait = 500; banner(0); render(JSON.parse(m.data)); };
   es.onerror = () => { es.close(); if (S.es === es) { S.es = null; lost(); } };
+  /* issue 15: another tab or phone took this seat's stream; stay quiet until asked back */
+  on(es, "replaced", () => { shut(); $("moved").hidden = !(S.moved = 1); });
 },
   lost = () => {
     banner(1);
@@ -95,7 +97,7 @@ const connect = () => {
       if (s !== 200) throw s;
       render(d);
       banner(0);
-      if (!S.es) connect();
+      if (!S.es && !S.moved) connect();
     } catch { lost(); }
   },
   forget = () => {
@@ -106,9 +108,10 @@ const connect = () => {
     view("join-form");
   },
   /* back from sleep or offline: a stream may be silently dead, so fetch now and listen anew */
-  again = () => { if (S.token) { S.wait = 500; shut(); refresh(); } };
+  again = () => { if (S.token && !S.moved) { S.wait = 500; shut(); refresh(); } };
 on(D, "visibilitychange", () => { if (!D.hidden) again(); });
 on(window, "online", again);
+on($("back"), "click", () => { $("moved").hidden = !(S.moved = 0); connect(); });
 on(window, "offline", () => { if (S.token) banner(1); });
 
 /* ---- actions: disabled at the tap; the step makes a double tap harmless anyway ---- */

@@ -59,7 +59,8 @@ class EventStream(threading.Thread):
     def __init__(self, base: str, token: str) -> None:
         super().__init__(daemon=True)
         parts = urlsplit(base)
-        self._connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+        self._connection = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port,
+                                                   timeout=30)
         self._connection.connect()
         self._socket = self._connection.sock  # kept: http.client may drop its own reference
         self._connection.request("GET", f"/api/events?token={token}")
@@ -67,6 +68,7 @@ class EventStream(threading.Thread):
         self.views: list[dict[str, Any]] = []
         self.raw: list[str] = []
         self.comments = 0
+        self.event_names: list[str] = []  # named SSE events (``event: replaced``)
         self.ended = threading.Event()
         self._lock = threading.Lock()
 
@@ -83,6 +85,8 @@ class EventStream(threading.Thread):
                         self.views.append(json.loads(text[6:]))
                     elif text.startswith(":"):
                         self.comments += 1
+                    elif text.startswith("event: "):
+                        self.event_names.append(text[7:])
         except (OSError, ValueError, http.client.HTTPException):
             return
         finally:

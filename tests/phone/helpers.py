@@ -52,7 +52,8 @@ class Phone:
 
     def _on_stream_message(self, event: dict[str, Any]) -> None:
         self.stream_messages += 1
-        self.views.append(json.loads(event["data"]))
+        if event.get("eventName", "message") == "message":  # not ``event: replaced``
+            self.views.append(json.loads(event["data"]))
 
     def _on_dialog(self, dialog: Any) -> None:
         self.dialogs.append(dialog.message)

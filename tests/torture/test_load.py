@@ -1,4 +1,4 @@
-"""Load: 20 phones hold event streams while a flood of valid and bogus requests arrives for 30 s.
+"""Load: 14 phones hold event streams while a flood of valid and bogus requests arrives for 30 s.
 
 What must hold: no 5xx and no failed connection; every action answered 200 was applied exactly
 once (the answered steps are exactly the steps the table moved through) and a double tap of
@@ -26,15 +26,20 @@ from tests.api.cuckoo_http_client import EventStream, Http, wait_until
 
 DURATION_S = 30.0
 PHONES = 20
+#: Seats whose streams keep vanishing. Issue 15: a player has one live stream, so a vanishing
+#: phone must use a seat of its own (it would otherwise replace a steady phone's stream).
+VANISHING = 6
 
 
 class Flood:
     """Bounded worker threads hammering one server until a deadline; records every answer."""
 
-    def __init__(self, url: str, port: int, tokens: dict[str, str], deadline: float) -> None:
+    def __init__(self, url: str, port: int, tokens: dict[str, str], deadline: float,
+                 vanishing: list[str] | None = None) -> None:
         self.http = Http(url)
         self.port = port
         self.tokens = tokens
+        self.vanishing = vanishing or list(tokens.values())
         self.deadline = deadline
         self.lock = threading.Lock()
         self.statuses: list[tuple[str, int]] = []
@@ -110,7 +115,7 @@ class Flood:
 
     def vanisher(self, rng: random.Random) -> None:
         """A phone opens its stream, reads the first view, and disappears (or is reset)."""
-        token = rng.choice(list(self.tokens.values()))
+        token = rng.choice(self.vanishing)
         sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
         try:
             sock.sendall(f"GET /api/events?token={token} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
@@ -138,10 +143,12 @@ def test_20_streams_survive_a_30_second_flood_without_loss_or_5xx(make_session: 
         for i in range(PHONES):
             joined = http.join(f"Phone {i + 1}")
             tokens[joined["player_id"]] = joined["token"]
-            streams[joined["player_id"]] = EventStream(server.url, joined["token"])
-            streams[joined["player_id"]].start()
+            if i < PHONES - VANISHING:
+                streams[joined["player_id"]] = EventStream(server.url, joined["token"])
+                streams[joined["player_id"]].start()
         first_step = server.session.step
-        flood = Flood(server.url, server.port, tokens, time.monotonic() + DURATION_S)
+        vanishing = list(tokens.values())[PHONES - VANISHING:]
+        flood = Flood(server.url, server.port, tokens, time.monotonic() + DURATION_S, vanishing)
         workers = [flood.run(flood.player, seed) for seed in (1, 2, 3)]
         workers += [flood.run(flood.bogus, seed) for seed in (4, 5)]
         workers += [flood.run(flood.vanisher, seed) for seed in (6, 7, 8, 9)]

@@ -1,0 +1,49 @@
+"""Issue 15: two tabs of one seat never flap. The tab whose stream was replaced says the game
+moved to another tab or phone, stays quiet (no reconnection by itself), and takes the game back
+only when asked — which in turn quiets the other tab.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from host.i18n import Catalog
+from tests.phone.helpers import Phone
+
+CATALOG = Catalog.load()
+
+
+def _streams_of(session: Any, pid: str) -> int:
+    return sum(1 for s in session._subscribers if s.player_id == pid and s.presence)
+
+
+def test_issue15_a_replaced_tab_says_so_and_does_not_reconnect(
+        live_server: Any, phone_factory: Any) -> None:
+    server = live_server(heartbeat_seconds=1.0)
+    first = phone_factory("Pixel 7", "fr-FR")
+    first.open(f"{server.url}/?room=TEST&lang=fr")
+    first.join("Ana")
+    pid = server.session.view(None)["players"][0]["id"]
+    first.page.wait_for_function("() => document.getElementById('main').dataset.step === '0'")
+    second = Phone(first.context, first.context.new_page())  # same phone, same storage
+    second.open(f"{server.url}/?room=TEST&lang=fr")
+    second.page.wait_for_selector("#game:not([hidden])")
+    first.page.wait_for_selector("#moved:not([hidden])")
+    assert CATALOG.t("fr", "phone.stream_replaced") in first.text("#moved")
+    assert first.text("#moved button") == CATALOG.t("fr", "phone.stream_take_back")
+    # No flapping: several seconds later the second tab still holds the only stream.
+    requests_before = len([r for r in first.requests if "/api/events" in r.url])
+    first.page.evaluate("() => window.dispatchEvent(new Event('online'))")  # no nudge works
+    time.sleep(3)
+    assert len([r for r in first.requests if "/api/events" in r.url]) == requests_before
+    assert second.page.is_hidden("#moved")
+    assert _streams_of(server.session, pid) == 1
+    assert server.session.view(None)["players"][0]["connected"] is True
+    # Taking it back: the first tab listens again, the second one is now the quiet one.
+    first.page.locator("#moved button").tap()
+    first.page.wait_for_selector("#moved", state="hidden")
+    second.page.wait_for_selector("#moved:not([hidden])")
+    time.sleep(1)
+    assert first.page.is_hidden("#moved")
+    assert _streams_of(server.session, pid) == 1
