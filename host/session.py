@@ -15,29 +15,26 @@ import random
 import secrets
 import string
 import threading
-import unicodedata
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from host import persistence
+from host import names, persistence
 from host.rules import Game, HouseRules, IllegalAction
 from host.rules.events import Event, visible_to
 from host.subscriptions import Subscription, Update
 
 SAVE_FORMAT = "cuckoo-party-session"
 SAVE_VERSION = 1
-MAX_NAME_LENGTH = 16
+MAX_NAME_LENGTH = names.MAX_NAME_LENGTH
 #: Proper names for computer players: names are never translated.
 BOT_NAMES: tuple[str, ...] = (
     "Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Margaret", "Dennis", "Frances",
     "Claude", "Hedy", "Tim", "Radia", "Linus", "Sophie", "Guido", "Katherine", "John", "Joan",
     "Niklaus",
 )
-#: Format characters that may appear inside an emoji name (zero-width joiner / non-joiner).
-_ALLOWED_FORMAT_CHARS = frozenset({"\u200c", "\u200d"})
 
 
 class SessionError(Exception):
@@ -57,19 +54,11 @@ class JoinResult:
 
 
 def clean_name(raw: Any) -> str:
-    """A valid display name, or SessionError("bad_name"): trimmed, 1–16 characters, printable."""
-    if not isinstance(raw, str):
-        raise SessionError("bad_name", "the name must be text")
-    name = unicodedata.normalize("NFC", raw).strip()
-    if not 1 <= len(name) <= MAX_NAME_LENGTH:
-        raise SessionError("bad_name", "the name must have 1 to 16 characters")
-    for char in name:
-        category = unicodedata.category(char)
-        if category in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp") or (
-            category == "Cf" and char not in _ALLOWED_FORMAT_CHARS
-        ):
-            raise SessionError("bad_name", "the name holds a control character")
-    return name
+    """A valid display name (see ``host.names.clean_name``), or SessionError("bad_name")."""
+    try:
+        return names.clean_name(raw)
+    except names.NameRefused as refusal:
+        raise SessionError(refusal.code, str(refusal)) from None
 
 
 def _digest(token: str) -> str:
@@ -214,10 +203,10 @@ class Session:
         return pid
 
     def _seat_bot(self, strategy: str) -> str:
-        taken = {p.name.casefold() for p in self._game.players}
-        name = next((n for n in BOT_NAMES if n.casefold() not in taken), None)
+        taken = [p.name for p in self._game.players]
+        name = next((n for n in BOT_NAMES if not names.looks_like(n, taken)), None)
         number = len(self._bots) + 1
-        while name is None or name.casefold() in taken:
+        while name is None or names.looks_like(name, taken):
             name, number = f"Bot {number}", number + 1
         pid = self._seat(name, bot=True).player_id
         self._bots[pid] = strategy
@@ -225,9 +214,8 @@ class Session:
         return pid
 
     def _seat(self, name: str, *, bot: bool) -> JoinResult:
-        folded = name.casefold()
-        if any(p.name.casefold() == folded for p in self._game.players):
-            raise SessionError("name_taken", "that name is taken")
+        if names.looks_like(name, [p.name for p in self._game.players]):
+            raise SessionError("name_taken", "that name is taken (or one that looks the same)")
         if len(self._game.players) >= self._game.options.max_players:
             raise SessionError("table_full", "the table is full")
         pid = f"p{self._next_number}"

@@ -88,6 +88,7 @@ class TVApp:
         self._toast: tuple[str, float] | None = None
         self._caption: str | None = None
         self._dirty = True
+        self._draw_failures: set[str] = set()
         self.subscription = session.subscribe(None)
         self.stage.receive(session.view(None), [])
 
@@ -248,17 +249,29 @@ class TVApp:
                 self._toast = None
 
     def render(self, surface: pygame.Surface) -> None:
-        """Paint the whole frame on the 1920×1080 canvas."""
-        self.base_scene().draw(surface)
-        draw_caption_bar(surface, self.props, self._caption)
+        """Paint the whole frame on the 1920×1080 canvas, layer by layer: a layer that fails is
+        logged once and skipped, the others are still drawn (issue 15: data never ends the TV)."""
+        self._guarded(self.base_scene().draw, surface)
+        self._guarded(lambda target: draw_caption_bar(target, self.props, self._caption), surface)
         for overlay in self.overlays:
-            overlay.draw(surface)
+            self._guarded(overlay.draw, surface)
         if self._toast is not None:
-            left = self._toast[1] - self.stage.time
-            draw_toast(surface, self.props, self._toast[0], max(0, min(255, round(left * 400))))
+            text, left = self._toast[0], self._toast[1] - self.stage.time
+            self._guarded(lambda target: draw_toast(target, self.props, text,
+                                                    max(0, min(255, round(left * 400)))), surface)
         self.stage.changed = False
         self._dirty = False
         self.frames_rendered += 1
+
+    def _guarded(self, draw: Callable[[pygame.Surface], object], surface: pygame.Surface) -> None:
+        try:
+            draw(surface)
+        except Exception as error:  # one broken element must not end the party
+            signature = f"{type(error).__name__}: {error}"
+            if signature not in self._draw_failures:
+                if len(self._draw_failures) < 100:
+                    self._draw_failures.add(signature)
+                log.exception("drawing failed (skipped this layer): %s", signature)
 
     def run(self, surface: pygame.Surface | None = None, max_frames: int | None = None,
             clock: Callable[[], float] = time.perf_counter,
