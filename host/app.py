@@ -22,7 +22,7 @@ from typing import Any, TextIO
 from host.bot_runner import BotRunner
 from host.i18n import Catalog
 from host.network import BackgroundServer, join_url, lan_address, public_join_url
-from host.persistence import CorruptSave, default_state_path
+from host.persistence import CorruptSave, StateUnwritable, default_state_path
 from host.rules import HouseRules, UnknownHouseRule
 from host.rules.bots import STRATEGIES
 from host.session import Session
@@ -57,6 +57,10 @@ def run_party(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
                           fresh=args.fresh, turn_timeout=args.turn_timeout,
                           bot_delay=args.bot_delay, bots=args.bots,
                           bot_strategy=args.bot_strategy)
+    except StateUnwritable as error:
+        say("safety.state_unwritable", sys.stderr, path=str(state_path),
+            detail=str(error))
+        return 2
     except (CorruptSave, KeyError, TypeError, ValueError) as error:
         say("cli.bad_state", sys.stderr, path=str(state_path), detail=str(error))
         return 2

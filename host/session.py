@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import random
 import secrets
 import string
@@ -24,7 +25,10 @@ from typing import Any
 from host import names, persistence
 from host.rules import Game, HouseRules, IllegalAction
 from host.rules.events import Event, visible_to
+from host.save_check import check_saved_session
 from host.subscriptions import Subscription, Update
+
+log = logging.getLogger(__name__)
 
 SAVE_FORMAT = "cuckoo-party-session"
 SAVE_VERSION = 1
@@ -71,11 +75,14 @@ class Session:
     def __init__(self, options: HouseRules | None = None, *, seed: int | None = None,
                  room: str | None = None, state_path: str | Path | None = None,
                  fresh: bool = False, turn_timeout: float = 90.0, bot_delay: float = 1.5,
-                 bots: int = 0, bot_strategy: str = "smart") -> None:
+                 bots: int = 0, bot_strategy: str = "smart",
+                 saver: Callable[[Path, dict[str, Any]], None] | None = None) -> None:
         self.turn_timeout = turn_timeout
         self.bot_delay = bot_delay
         self.bot_strategy = bot_strategy
         self._state_path = Path(state_path) if state_path else None
+        self._saver = saver or persistence.save_atomic
+        self._save_problem: str | None = None
         self._lock = threading.RLock()
         self._fanout_lock = threading.Lock()
         self._outbox: deque[list[tuple[Subscription, Update]]] = deque()
@@ -85,12 +92,9 @@ class Session:
         self.resumed = False
         saved = None
         if self._state_path is not None:
-            if fresh:
-                persistence.discard(self._state_path)
-            else:
-                saved = persistence.load(self._state_path)
+            saved = self._open_state(self._state_path, fresh)
         if saved is not None:
-            self._restore(saved)
+            self._restore(*saved)
             self.resumed = True
         else:
             self.room = (room or _random_room(seed)).strip().upper()
@@ -113,11 +117,31 @@ class Session:
             "game": self._game.to_dict(),
         }
 
-    def _restore(self, data: dict[str, Any]) -> None:
-        if data.get("format") != SAVE_FORMAT or data.get("version") != SAVE_VERSION:
-            raise persistence.CorruptSave("not a Cuckoo Party save of a known version")
+    @staticmethod
+    def _open_state(path: Path, fresh: bool) -> tuple[dict[str, Any], Game] | None:
+        """At start: the save to resume (None: start anew), once it can be written again.
+
+        Raises CorruptSave (damaged or inconsistent: the file is left untouched) or
+        StateUnwritable, each with one clear reason; removes temp files a kill -9 left behind.
+        """
+        saved: tuple[dict[str, Any], Game] | None = None
+        if fresh:
+            try:
+                persistence.discard(path)
+            except OSError as error:
+                raise persistence.StateUnwritable(persistence.describe_failure(error)) from None
+        else:
+            data = persistence.load(path)
+            if data is not None:
+                saved = data, check_saved_session(data, SAVE_FORMAT, SAVE_VERSION)
+        persistence.remove_stale_temps(path)
+        persistence.check_writable(path)
+        return saved
+
+    def _restore(self, data: dict[str, Any], game: Game) -> None:
+        """Resume a save that ``check_saved_session`` accepted (every field checked)."""
+        self._game = game
         self.room = str(data["room"])
-        self._game = Game.from_dict(data["game"])
         self._tokens = {str(pid): str(tok) for pid, tok in data["tokens"].items()}
         self._by_digest = {_digest(tok): pid for pid, tok in self._tokens.items()}
         self._bots = {str(pid): str(s) for pid, s in data.get("bots", {}).items()}
@@ -125,8 +149,30 @@ class Session:
         self._pending_bots = int(data.get("pending_bots", 0))
 
     def _save(self) -> None:
-        if self._state_path is not None:
-            persistence.save_atomic(self._state_path, self.to_dict())
+        """Save everything; when the disk refuses, the party goes on in memory (issue 15).
+
+        The failure is kept in ``save_problem`` (the TV shows it) and every later change tries
+        again: the save is the whole session, so the next one that works catches up with all.
+        """
+        if self._state_path is None:
+            return
+        try:
+            self._saver(self._state_path, self.to_dict())
+        except OSError as error:
+            problem = persistence.describe_failure(error)
+            if problem != self._save_problem:
+                log.warning("cannot save the game to %s: %s (the game goes on in memory)",
+                            self._state_path, problem)
+            self._save_problem = problem
+            return
+        if self._save_problem is not None:
+            log.warning("the game is saved again to %s", self._state_path)
+            self._save_problem = None
+
+    @property
+    def save_problem(self) -> str | None:
+        """Why the last save failed (e.g. "No space left on device"), or None when saved."""
+        return self._save_problem
 
     # ------------------------------------------------------------------ reads
 
@@ -187,8 +233,11 @@ class Session:
             if self._pending_bots and not self._bots:
                 # Bots sit down right after the first person, so a person is the VIP.
                 free = self._game.options.max_players - len(self._game.players)
-                for _ in range(min(self._pending_bots, free)):
-                    self._seat_bot(self.bot_strategy)
+                try:
+                    for _ in range(min(self._pending_bots, free)):
+                        self._seat_bot(self.bot_strategy)
+                except SessionError as refusal:  # the person is seated: answer that truly
+                    log.warning("could not seat the computer players: %s", refusal)
                 self._pending_bots = 0
                 self._save()
         self._flush()
@@ -223,14 +272,26 @@ class Session:
             events = self._game.add_player(pid, name, bot=bot)
         except IllegalAction as refusal:
             raise SessionError(refusal.reason.value, refusal.message) from None
-        self._next_number += 1
         token = secrets.token_urlsafe(32)  # 256 random bits
-        if not bot:
-            self._tokens[pid] = token
-            self._by_digest[_digest(token)] = pid
-        self._changed(events)
+        try:
+            self._next_number += 1
+            if not bot:
+                self._tokens[pid] = token
+                self._by_digest[_digest(token)] = pid
+            self._changed(events)
+        except BaseException:  # all or nothing: a join that fails leaves no seat behind
+            self._unseat(pid, token)
+            raise
         status = self._game.player(pid).status
         return JoinResult(pid, token if not bot else "", status)
+
+    def _unseat(self, pid: str, token: str) -> None:
+        """Undo a seat that was never answered: no events, no token, no ghost."""
+        if self._game.has_player(pid):
+            self._game.remove_player(pid)
+        if self._tokens.get(pid) == token:
+            del self._tokens[pid]
+        self._by_digest.pop(_digest(token), None)
 
     def kick(self, player_id: str) -> None:
         """The host removes a player: their token stops working and their streams end."""
@@ -341,7 +402,7 @@ class Session:
     def _changed(self, events: Iterable[Event]) -> None:
         """Save, then queue each subscriber's update. Called with the lock held."""
         events = list(events)
-        if events:
+        if events or self._save_problem is not None:  # a failed save is retried at once
             self._save()
         views: dict[str | None, dict[str, Any]] = {}
         batch: list[tuple[Subscription, Update]] = []
