@@ -158,12 +158,16 @@ class Session:
             return
         try:
             self._saver(self._state_path, self.to_dict())
-        except OSError as error:
+        except OSError as error:  # a full disk, a read-only or vanished folder…
             problem = persistence.describe_failure(error)
             if problem != self._save_problem:
                 log.warning("cannot save the game to %s: %s (the game goes on in memory)",
                             self._state_path, problem)
             self._save_problem = problem
+            return
+        except Exception as error:  # anything else is a bug, but the change stays true
+            log.exception("cannot save the game to %s", self._state_path)
+            self._save_problem = persistence.describe_failure(error)
             return
         if self._save_problem is not None:
             log.warning("the game is saved again to %s", self._state_path)

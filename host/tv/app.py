@@ -24,6 +24,7 @@ from host.session import SessionError
 from host.tv.cards import CardPainter
 from host.tv.lobby import LobbyScene
 from host.tv.overlays import ConfirmOverlay, HelpOverlay, KickOverlay, draw_caption_bar, draw_toast
+from host.tv.safety import draw_save_warning
 from host.tv.scene import Props, Scene
 from host.tv.stage import SeatShow, Stage
 from host.tv.table import TableScene
@@ -89,6 +90,7 @@ class TVApp:
         self._caption: str | None = None
         self._dirty = True
         self._draw_failures: set[str] = set()
+        self._save_problem: str | None = None
         self.subscription = session.subscribe(None)
         self.stage.receive(session.view(None), [])
 
@@ -114,6 +116,13 @@ class TVApp:
         caption = self.announcer.caption() if self.announcer is not None else None
         if caption != self._caption:
             self._caption, self._dirty = caption, True
+
+    def poll_save_problem(self) -> None:
+        """Follow the session's ``save_problem`` (the warning strip; stand-ins have none)."""
+        problem = getattr(self.session, "save_problem", None)
+        problem = problem if isinstance(problem, str) else None
+        if problem != self._save_problem:
+            self._save_problem, self._dirty = problem, True
 
     @property
     def caption(self) -> str | None:
@@ -252,6 +261,8 @@ class TVApp:
         """Paint the whole frame on the 1920×1080 canvas, layer by layer: a layer that fails is
         logged once and skipped, the others are still drawn (issue 15: data never ends the TV)."""
         self._guarded(self.base_scene().draw, surface)
+        problem = self._save_problem
+        self._guarded(lambda target: draw_save_warning(target, self.props, problem), surface)
         self._guarded(lambda target: draw_caption_bar(target, self.props, self._caption), surface)
         for overlay in self.overlays:
             self._guarded(overlay.draw, surface)
@@ -291,6 +302,7 @@ class TVApp:
                 self.handle(event)
             self.pump_updates()
             self.poll_caption()
+            self.poll_save_problem()
             now = clock()
             backlog += min(now - last, 0.25)
             last = now

@@ -37,6 +37,7 @@ CARD_FACE: Colour = (252, 250, 244)
 CARD_BACK: Colour = (36, 60, 150)
 CARD_BACK_LINE: Colour = (120, 150, 230)
 HIGHLIGHT: Colour = (255, 80, 80)
+WARNING_STRIP: Colour = (170, 30, 30)
 
 #: Four-colour pack: black spades, red hearts, blue diamonds, green clubs. The suit *shape*
 #: is always drawn too, so nobody depends on colour alone (colour-blind players).
