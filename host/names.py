@@ -64,6 +64,13 @@ def is_visible(char: str) -> bool:
     return unicodedata.category(char)[0] in "LNPS"
 
 
+def shown_name(name: Any) -> str:
+    """``name`` as the TV shows it: "?" for one that draws as nothing (an old save's name)."""
+    if isinstance(name, str) and any(is_visible(char) for char in name):
+        return name
+    return "?"
+
+
 def display_width(text: str) -> int:
     """Columns ``text`` takes: wide and fullwidth characters 2, marks and invisible ones 0."""
     width = 0

@@ -117,8 +117,12 @@ class Theme:
             return pygame.Surface((1, font.get_height()), pygame.SRCALPHA)
         try:
             if font.size(text)[0] > 0:
-                return font.render(text, True, colour)
-            reason = "it draws as nothing"
+                image = font.render(text, True, colour)
+                if image.get_bounding_rect().width > 0 or not text.strip():
+                    return image
+                reason = "it leaves no ink"  # a blank glyph (U+2800, a Hangul filler…)
+            else:
+                reason = "it draws as nothing"
         except _FONT_ERRORS as error:  # the TV must go on
             reason = f"{type(error).__name__}: {error}"
         log.warning("cannot draw the text %r (%s): drawing %r instead", text, reason,

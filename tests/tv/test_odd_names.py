@@ -154,3 +154,22 @@ def test_issue15_saved_game_with_invisible_name_resumes_on_the_tv(
         assert app.frames_rendered == 20
     finally:
         resumed.close()
+
+
+def test_issue15_blank_glyphs_are_drawn_as_the_fallback() -> None:
+    pygame.font.init()
+    th = Theme()
+    question = th.text("?", 34)
+    for blank in ("\u2800", "\u200d", "\u2800\u2800", "\u2800 \u2800"):
+        assert th.text(blank, 34).get_size() == question.get_size()
+        assert th.text(blank, 34).get_bounding_rect().width > 0  # ink on the screen
+
+
+def test_issue15_the_stage_names_an_invisible_player_with_a_question_mark(make_app: Any) -> None:
+    app: TVApp = make_app(session=StillSession(view("lobby", [player(0, name="\u200d"),
+                                                              player(1, name="\u2800")])))[0]
+    assert [seat.name for seat in app.stage.players] == ["?", "?"]
+    assert app.stage.name_of("p0") == "?"
+    app.stage.receive(view("lobby", [player(0, name="Ana")]),
+                      [{"type": "player_joined", "player": "p5", "name": "\u034f"}])
+    assert app.stage.name_of("p0") == "Ana"
