@@ -16,7 +16,7 @@ from phone_web import create_app
 def seated(make_session: Any) -> Any:
     session = make_session(saved=True)
     client = create_app(session).test_client()
-    token = client.post("/api/join", json={"name": "Ana", "room": "TEST"}).json["token"]
+    token = json.loads(client.post("/api/join", json={"name": "Ana", "room": "TEST"}).data)["token"]
     return session, client, {"Authorization": f"Bearer {token}"}
 
 
@@ -64,4 +64,4 @@ def test_issue15_deeply_nested_join_is_bad_request(seated: Any) -> None:
     _, client, _ = seated
     answer = client.post("/api/join", data="[" * 1020 + "]" * 1020,
                          content_type="application/json")
-    assert answer.status_code == 400 and answer.json["error"] == "bad_request"
+    assert answer.status_code == 400 and json.loads(answer.data)["error"] == "bad_request"

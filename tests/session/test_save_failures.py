@@ -145,8 +145,10 @@ def test_issue15_the_api_answers_the_truth_on_a_full_disk(
     disk.full = True
     joined = client.post("/api/join", json={"name": "Dan", "room": "CAKE"})
     assert joined.status_code == 201
-    auth = {"Authorization": f"Bearer {joined.json['token']}"}
-    assert client.get("/api/state", headers=auth).json["me"]["id"] == joined.json["player_id"]
+    answer = json.loads(joined.data)
+    auth = {"Authorization": f"Bearer {answer['token']}"}
+    state = json.loads(client.get("/api/state", headers=auth).data)
+    assert state["me"]["id"] == answer["player_id"]
     assert session.save_problem is not None
 
 
@@ -169,7 +171,7 @@ def test_issue15_the_tv_warns_while_saving_fails_and_clears_after(
     app.props.catalog.t = spy  # type: ignore[method-assign]
     app.poll_save_problem()
     app.render(canvas)
-    assert shown == [] and canvas.get_at((960, WARNING_TOP + 4))[:3] != WARNING_STRIP
+    assert shown == [] and tuple(canvas.get_at((960, WARNING_TOP + 4)))[:3] != WARNING_STRIP
     disk.full = True
     session.act(session.view(None)["current"], "keep", session.step)
     app.poll_save_problem()
@@ -177,7 +179,7 @@ def test_issue15_the_tv_warns_while_saving_fails_and_clears_after(
     app.render(canvas)
     assert shown and shown[-1].startswith("Impossible d'enregistrer la partie")
     assert os.strerror(errno.ENOSPC) in shown[-1]
-    assert canvas.get_at((960 - 600, WARNING_TOP + 4))[:3] == WARNING_STRIP
+    assert tuple(canvas.get_at((960 - 600, WARNING_TOP + 4)))[:3] == WARNING_STRIP
     disk.full = False
     session.act(session.view(None)["current"], "keep", session.step)
     app.poll_save_problem()
