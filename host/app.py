@@ -72,10 +72,19 @@ def run_party(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
             _serve(parts, args, session, catalog, options, say, out)
     except KeyboardInterrupt:
         interrupted = True
-    say("cli.saved_and_exiting")
+    _farewell(session, say)
     if interrupted and threading.current_thread() is threading.main_thread():
         _leave_now(out)
     return 0
+
+
+def _farewell(session: Session, say: Callable[..., None]) -> None:
+    """The last line: "saved", or — honestly — why the last save failed (issue 15)."""
+    if session.save_problem is None:
+        say("cli.saved_and_exiting")
+    else:
+        say("safety.exit_unsaved", sys.stderr, path=str(session.state_path),
+            detail=session.save_problem)
 
 
 def _leave_now(out: TextIO) -> None:
@@ -125,7 +134,7 @@ def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Sessi
         pump.start()
     # Unwinding starts here: save and end every stream first, so the rest stops at once.
     parts.callback(session.close)
-    parts.callback(_arm_exit_watchdog, lambda: say("cli.saved_and_exiting"))
+    parts.callback(_arm_exit_watchdog, lambda: _farewell(session, say))
     if args.headless:
         threading.Event().wait()  # until Ctrl-C / SIGTERM
     else:
