@@ -2,7 +2,8 @@
 
 Why one writer: phones, the TV, the voice, bots and timers all change the same table. Every
 change goes through ``Session`` under one lock, is saved atomically before the lock is released
-(so an answered request survives a kill -9), and is then fanned out to subscribers' queues
+(so an answered request survives a kill -9; when the disk refuses, the change still stands and
+``save_problem`` says why until a save works again), and is then fanned out to subscribers' queues
 *after* the lock is released, in order, without ever blocking the writer: a phone that stops
 reading its stream slows nobody down.
 """
