@@ -27,6 +27,9 @@ def check_saved_session(data: Any, save_format: str, version: int) -> Game:
         return _check(data, save_format, version)
     except SaveInvalid as fault:
         raise CorruptSave(str(fault)) from None
+    except (ArithmeticError, AttributeError, LookupError, RecursionError, TypeError,
+            ValueError) as error:  # a shape no check foresaw: still one clear line
+        raise CorruptSave(f"unreadable ({type(error).__name__}: {error})") from None
 
 
 def _check(data: Any, save_format: str, version: int) -> Game:

@@ -79,9 +79,9 @@ def _ids(value: Any, where: str, known: set[str] | None = None) -> list[str]:
 
 
 def _player_or_none(value: Any, where: str, known: set[str]) -> str | None:
-    if value is not None and value not in known:
+    if value is not None and (not isinstance(value, str) or value not in known):
         raise _fail(where, f"{value!r} is not a seated player")
-    return value  # type: ignore[no-any-return]
+    return value
 
 
 def _check_options(value: Any) -> HouseRules:
@@ -140,7 +140,8 @@ def _check_players(value: Any, options: HouseRules) -> dict[str, dict[str, Any]]
 def _check_events(value: Any, where: str) -> None:
     for i, raw in enumerate(_list(value, where)):
         event = _dict(raw, f"{where}[{i}]")
-        if event.get("type") not in _EVENT_TYPES:
+        kind = event.get("type")
+        if not isinstance(kind, str) or kind not in _EVENT_TYPES:
             raise _fail(f"{where}[{i}].type", f"{event.get('type')!r} is not an event")
 
 
@@ -169,6 +170,8 @@ def _check_turns(data: dict[str, Any], players: dict[str, dict[str, Any]],
     twice = [str(card) for card, count in Counter(pack).items() if count > 1]
     if twice or len(pack) != len(PACK):
         raise _fail("game.cards", f"the pack is not whole (twice: {twice}, {len(pack)} cards)")
+    if set(_dict(data["history"], "game.history")) != set(order):
+        raise _fail("game.history", "every player dealt in has a history, nobody else")
     penalties = _dict(data["penalties"], "game.penalties")
     for pid, count in penalties.items():
         _player_or_none(pid, "game.penalties", set(order))

@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 
+from host import persistence
 from host.cli import main
 from host.rules import HouseRules
 from host.save_check import check_saved_session
-from host.session import SAVE_FORMAT, SAVE_VERSION, Session
+from host.session import SAVE_FORMAT, SAVE_VERSION, Session, SessionError
 
 ROOT = Path(__file__).resolve().parents[2]
 Doc = dict[str, Any]
@@ -158,6 +159,10 @@ DOCUMENT_DAMAGE: dict[str, Callable[[Doc], None]] = {
     "sudden death as strings": _set("game", "sudden_death", value=["x"]),
     "players entry as a list": _set("game", "players", 0, value=[1, 2]),
     "a player id twice": _set("game", "players", 1, "id", value="p1"),
+    "vip as an object": _set("game", "vip", value={"id": "p1"}),
+    "next_dealer as a list": _set("game", "next_dealer", value=["p1"]),
+    "event type as a list": _set("game", "log", 0, "type", value=["turn"]),
+    "history emptied mid-round": _set("game", "history", value={}),
 }
 
 RAW_DAMAGE: dict[str, bytes] = {
@@ -298,3 +303,61 @@ def test_issue15_every_real_save_is_accepted(tmp_path: Path) -> None:
             can = session.view(current)["can"]
             session.act(current, rng.choice(can), session.step)
         session.close()
+
+
+_VALUES: list[Any] = [None, 0, 1, -1, 99, True, "x", "", [], {}, ["p1"], {"a": 1}, 2.5, "p1",
+                      "KS"]
+
+
+def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            found += _paths(value, (*prefix, key))
+    elif isinstance(obj, list):
+        for index, value in enumerate(obj[:4]):
+            found += _paths(value, (*prefix, index))
+    return found
+
+
+def test_issue15_random_damage_is_refused_or_plays_on(tmp_path: Path) -> None:
+    """Any field set to any odd value: the host refuses the save at start, or resumes it and
+    every request afterwards is answered (a refusal at most), never a crash."""
+    rng = random.Random(1515)
+    base = _good_save(tmp_path)
+    paths = [p for p in _paths(base) if p and p[:2] != ("game", "rng")]
+    refused = resumed = 0
+    for trial in range(150):
+        doc = copy.deepcopy(base)
+        for _ in range(rng.choice((1, 2))):
+            *parents, last = rng.choice(paths)
+            target: Any = doc
+            try:
+                for key in parents:
+                    target = target[key]
+                target[last] = rng.choice(_VALUES)
+            except (KeyError, IndexError, TypeError):
+                pass  # an earlier change removed the way there
+        path = tmp_path / f"state-{trial}.json"
+        _write(path, doc)
+        try:
+            session = Session(HouseRules(), state_path=path)
+        except persistence.CorruptSave:
+            refused += 1
+            continue
+        resumed += 1
+        try:
+            for seat in session.view(None)["players"]:
+                session.view(seat["id"])
+            for _ in range(40):
+                current = session.view(None)["current"]
+                if current is None:
+                    session.host_next()
+                    continue
+                can = session.view(current)["can"]
+                session.act(current, rng.choice(can), session.step)
+        except SessionError:
+            pass  # a refusal is an answer
+        finally:
+            session.close()
+    assert refused > 50 and resumed > 10
