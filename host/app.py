@@ -22,7 +22,7 @@ from typing import Any, TextIO
 from host.bot_runner import BotRunner
 from host.i18n import Catalog
 from host.network import BackgroundServer, join_url, lan_address, public_join_url
-from host.persistence import CorruptSave, default_state_path
+from host.persistence import CorruptSave, StateUnwritable, default_state_path
 from host.rules import HouseRules, UnknownHouseRule
 from host.rules.bots import STRATEGIES
 from host.session import Session
@@ -60,6 +60,10 @@ def run_party(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
                           bot_strategy=args.bot_strategy, presence=True,
                           away_seconds=args.away_seconds,
                           tv=TvSettings(lang, bool(args.mute)))
+    except StateUnwritable as error:
+        say("safety.state_unwritable", sys.stderr, path=str(state_path),
+            detail=str(error))
+        return 2
     except (CorruptSave, KeyError, TypeError, ValueError) as error:
         say("cli.bad_state", sys.stderr, path=str(state_path), detail=str(error))
         return 2
@@ -71,10 +75,19 @@ def run_party(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
             _serve(parts, args, session, catalog, options, say, out)
     except KeyboardInterrupt:
         interrupted = True
-    say("cli.saved_and_exiting")
+    _farewell(session, say)
     if interrupted and threading.current_thread() is threading.main_thread():
         _leave_now(out)
     return 0
+
+
+def _farewell(session: Session, say: Callable[..., None]) -> None:
+    """The last line: "saved", or — honestly — why the last save failed (issue 15)."""
+    if session.save_problem is None:
+        say("cli.saved_and_exiting")
+    else:
+        say("safety.exit_unsaved", sys.stderr, path=str(session.state_path),
+            detail=session.save_problem)
 
 
 def _leave_now(out: TextIO) -> None:
@@ -125,7 +138,7 @@ def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Sessi
         pump.start()
     # Unwinding starts here: save and end every stream first, so the rest stops at once.
     parts.callback(session.close)
-    parts.callback(_arm_exit_watchdog, lambda: say("cli.saved_and_exiting"))
+    parts.callback(_arm_exit_watchdog, lambda: _farewell(session, say))
     if args.headless:
         threading.Event().wait()  # until Ctrl-C / SIGTERM
     else:

@@ -20,6 +20,10 @@ class CorruptSave(ValueError):
     """The state file exists but is not a save we wrote (we refuse to guess)."""
 
 
+class StateUnwritable(OSError):
+    """The state file cannot be written at start (a read-only folder, a file in the way…)."""
+
+
 def default_state_path() -> Path:
     """The system's place for the saved game (see ``host.paths``; XDG on Linux)."""
     return paths.state_path()
@@ -61,19 +65,76 @@ def _fsync_directory(directory: Path) -> None:
 
 
 def load(path: Path) -> dict[str, Any] | None:
-    """The saved session at ``path``, or None when there is none yet."""
+    """The saved session at ``path``, or None when there is none yet.
+
+    Anything else that is not a JSON object — a folder, an unreadable file, bytes that are not
+    UTF-8, nesting too deep to read — is a ``CorruptSave`` with the reason, never a traceback.
+    """
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
+    except (FileNotFoundError, NotADirectoryError):
+        return None  # nothing saved there (yet): whether it can be written is checked next
+    except IsADirectoryError:
+        raise CorruptSave("it is a folder, not a saved game") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise CorruptSave(_reason(error)) from None
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise CorruptSave(f"{path}: {error}") from error
+    except (ValueError, RecursionError) as error:
+        raise CorruptSave(f"not JSON ({type(error).__name__}: {error})") from None
     if not isinstance(data, dict):
-        raise CorruptSave(f"{path}: not a saved session")
+        raise CorruptSave("not a saved session")
     return data
+
+
+def _reason(error: BaseException) -> str:
+    """A short reason for an I/O failure: the system's words without the errno noise."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error) or type(error).__name__
+
+
+def describe_failure(error: BaseException) -> str:
+    """How a failed save is reported (logs, the TV's warning): the reason, e.g. "No space
+    left on device"."""
+    return _reason(error)
+
+
+def remove_stale_temps(path: Path) -> int:
+    """Delete temporary files a killed save left beside ``path`` (they may hold tokens)."""
+    path = Path(path)
+    removed = 0
+    try:
+        stale = list(path.parent.glob(f".{path.name}.*.tmp"))
+    except OSError:
+        return 0
+    for temp in stale:
+        try:
+            temp.unlink()
+            removed += 1
+        except OSError:
+            pass
+    return removed
+
+
+def check_writable(path: Path) -> None:
+    """Raise StateUnwritable unless a save to ``path`` can be written right now (at start):
+    a temporary file is written, synced and removed beside it, as a real save would."""
+    path = Path(path)
+    try:
+        if path.is_dir():
+            raise IsADirectoryError(21, "is a folder", str(path))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            os.write(fd, b"{}")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+            os.unlink(probe)
+    except OSError as error:
+        raise StateUnwritable(_reason(error)) from None
 
 
 def discard(path: Path) -> None:

@@ -2,7 +2,8 @@
 
 Why one writer: phones, the TV, the voice, bots and timers all change the same table. Every
 change goes through ``Session`` under one lock, is saved atomically before the lock is released
-(so an answered request survives a kill -9), and is then fanned out to subscribers' queues
+(so an answered request survives a kill -9; when the disk refuses, the change still stands and
+``save_problem`` says why until a save works again), and is then fanned out to subscribers' queues
 *after* the lock is released, in order, without ever blocking the writer: a phone that stops
 reading its stream slows nobody down.
 """
@@ -11,38 +12,39 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import random
 import secrets
 import string
 import threading
 import time
-import unicodedata
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from host import persistence, social
+from host import names, persistence, social
 from host.palette import css_hex, player_colour
 from host.presence import DEFAULT_AWAY_SECONDS, Presence
 from host.rules import Game, HouseRules, IllegalAction
 from host.rules.events import Event, visible_to
+from host.save_check import check_saved_session
 from host.session_controls import CONTROL_ACTIONS, HostControls, TvSettings, checked_fields
 from host.standings import Standings
 from host.subscriptions import Subscription, Update
 
+log = logging.getLogger(__name__)
+
 SAVE_FORMAT = "cuckoo-party-session"
 SAVE_VERSION = 1
-MAX_NAME_LENGTH = 16
+MAX_NAME_LENGTH = names.MAX_NAME_LENGTH
 #: Proper names for computer players: names are never translated.
 BOT_NAMES: tuple[str, ...] = (
     "Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Margaret", "Dennis", "Frances",
     "Claude", "Hedy", "Tim", "Radia", "Linus", "Sophie", "Guido", "Katherine", "John", "Joan",
     "Niklaus",
 )
-#: Format characters that may appear inside an emoji name (zero-width joiner / non-joiner).
-_ALLOWED_FORMAT_CHARS = frozenset({"\u200c", "\u200d"})
 
 
 class SessionError(Exception):
@@ -62,19 +64,11 @@ class JoinResult:
 
 
 def clean_name(raw: Any) -> str:
-    """A valid display name, or SessionError("bad_name"): trimmed, 1–16 characters, printable."""
-    if not isinstance(raw, str):
-        raise SessionError("bad_name", "the name must be text")
-    name = unicodedata.normalize("NFC", raw).strip()
-    if not 1 <= len(name) <= MAX_NAME_LENGTH:
-        raise SessionError("bad_name", "the name must have 1 to 16 characters")
-    for char in name:
-        category = unicodedata.category(char)
-        if category in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp") or (
-            category == "Cf" and char not in _ALLOWED_FORMAT_CHARS
-        ):
-            raise SessionError("bad_name", "the name holds a control character")
-    return name
+    """A valid display name (see ``host.names.clean_name``), or SessionError("bad_name")."""
+    try:
+        return names.clean_name(raw)
+    except names.NameRefused as refusal:
+        raise SessionError(refusal.code, str(refusal)) from None
 
 
 def _digest(token: str) -> str:
@@ -94,13 +88,16 @@ class Session(HostControls):
                  bots: int = 0, bot_strategy: str = "smart", presence: bool = False,
                  away_seconds: float = DEFAULT_AWAY_SECONDS,
                  clock: Callable[[], float] = time.monotonic,
-                 tv: TvSettings | None = None) -> None:
+                 tv: TvSettings | None = None,
+                 saver: Callable[[Path, dict[str, Any]], None] | None = None) -> None:
         self._presence = Presence(away_seconds=away_seconds, clock=clock) if presence else None
         self.tv = tv or TvSettings()
         self.turn_timeout = turn_timeout
         self.bot_delay = bot_delay
         self.bot_strategy = bot_strategy
         self._state_path = Path(state_path) if state_path else None
+        self._saver = saver or persistence.save_atomic
+        self._save_problem: str | None = None
         self._lock = threading.RLock()
         self._fanout_lock = threading.Lock()
         self._outbox: deque[list[tuple[Subscription, Update]]] = deque()
@@ -113,12 +110,9 @@ class Session(HostControls):
         self._standings = Standings()
         saved = None
         if self._state_path is not None:
-            if fresh:
-                persistence.discard(self._state_path)
-            else:
-                saved = persistence.load(self._state_path)
+            saved = self._open_state(self._state_path, fresh)
         if saved is not None:
-            self._restore(saved)
+            self._restore(*saved)
             self.resumed = True
         else:
             self.room = (room or _random_room(seed)).strip().upper()
@@ -143,11 +137,31 @@ class Session(HostControls):
             "game": self._game.to_dict(), "standings": self._standings.to_dict(),
         }
 
-    def _restore(self, data: dict[str, Any]) -> None:
-        if data.get("format") != SAVE_FORMAT or data.get("version") != SAVE_VERSION:
-            raise persistence.CorruptSave("not a Cuckoo Party save of a known version")
+    @staticmethod
+    def _open_state(path: Path, fresh: bool) -> tuple[dict[str, Any], Game] | None:
+        """At start: the save to resume (None: start anew), once it can be written again.
+
+        Raises CorruptSave (damaged or inconsistent: the file is left untouched) or
+        StateUnwritable, each with one clear reason; removes temp files a kill -9 left behind.
+        """
+        saved: tuple[dict[str, Any], Game] | None = None
+        if fresh:
+            try:
+                persistence.discard(path)
+            except OSError as error:
+                raise persistence.StateUnwritable(persistence.describe_failure(error)) from None
+        else:
+            data = persistence.load(path)
+            if data is not None:
+                saved = data, check_saved_session(data, SAVE_FORMAT, SAVE_VERSION)
+        persistence.remove_stale_temps(path)
+        persistence.check_writable(path)
+        return saved
+
+    def _restore(self, data: dict[str, Any], game: Game) -> None:
+        """Resume a save that ``check_saved_session`` accepted (every field checked)."""
+        self._game = game
         self.room = str(data["room"])
-        self._game = Game.from_dict(data["game"])
         self._tokens = {str(pid): str(tok) for pid, tok in data["tokens"].items()}
         self._by_digest = {_digest(tok): pid for pid, tok in self._tokens.items()}
         self._bots = {str(pid): str(s) for pid, s in data.get("bots", {}).items()}
@@ -159,8 +173,34 @@ class Session(HostControls):
         self.tv = TvSettings.from_dict(data.get("tv"), self.tv)
 
     def _save(self) -> None:
-        if self._state_path is not None:
-            persistence.save_atomic(self._state_path, self.to_dict())
+        """Save everything; when the disk refuses, the party goes on in memory (issue 15).
+
+        The failure is kept in ``save_problem`` (the TV shows it) and every later change tries
+        again: the save is the whole session, so the next one that works catches up with all.
+        """
+        if self._state_path is None:
+            return
+        try:
+            self._saver(self._state_path, self.to_dict())
+        except OSError as error:  # a full disk, a read-only or vanished folder…
+            problem = persistence.describe_failure(error)
+            if problem != self._save_problem:
+                log.warning("cannot save the game to %s: %s (the game goes on in memory)",
+                            self._state_path, problem)
+            self._save_problem = problem
+            return
+        except Exception as error:  # anything else is a bug, but the change stays true
+            log.exception("cannot save the game to %s", self._state_path)
+            self._save_problem = persistence.describe_failure(error)
+            return
+        if self._save_problem is not None:
+            log.warning("the game is saved again to %s", self._state_path)
+            self._save_problem = None
+
+    @property
+    def save_problem(self) -> str | None:
+        """Why the last save failed (e.g. "No space left on device"), or None when saved."""
+        return self._save_problem
 
     # ------------------------------------------------------------------ reads
 
@@ -226,8 +266,11 @@ class Session(HostControls):
             if self._pending_bots and not self._bots:
                 # Bots sit down right after the first person, so a person is the VIP.
                 free = self._game.options.max_players - len(self._game.players)
-                for _ in range(min(self._pending_bots, free)):
-                    self._seat_bot(self.bot_strategy)
+                try:
+                    for _ in range(min(self._pending_bots, free)):
+                        self._seat_bot(self.bot_strategy)
+                except SessionError as refusal:  # the person is seated: answer that truly
+                    log.warning("could not seat the computer players: %s", refusal)
                 self._pending_bots = 0
                 self._save()
         self._flush()
@@ -242,10 +285,10 @@ class Session(HostControls):
         return pid
 
     def _seat_bot(self, strategy: str) -> str:
-        taken = {p.name.casefold() for p in self._game.players}
-        name = next((n for n in BOT_NAMES if n.casefold() not in taken), None)
+        taken = [p.name for p in self._game.players]
+        name = next((n for n in BOT_NAMES if not names.looks_like(n, taken)), None)
         number = len(self._bots) + 1
-        while name is None or name.casefold() in taken:
+        while name is None or names.looks_like(name, taken):
             name, number = f"Bot {number}", number + 1
         pid = self._seat(name, bot=True).player_id
         self._bots[pid] = strategy
@@ -253,9 +296,8 @@ class Session(HostControls):
         return pid
 
     def _seat(self, name: str, *, bot: bool) -> JoinResult:
-        folded = name.casefold()
-        if any(p.name.casefold() == folded for p in self._game.players):
-            raise SessionError("name_taken", "that name is taken")
+        if names.looks_like(name, [p.name for p in self._game.players]):
+            raise SessionError("name_taken", "that name is taken (or one that looks the same)")
         if len(self._game.players) >= self._game.options.max_players:
             raise SessionError("table_full", "the table is full")
         pid = f"p{self._next_number}"
@@ -263,14 +305,26 @@ class Session(HostControls):
             events = self._game.add_player(pid, name, bot=bot)
         except IllegalAction as refusal:
             raise SessionError(refusal.reason.value, refusal.message) from None
-        self._next_number += 1
         token = secrets.token_urlsafe(32)  # 256 random bits
-        if not bot:
-            self._tokens[pid] = token
-            self._by_digest[_digest(token)] = pid
-        self._changed(events)
+        try:
+            self._next_number += 1
+            if not bot:
+                self._tokens[pid] = token
+                self._by_digest[_digest(token)] = pid
+            self._changed(events)
+        except BaseException:  # all or nothing: a join that fails leaves no seat behind
+            self._unseat(pid, token)
+            raise
         status = self._game.player(pid).status
         return JoinResult(pid, token if not bot else "", status)
+
+    def _unseat(self, pid: str, token: str) -> None:
+        """Undo a seat that was never answered: no events, no token, no ghost."""
+        if self._game.has_player(pid):
+            self._game.remove_player(pid)
+        if self._tokens.get(pid) == token:
+            del self._tokens[pid]
+        self._by_digest.pop(_digest(token), None)
 
     def kick(self, player_id: str) -> None:
         """The host removes a player: their token stops working and their streams end."""
@@ -453,6 +507,7 @@ class Session(HostControls):
         events = list(events)
         if events:
             self._standings.record(events, self._game.options.starting_lives)
+        if events or self._save_problem is not None:  # a failed save is retried at once
             self._save()
         views: dict[str | None, dict[str, Any]] = {}
         batch: list[tuple[Subscription, Update]] = []

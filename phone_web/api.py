@@ -94,15 +94,23 @@ def register_error_handlers(app: Flask) -> None:
 
 
 def _json_body() -> dict[str, Any]:
-    """The body as a JSON object, or 400 bad_request. Reading it enforces the 4 KB limit."""
+    """The body as a JSON object, or 400 bad_request. Reading it enforces the 4 KB limit.
+
+    Deep nesting (``[[[[…``) is a bad request too, not a crash: the decoder's RecursionError is
+    caught here (issue 15). NaN and Infinity are not JSON and are refused.
+    """
     raw = request.get_data(cache=True)
     try:
-        body = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        body = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise ApiError("bad_request") from None
     if not isinstance(body, dict):
         raise ApiError("bad_request")
     return body
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 def _bearer_token() -> str | None:

@@ -25,6 +25,7 @@ from host.tv import evening
 from host.tv.cards import CardPainter
 from host.tv.lobby import LobbyScene
 from host.tv.overlays import ConfirmOverlay, HelpOverlay, KickOverlay, draw_caption_bar, draw_toast
+from host.tv.safety import draw_save_warning
 from host.tv.scene import Props, Scene
 from host.tv.stage import SeatShow, Stage
 from host.tv.table import TableScene
@@ -96,6 +97,8 @@ class TVApp:
         self._caption: str | None = None
         self._dirty = True
         self.vip_hooks = VipHooks()
+        self._draw_failures: set[str] = set()
+        self._save_problem: str | None = None
         self.subscription = session.subscribe(None)
         self.stage.receive(session.view(None), [])
 
@@ -122,6 +125,13 @@ class TVApp:
         caption = self.announcer.caption() if self.announcer is not None else None
         if caption != self._caption:
             self._caption, self._dirty = caption, True
+
+    def poll_save_problem(self) -> None:
+        """Follow the session's ``save_problem`` (the warning strip; stand-ins have none)."""
+        problem = getattr(self.session, "save_problem", None)
+        problem = problem if isinstance(problem, str) else None
+        if problem != self._save_problem:
+            self._save_problem, self._dirty = problem, True
 
     @property
     def caption(self) -> str | None:
@@ -312,24 +322,41 @@ class TVApp:
                 self._toast = None
 
     def render(self, surface: pygame.Surface) -> None:
-        """Paint the whole frame on the 1920×1080 canvas."""
+        """Paint the whole frame on the 1920×1080 canvas, layer by layer: a layer that fails is
+        logged once and skipped, the others are still drawn (issue 15: data never ends the TV)."""
         scene = self.base_scene()
-        scene.draw(surface)
+        self._guarded(scene.draw, surface)
         if scene is self.lobby:
-            evening.draw_lobby_standings(surface, self.props, self.stage)
+            self._guarded(lambda target: evening.draw_lobby_standings(
+                target, self.props, self.stage), surface)
         if self.tutorial is None:
-            evening.draw_reactions(surface, self.props, self.stage, self._reactions())
-        self.vip_hooks.draw(surface, self.props, self.stage.name_of)
+            self._guarded(lambda target: evening.draw_reactions(
+                target, self.props, self.stage, self._reactions()), surface)
+        self._guarded(lambda target: self.vip_hooks.draw(
+            target, self.props, self.stage.name_of), surface)
+        problem = self._save_problem
+        self._guarded(lambda target: draw_save_warning(target, self.props, problem), surface)
         caption = self.tutorial.caption if self.tutorial is not None else self._caption
-        draw_caption_bar(surface, self.props, caption)
+        self._guarded(lambda target: draw_caption_bar(target, self.props, caption), surface)
         for overlay in self.overlays:
-            overlay.draw(surface)
+            self._guarded(overlay.draw, surface)
         if self._toast is not None:
-            left = self._toast[1] - self.stage.time
-            draw_toast(surface, self.props, self._toast[0], max(0, min(255, round(left * 400))))
+            text, left = self._toast[0], self._toast[1] - self.stage.time
+            self._guarded(lambda target: draw_toast(target, self.props, text,
+                                                    max(0, min(255, round(left * 400)))), surface)
         self.stage.changed = False
         self._dirty = False
         self.frames_rendered += 1
+
+    def _guarded(self, draw: Callable[[pygame.Surface], object], surface: pygame.Surface) -> None:
+        try:
+            draw(surface)
+        except Exception as error:  # one broken element must not end the party
+            signature = f"{type(error).__name__}: {error}"
+            if signature not in self._draw_failures:
+                if len(self._draw_failures) < 100:
+                    self._draw_failures.add(signature)
+                log.exception("drawing failed (skipped this layer): %s", signature)
 
     def run(self, surface: pygame.Surface | None = None, max_frames: int | None = None,
             clock: Callable[[], float] = time.perf_counter,
@@ -349,6 +376,7 @@ class TVApp:
                 self.handle(event)
             self.pump_updates()
             self.poll_caption()
+            self.poll_save_problem()
             now = clock()
             backlog += min(now - last, 0.25)
             last = now

@@ -17,6 +17,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from host.names import shown_name
+
 PRIVATE_EVENT_KINDS = frozenset({"card_dealt", "swap", "cut_card"})
 
 #: Seconds each public event takes on screen (per-seat parts are added in ``beat_length``).
@@ -219,7 +221,8 @@ class Stage:
         in_round = self.phase in ("turns", "reveal", "game_over")
         self.players = [
             SeatShow(
-                id=p["id"], name=p["name"], seat=int(p.get("seat", i)), lives=int(p["lives"]),
+                id=p["id"], name=shown_name(p["name"]), seat=int(p.get("seat", i)),
+                lives=int(p["lives"]),
                 status=p.get("status", "active"), bot=bool(p.get("bot", False)),
                 connected=bool(p.get("connected", True)), card=p.get("card"),
                 dealt=in_round and (p["id"] in self.order or p.get("card") is not None),
@@ -258,7 +261,7 @@ class Stage:
             self.phase, self.celebrating_since = "lobby", None
         elif kind == "player_joined" and self.seat_of(event.get("player")) is None:
             self.players.append(SeatShow(
-                id=event["player"], name=event.get("name", "?"), seat=len(self.players),
+                id=event["player"], name=shown_name(event.get("name")), seat=len(self.players),
                 lives=self.max_lives, status=event.get("status", "active"),
                 bot=bool(event.get("bot", False))))
         elif kind == "player_removed":

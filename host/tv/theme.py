@@ -8,6 +8,8 @@ drawn 60 times a second during animations.
 
 from __future__ import annotations
 
+import logging
+import unicodedata
 from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
@@ -16,6 +18,8 @@ import pygame
 
 # Shared with the phone page; re-exported here for the TV's modules.
 from host.palette import PLAYER_COLOURS, SUIT_COLOURS, Colour, player_colour  # noqa: F401
+
+log = logging.getLogger(__name__)
 
 CANVAS_SIZE: tuple[int, int] = (1920, 1080)
 
@@ -34,8 +38,15 @@ CARD_FACE: Colour = (252, 250, 244)
 CARD_BACK: Colour = (36, 60, 150)
 CARD_BACK_LINE: Colour = (120, 150, 230)
 HIGHLIGHT: Colour = (255, 80, 80)
+WARNING_STRIP: Colour = (170, 30, 30)
 
 SUIT_SYMBOLS: dict[str, str] = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+#: Drawn instead of a text the font cannot draw or that draws as nothing (an invisible name).
+FALLBACK_TEXT = "?"
+ELLIPSIS = "\u2026"
+#: What a font may raise for an odd text (zero width, unencodable surrogates, too long…).
+_FONT_ERRORS = (pygame.error, UnicodeError, ValueError, OverflowError, MemoryError)
 
 
 def font_path(bold: bool = False) -> Path:
@@ -61,11 +72,16 @@ class Theme:
         return self._fonts[key]
 
     def text(self, text: str, size: int, colour: Colour = INK, bold: bool = False) -> pygame.Surface:
-        """Rendered, anti-aliased text; cached (pure memoisation, no visible state)."""
+        """Rendered, anti-aliased text; cached (pure memoisation, no visible state).
+
+        Measured before it is drawn: a text that draws as nothing (a name made of joiners) or
+        that the font refuses is logged once and drawn as ``FALLBACK_TEXT`` — one odd name
+        must never stop the TV (issue 15).
+        """
         key = (text, size, colour, bold)
         surface = self._texts.get(key)
         if surface is None:
-            surface = self.font(size, bold).render(text, True, colour)
+            surface = self._render(text, size, colour, bold)
             self._texts[key] = surface
             if len(self._texts) > self._limit:
                 self._texts.popitem(last=False)
@@ -73,12 +89,58 @@ class Theme:
             self._texts.move_to_end(key)
         return surface
 
+    def _render(self, text: str, size: int, colour: Colour, bold: bool) -> pygame.Surface:
+        font = self.font(size, bold)
+        if text == "":
+            return pygame.Surface((1, font.get_height()), pygame.SRCALPHA)
+        try:
+            if font.size(text)[0] > 0:
+                image = font.render(text, True, colour)
+                if image.get_bounding_rect().width > 0 or not text.strip():
+                    return image
+                reason = "it leaves no ink"  # a blank glyph (U+2800, a Hangul filler…)
+            else:
+                reason = "it draws as nothing"
+        except _FONT_ERRORS as error:  # the TV must go on
+            reason = f"{type(error).__name__}: {error}"
+        log.warning("cannot draw the text %r (%s): drawing %r instead", text, reason,
+                    FALLBACK_TEXT)
+        if text == FALLBACK_TEXT:
+            return pygame.Surface((1, font.get_height()), pygame.SRCALPHA)
+        return self.text(FALLBACK_TEXT, size, colour, bold)
+
+    def measure(self, text: str, size: int, bold: bool = False) -> int:
+        """The width ``text`` takes when drawn (0 when the font cannot draw it)."""
+        try:
+            return int(self.font(size, bold).size(text)[0])
+        except _FONT_ERRORS:  # drawn as the fallback later, which logs it
+            return 0
+
     def fitted_text(self, text: str, size: int, max_width: int, colour: Colour = INK,
                     bold: bool = False, min_size: int = 14) -> pygame.Surface:
-        """Text shrunk until it fits ``max_width`` (long names, long French phrases)."""
-        while size > min_size and self.font(size, bold).size(text)[0] > max_width:
+        """Text shrunk until it fits ``max_width`` (long names, long French phrases), and
+        ellipsized (by measured width) if it still does not fit at ``min_size``."""
+        while size > min_size and self.measure(text, size, bold) > max_width:
             size -= 2
+        if self.measure(text, size, bold) > max_width:
+            text = self.ellipsized(text, size, max_width, bold)
         return self.text(text, size, colour, bold)
+
+    def ellipsized(self, text: str, size: int, max_width: int, bold: bool = False) -> str:
+        """``text`` cut to fit ``max_width`` at ``size`` with "…" at the end (never mid-mark)."""
+        if self.measure(text, size, bold) <= max_width:
+            return text
+        low, high = 0, len(text)
+        while low < high:  # the longest prefix that fits with the ellipsis
+            middle = (low + high + 1) // 2
+            if self.measure(text[:middle] + ELLIPSIS, size, bold) <= max_width:
+                low = middle
+            else:
+                high = middle - 1
+        cut = text[:low]
+        while cut and unicodedata.category(cut[-1]) in ("Mn", "Me", "Cf", "Zs", "Cs"):
+            cut = cut[:-1]
+        return cut + ELLIPSIS
 
     def blit_text(self, surface: pygame.Surface, text: str, size: int, colour: Colour = INK,
                   bold: bool = False, **anchor: tuple[int, int] | int) -> pygame.Rect:
@@ -90,12 +152,11 @@ class Theme:
 
     def wrap(self, text: str, size: int, max_width: int, bold: bool = False) -> list[str]:
         """Split a phrase into lines that fit ``max_width`` (word by word)."""
-        font = self.font(size, bold)
         lines: list[str] = []
         line = ""
         for word in text.split():
             candidate = f"{line} {word}".strip()
-            if line and font.size(candidate)[0] > max_width:
+            if line and self.measure(candidate, size, bold) > max_width:
                 lines.append(line)
                 line = word
             else:

@@ -1,0 +1,82 @@
+"""Issue 15 finding 6 (and 1): names are NFKC-normalised, hold a visible character, fit the TV,
+and a name that looks like a seated one is ``409 name_taken``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from host import names
+from host.session import SessionError
+from phone_web import create_app
+
+#: Every class of character that draws as nothing (the 25 that killed the TV, and their kin).
+INVISIBLE = ["\u200c", "\u200d", "\u034f", *map(chr, range(0xFE00, 0xFE10)), "\u180b", "\u180c",
+             "\u180d", "\u17b4", "\u17b5", "\ufffc", "\u2800", "\u3164", "\u115f", "\u1160",
+             "\uffa0", "\u200b", "\u2060", "\u00ad", "\u0301", "\u200d\u200c\u200d",
+             "\u3164\u3164", "\u2800 \u2800", "\U000e0100", "\u3000", "\u0301\u0308"]
+
+
+@pytest.mark.parametrize("raw", INVISIBLE, ids=lambda s: "+".join(f"U{ord(c):04X}" for c in s))
+def test_issue15_names_that_draw_as_nothing_are_refused(session: Any, raw: str) -> None:
+    with pytest.raises(SessionError) as refusal:
+        session.join(raw, "TEST")
+    assert refusal.value.code == "bad_name"
+    with pytest.raises(SessionError):
+        session.join(f"\u200d{raw}\u200d", "TEST")
+    assert session.view(None)["players"] == []
+
+
+@pytest.mark.parametrize("look_alike", ["Ana\u200d", "\u200dAna", "\u0410na", "\uff21\uff4e\uff41",
+                                        "ANA", "ana", " Ana ", "A\u200cna", "Ana\ufe0f",
+                                        "\U0001d400na"])
+def test_issue15_a_name_that_looks_like_a_seated_one_is_taken(session: Any,
+                                                              look_alike: str) -> None:
+    session.join("Ana", "TEST")
+    with pytest.raises(SessionError) as refusal:
+        session.join(look_alike, "TEST")
+    assert refusal.value.code == "name_taken"
+    assert [p["name"] for p in session.view(None)["players"]] == ["Ana"]
+
+
+def test_issue15_the_seated_look_alike_blocks_the_plain_name_too(session: Any) -> None:
+    session.join("\u0410na", "TEST")  # Cyrillic А first
+    with pytest.raises(SessionError) as refusal:
+        session.join("Ana", "TEST")
+    assert refusal.value.code == "name_taken"
+    session.join("Anna", "TEST")  # a different name is fine
+
+
+def test_issue15_names_are_nfkc_and_spaces_are_tidied() -> None:
+    assert names.clean_name("\uff21\uff4e\uff41") == "Ana"
+    assert names.clean_name("  Ana \u3000  B ") == "Ana B"
+    assert names.clean_name("Ana\u200d") == "Ana"
+    assert names.clean_name("\u2764\ufe0f Bo") == "\u2764\ufe0f Bo"  # emoji with its selector
+    assert names.clean_name("\U0001f469\u200d\U0001f680 Sam") == "\U0001f469\u200d\U0001f680 Sam"
+
+
+def test_issue15_name_width_is_bounded_for_the_tv() -> None:
+    assert names.clean_name("\u5b57" * 8) == "\u5b57" * 8
+    with pytest.raises(names.NameRefused):
+        names.clean_name("\u5b57" * 16)  # 32 columns: would overflow the lobby badges
+    with pytest.raises(names.NameRefused):
+        names.clean_name("\U0001f600" * 9)
+    assert names.display_width("W" * 16) == 16
+
+
+def test_issue15_bots_never_take_a_look_alike_of_a_seated_name(make_session: Any) -> None:
+    session = make_session(bots=2)
+    session.join("\u0410da", "TEST")  # looks like the first bot name, Ada
+    shown = [p["name"] for p in session.view(None)["players"]]
+    assert len(shown) == 3 and "Ada" not in shown
+
+
+def test_issue15_api_answers_409_name_taken_for_a_look_alike(session: Any) -> None:
+    client = create_app(session).test_client()
+    assert client.post("/api/join", json={"name": "Ana", "room": "TEST"}).status_code == 201
+    answer = client.post("/api/join", json={"name": "\u0410na", "room": "TEST"})
+    assert answer.status_code == 409 and json.loads(answer.data)["error"] == "name_taken"
+    answer = client.post("/api/join", json={"name": "\u200d", "room": "TEST"})
+    assert answer.status_code == 400 and json.loads(answer.data)["error"] == "bad_name"
