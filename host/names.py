@@ -6,13 +6,15 @@ selectors, Hangul fillers, a blank Braille cell …) once stopped the TV for goo
 names ("Ana", Cyrillic "Аna", fullwidth "Ａｎａ", "Ana" + a zero-width joiner) let one guest pass
 for another. So every name is NFKC-normalised, must hold a visible character, is bounded in
 display width, and is compared with seated names by its Unicode TR39 confusable *skeleton*
-(computed by ICU's spoof checker through PyICU, the maintained implementation of TR39).
+(TR39 section 4: each character mapped through Unicode's ``confusables.txt``, shipped in
+``assets/unicode/``, between two NFD normalisations — pure Python, so it installs everywhere).
 """
 
 from __future__ import annotations
 
 import functools
 import unicodedata
+from importlib import resources
 from typing import Any
 
 MAX_NAME_LENGTH = 16
@@ -126,13 +128,20 @@ def looks_like(name: str, others: list[str]) -> bool:
 
 
 def _skeleton(text: str) -> str:
-    skeleton: str = _spoof_checker().getSkeleton(0, text)
-    return unicodedata.normalize("NFD", skeleton)
+    """TR39's ``skeleton(X)``: NFD, every character replaced by its prototype, NFD again."""
+    prototypes = _prototypes()
+    mapped = "".join(prototypes.get(char, char) for char in unicodedata.normalize("NFD", text))
+    return unicodedata.normalize("NFD", mapped)
 
 
 @functools.lru_cache(maxsize=1)
-def _spoof_checker() -> Any:
-    """ICU's spoof checker, built on first use (ICU loads its confusables data then)."""
-    import icu
-
-    return icu.SpoofChecker()
+def _prototypes() -> dict[str, str]:
+    """``confusables.txt`` as {character: prototype}, read on first use (about 6 300 lines)."""
+    data = resources.files("assets") / "unicode" / "confusables.txt"
+    table: dict[str, str] = {}
+    for line in data.read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        source, _, target = line.partition(";")
+        table[chr(int(source, 16))] = "".join(chr(int(code, 16)) for code in target.split())
+    return table
