@@ -73,7 +73,8 @@ class HelpOverlay:
             ("B", t("help_bot")),
             ("K", t("help_kick")),
             ("R", t("help_misdeal")),
-            ("M", t("help_mute")),
+            ("M", self.props.catalog.t(self.props.lang, "sound.help_mode")),
+            ("- / =", self.props.catalog.t(self.props.lang, "sound.help_music_volume")),
             ("F", t("help_fullscreen")),
             ("L", t("help_language", language=self.props.language_name)),
             (t("key_help"), t("help_help")),
@@ -87,7 +88,7 @@ class HelpOverlay:
         th.blit_text(surface, self.props.t("help_title"), 56, theme.GOLD, True,
                      midtop=(rect.centerx, rect.top + 30))
         for i, (key, what) in enumerate(self.rows()):
-            y = rect.top + 130 + i * 68
+            y = rect.top + 130 + i * 62
             th.blit_text(surface, key, 36, theme.GOLD, True, topright=(rect.left + 440, y))
             text = th.fitted_text(what, 36, rect.width - 520, theme.INK)
             surface.blit(text, (rect.left + 480, y))
