@@ -133,6 +133,7 @@ class SoundBoard:
         self._music_volume = DEFAULT_MUSIC_VOLUME
         self._next_effect = 0
         self._stop = threading.Event()
+        self._ready = threading.Event()
         self._thread: threading.Thread | None = None
         self.played: deque[tuple[float, str]] = deque(maxlen=200)
 
@@ -154,6 +155,11 @@ class SoundBoard:
         with self._lock:
             self._sounds = sounds
             self._lock.notify()
+        self._ready.set()
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Are the sounds loaded (waits up to ``timeout`` seconds)? Cues before that are lost."""
+        return self._ready.wait(timeout)
 
     def close(self) -> None:
         self._stop.set()

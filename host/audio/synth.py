@@ -12,6 +12,7 @@ import math
 import os
 import random
 import sys
+import threading
 import wave
 from array import array
 from collections.abc import Sequence
@@ -127,7 +128,7 @@ def write_wav(path: Path, samples: Sequence[float]) -> Path:
     """Write a mono 16-bit WAV atomically (temp file, then rename): a cache never holds half a
     sound, even if two hosts render at once."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f"{path.stem}.{os.getpid()}.part.wav")
+    partial = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.part.wav")
     frames = to_pcm(samples)
     if sys.byteorder == "big":
         frames.byteswap()
