@@ -13,7 +13,7 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from host.audio.library import sound_names  # noqa: E402
+from host.audio.library import sound_names
 
 
 class FakeClock:

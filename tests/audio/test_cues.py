@@ -3,6 +3,7 @@ without a click, and the cache renders each sound once."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from pathlib import Path
 
@@ -41,7 +42,7 @@ def test_issue20_cuckoo_is_two_falling_tones() -> None:
     samples = render_cue("cuckoo")
 
     def crossings(part: list[float]) -> float:
-        ups = sum(1 for a, b in zip(part, part[1:]) if a < 0 <= b)
+        ups = sum(1 for a, b in itertools.pairwise(part) if a < 0 <= b)
         return ups / (len(part) / RATE)
 
     first = crossings(samples[round(0.05 * RATE):round(0.22 * RATE)])
@@ -56,7 +57,7 @@ def test_issue20_loop_joins_without_a_click(name: str) -> None:
     bigger than the ordinary sample-to-sample steps inside the loop."""
     samples = render_loop(name)
     assert 4.0 <= len(samples) / RATE <= 16.0
-    steps = sorted(abs(b - a) for a, b in zip(samples, samples[1:]))
+    steps = sorted(abs(b - a) for a, b in itertools.pairwise(samples))
     seam = abs(samples[0] - samples[-1])
     assert seam <= steps[int(0.99 * len(steps))]
     assert rms(samples[:RATE // 10]) > 0.01  # and no gap of silence at the seam
@@ -67,7 +68,7 @@ def test_issue20_seam_check_catches_a_click() -> None:
     bus = silence(1.0)
     # a note still sounding at the end (a quarter of a cycle past a crest), cut off
     mix_into(bus, tone(100, 0.5, release=0.0001), 0.7525)
-    steps = sorted(abs(b - a) for a, b in zip(bus, bus[1:]))
+    steps = sorted(abs(b - a) for a, b in itertools.pairwise(bus))
     assert abs(bus[0] - bus[-1]) > steps[int(0.99 * len(steps))]
 
 

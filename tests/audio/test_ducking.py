@@ -4,6 +4,7 @@ on its channels (fake clock, recording output) applied to a music tone, plus the
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -100,8 +101,8 @@ def test_issue20_effects_duck_too(rendered: tuple[list[float], Any]) -> None:
 def test_issue20_ducker_moves_without_jumps_and_hush_brings_it_back() -> None:
     ducker = Ducker()
     ducker.speak(10.0, 2.0)
-    gains = [ducker.gain(10.0 + i / 1000) for i in range(0, 600)]
-    assert max(abs(b - a) for a, b in zip(gains, gains[1:])) < 0.05  # no step is a click
+    gains = [ducker.gain(10.0 + i / 1000) for i in range(600)]
+    assert max(abs(b - a) for a, b in itertools.pairwise(gains)) < 0.05  # no step is a click
     assert gain_to_db(ducker.gain(10.1)) == pytest.approx(DEPTH_DB, abs=0.01)
     ducker.hush(10.5)  # the line is cut short (M, closing)
     assert not ducker.speaking(10.6)

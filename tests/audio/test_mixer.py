@@ -42,7 +42,7 @@ def test_issue20_cues_play_on_effect_channels_and_music_on_its_own(
     plays = output.plays()
     assert [sound for _, _, sound in plays if sound != "lobby"] == ["swap", "deal", "deal", "turn"]
     assert all(channel in EFFECT_CHANNELS for _, channel, sound in plays if sound != "lobby")
-    assert [channel for _, channel, sound in plays if sound == "lobby"][0] in MUSIC_CHANNELS
+    assert next(channel for _, channel, sound in plays if sound == "lobby") in MUSIC_CHANNELS
     assert len({channel for _, channel, sound in plays if sound != "lobby"}) == 4  # no cut-offs
 
 
