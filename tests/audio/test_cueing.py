@@ -118,7 +118,7 @@ def test_issue20_every_cue_plays_on_the_frame_its_beat_time_comes(played: Any) -
 
 
 def test_issue20_each_animation_has_its_cues(played: Any) -> None:
-    sounds, frames, events = played
+    sounds, _, events = played
     heard = Counter(name for _, name in sounds.cued)
     kinds = Counter(e["type"] for e in events)
     assert kinds["round_dealt"] >= 3 and kinds["reveal"] >= 3 and kinds["exchanged"] >= 2
