@@ -28,7 +28,7 @@ GAP_S = 0.35
 
 
 def run_test_sounds_command(args: argparse.Namespace, *,
-                            output_factory: Callable[[], Output] = PygameOutput,
+                            output_factory: Callable[[], Output] | None = None,
                             out: TextIO | None = None, err: TextIO | None = None,
                             sleep: Callable[[float], None] = time.sleep) -> int:
     """Write or play every sound; 0 on success, 1 when it cannot."""
@@ -37,7 +37,7 @@ def run_test_sounds_command(args: argparse.Namespace, *,
     t = Catalog.load().translator(getattr(args, "lang", None) or DEFAULT_LANGUAGE)
     if getattr(args, "sounds_out", None):
         return _write(Path(args.sounds_out), t, out, err)
-    output = output_factory()
+    output = (output_factory or PygameOutput)()
     try:
         output.open()
     except SoundUnavailable as error:
