@@ -111,14 +111,15 @@ def test_issue20_mute_and_no_music_reach_the_board(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr("host.audio.mixer.PygameOutput", lambda: RecordingOutput(FakeClock()))
     monkeypatch.setattr("host.audio.mixer.prepare", dict)
     board: Any = _start_sound_board(party_args(mute=True, no_music=True), Catalog.load(), "en",
-                               io.StringIO())
+                                    io.StringIO())
+    close = board.close
     try:
         assert board.muted and not board.music_enabled
         player = _voice_player(board, headless=False)
         assert isinstance(player, MixerPlayer) and player._speech is board
         assert _voice_player(board, headless=True) is None
     finally:
-        board.close()
+        close()
 
 
 def test_issue20_test_sounds_writes_a_wav_named_after_each_cue(tmp_path: Path) -> None:
