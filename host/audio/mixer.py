@@ -1,8 +1,9 @@
 """The sound board: effects and music on reserved mixer channels, ducking under the voice.
 
 Why a board with its own thread: the TV calls ``cue("swap")`` from its frame and must never
-wait, so a call only queues the name; the board's thread plays it at once (a condition wakes
-it) and moves the volumes every ``TICK_S`` while a duck or a cross-fade is under way.
+wait, so a call only queues the name (a ``SimpleQueue``, no lock shared with the thread); the
+board's thread, woken by the queue, plays it at once and moves the volumes every ``TICK_S``
+while a duck or a cross-fade is under way.
 
 Why reserved channels: the voice (``host.voice.playback.MixerPlayer``) plays with
 ``Sound.play()``, which picks a free *unreserved* channel. Music and effects play only on the
@@ -19,6 +20,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from queue import Empty, SimpleQueue
 from typing import Any, Protocol
 
 from host.audio.cues import CUES
@@ -114,7 +116,11 @@ class _Track:
 
 
 class SoundBoard:
-    """Cues, music and their volumes; every public method returns at once and never raises."""
+    """Cues, music and their volumes; every public method returns at once and never raises.
+
+    Callers never take a lock the board's thread holds: each request goes into a
+    ``SimpleQueue`` (its ``put`` never blocks) and the thread applies them in order.
+    """
 
     def __init__(self, *, music: bool = True, muted: bool = False,
                  output: Output | None = None, clock: Callable[[], float] = time.monotonic,
@@ -125,8 +131,8 @@ class SoundBoard:
         self._clock = clock
         self._loader = loader
         self._ducker = Ducker()
-        self._lock = threading.Condition()
-        self._cues: deque[tuple[str, float]] = deque(maxlen=32)
+        self._inbox: SimpleQueue[tuple[str, Any, float]] = SimpleQueue()
+        self._held: list[tuple[str, Any, float]] = []
         self._want: str | None = None
         self._tracks: dict[int, _Track] = {}
         self._sounds: dict[str, Any] = {}
@@ -151,10 +157,7 @@ class SoundBoard:
 
     def load(self) -> None:
         """Render what is missing and load every sound (the board's thread does this first)."""
-        sounds = {name: self._output.load(path) for name, path in self._loader().items()}
-        with self._lock:
-            self._sounds = sounds
-            self._lock.notify()
+        self._sounds = {name: self._output.load(path) for name, path in self._loader().items()}
         self._ready.set()
 
     def wait_ready(self, timeout: float) -> bool:
@@ -163,8 +166,7 @@ class SoundBoard:
 
     def close(self) -> None:
         self._stop.set()
-        with self._lock:
-            self._lock.notify()
+        self._inbox.put(("wake", None, 0.0))
         if self._thread is not None:
             self._thread.join(1.0)
         for channel in (*MUSIC_CHANNELS, *EFFECT_CHANNELS):
@@ -176,15 +178,11 @@ class SoundBoard:
     # -- what the TV, the keys and the voice call ------------------------------------------
     def cue(self, name: str) -> None:
         """Play a cue now (queued for the board's thread: never blocks a frame)."""
-        with self._lock:
-            self._cues.append((name, self._clock()))
-            self._lock.notify()
+        self._inbox.put(("cue", name, self._clock()))
 
     def play_music(self, loop: str | None) -> None:
         """Cross-fade to the ``lobby`` or ``game`` loop (None: fade the music out)."""
-        with self._lock:
-            self._want = loop
-            self._lock.notify()
+        self._inbox.put(("music", loop, self._clock()))
 
     @property
     def muted(self) -> bool:
@@ -192,9 +190,8 @@ class SoundBoard:
 
     def set_muted(self, muted: bool) -> None:
         """Silence (or bring back) music and effects; the voice has its own switch."""
-        with self._lock:
-            self._muted = bool(muted)
-            self._lock.notify()
+        self._muted = bool(muted)
+        self._inbox.put(("wake", None, 0.0))
 
     @property
     def music_volume(self) -> float:
@@ -203,22 +200,17 @@ class SoundBoard:
     def set_music_volume(self, volume: float) -> float:
         """The host's music volume, 0..1 (clamped); returns the volume now in use. Works with or
         without a game, so the VIP's phone can call it too."""
-        with self._lock:
-            self._music_volume = round(min(1.0, max(0.0, float(volume))), 2)
-            self._lock.notify()
-            return self._music_volume
+        self._music_volume = round(min(1.0, max(0.0, float(volume))), 2)
+        self._inbox.put(("wake", None, 0.0))
+        return self._music_volume
 
     def speech_started(self, seconds: float) -> None:
         """The voice started a line of ``seconds``: duck music and effects under it."""
-        with self._lock:
-            self._ducker.speak(self._clock(), seconds)
-            self._lock.notify()
+        self._inbox.put(("speak", seconds, self._clock()))
 
     def speech_ended(self) -> None:
         """The voice was cut short (muted, closing): come back up now."""
-        with self._lock:
-            self._ducker.hush(self._clock())
-            self._lock.notify()
+        self._inbox.put(("hush", None, self._clock()))
 
     def gain(self, now: float) -> float:
         """The ducking gain the board applies at ``now`` (1.0 when nobody speaks)."""
@@ -233,11 +225,11 @@ class SoundBoard:
             return
         wake: float | None = self._clock()  # play at once what was asked while loading
         while not self._stop.is_set():
-            with self._lock:
-                idle = not self._cues
-                if idle:
-                    timeout = None if wake is None else max(0.0, wake - self._clock())
-                    self._lock.wait(timeout)
+            timeout = None if wake is None else max(0.0, wake - self._clock())
+            try:
+                self._held.append(self._inbox.get(timeout=timeout))
+            except Empty:
+                pass
             if self._stop.is_set():
                 return
             try:
@@ -246,17 +238,32 @@ class SoundBoard:
                 log.debug("sound board tick failed", exc_info=True)
                 wake = self._clock() + 0.5
 
+    def _requests(self) -> list[tuple[str, Any, float]]:
+        taken, self._held = self._held, []
+        while True:
+            try:
+                taken.append(self._inbox.get_nowait())
+            except Empty:
+                return taken
+
     def tick(self, now: float) -> float | None:
-        """Play queued cues, follow the music wanted, set every volume; returns when the board
-        should run again (None: not until something is asked of it)."""
-        with self._lock:
-            cues = list(self._cues)
-            self._cues.clear()
-            want = self._want if self.music_enabled else None
-            gain = self._ducker.gain(now)
-            duck_wake = self._ducker.next_move(now)
-            music_level = 0.0 if self._muted else self._music_volume * gain
-            effect_level = 0.0 if self._muted else EFFECTS_VOLUME * gain
+        """Apply the requests, play queued cues, follow the music wanted, set every volume;
+        returns when the board should run again (None: not until something is asked of it)."""
+        cues: list[tuple[str, float]] = []
+        for kind, value, at in self._requests():
+            if kind == "cue":
+                cues.append((str(value), at))
+            elif kind == "music":
+                self._want = value
+            elif kind == "speak":
+                self._ducker.speak(at, float(value))
+            elif kind == "hush":
+                self._ducker.hush(at)
+        want = self._want if self.music_enabled else None
+        gain = self._ducker.gain(now)
+        duck_wake = self._ducker.next_move(now)
+        music_level = 0.0 if self._muted else self._music_volume * gain
+        effect_level = 0.0 if self._muted else EFFECTS_VOLUME * gain
         if self._sounds:
             for name, asked in cues:
                 self._play_cue(name, now - asked, effect_level)

@@ -184,6 +184,9 @@ def test_issue20_effects_never_cut_a_spoken_line(tmp_path: Path) -> None:
         player.play(write_tone(tmp_path / "line.wav", 3.0))
         voice = player._channel
         voice_sound = voice.get_sound()
+        deadline = time.monotonic() + 5
+        while board.gain(time.monotonic()) == 1.0 and time.monotonic() < deadline:
+            time.sleep(0.005)
         assert board.gain(time.monotonic()) < 1.0  # the voice told the board: ducking
         for _ in range(40):
             for name in ("deal", "swap", "turn", "drumroll"):
@@ -195,6 +198,9 @@ def test_issue20_effects_never_cut_a_spoken_line(tmp_path: Path) -> None:
         assert index >= RESERVED
         assert any(channels[i].get_busy() for i in EFFECT_CHANNELS)
         player.stop()
+        deadline = time.monotonic() + 5
+        while board._ducker.speaking(time.monotonic()) and time.monotonic() < deadline:
+            time.sleep(0.005)
         assert not board._ducker.speaking(time.monotonic())
     finally:
         board.close()
