@@ -34,21 +34,23 @@ class TimedBoard:
     def __init__(self, board: Any) -> None:
         self.board = board
         self.calls_us: list[float] = []
+        self.calls_cpu_us: list[float] = []
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.board, name)
 
     def cue(self, name: str) -> None:
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         self.board.cue(name)
         self.calls_us.append((time.perf_counter() - start) * 1e6)
+        self.calls_cpu_us.append((time.thread_time() - start_cpu) * 1e6)
         if name == "drumroll":
             self.board.speech_started(1.0)  # the voice says the lowest card meanwhile
 
 
-def reveal_frames(count: int, sound: bool) -> tuple[list[float], list[float], list[float]]:
-    """Milliseconds per reveal frame (wall-clock and the frame's CPU time), and the cue call
-    times in microseconds."""
+def reveal_frames(count: int, sound: bool) -> tuple[list[float], list[float], TimedBoard | None]:
+    """Milliseconds per reveal frame (wall-clock and the frame's CPU time), and the board
+    that timed each cue call."""
     import pygame
 
     from host.audio import SoundBoard
@@ -94,7 +96,7 @@ def reveal_frames(count: int, sound: bool) -> tuple[list[float], list[float], li
             board.close()
         app.close()
         pygame.display.quit()
-    return times, cpu, timed.calls_us if timed is not None else []
+    return times, cpu, timed
 
 
 def main(argv: list[str] | None = None) -> list[tuple[str, str, str]]:
@@ -105,16 +107,22 @@ def main(argv: list[str] | None = None) -> list[tuple[str, str, str]]:
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     quiet, quiet_cpu, _ = reveal_frames(args.frames, sound=False)
-    loud, loud_cpu, calls = reveal_frames(args.frames, sound=True)
+    loud, loud_cpu, timed = reveal_frames(args.frames, sound=True)
+    assert timed is not None
+    calls, calls_cpu = timed.calls_us, timed.calls_cpu_us
+    def spread(values: list[float], unit: str, digits: int = 2) -> str:
+        """``p50 / p99 / max unit`` of some timings."""
+        figures = (statistics.median(values), percentile(values, 0.99), max(values))
+        return " / ".join(f"{v:.{digits}f}" for v in figures) + f" {unit}"
+
     rows = [
-        ("reveal frame p50 / p99, sound off", f"{statistics.median(quiet):.2f} / "
-         f"{percentile(quiet, 0.99):.2f} ms", "p99 <= 8 ms"),
-        ("reveal frame p50 / p99, sound on", f"{statistics.median(loud):.2f} / "
-         f"{percentile(loud, 0.99):.2f} ms", "p99 <= 8 ms"),
-        ("reveal frame CPU p99, sound off / on", f"{percentile(quiet_cpu, 0.99):.2f} / "
-         f"{percentile(loud_cpu, 0.99):.2f} ms", "p99 <= 8 ms"),
-        ("cue call on the TV thread p50 / p99 / max", f"{statistics.median(calls):.0f} / "
-         f"{percentile(calls, 0.99):.0f} / {max(calls):.0f} us ({len(calls)} cues)", "< 1 ms"),
+        ("reveal frame p50 / p99 / max, sound off", spread(quiet, "ms"), "p99 <= 8 ms"),
+        ("reveal frame p50 / p99 / max, sound on", spread(loud, "ms"), "p99 <= 8 ms"),
+        ("reveal frame CPU p50 / p99 / max, sound off", spread(quiet_cpu, "ms"), "p99 <= 8 ms"),
+        ("reveal frame CPU p50 / p99 / max, sound on", spread(loud_cpu, "ms"), "p99 <= 8 ms"),
+        (f"cue call on the TV thread p50 / p99 / max ({len(calls)} cues)",
+         spread(calls, "us", 0), "< 1 ms"),
+        ("cue call CPU time p50 / p99 / max", spread(calls_cpu, "us", 0), "< 1 ms"),
     ]
     for figure, measured, target in rows:
         print(f"{figure}: {measured} (target {target})")
