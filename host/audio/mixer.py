@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from host.audio.cues import CUES
 from host.audio.ducking import TICK_S, Ducker
 from host.audio.library import prepare
+from host.audio.synth import RATE
 
 log = logging.getLogger(__name__)
 
@@ -74,8 +75,9 @@ class PygameOutput:
             raise SoundUnavailable("pygame is not installed") from error
         try:
             if not pygame.mixer.get_init():
-                # A small buffer keeps a cue within a frame or two of its picture.
-                pygame.mixer.init(frequency=44100, size=-16, channels=2, buffer=512)
+                # Our sounds and the voice (espeak) are mono at 22 050 Hz: a mono mixer at that rate
+                # holds them at half the memory of 44.1 kHz stereo; 256 frames = 12 ms latency.
+                pygame.mixer.init(frequency=RATE, size=-16, channels=1, buffer=256)
             pygame.mixer.set_num_channels(max(ALL_CHANNELS, pygame.mixer.get_num_channels()))
             pygame.mixer.set_reserved(RESERVED)
         except pygame.error as error:
