@@ -143,18 +143,30 @@ class SoundBoard:
         self._stop = threading.Event()
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
+        self._opened = False
         self.played: deque[tuple[float, str]] = deque(maxlen=200)
 
     # -- life ------------------------------------------------------------------------------
     def start(self) -> str | None:
         """Open the output (here, so the voice shares it) and start the thread that renders
-        or loads the sounds, then plays them. Returns None, or why there is no sound."""
+        or loads the sounds, then plays them. Returns None, or why there is no sound.
+
+        A board started muted (``--mute``) opens nothing and loads nothing until it is
+        unmuted: a silent party costs no sound device and no memory for sounds."""
+        if not self._muted:
+            problem = self._open()
+            if problem is not None:
+                return problem
+        self._thread = threading.Thread(target=self._run, name="sound-board", daemon=True)
+        self._thread.start()
+        return None
+
+    def _open(self) -> str | None:
         try:
             self._output.open()
         except SoundUnavailable as error:
             return str(error) or "no sound output"
-        self._thread = threading.Thread(target=self._run, name="sound-board", daemon=True)
-        self._thread.start()
+        self._opened = True
         return None
 
     def load(self) -> None:
@@ -219,7 +231,25 @@ class SoundBoard:
         return self._ducker.gain(now)
 
     # -- the board's thread ----------------------------------------------------------------
+    def _wait_until_heard(self) -> bool:
+        """Started muted: keep the requests that matter (not the cues, stale by then) until
+        the board is unmuted, then open the output. False if stopped or there is no output."""
+        while self._muted and not self._stop.is_set():
+            request = self._inbox.get()
+            if request[0] != "cue":
+                self._held = [*self._held[-20:], request]
+        if self._stop.is_set():
+            return False
+        if not self._opened:
+            problem = self._open()
+            if problem is not None:
+                log.warning("no sound output, the party's sounds stay off: %s", problem)
+                return False
+        return True
+
     def _run(self) -> None:
+        if not self._wait_until_heard():
+            return
         try:
             self.load()
         except Exception:  # a broken cache must not stop the party

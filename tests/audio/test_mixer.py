@@ -205,3 +205,35 @@ def test_issue20_effects_never_cut_a_spoken_line(tmp_path: Path) -> None:
     finally:
         board.close()
         pygame.mixer.quit()
+
+
+def test_issue20_a_board_started_muted_opens_and_loads_nothing_until_unmuted(
+        clock: FakeClock) -> None:
+    opened: list[str] = []
+    loaded: list[int] = []
+
+    class Watched(RecordingOutput):
+        def open(self) -> None:
+            opened.append(threading.current_thread().name)
+
+    def loader() -> dict[str, Path]:
+        loaded.append(1)
+        return fake_paths()
+
+    output = Watched(clock)
+    board = SoundBoard(output=output, clock=clock, loader=loader, muted=True)
+    assert board.start() is None
+    try:
+        board.play_music("lobby")
+        board.cue("join")
+        assert not board.wait_ready(0.2)
+        assert opened == [] and loaded == []
+        board.set_muted(False)  # M
+        assert board.wait_ready(5.0)
+        assert opened == ["sound-board"] and loaded == [1]
+        deadline = time.monotonic() + 5
+        while not output.plays() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert [sound for _, _, sound in output.plays()] == ["lobby"]  # the stale cue is gone
+    finally:
+        board.close()
