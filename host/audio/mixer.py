@@ -182,7 +182,7 @@ class SoundBoard:
         self._stop.set()
         self._inbox.put(("wake", None, 0.0))
         if self._thread is not None:
-            self._thread.join(1.0)
+            self._thread.join(0.3)  # a first-run rendering may not answer: it is a daemon
         for channel in (*MUSIC_CHANNELS, *EFFECT_CHANNELS):
             try:
                 self._output.stop(channel)
