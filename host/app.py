@@ -127,7 +127,11 @@ def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Sessi
     runner = BotRunner(session, bot_delay=args.bot_delay, turn_timeout=args.turn_timeout)
     parts.callback(_stop_quietly, runner)
     runner.start()
-    announcer = _start_announcer(catalog, lang, muted=args.mute or args.headless)
+    board = None if args.headless else _start_sound_board(args, catalog, lang, out)
+    if board:
+        parts.callback(_stop_quietly, board)
+    announcer = _start_announcer(catalog, lang, muted=args.mute or args.headless,
+                                 player=_voice_player(board, args.headless))
     if announcer is not None:
         parts.callback(_stop_quietly, announcer)
         if not args.headless:
@@ -145,7 +149,7 @@ def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Sessi
         from host.tv import run_tv
 
         run_tv(session, announcer, catalog, lang=lang, fullscreen=args.fullscreen,
-               join_url=url, house_rules=options.ids())
+               join_url=url, house_rules=options.ids(), sounds=board or None)
 
 
 def _fall_back_quietly(args: argparse.Namespace, say: Callable[..., None]) -> None:
@@ -198,7 +202,35 @@ def _terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _start_announcer(catalog: Catalog, lang: str, *, muted: bool) -> Any:
+def _start_sound_board(args: argparse.Namespace, catalog: Catalog, lang: str,
+                       out: TextIO) -> Any:
+    """Cues and music (issue 20), opened before the voice so both share one mixer; with no
+    sound output, one clear line and a silent party (the captions carry on). ``False`` means
+    "tried, no device"; None means the sound package is missing."""
+    try:
+        from host.audio import SoundBoard
+    except ImportError:
+        log.warning("host.audio is not available: no sound cues")
+        return None
+    board = SoundBoard(music=not getattr(args, "no_music", False), muted=args.mute)
+    problem = board.start()
+    if problem is not None:
+        print(catalog.t(lang, "sound.no_device", reason=problem), file=out, flush=True)
+        return False
+    return board
+
+
+def _voice_player(board: Any, headless: bool) -> Any:
+    """How the voice plays: ducking the board's music and effects, silently when the board
+    found no sound output, or the voice's own default (None)."""
+    if headless or board is None:
+        return None
+    from host.voice.playback import MixerPlayer, SilentPlayer
+
+    return MixerPlayer(speech=board) if board else SilentPlayer()
+
+
+def _start_announcer(catalog: Catalog, lang: str, *, muted: bool, player: Any = None) -> Any:
     """The voice, if its module is present and starts; the party goes on without it otherwise."""
     try:
         from host.voice import Announcer
@@ -206,7 +238,7 @@ def _start_announcer(catalog: Catalog, lang: str, *, muted: bool) -> Any:
         log.warning("host.voice.Announcer is not available: no announcements")
         return None
     try:
-        announcer = Announcer(catalog, lang, muted=muted)
+        announcer = Announcer(catalog, lang, muted=muted, player=player)
         announcer.start()
     except Exception:  # a broken sound setup must not stop the party
         log.exception("the announcer could not start")

@@ -31,6 +31,7 @@ def _add_party_flags(parser: argparse.ArgumentParser, _: Callable[..., str]) -> 
     parser.add_argument("--bot-strategy", default="smart", help=_("help.bot_strategy"))
     parser.add_argument("--lang", choices=LANGUAGES, default="en", help=_("help.lang"))
     parser.add_argument("--mute", action="store_true", help=_("help.mute"))
+    parser.add_argument("--no-music", action="store_true", help=_("sound.help_no_music"))
     parser.add_argument("--fullscreen", action="store_true", help=_("help.fullscreen"))
     parser.add_argument("--house-rules", default="",
                         help=_("help.house_rules"))
@@ -90,6 +91,10 @@ def build_parser(lang: str = "en", catalog: Catalog | None = None) -> argparse.A
     doctor.add_argument("--lang", dest="doctor_lang", choices=LANGUAGES, default=None,
                         help=_("help.lang"))
     doctor.add_argument("--speak", action="store_true", help=_("help.speak"))
+
+    sounds = commands.add_parser("test-sounds", help=_("sound.help_test_sounds"))
+    sounds.add_argument("--out", dest="sounds_out", default=None, metavar="DIR",
+                        help=_("sound.help_out_dir"))
     return parser
 
 
@@ -111,6 +116,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from host.voice.cli import run_test_voice_command
 
         return run_test_voice_command(args)
+    if args.command == "test-sounds":
+        from host.audio.cli import run_test_sounds_command
+
+        return run_test_sounds_command(args)
     from host.app import run_party
 
     return run_party(args)

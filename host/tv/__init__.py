@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 def run_tv(session: Any, announcer: Any, catalog: Catalog, *, lang: str, fullscreen: bool,
-           join_url: str, house_rules: list[str]) -> None:
+           join_url: str, house_rules: list[str], sounds: Any = None) -> None:
     """Show the party until the host quits (Esc/Q, confirmed) or closes the window."""
     import pygame
 
@@ -22,7 +22,7 @@ def run_tv(session: Any, announcer: Any, catalog: Catalog, *, lang: str, fullscr
     surface = open_window(fullscreen, catalog.t(lang, "tv.title"))
     try:
         app = TVApp(session, announcer, catalog, lang=lang, join_url=join_url,
-                    house_rules=house_rules, fullscreen=fullscreen)
+                    house_rules=house_rules, fullscreen=fullscreen, sounds=sounds)
         try:
             app.run(surface)
         finally:

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 import pygame
 
+from host.audio.cueing import CueTrack
 from host.i18n import LANGUAGES, Catalog
 from host.rules import IllegalAction
 from host.session import SessionError
@@ -71,18 +72,41 @@ class Voice(Protocol):
     def set_muted(self, muted: bool) -> None: ...
 
 
+class Sounds(Protocol):
+    """The part of ``host.audio.SoundBoard`` the TV uses (every call returns at once)."""
+
+    @property
+    def muted(self) -> bool: ...
+    @property
+    def music_volume(self) -> float: ...
+    def cue(self, name: str) -> None: ...
+    def play_music(self, loop: str | None) -> None: ...
+    def set_muted(self, muted: bool) -> None: ...
+    def set_music_volume(self, volume: float) -> float: ...
+
+
+#: M cycles these: voice and sound, sound only, silent.
+SOUND_MODES = ("all", "sound_only", "silent")
+MUSIC_STEP = 0.1
+
+
 class TVApp:
     """Everything the TV shows and every host key, independent of the real window."""
 
     def __init__(self, session: TableHost, announcer: Voice | None, catalog: Catalog, *,
                  lang: str, join_url: str, house_rules: list[str] | None = None,
-                 fullscreen: bool = False) -> None:
+                 fullscreen: bool = False, sounds: Sounds | None = None) -> None:
         self.session = session
         self.announcer = announcer
+        self.sounds = sounds
+        self._cues = CueTrack(sounds) if sounds is not None else None
+        self._music: str | None = None
         theme_ = Theme()
         self.props = Props(theme_, CardPainter(theme_), catalog, lang, join_url,
                            list(house_rules or []))
         self.stage = Stage()
+        if self._cues is not None:
+            self.stage.on_begin = self._cues.begin
         self.lobby = LobbyScene(self.stage, self.props)
         self.table = TableScene(self.stage, self.props)
         self.standings = evening.StandingsScene(self.stage, self.props)
@@ -176,6 +200,10 @@ class TVApp:
                                       self.new_evening, self._pop))
         elif key == pygame.K_m:
             self.toggle_mute()
+        elif key in (pygame.K_MINUS, pygame.K_KP_MINUS):
+            self.change_music_volume(-MUSIC_STEP)
+        elif key in (pygame.K_EQUALS, pygame.K_PLUS, pygame.K_KP_PLUS):
+            self.change_music_volume(MUSIC_STEP)
         elif key == pygame.K_f:
             self.toggle_fullscreen()
         elif key == pygame.K_l:
@@ -240,12 +268,39 @@ class TVApp:
         self.running = False
 
     def toggle_mute(self) -> None:
+        """M: with sounds, cycle voice and sound → sound only → silent; else voice on/off."""
+        if self.sounds is not None:
+            modes = SOUND_MODES
+            self.set_sound_mode(modes[(modes.index(self.sound_mode) + 1) % len(modes)])
+            return
         if self.announcer is None:
             return
         muted = not self.announcer.muted
         self.announcer.set_muted(muted)
         self._tell_session(voice_muted=muted)
         self.notify(self.props.t("muted" if muted else "unmuted"))
+
+    @property
+    def sound_mode(self) -> str:
+        """``all`` (voice and sound), ``sound_only`` or ``silent``."""
+        if self.sounds is not None and self.sounds.muted:
+            return "silent"
+        return "sound_only" if self.announcer is not None and self.announcer.muted else "all"
+
+    def set_sound_mode(self, mode: str) -> None:
+        if self.announcer is not None:
+            self.announcer.set_muted(mode != "all")
+        if self.sounds is not None:
+            self.sounds.set_muted(mode == "silent")
+        self.notify(self.props.catalog.t(self.props.lang, f"sound.mode_{mode}"))
+
+    def change_music_volume(self, step: float) -> None:
+        """- and =: the music volume, in tenths, shown on screen."""
+        if self.sounds is None:
+            return
+        volume = self.sounds.set_music_volume(self.sounds.music_volume + step)
+        self.notify(self.props.catalog.t(self.props.lang, "sound.music_volume",
+                                         percent=round(volume * 100)))
 
     def toggle_fullscreen(self) -> None:
         self.fullscreen = not self.fullscreen
@@ -314,12 +369,22 @@ class TVApp:
         self._had_reactions = shown
         if self.vip_hooks.step(self, self.stage.latest):  # the VIP's TV settings, countdowns
             self._dirty = True
+        if self._cues is not None:
+            self._cues.follow()
+        self._follow_music()
         for overlay in self.overlays:
             overlay.update(dt)
         if self._toast is not None:
             self._dirty = True
             if self.stage.time >= self._toast[1]:
                 self._toast = None
+
+    def _follow_music(self) -> None:
+        """The lobby loop while guests join, the quieter game loop from the first deal."""
+        loop = "lobby" if self.stage.phase == "lobby" else "game"
+        if self.sounds is not None and loop != self._music:
+            self._music = loop
+            self.sounds.play_music(loop)
 
     def render(self, surface: pygame.Surface) -> None:
         """Paint the whole frame on the 1920×1080 canvas, layer by layer: a layer that fails is

@@ -73,7 +73,8 @@ class HelpOverlay:
             ("B", t("help_bot")),
             ("K", t("help_kick")),
             ("R", t("help_misdeal")),
-            ("M", t("help_mute")),
+            ("M", self.props.catalog.t(self.props.lang, "sound.help_mode")),
+            ("- / =", self.props.catalog.t(self.props.lang, "sound.help_music_volume")),
             ("F", t("help_fullscreen")),
             ("L", t("help_language", language=self.props.language_name)),
             ("T", self.props.catalog.t(self.props.lang, "evening.help_tutorial")),
@@ -89,7 +90,7 @@ class HelpOverlay:
         th.blit_text(surface, self.props.t("help_title"), 56, theme.GOLD, True,
                      midtop=(rect.centerx, rect.top + 30))
         rows = self.rows()
-        gap = min(68, (rect.height - 150) // len(rows))
+        gap = min(62, (rect.height - 150) // len(rows))
         for i, (key, what) in enumerate(rows):
             y = rect.top + 130 + i * gap
             th.blit_text(surface, key, 36, theme.GOLD, True, topright=(rect.left + 440, y))

@@ -14,6 +14,7 @@ can reach a scene even if a caller made a mistake.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -120,6 +121,8 @@ class Stage:
     queue: deque[Beat] = field(default_factory=deque)
     latest: dict[str, Any] | None = None
     changed: bool = True  # something new to draw since the last frame
+    #: Told as each beat begins (the TV's sound cues start on that frame).
+    on_begin: Callable[[Beat], None] | None = field(default=None, repr=False, compare=False)
 
     # -- input -----------------------------------------------------------------------------
     def receive(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
@@ -179,6 +182,8 @@ class Stage:
         while self.beat is None and self.queue:
             beat = self.queue.popleft()
             self._begin(beat.event)
+            if self.on_begin is not None:
+                self.on_begin(beat)
             if beat.length > 0:
                 self.beat = beat
             else:

@@ -34,12 +34,22 @@ class Player(Protocol):
     def stop(self) -> None: ...
 
 
-class MixerPlayer:
-    """Plays through ``pygame.mixer``; shares the mixer if the TV already started it."""
+class SpeechListener(Protocol):
+    """Told when a line starts and when it is cut short: the sound board ducks under it."""
 
-    def __init__(self) -> None:
+    def speech_started(self, seconds: float) -> None: ...
+
+    def speech_ended(self) -> None: ...
+
+
+class MixerPlayer:
+    """Plays through ``pygame.mixer``; shares the mixer if the sound board already started it
+    (the board reserves its own channels, so ``Sound.play()`` here never takes one of them)."""
+
+    def __init__(self, speech: SpeechListener | None = None) -> None:
         self._channel: Any = None
         self._mixer: Any = None
+        self._speech = speech
 
     def _ensure_mixer(self) -> Any:
         if self._mixer is None:
@@ -63,7 +73,10 @@ class MixerPlayer:
             self._channel = sound.play()
         except Exception as error:  # pygame.error, or the mixer closed by the TV on exit
             raise PlaybackUnavailable(f"could not play {wav.name}: {error}") from error
-        return float(sound.get_length())
+        seconds = float(sound.get_length())
+        if self._speech is not None and self._channel is not None:
+            self._speech.speech_started(seconds)
+        return seconds
 
     def busy(self) -> bool:
         try:
@@ -75,6 +88,8 @@ class MixerPlayer:
         try:
             if self._channel is not None:
                 self._channel.stop()
+                if self._speech is not None:
+                    self._speech.speech_ended()
         except Exception as error:  # noqa: BLE001 - stopping must never raise (muting, closing)
             log.debug("could not stop the voice channel: %s", error)
         self._channel = None
