@@ -24,10 +24,10 @@ import hashlib
 import json
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
-from host.rules import Game, HouseRules, IllegalAction
+from host.rules import Event, Game, HouseRules, IllegalAction
 from host.rules.bots import choose_action
 from host.rules.options import RULE_FIELDS
 
@@ -64,51 +64,62 @@ def play(seed: int) -> Iterator[tuple[str, Snapshot]]:
     for _ in range(CALLS_PER_GAME):
         roll = driver.random()
         ids = [p.id for p in game.players]
-        label: str
-        call: Callable[[], list[object]]
+        call: tuple[str, ...]
         if roll < 0.03 or not ids:
             joined += 1
-            pid, name = f"j{joined}", driver.choice(NAMES) + driver.choice(("", str(joined)))
-            bot = driver.random() < 0.5
-            label, call = f"join {pid} {name}", lambda: list(game.add_player(pid, name, bot=bot))
+            name = driver.choice(NAMES) + driver.choice(("", str(joined)))
+            call = ("join", f"j{joined}", name, "bot" if driver.random() < 0.5 else "")
         elif roll < 0.045:
-            pid = driver.choice([*ids, "ghost"])
-            label, call = f"kick {pid}", lambda: list(game.remove_player(pid))
+            call = ("kick", driver.choice([*ids, "ghost"]))
         elif roll < 0.07:
-            label, call = "misdeal", lambda: list(game.misdeal())
+            call = ("misdeal",)
         elif roll < 0.12:
-            label, call = "timeout", lambda: list(game.timeout())
+            call = ("timeout",)
         elif roll < 0.17:
-            pid, word = driver.choice([*ids, "ghost"]), driver.choice(ACTION_WORDS)
-            label, call = f"{pid} {word}", lambda: list(game.apply(pid, word))
+            call = ("apply", driver.choice([*ids, "ghost"]), driver.choice(ACTION_WORDS))
         elif roll < 0.19:
             game = Game.from_dict(json.loads(json.dumps(game.to_dict())))
-            label, call = "restore", lambda: []
+            call = ("restore",)
         else:
             movers = [p for p in ids if game.legal_actions(p)]
             if not movers:
                 joined += 1
-                pid, name = f"j{joined}", f"Late {joined}"
-                label, call = f"join {pid}", lambda: list(game.add_player(pid, name))
+                call = ("join", f"j{joined}", f"Late {joined}", "")
             else:
                 pid = driver.choice(movers)
                 strategy = driver.choice(("random", "simple", "smart"))
                 word = choose_action(strategy, game.view(pid), driver)
-                label, call = f"{pid} {word} ({strategy})", lambda: list(game.apply(pid, word))
-        yield label, snapshot(game, call)
+                call = ("apply", pid, word, strategy)
+        yield " ".join(call), snapshot(game, call)
 
 
-def snapshot(game: Game, call: Callable[[], list[object]]) -> Snapshot:
+def perform(game: Game, call: tuple[str, ...]) -> list[Event]:
+    """Make one engine call; ``call`` is (what, arguments…) as ``play`` chose it."""
+    what, *args = call
+    if what == "join":
+        return game.add_player(args[0], args[1], bot=args[2] == "bot")
+    if what == "kick":
+        return game.remove_player(args[0])
+    if what == "misdeal":
+        return game.misdeal()
+    if what == "timeout":
+        return game.timeout()
+    if what == "apply":
+        return game.apply(args[0], args[1])
+    return []
+
+
+def snapshot(game: Game, call: tuple[str, ...]) -> Snapshot:
+    """What the call returned, then the whole state and every view after it."""
     result: object
     try:
-        events = call()
+        events = perform(game, call)
     except IllegalAction as refusal:
         result = {"refused": str(refusal.reason.value), "message": refusal.message}
     else:
         result = [
-            {"event": event.to_dict(),  # type: ignore[attr-defined]
-             "audience": None if event.audience is None  # type: ignore[attr-defined]
-             else sorted(event.audience)}  # type: ignore[attr-defined]
+            {"event": event.to_dict(),
+             "audience": None if event.audience is None else sorted(event.audience)}
             for event in events
         ]
     views: dict[str, object] = {"(public)": game.view(None)}
