@@ -17,16 +17,19 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from host.bot_runner import BotRunner
 from host.i18n import Catalog
 from host.network import BackgroundServer, join_url, lan_address, public_join_url
 from host.persistence import CorruptSave, default_state_path
-from host.rules import HouseRules, UnknownHouseRule
+from host.rules import EventDict, HouseRules, UnknownHouseRule, View
 from host.rules.bots import STRATEGIES
 from host.session import Session
 from host.subscriptions import Subscription
+
+if TYPE_CHECKING:
+    from host.voice import Announcer
 
 log = logging.getLogger(__name__)
 #: The contract's start-up line is always printed in English so test clients can read it.
@@ -162,13 +165,10 @@ def _terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _start_announcer(catalog: Catalog, lang: str, *, muted: bool) -> Any:
-    """The voice, if its module is present and starts; the party goes on without it otherwise."""
-    try:
-        from host.voice import Announcer
-    except ImportError:
-        log.warning("host.voice.Announcer is not available: no announcements")
-        return None
+def _start_announcer(catalog: Catalog, lang: str, *, muted: bool) -> Announcer | None:
+    """The voice, if it starts; the party goes on without it otherwise."""
+    from host.voice import Announcer
+
     try:
         announcer = Announcer(catalog, lang, muted=muted)
         announcer.start()
@@ -178,7 +178,7 @@ def _start_announcer(catalog: Catalog, lang: str, *, muted: bool) -> Any:
     return announcer
 
 
-def _report_voice(announcer: Any, out: TextIO) -> None:
+def _report_voice(announcer: Announcer, out: TextIO) -> None:
     """One console line: the voice in use, or how to enable one (off the start-up path: the
     engine may take a moment to open and the QR code must be on screen at once)."""
 
@@ -198,7 +198,7 @@ def _stop_quietly(part: Any) -> None:
             return
 
 
-Captions = Callable[[list[dict[str, Any]], dict[str, Any]], None]
+Captions = Callable[[list[EventDict], View], None]
 
 
 def _caption_printer(catalog: Catalog, lang: str, out: TextIO) -> Captions:
@@ -207,12 +207,12 @@ def _caption_printer(catalog: Catalog, lang: str, out: TextIO) -> Captions:
 
     translate = catalog.translator(lang)
 
-    def print_captions(events: list[dict[str, Any]], view: dict[str, Any]) -> None:
+    def print_captions(events: list[EventDict], view: View) -> None:
         for event in events:
             try:
                 texts = phrases_for(event, view, translate)
             except Exception:  # the voice module refuses hidden or unknown events
-                log.debug("no caption for %r", event.get("type"), exc_info=True)
+                log.debug("no caption for %r", event["type"], exc_info=True)
                 continue
             for text in texts:
                 print(catalog.t(lang, "cli.caption", room=view["room"], text=text), file=out,
@@ -224,7 +224,7 @@ def _caption_printer(catalog: Catalog, lang: str, out: TextIO) -> Captions:
 class _AnnouncerPump:
     """Feeds public updates to the announcer off the writer's thread; prints captions headless."""
 
-    def __init__(self, subscription: Subscription, announcer: Any,
+    def __init__(self, subscription: Subscription, announcer: Announcer,
                  captions: Captions | None) -> None:
         self._subscription = subscription
         self._announcer = announcer

@@ -24,7 +24,7 @@ from typing import Any
 
 from host import persistence
 from host.palette import css_hex, player_colour
-from host.rules import Game, HouseRules, IllegalAction
+from host.rules import Game, HouseRules, IllegalAction, Status, View
 from host.rules.events import Event, visible_to
 from host.subscriptions import Subscription, Update
 
@@ -53,7 +53,7 @@ class SessionError(Exception):
 class JoinResult:
     player_id: str
     token: str
-    status: str
+    status: Status
     """``active`` in the lobby, ``waiting`` while a game runs (they play the next one)."""
 
 
@@ -172,14 +172,14 @@ class Session:
                 return None
             return pid
 
-    def view(self, player_id: str | None) -> dict[str, Any]:
+    def view(self, player_id: str | None) -> View:
         """That player's view (``None``: the public table view), with ``connected`` added."""
         with self._lock:
             if player_id is not None and not self._game.has_player(player_id):
                 raise SessionError("unknown_player", "no such player")
             return self._view_locked(player_id)
 
-    def _view_locked(self, player_id: str | None) -> dict[str, Any]:
+    def _view_locked(self, player_id: str | None) -> View:
         view = self._game.view(player_id)
         view["room"] = self.room
         for player in view["players"]:
@@ -267,7 +267,7 @@ class Session:
 
     # --------------------------------------------------------------- actions
 
-    def act(self, player_id: str, action: Any, step: Any) -> dict[str, Any]:
+    def act(self, player_id: str, action: Any, step: Any) -> View:
         """Play ``action`` for ``player_id`` if ``step`` is current and it is in ``can``."""
         with self._lock:
             self._check_open()
@@ -357,7 +357,7 @@ class Session:
         events = list(events)
         if events:
             self._save()
-        views: dict[str | None, dict[str, Any]] = {}
+        views: dict[str | None, View] = {}
         batch: list[tuple[Subscription, Update]] = []
         for sub in self._subscribers:
             if sub.player_id not in views:

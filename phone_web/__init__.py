@@ -6,13 +6,14 @@ holds no game state of its own, so the TV, the voice and every phone see one tru
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from typing import Any
+from typing import TYPE_CHECKING
 
 from flask import Flask, Response
 
 from host.i18n import Catalog
+
+if TYPE_CHECKING:
+    from host.session import Session
 
 #: Over this, a request body is refused with 413 before anyone parses it.
 MAX_BODY_BYTES = 4 * 1024
@@ -23,10 +24,11 @@ CONTENT_SECURITY_POLICY = (
 )
 
 
-def create_app(session: Any, catalog: Catalog | None = None, *,
+def create_app(session: Session, catalog: Catalog | None = None, *,
                heartbeat_seconds: float = 5.0) -> Flask:
-    """A Flask app serving ``session``: the API blueprint, plus the phone page when present."""
+    """A Flask app serving ``session``: the API blueprint and the phone page."""
     from phone_web.api import api_bp, register_error_handlers
+    from phone_web.page import page_bp
 
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
@@ -35,9 +37,7 @@ def create_app(session: Any, catalog: Catalog | None = None, *,
     app.extensions["cuckoo_session"] = session
     app.extensions["cuckoo_catalog"] = catalog or Catalog.load()
     app.register_blueprint(api_bp)
-    if importlib.util.find_spec("phone_web.page") is not None:
-        page = importlib.import_module("phone_web.page")
-        app.register_blueprint(page.page_bp)
+    app.register_blueprint(page_bp)
     register_error_handlers(app)
     app.after_request(_secure_headers)
     return app

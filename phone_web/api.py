@@ -12,13 +12,22 @@ import json
 import logging
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import TypedDict
 
 from flask import Blueprint, Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
 from host.i18n import Catalog, best_language
+from host.rules import Status, View
 from host.session import Session, SessionError
+
+
+class JoinAnswer(TypedDict):
+    """The body of ``POST /api/join``'s 201 (PHONE_API.md)."""
+
+    player_id: str
+    token: str
+    status: Status
 
 api_bp = Blueprint("api", __name__)
 log = logging.getLogger(__name__)
@@ -84,7 +93,7 @@ def register_error_handlers(app: Flask) -> None:
         return error_response("internal")
 
 
-def _json_body() -> dict[str, Any]:
+def _json_body() -> dict[str, object]:
     """The body as a JSON object, or 400 bad_request. Reading it enforces the 4 KB limit."""
     raw = request.get_data(cache=True)
     try:
@@ -115,7 +124,7 @@ def _caller(allow_query: bool = False) -> str:
     return player_id
 
 
-def _json(data: Any, status: int = 200) -> Response:
+def _json(data: View | JoinAnswer, status: int = 200) -> Response:
     return current_app.response_class(
         json.dumps(data, ensure_ascii=False, separators=(",", ":")),
         status=status, mimetype="application/json",
@@ -133,8 +142,9 @@ def join() -> Response:
     # A missing or non-text room is a wrong room, a missing or non-text name a bad name: the
     # contract lists only those codes for joins (the session checks the room first).
     result = _session().join(body.get("name"), body.get("room"))
-    return _json({"player_id": result.player_id, "token": result.token,
-                  "status": result.status}, 201)
+    answer: JoinAnswer = {"player_id": result.player_id, "token": result.token,
+                          "status": result.status}
+    return _json(answer, 201)
 
 
 @api_bp.get("/api/state")
