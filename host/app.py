@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from host.bot_runner import BotRunner
 from host.i18n import Catalog
+from host.logs import log_path_for
 from host.network import BackgroundServer, join_url, lan_address, public_join_url
 from host.persistence import CorruptSave, default_state_path
 from host.rules import EventDict, HouseRules, UnknownHouseRule, View
@@ -98,6 +99,8 @@ def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Sessi
     if session.resumed:
         say("cli.resumed", room=session.room, step=session.step)
     say("cli.state_file", path=str(session.state_path))
+    if session.state_path is not None:
+        say("logs.file", path=str(log_path_for(session.state_path)))
     from phone_web import create_app
 
     server = BackgroundServer(create_app(session, catalog), args.bind, args.port).start()
