@@ -118,8 +118,10 @@ def snapshot(game: Game, call: tuple[str, ...]) -> Snapshot:
         result = {"refused": str(refusal.reason.value), "message": refusal.message}
     else:
         result = [
-            {"event": event.to_dict(),
-             "audience": None if event.audience is None else sorted(event.audience)}
+            {
+                "event": event.to_dict(),
+                "audience": None if event.audience is None else sorted(event.audience),
+            }
             for event in events
         ]
     views: dict[str, object] = {"(public)": game.view(None)}
@@ -149,8 +151,11 @@ def project(view: object, keys: list[str], me_keys: list[str]) -> object:
 def digests(shot: Snapshot, keys: list[str], me_keys: list[str]) -> list[str]:
     views = shot["views"]
     assert isinstance(views, dict)
-    return [digest(shot["result"]), digest(shot["state"]),
-            digest({who: project(view, keys, me_keys) for who, view in views.items()})]
+    return [
+        digest(shot["result"]),
+        digest(shot["state"]),
+        digest({who: project(view, keys, me_keys) for who, view in views.items()}),
+    ]
 
 
 def view_keys(games: int) -> tuple[list[str], list[str]]:
@@ -185,8 +190,10 @@ def compare(path: Path) -> int:
             new = [label, *digests(shot, keys, me_keys)]
             if new != old:
                 differ = [parts[i - 1] for i in range(1, 4) if new[i] != old[i]]
-                print(f"DIFFERENT: game {seed_text} call {index}: recorded {old[0]!r}, "
-                      f"now {label!r}; differs in {differ or ['the call']}")
+                print(
+                    f"DIFFERENT: game {seed_text} call {index}: recorded {old[0]!r}, "
+                    f"now {label!r}; differs in {differ or ['the call']}"
+                )
                 print(f"  see: python -m benchmarks.trace show {seed_text} {index}")
                 return 1
     print(f"same: {len(recording['games'])} games, {calls} calls")

@@ -28,8 +28,9 @@ def log_path_for(state_path: Path) -> Path:
     return state_path.parent / LOG_FILE
 
 
-def configure_logging(*, verbose: bool = False, log_file: Path | None = None,
-                      max_bytes: int = MAX_BYTES) -> None:
+def configure_logging(
+    *, verbose: bool = False, log_file: Path | None = None, max_bytes: int = MAX_BYTES
+) -> None:
     """Send warnings (everything with ``verbose``) to stderr and, if given, INFO and up
     (DEBUG with ``verbose``) to a rotated ``log_file``. Replaces what an earlier call set."""
     root = logging.getLogger()
@@ -44,7 +45,8 @@ def configure_logging(*, verbose: bool = False, log_file: Path | None = None,
         try:
             log_file.parent.mkdir(parents=True, exist_ok=True)
             to_file = logging.handlers.RotatingFileHandler(
-                log_file, maxBytes=max_bytes, backupCount=BACKUPS, encoding="utf-8")
+                log_file, maxBytes=max_bytes, backupCount=BACKUPS, encoding="utf-8"
+            )
         except OSError as error:  # an unwritable folder must not stop the party
             logging.getLogger(__name__).warning("no log file at %s: %s", log_file, error)
         else:

@@ -226,10 +226,24 @@ class CutCardEvent(TypedDict):
 
 
 PublicEvent = (
-    PlayerJoinedEvent | PlayerRemovedEvent | GameStartedEvent | RoundDealtEvent | TurnEvent
-    | KeptEvent | ExchangedEvent | BlockedEvent | CutEvent | CutTakenEvent | CutKingEvent
-    | RevealEvent | LifeLostEvent | EliminatedEvent | SuddenDeathEvent | GameOverEvent
-    | MisdealEvent | NewGameEvent
+    PlayerJoinedEvent
+    | PlayerRemovedEvent
+    | GameStartedEvent
+    | RoundDealtEvent
+    | TurnEvent
+    | KeptEvent
+    | ExchangedEvent
+    | BlockedEvent
+    | CutEvent
+    | CutTakenEvent
+    | CutKingEvent
+    | RevealEvent
+    | LifeLostEvent
+    | EliminatedEvent
+    | SuddenDeathEvent
+    | GameOverEvent
+    | MisdealEvent
+    | NewGameEvent
 )
 PrivateEvent = CardDealtEvent | SwapEvent | CutCardEvent
 EventDict = PublicEvent | PrivateEvent

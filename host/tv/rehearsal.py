@@ -25,10 +25,16 @@ Chooser = Callable[[str], "Action | str | None"]
 class Rehearsal:
     """A seeded ``Session`` and a script that plays its seats in turn."""
 
-    def __init__(self, rules: HouseRules | None = None, seed: int = 7, room: str = "CAKE",
-                 strategy: str = "smart") -> None:
-        self.session = Session(rules or HouseRules(), seed=seed, room=room, state_path=None,
-                               bot_strategy=strategy)
+    def __init__(
+        self,
+        rules: HouseRules | None = None,
+        seed: int = 7,
+        room: str = "CAKE",
+        strategy: str = "smart",
+    ) -> None:
+        self.session = Session(
+            rules or HouseRules(), seed=seed, room=room, state_path=None, bot_strategy=strategy
+        )
         self.rng = random.Random(seed + 1)
         self.strategy = strategy
         self.phones: list[Subscription] = []

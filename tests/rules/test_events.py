@@ -45,5 +45,8 @@ def test_issue16_enums_are_plain_words_in_json_and_text() -> None:
     """The contract's enums compare, print and serialise as the API's plain strings."""
     assert Phase.LOBBY == "lobby" and Status.WAITING == "waiting" and Action.NEW_GAME == "new_game"
     assert f"{Action.KEEP} / {Phase.GAME_OVER}" == "keep / game_over"
-    assert json.dumps({"phase": Phase.TURNS, "can": [Action.CUT]}) == '{"phase": "turns", "can": ["cut"]}'
+    assert (
+        json.dumps({"phase": Phase.TURNS, "can": [Action.CUT]})
+        == '{"phase": "turns", "can": ["cut"]}'
+    )
     assert {"keep": 1}[Action.KEEP] == 1
