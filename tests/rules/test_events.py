@@ -43,7 +43,8 @@ def test_issue16_a_private_kind_cannot_be_made_public_nor_the_reverse() -> None:
 
 def test_issue16_enums_are_plain_words_in_json_and_text() -> None:
     """The contract's enums compare, print and serialise as the API's plain strings."""
-    assert Phase.LOBBY == "lobby" and Status.WAITING == "waiting" and Action.NEW_GAME == "new_game"
+    words: list[str] = [Phase.LOBBY, Status.WAITING, Action.NEW_GAME]
+    assert words == ["lobby", "waiting", "new_game"]
     assert f"{Action.KEEP} / {Phase.GAME_OVER}" == "keep / game_over"
     assert (
         json.dumps({"phase": Phase.TURNS, "can": [Action.CUT]})
