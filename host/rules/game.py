@@ -6,26 +6,24 @@ change returns typed events that say who may see them. Chance (shuffles, the fir
 cut) comes only from the injected ``random.Random``, whose state is saved with the game so a
 resumed game continues exactly as it would have.
 
-The stock is kept as the set of undealt cards and a cut draws one of them uniformly at random:
-the same odds as a shuffled face-down stock, and much cheaper than shuffling 52 cards a round.
+The deal draws each card uniformly at random from the cards not dealt yet, and the stock is
+what is left; a cut draws one of its cards uniformly at random. These are exactly the odds of
+a shuffled pack dealt from the top and cut face down.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from host.rules.cards import PACK, Card
-from host.rules.contract import Action, Phase, Status
+from host.rules.contract import Action, Phase, Status, View
 from host.rules.errors import IllegalAction, Reason
 from host.rules.events import Event, EventKind, private, public
 from host.rules.options import MIN_PLAYERS, HouseRules
 from host.rules.player import Player
 from host.rules.reveal import reveal_round
-
-if TYPE_CHECKING:
-    from host.rules.contract import View
 
 ACTIONS: tuple[Action, ...] = tuple(Action)
 PHASES: tuple[Phase, ...] = tuple(Phase)
