@@ -48,7 +48,7 @@ PRIVATE_KINDS: frozenset[EventKind] = frozenset(
 PUBLIC_KINDS: frozenset[EventKind] = frozenset(EventKind) - PRIVATE_KINDS
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     """One thing that happened. ``data`` holds only ids, counts and cards its audience may see."""
 
