@@ -20,7 +20,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -268,7 +268,7 @@ def phones_streaming(host: HostProcess, count: int,
         http.close()
 
 
-def actor_of(view: dict[str, Any]) -> str | None:
+def actor_of(view: Mapping[str, Any]) -> str | None:
     """Who may act now, from any view: the current player, the next dealer, or the VIP."""
     phase = view["phase"]
     if phase == "turns":

@@ -40,13 +40,14 @@ def animated_frames(count: int, scaled: bool) -> tuple[list[float], list[float],
     table = Rehearsal(seed=9)
     for name in ("Ana", "Chloé", "Niccolò", "François", "Zoë", "Björn", "Inès", "Mattia"):
         table.join(name)
-    app = TVApp(table, None, Catalog.load(), lang="fr", join_url="http://192.168.1.20:8000/?room=CAKE")
+    app = TVApp(table.session, None, Catalog.load(), lang="fr",
+                join_url="http://192.168.1.20:8000/?room=CAKE")
     times: list[float] = []
     flips: list[float] = []
     cpu: list[float] = []
     try:
         while len(times) < count:
-            if table.game.phase == "game_over":
+            if table.phase == "game_over":
                 table.host_next()
             if not app.stage.busy:
                 table.play()
@@ -77,7 +78,8 @@ def idle_cpu(seconds: float) -> float:
     table = Rehearsal(seed=9)
     for name in ("Ana", "Chloé"):
         table.join(name)
-    app = TVApp(table, None, Catalog.load(), lang="en", join_url="http://192.168.1.20:8000/?room=CAKE")
+    app = TVApp(table.session, None, Catalog.load(), lang="en",
+                join_url="http://192.168.1.20:8000/?room=CAKE")
     try:
         app.run(surface, max_frames=5)  # first frame drawn, caches warm
         cpu, wall = time.process_time(), time.perf_counter()

@@ -16,6 +16,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from host.rules import View
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -47,8 +51,10 @@ def main(argv: list[str] | None = None) -> int:
         announcer.start()
         try:
             print(announcer.voice_status(timeout=10.0))
-            view = {"players": [{"id": f"p{i}", "name": f"Guest {i}"} for i in range(500)],
-                    "dealer": "p0", "house_rules": []}
+            # Only what the voice reads of a public view: names, dealer, house rules.
+            view = cast("View", {"players": [{"id": f"p{i}", "name": f"Guest {i}"}
+                                           for i in range(500)],
+                               "dealer": "p0", "house_rules": []})
 
             def measure(pids: list[str]) -> tuple[list[float], list[float]]:
                 latencies: list[float] = []

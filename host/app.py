@@ -17,17 +17,21 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from host.bot_runner import BotRunner
 from host.i18n import Catalog
+from host.logs import log_path_for
 from host.network import BackgroundServer, join_url, lan_address, public_join_url
 from host.persistence import CorruptSave, StateUnwritable, default_state_path
-from host.rules import HouseRules, UnknownHouseRule
+from host.rules import EventDict, HouseRules, UnknownHouseRule, View
 from host.rules.bots import STRATEGIES
 from host.session import Session
 from host.session_controls import TvSettings
 from host.subscriptions import Subscription
+
+if TYPE_CHECKING:
+    from host.voice import Announcer
 
 log = logging.getLogger(__name__)
 #: The contract's start-up line is always printed in English so test clients can read it.
@@ -112,6 +116,8 @@ def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Sessi
     if session.resumed:
         say("cli.resumed", room=session.room, step=session.step)
     say("cli.state_file", path=str(session.state_path))
+    if session.state_path is not None:
+        say("logs.file", path=str(log_path_for(session.state_path)))
     from phone_web import create_app
 
     server = BackgroundServer(create_app(session, catalog), args.bind, args.port).start()
@@ -206,12 +212,9 @@ def _start_sound_board(args: argparse.Namespace, catalog: Catalog, lang: str,
                        out: TextIO) -> Any:
     """Cues and music (issue 20), opened before the voice so both share one mixer; with no
     sound output, one clear line and a silent party (the captions carry on). ``False`` means
-    "tried, no device"; None means the sound package is missing."""
-    try:
-        from host.audio import SoundBoard
-    except ImportError:
-        log.warning("host.audio is not available: no sound cues")
-        return None
+    "tried, no device"."""
+    from host.audio import SoundBoard
+
     board = SoundBoard(music=not getattr(args, "no_music", False), muted=args.mute)
     problem = board.start()
     if problem is not None:
@@ -230,13 +233,11 @@ def _voice_player(board: Any, headless: bool) -> Any:
     return MixerPlayer(speech=board) if board else SilentPlayer()
 
 
-def _start_announcer(catalog: Catalog, lang: str, *, muted: bool, player: Any = None) -> Any:
-    """The voice, if its module is present and starts; the party goes on without it otherwise."""
-    try:
-        from host.voice import Announcer
-    except ImportError:
-        log.warning("host.voice.Announcer is not available: no announcements")
-        return None
+def _start_announcer(catalog: Catalog, lang: str, *, muted: bool,
+                     player: Any = None) -> Announcer | None:
+    """The voice, if it starts; the party goes on without it otherwise."""
+    from host.voice import Announcer
+
     try:
         announcer = Announcer(catalog, lang, muted=muted, player=player)
         announcer.start()
@@ -246,7 +247,7 @@ def _start_announcer(catalog: Catalog, lang: str, *, muted: bool, player: Any = 
     return announcer
 
 
-def _report_voice(announcer: Any, out: TextIO) -> None:
+def _report_voice(announcer: Announcer, out: TextIO) -> None:
     """One console line: the voice in use, or how to enable one (off the start-up path: the
     engine may take a moment to open and the QR code must be on screen at once)."""
 
@@ -266,7 +267,7 @@ def _stop_quietly(part: Any) -> None:
             return
 
 
-Captions = Callable[[list[dict[str, Any]], dict[str, Any]], None]
+Captions = Callable[[list[EventDict], View], None]
 
 
 def _caption_printer(catalog: Catalog, lang: str, out: TextIO) -> Captions:
@@ -275,12 +276,12 @@ def _caption_printer(catalog: Catalog, lang: str, out: TextIO) -> Captions:
 
     translate = catalog.translator(lang)
 
-    def print_captions(events: list[dict[str, Any]], view: dict[str, Any]) -> None:
+    def print_captions(events: list[EventDict], view: View) -> None:
         for event in events:
             try:
                 texts = phrases_for(event, view, translate)
             except Exception:  # the voice module refuses hidden or unknown events
-                log.debug("no caption for %r", event.get("type"), exc_info=True)
+                log.debug("no caption for %r", event["type"], exc_info=True)
                 continue
             for text in texts:
                 print(catalog.t(lang, "cli.caption", room=view["room"], text=text), file=out,
@@ -292,7 +293,7 @@ def _caption_printer(catalog: Catalog, lang: str, out: TextIO) -> Captions:
 class _AnnouncerPump:
     """Feeds public updates to the announcer off the writer's thread; prints captions headless."""
 
-    def __init__(self, subscription: Subscription, announcer: Any,
+    def __init__(self, subscription: Subscription, announcer: Announcer,
                  captions: Captions | None) -> None:
         self._subscription = subscription
         self._announcer = announcer

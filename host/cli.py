@@ -10,8 +10,10 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from host.i18n import LANGUAGES, Catalog, normalize_language
+from host.logs import configure_logging, log_path_for
 
 
 def _add_party_flags(parser: argparse.ArgumentParser, _: Callable[..., str]) -> None:
@@ -66,6 +68,7 @@ def build_parser(lang: str = "en", catalog: Catalog | None = None) -> argparse.A
         description=_("help.description"),
     )
     _add_party_flags(parser, _)
+    parser.add_argument("--verbose", action="store_true", help=_("logs.help_verbose"))
     commands = parser.add_subparsers(dest="command")
 
     sim = commands.add_parser("simulate", help=_("help.simulate"))
@@ -100,6 +103,7 @@ def build_parser(lang: str = "en", catalog: Catalog | None = None) -> argparse.A
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser(help_language(argv)).parse_args(argv)
+    configure_logging(verbose=args.verbose, log_file=_party_log_file(args))
     if args.command == "simulate":
         from host.simulate import run_simulation_command
 
@@ -123,6 +127,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     from host.app import run_party
 
     return run_party(args)
+
+
+def _party_log_file(args: argparse.Namespace) -> Path | None:
+    """A party logs beside its state file; the sub-commands only to the console."""
+    if args.command is not None:
+        return None
+    from host.persistence import default_state_path
+
+    return log_path_for(Path(args.state) if args.state else default_state_path())
 
 
 if __name__ == "__main__":  # pragma: no cover

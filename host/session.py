@@ -27,7 +27,7 @@ from typing import Any
 from host import names, persistence, social
 from host.palette import css_hex, player_colour
 from host.presence import DEFAULT_AWAY_SECONDS, Presence
-from host.rules import Game, HouseRules, IllegalAction
+from host.rules import Game, HouseRules, IllegalAction, Status, View
 from host.rules.events import Event, visible_to
 from host.save_check import check_saved_session
 from host.session_controls import CONTROL_ACTIONS, HostControls, TvSettings, checked_fields
@@ -59,7 +59,7 @@ class SessionError(Exception):
 class JoinResult:
     player_id: str
     token: str
-    status: str
+    status: Status
     """``active`` in the lobby, ``waiting`` while a game runs (they play the next one)."""
 
 
@@ -234,14 +234,14 @@ class Session(HostControls):
                 return None
             return pid
 
-    def view(self, player_id: str | None) -> dict[str, Any]:
+    def view(self, player_id: str | None) -> View:
         """That player's view (``None``: the public table view), with ``connected`` added."""
         with self._lock:
             if player_id is not None and not self._game.has_player(player_id):
                 raise SessionError("unknown_player", "no such player")
             return self._view_locked(player_id)
 
-    def _view_locked(self, player_id: str | None) -> dict[str, Any]:
+    def _view_locked(self, player_id: str | None) -> View:
         view = self._game.view(player_id)
         view["room"] = self.room
         for player in view["players"]:
@@ -353,7 +353,7 @@ class Session(HostControls):
     # --------------------------------------------------------------- actions
 
     def act(self, player_id: str, action: Any, step: Any,
-            extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+            extra: Mapping[str, Any] | None = None) -> View:
         """Play ``action`` for ``player_id`` if ``step`` is current and it is in ``can``.
 
         ``extra``: a host control's checked fields (``phone_web.controls``).
@@ -509,7 +509,7 @@ class Session(HostControls):
             self._standings.record(events, self._game.options.starting_lives)
         if events or self._save_problem is not None:  # a failed save is retried at once
             self._save()
-        views: dict[str | None, dict[str, Any]] = {}
+        views: dict[str | None, View] = {}
         batch: list[tuple[Subscription, Update]] = []
         for sub in self._subscribers:
             if sub.player_id not in views:

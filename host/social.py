@@ -16,8 +16,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from host.rules import Game
-from host.rules.player import ACTIVE
+from host.rules import Game, Status
 
 #: The emoji a guest may send (anything else is refused): symbols the TV's bundled DejaVu font
 #: can draw (it has no colour emoji), which phones show as emoji.
@@ -43,7 +42,7 @@ def may_react(game: Game, player_id: str) -> bool:
     """Between games everybody; during a game only those not playing (eliminated, waiting)."""
     if game.phase in ("lobby", "game_over"):
         return True
-    return game.player(player_id).status != ACTIVE
+    return game.player(player_id).status != Status.ACTIVE
 
 
 def prediction_refusal(game: Game, player_id: str, target: object) -> str | None:

@@ -11,7 +11,8 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+
+from host.rules import EventDict, View
 
 _QUEUE_LIMIT = 512
 
@@ -21,8 +22,8 @@ class Update:
     """One change as one recipient may see it: their full view and their visible events."""
 
     step: int
-    view: dict[str, Any]
-    events: list[dict[str, Any]] = field(default_factory=list)
+    view: View
+    events: list[EventDict] = field(default_factory=list)
 
 
 class Subscription:

@@ -6,14 +6,15 @@ holds no game state of its own, so the TV, the voice and every phone see one tru
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from typing import Any
+from typing import TYPE_CHECKING
 
 from flask import Flask, Response
 
 from host.i18n import Catalog
 from phone_web.limits import GUESSES_PER_MINUTE, GuessLimiter
+
+if TYPE_CHECKING:
+    from host.session import Session
 
 #: Over this, a request body is refused with 413 before anyone parses it.
 MAX_BODY_BYTES = 4 * 1024
@@ -27,15 +28,17 @@ CONTENT_SECURITY_POLICY = (
 _SUBRESOURCE_TYPES = frozenset({"text/css", "text/javascript", "application/javascript"})
 
 
-def create_app(session: Any, catalog: Catalog | None = None, *,
+def create_app(session: Session, catalog: Catalog | None = None, *,
                heartbeat_seconds: float = 5.0,
                guesses_per_minute: int | None = GUESSES_PER_MINUTE) -> Flask:
-    """A Flask app serving ``session``: the API blueprint, plus the phone page when present.
+    """A Flask app serving ``session``: the API blueprint, the phone page and ``/api/social``.
 
     ``guesses_per_minute``: wrong room codes or failed joins an address may make per minute
     before it gets 429 (issue 15); ``None`` turns the limit off (tests that flood joins).
     """
     from phone_web.api import api_bp, register_error_handlers
+    from phone_web.page import page_bp
+    from phone_web.social import social_bp
 
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
@@ -46,11 +49,8 @@ def create_app(session: Any, catalog: Catalog | None = None, *,
     if guesses_per_minute is not None:
         app.extensions["cuckoo_limiter"] = GuessLimiter(guesses_per_minute)
     app.register_blueprint(api_bp)
-    if importlib.util.find_spec("phone_web.page") is not None:
-        page = importlib.import_module("phone_web.page")
-        app.register_blueprint(page.page_bp)
-    if importlib.util.find_spec("phone_web.social") is not None:
-        app.register_blueprint(importlib.import_module("phone_web.social").social_bp)
+    app.register_blueprint(page_bp)
+    app.register_blueprint(social_bp)
     register_error_handlers(app)
     app.after_request(_secure_headers)
     return app

@@ -13,15 +13,24 @@ import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypedDict
 
 from flask import Blueprint, Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
 from host.i18n import Catalog, best_language
+from host.rules import Status, View
 from host.session import Session, SessionError
 from host.session_controls import BadControlFields, control_fields
 from phone_web.limits import GuessLimiter
+
+
+class JoinAnswer(TypedDict):
+    """The body of ``POST /api/join``'s 201 (PHONE_API.md)."""
+
+    player_id: str
+    token: str
+    status: Status
 
 api_bp = Blueprint("api", __name__)
 log = logging.getLogger(__name__)
@@ -93,7 +102,7 @@ def register_error_handlers(app: Flask) -> None:
         return error_response("internal")
 
 
-def _json_body() -> dict[str, Any]:
+def _json_body() -> dict[str, object]:
     """The body as a JSON object, or 400 bad_request. Reading it enforces the 4 KB limit.
 
     Deep nesting (``[[[[…``) is a bad request too, not a crash: the decoder's RecursionError is
@@ -132,7 +141,7 @@ def _caller(allow_query: bool = False) -> str:
     return player_id
 
 
-def _json(data: Any, status: int = 200) -> Response:
+def _json(data: View | JoinAnswer, status: int = 200) -> Response:
     return current_app.response_class(
         json.dumps(data, ensure_ascii=False, separators=(",", ":")),
         status=status, mimetype="application/json",
@@ -179,8 +188,9 @@ def join() -> Response:
         # A missing or non-text room is a wrong room, a missing or non-text name a bad name:
         # the contract lists only those codes for joins (the session checks the room first).
         result = _session().join(body.get("name"), body.get("room"))
-    return _json({"player_id": result.player_id, "token": result.token,
-                  "status": result.status}, 201)
+    answer: JoinAnswer = {"player_id": result.player_id, "token": result.token,
+                          "status": result.status}
+    return _json(answer, 201)
 
 
 @api_bp.get("/api/state")

@@ -4,7 +4,17 @@ Stdlib only — no pygame, Flask, threads or I/O. Randomness comes from an injec
 ``random.Random``. Everything a front-end needs is re-exported here.
 """
 
-from host.rules.cards import CARD_CODES, PACK, RANKS, SUITS, Card, InvalidCard
+from host.rules.cards import CARD_CODES, KING, PACK, RANKS, SUITS, Card, InvalidCard
+from host.rules.contract import (
+    Action,
+    Call,
+    EventDict,
+    MeView,
+    Phase,
+    SeatView,
+    Status,
+    View,
+)
 from host.rules.controls import VIP_ACTIONS, game_moves
 from host.rules.errors import IllegalAction, Reason
 from host.rules.events import PRIVATE_KINDS, PUBLIC_KINDS, Event, EventKind, visible_to
@@ -14,8 +24,9 @@ from host.rules.player import Player
 from host.rules.views import build_view, may_see
 
 __all__ = [
-    "ACTIONS", "CARD_CODES", "MIN_PLAYERS", "PACK", "PHASES", "PRIVATE_KINDS", "PUBLIC_KINDS",
-    "RANKS", "RULE_FIELDS", "SUITS", "VIP_ACTIONS", "Card", "Event", "EventKind", "Game", "HouseRules",
-    "IllegalAction", "InvalidCard", "Player", "Reason", "UnknownHouseRule", "build_view",
-    "game_moves", "may_see", "visible_to",
+    "ACTIONS", "CARD_CODES", "KING", "MIN_PLAYERS", "PACK", "PHASES", "PRIVATE_KINDS",
+    "PUBLIC_KINDS", "RANKS", "RULE_FIELDS", "SUITS", "VIP_ACTIONS", "Action", "Call", "Card",
+    "Event", "EventDict", "EventKind", "Game", "HouseRules", "IllegalAction", "InvalidCard",
+    "MeView", "Phase", "Player", "Reason", "SeatView", "Status", "UnknownHouseRule", "View",
+    "build_view", "game_moves", "may_see", "visible_to",
 ]

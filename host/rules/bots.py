@@ -15,13 +15,12 @@ Strategies:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 from host.rules.cards import Card
+from host.rules.contract import Action, MeView, View
 
-View = Mapping[str, Any]
-Strategy = Callable[[View, random.Random], str]
+Strategy = Callable[[View, random.Random], Action]
 SEED_THRESHOLD = 7
 
 
@@ -29,39 +28,54 @@ class UnknownStrategy(ValueError):
     """A strategy name that is not in ``STRATEGIES``."""
 
 
-def _always(view: View) -> str | None:
+def _always(view: View) -> Action | None:
     """Moves that need no thinking: the lobby, the next deal, a new game."""
     can = view["can"]
     if not can:
         raise ValueError("this bot has nothing to do now")
-    for obvious in ("start", "deal", "new_game"):
+    for obvious in (Action.START, Action.DEAL, Action.NEW_GAME):
         if obvious in can:
             return obvious
-    if can == ["keep"]:
-        return "keep"
+    if can == [Action.KEEP]:
+        return Action.KEEP
     return None
 
 
 def _is_dealer_turn(view: View) -> bool:
-    return "cut" in view["can"]
+    return Action.CUT in view["can"]
 
 
-def simple(view: View, rng: random.Random) -> str:
+def _me(view: View) -> MeView:
+    """The bot's own facts; a decision is only ever asked with a player's view."""
+    me = view["me"]
+    if me is None:
+        raise ValueError("a bot decides from a player's view, not the public one")
+    return me
+
+
+def _my_card(view: View) -> Card:
+    code = _me(view)["card"]
+    if code is None:
+        raise ValueError("this bot holds no card")
+    return Card.parse(code)
+
+
+def simple(view: View, rng: random.Random) -> Action:
     """The seed's advice (see module docstring)."""
     obvious = _always(view)
     if obvious:
         return obvious
-    card = Card.parse(view["me"]["card"])
+    card = _my_card(view)
     if card.is_king:
-        return "keep"
+        return Action.KEEP
     if _is_dealer_turn(view):
-        return "cut" if card.rank_value <= SEED_THRESHOLD else "keep"
-    return "exchange" if card.rank_value < SEED_THRESHOLD else "keep"
+        return Action.CUT if card.rank_value <= SEED_THRESHOLD else Action.KEEP
+    return Action.EXCHANGE if card.rank_value < SEED_THRESHOLD else Action.KEEP
 
 
-def random_move(view: View, rng: random.Random) -> str:
+def random_move(view: View, rng: random.Random) -> Action:
     """Any legal move."""
-    return str(rng.choice(list(view["can"])))
+    return Action(rng.choice(list(view["can"])))
 
 
 #: Rank values: 1 for an Ace … 13 for a King (``Card.rank_value``).
@@ -100,15 +114,20 @@ def _read_table(view: View, kings_block: bool) -> tuple[list[float], list[Surviv
     neighbour's untouched dealt card (never a King when Kings block: it would have blocked);
     a seat that kept a card it was handed holds a low card; a time-out says nothing.
     """
-    me = view["me"]
-    known = {me["card"], *view["shown"].values()}
-    if view.get("cut_king"):
+    me = _me(view)
+    known = {str(_my_card(view)), *view["shown"].values()}
+    if view["cut_king"]:
         known.add(view["cut_king"])
     my_old: str | None = None
-    for event in me.get("history", []):
-        known |= {event[k] for k in ("card", "gave", "got", "discarded") if k in event}
-        if event["type"] == "swap" and event["target"] == me["id"]:
-            my_old = event["got"]
+    for event in me["history"]:
+        if event["type"] == "card_dealt":
+            known.add(event["card"])
+        elif event["type"] == "swap":
+            known |= {event["gave"], event["got"]}
+            if event["target"] == me["id"]:
+                my_old = event["got"]
+        elif event["type"] == "cut_card":
+            known |= {event["card"], event["discarded"]}
     counts = [0.0] + [4.0] * KING
     for code in known:
         counts[Card.parse(code).rank_value] -= 1
@@ -117,19 +136,17 @@ def _read_table(view: View, kings_block: bool) -> tuple[list[float], list[Surviv
     kinds: dict[str, Survival | range] = {}
     handed: set[str] = set()
     for event in view["log"]:
-        who = event.get("player")
-        if who == me["id"]:
-            continue
-        if event["type"] == "kept":
+        if event["type"] == "kept" and event["player"] != me["id"]:
+            who = event["player"]
             if who not in kinds:
-                kinds[who] = range(1, KING + 1) if event.get("auto") else (
+                kinds[who] = range(1, KING + 1) if event["auto"] else (
                     low if who in handed else high)
-        elif event["type"] == "exchanged":
+        elif event["type"] == "exchanged" and event["player"] != me["id"]:
             handed.add(event["target"])
-            kinds[who] = _exact(Card.parse(my_old).rank_value) if (
+            kinds[event["player"]] = _exact(Card.parse(my_old).rank_value) if (
                 event["target"] == me["id"] and my_old) else dealt_any
-        elif event["type"] == "blocked":
-            kinds[who] = low
+        elif event["type"] == "blocked" and event["player"] != me["id"]:
+            kinds[event["player"]] = low
             kinds[event["target"]] = _exact(KING)
     base = list(counts)
     seats: list[Survival] = []
@@ -170,7 +187,7 @@ def _future(m: int, seats: int, p: list[float], king: float) -> list[tuple[float
     return values
 
 
-def smart(view: View, rng: random.Random) -> str:
+def smart(view: View, rng: random.Random) -> Action:
     """Pick the move with the lower chance of holding the lowest card at the reveal (R11).
 
     It uses only its own view: its card and trades, shown and cut Kings, and the public log
@@ -184,25 +201,25 @@ def smart(view: View, rng: random.Random) -> str:
     obvious = _always(view)
     if obvious:
         return obvious
-    me = view["me"]
+    me = _me(view)
     kings_block = "H2" not in view["house_rules"]
-    if Card.parse(me["card"]).is_king:
-        return "keep"
+    if _my_card(view).is_king:
+        return Action.KEEP
     dealer = _is_dealer_turn(view)
     if not dealer:
-        target = _left_neighbour(view, me["id"])
+        target = me["target"]
         if target is not None and target in view["shown"] and kings_block:
-            return "keep"  # asking a shown King is a wasted turn (R7)
+            return Action.KEEP  # asking a shown King is a wasted turn (R7)
     stay, move = lose_chances(view)
     if move < stay - 1e-9:
-        return "cut" if dealer else "exchange"
-    return "keep"
+        return Action.CUT if dealer else Action.EXCHANGE
+    return Action.KEEP
 
 
 def lose_chances(view: View) -> tuple[float, float]:
     """(P(lose) if I keep, P(lose) if I exchange or cut), from my view at my turn."""
-    me = view["me"]
-    r = Card.parse(me["card"]).rank_value
+    me = _me(view)
+    r = _my_card(view).rank_value
     kings_block = "H2" not in view["house_rules"]
     dealer = _is_dealer_turn(view)
     counts, seats = _read_table(view, kings_block)
@@ -253,19 +270,10 @@ def _clamp(chance: float) -> float:
     return min(max(chance, 0.0), 1.0)
 
 
-def _left_neighbour(view: View, player_id: str) -> str | None:
-    """The seat an exchange would ask (R7), from the public seating."""
-    order = [p for p in view["players"] if p["status"] == "active"]
-    ids = [p["id"] for p in order]
-    if player_id not in ids or len(ids) < 2:
-        return None
-    return str(ids[(ids.index(player_id) + 1) % len(ids)])
-
-
 STRATEGIES: dict[str, Strategy] = {"simple": simple, "smart": smart, "random": random_move}
 
 
-def choose_action(strategy: str, view: View, rng: random.Random | None = None) -> str:
+def choose_action(strategy: str, view: View, rng: random.Random | None = None) -> Action:
     """The move ``strategy`` makes from this player view (one of ``view["can"]``)."""
     try:
         decide = STRATEGIES[strategy]

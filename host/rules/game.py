@@ -6,8 +6,9 @@ change returns typed events that say who may see them. Chance (shuffles, the fir
 cut) comes only from the injected ``random.Random``, whose state is saved with the game so a
 resumed game continues exactly as it would have.
 
-The stock is kept as the set of undealt cards and a cut draws one of them uniformly at random:
-the same odds as a shuffled face-down stock, and much cheaper than shuffling 52 cards a round.
+The deal draws each card uniformly at random from the cards not dealt yet, and the stock is
+what is left; a cut draws one of its cards uniformly at random. These are exactly the odds of
+a shuffled pack dealt from the top and cut face down.
 """
 
 from __future__ import annotations
@@ -17,14 +18,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from host.rules.cards import PACK, Card
+from host.rules.contract import Action, Phase, Status, View
 from host.rules.errors import IllegalAction, Reason
-from host.rules.events import Event, EventCache, EventKind, new_event, public
+from host.rules.events import Event, EventKind, private, public
 from host.rules.options import MIN_PLAYERS, HouseRules
-from host.rules.player import ACTIVE, WAITING, Player
+from host.rules.player import Player
 from host.rules.reveal import reveal_round
 
-ACTIONS: tuple[str, ...] = ("start", "keep", "exchange", "cut", "deal", "new_game")
-PHASES: tuple[str, ...] = ("lobby", "turns", "reveal", "game_over")
+ACTIONS: tuple[Action, ...] = tuple(Action)
+PHASES: tuple[Phase, ...] = tuple(Phase)
 
 
 @dataclass
@@ -35,7 +37,7 @@ class Game:
     rng: random.Random = field(default_factory=random.Random)
     players: list[Player] = field(default_factory=list)
     vip: str | None = None
-    phase: str = "lobby"
+    phase: Phase = Phase.LOBBY
     step: int = 0
     round: int = 0
     dealer: str | None = None
@@ -58,26 +60,15 @@ class Game:
     """This round's public events, so a view can retell the round (no JOIN noise)."""
     history: dict[str, list[Event]] = field(default_factory=dict)
     """This round's private events per player (their dealt card, trades, cut)."""
-    _by_id: dict[str, Player] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _seats: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _solo: dict[str, frozenset[str]] = field(default_factory=dict, init=False, repr=False,
-                                             compare=False)
-    _interned: EventCache = field(default_factory=EventCache, init=False, repr=False,
-                                  compare=False)
 
     def __post_init__(self) -> None:
-        self._reindex()
-
-    def _reindex(self) -> None:
-        """Id and seat lookups are on the hot path; rebuilt whenever the seating changes."""
-        self._by_id = {p.id: p for p in self.players}
-        self._seats = {p.id: seat for seat, p in enumerate(self.players)}
-        self._solo = {p.id: frozenset((p.id,)) for p in self.players}
-        self._interned = EventCache()
+        self.phase = Phase(self.phase)
+        for p in self.players:
+            p.status = Status(p.status)
 
     # ----------------------------------------------------------------- views
 
-    def view(self, player_id: str | None) -> dict[str, Any]:
+    def view(self, player_id: str | None) -> View:
         """What ``player_id`` may see (``None``: the public table). See ``views.build_view``."""
         from host.rules.views import build_view
 
@@ -97,24 +88,25 @@ class Game:
     # ----------------------------------------------------------------- lookups
 
     def player(self, player_id: str) -> Player:
-        try:
-            return self._by_id[player_id]
-        except (KeyError, TypeError):
-            raise IllegalAction(Reason.UNKNOWN_PLAYER, f"no player {player_id!r} at this table") from None
+        """The seat of ``player_id``; refuses an unknown id with ``Reason.UNKNOWN_PLAYER``."""
+        for p in self.players:
+            if p.id == player_id:
+                return p
+        raise IllegalAction(Reason.UNKNOWN_PLAYER, f"no player {player_id!r} at this table")
 
     def has_player(self, player_id: str) -> bool:
-        return player_id in self._by_id
+        return any(p.id == player_id for p in self.players)
 
     def seat_of(self, player_id: str) -> int:
-        return self._seats[player_id]
+        return self.players.index(self.player(player_id))
 
     def active_ids(self) -> list[str]:
-        return [p.id for p in self.players if p.status == ACTIVE]
+        return [p.id for p in self.players if p.status == Status.ACTIVE]
 
     @property
     def current(self) -> str | None:
         """Whose turn it is in phase ``turns`` (R6), else None."""
-        return self.order[self.turn_index] if self.phase == "turns" else None
+        return self.order[self.turn_index] if self.phase == Phase.TURNS else None
 
     def left_of(self, player_id: str) -> str | None:
         """The nearest active player clockwise of ``player_id`` (R7, R13): seats rise clockwise."""
@@ -122,7 +114,7 @@ class Game:
         count = len(self.players)
         for offset in range(1, count + 1):
             candidate = self.players[(seat + offset) % count]
-            if candidate.status == ACTIVE and candidate.id != player_id:
+            if candidate.status == Status.ACTIVE and candidate.id != player_id:
                 return candidate.id
         return None
 
@@ -137,9 +129,8 @@ class Game:
             raise IllegalAction(Reason.NAME_TAKEN, f"the name {name!r} is taken")
         if len(self.players) >= self.options.max_players:
             raise IllegalAction(Reason.TABLE_FULL, "the table is full")
-        status = ACTIVE if self.phase == "lobby" else WAITING
+        status = Status.ACTIVE if self.phase == Phase.LOBBY else Status.WAITING
         self.players.append(Player(player_id, name, self.options.starting_lives, status, bot))
-        self._reindex()
         if self.vip is None:
             self.vip = player_id
         return [public(EventKind.PLAYER_JOINED, player=player_id, name=name, status=status, bot=bot)]
@@ -155,20 +146,19 @@ class Game:
         leaving = self.player(player_id)
         seat = self.seat_of(player_id)
         events = [public(EventKind.PLAYER_REMOVED, player=player_id, name=leaving.name)]
-        was_dealt = player_id in self.order and self.phase == "turns"
+        was_dealt = player_id in self.order and self.phase == Phase.TURNS
         replacement_dealer = self.left_of(player_id) if player_id == self.dealer else self.dealer
-        if self.phase == "reveal" and player_id == self.next_dealer:
+        if self.phase == Phase.REVEAL and player_id == self.next_dealer:
             self.next_dealer = self.left_of(player_id)
         self.players.remove(leaving)
-        self._reindex()
         if self.vip == player_id:
             self.vip = None
             if self.players:
                 events += set_vip(self, next_vip(self, seat - 1, away))
-        if self.phase in ("lobby", "game_over") or leaving.status == WAITING:
+        if self.phase in (Phase.LOBBY, Phase.GAME_OVER) or leaving.status == Status.WAITING:
             return events
         if len(self.active_ids()) <= 1:
-            return events + self._finish_game(self.active_ids(), joint=False)
+            return events + self.finish_game(self.active_ids(), joint=False)
         if was_dealt:
             self.dealer = replacement_dealer
             events += self._redeal()
@@ -176,71 +166,74 @@ class Game:
 
     # -------------------------------------------------------------- legality
 
-    def legal_actions(self, player_id: str) -> tuple[str, ...]:
+    def legal_actions(self, player_id: str) -> tuple[Action, ...]:
         """Exactly the actions ``player_id`` may send now (the API's ``can``)."""
-        if self.phase == "lobby":
+        if self.phase == Phase.LOBBY:
             ok = player_id == self.vip and len(self.active_ids()) >= MIN_PLAYERS
-            return ("start",) if ok else ()
-        if self.phase == "turns":
-            if player_id != self.order[self.turn_index]:
+            return (Action.START,) if ok else ()
+        if self.phase == Phase.TURNS:
+            if player_id != self.current:
                 return ()
-            if player_id == self.dealer:
-                return ("keep", "cut") if self.cuts_made < self.options.max_cuts else ("keep",)
-            return ("keep", "exchange")
-        if self.phase == "reveal":
-            return ("deal",) if player_id == self.next_dealer else ()
-        return ("new_game",) if player_id == self.vip else ()
+            if player_id != self.dealer:
+                return (Action.KEEP, Action.EXCHANGE)
+            if self.cuts_made < self.options.max_cuts:
+                return (Action.KEEP, Action.CUT)
+            return (Action.KEEP,)
+        if self.phase == Phase.REVEAL:
+            return (Action.DEAL,) if player_id == self.next_dealer else ()
+        return (Action.NEW_GAME,) if player_id == self.vip else ()
 
-    def _refusal(self, player_id: str, action: str) -> IllegalAction:
-        if action in ("keep", "exchange", "cut") and self.phase == "turns":
+    def _refusal(self, player_id: str, action: Action) -> IllegalAction:
+        """Why ``action`` is not in ``legal_actions(player_id)``: one reason per guard."""
+        if action in (Action.KEEP, Action.EXCHANGE, Action.CUT) and self.phase == Phase.TURNS:
             if player_id != self.current:
                 return IllegalAction(Reason.NOT_YOUR_TURN, "it is not your turn")
             return IllegalAction(Reason.NOT_ALLOWED_NOW, f"{action} is not allowed on this turn")
-        if action == "start" and self.phase == "lobby" and player_id == self.vip:
+        if action == Action.START and self.phase == Phase.LOBBY and player_id == self.vip:
             return IllegalAction(Reason.NOT_ENOUGH_PLAYERS, "at least 3 players are needed")
         return IllegalAction(Reason.NOT_ALLOWED_NOW, f"{action} is not allowed now")
 
     # ----------------------------------------------------------------- apply
 
     def apply(self, player_id: str, action: str) -> list[Event]:
-        """Validate, then play ``action`` for ``player_id``. Refusals raise and change nothing."""
-        if self.phase == "turns" and player_id == self.order[self.turn_index]:
-            # The hot path: the current player's move, the same rules as ``legal_actions``
-            # (tests check both agree in every state); anything else falls through to it.
-            if action == "keep":
-                self.step += 1
-                return self._keep(player_id, auto=False)
-            if action == "exchange" and player_id != self.dealer:
-                self.step += 1
-                return self._exchange(player_id)
-            if action == "cut" and player_id == self.dealer and self.cuts_made < self.options.max_cuts:
-                self.step += 1
-                return self._cut(player_id)
-        if action not in ACTIONS:
-            raise IllegalAction(Reason.UNKNOWN_ACTION, f"unknown action {action!r}")
-        if not isinstance(player_id, str) or player_id not in self._by_id:
-            self.player(player_id)  # raises the unknown-player refusal
-        if action not in self.legal_actions(player_id):
-            raise self._refusal(player_id, action)
-        # Legal and not a turn move (those returned above): start, deal or new game.
+        """Validate, then play ``action`` for ``player_id``. Refusals raise and change nothing.
+
+        The guards, in order: a known action, a known player, an action legal now.
+        """
+        try:
+            move = Action(action)
+        except (ValueError, TypeError):
+            raise IllegalAction(Reason.UNKNOWN_ACTION, f"unknown action {action!r}") from None
+        if not isinstance(player_id, str):
+            raise IllegalAction(Reason.UNKNOWN_PLAYER, f"no player {player_id!r} at this table")
+        self.player(player_id)
+        if move not in self.legal_actions(player_id):
+            raise self._refusal(player_id, move)
         self.step += 1
-        if action == "start":
+        if move == Action.START:
             return self._start()
-        if action == "deal":
+        if move == Action.KEEP:
+            return self._keep(player_id, auto=False)
+        if move == Action.EXCHANGE:
+            return self._exchange(player_id)
+        if move == Action.CUT:
+            return self._cut(player_id)
+        if move == Action.DEAL:
             self.dealer = player_id
             return self._deal_round()
         return self._new_game()
 
     def timeout(self) -> list[Event]:
         """The current player ran out of time: they keep; under H4 they also lose a life later."""
-        if self.phase != "turns":
+        current = self.current
+        if current is None:
             raise IllegalAction(Reason.NOT_ALLOWED_NOW, "nobody is deciding now")
         self.step += 1
-        return self._keep(self.order[self.turn_index], auto=True)
+        return self._keep(current, auto=True)
 
     def misdeal(self) -> list[Event]:
         """R16: void the round before the reveal; the same dealer deals again, no lives change."""
-        if self.phase != "turns":
+        if self.phase != Phase.TURNS:
             raise IllegalAction(Reason.NOT_ALLOWED_NOW, "a misdeal is only possible before the reveal")
         self.step += 1
         return self._redeal()
@@ -262,55 +255,51 @@ class Game:
     def _deal_round(self) -> list[Event]:
         """R5: shuffle all 52 cards, one card each from the dealer's left, the dealer last."""
         assert self.dealer is not None
-        players = self.players
-        seat = self._seats[self.dealer] + 1
-        dealt_to = [p for p in players[seat:] + players[:seat] if p.status == ACTIVE]
-        if len(dealt_to) < len(players):
-            for p in players:
-                p.card = None
-        cache = self._interned
-        events: list[Event] = []
-        history: dict[str, list[Event]] = {}
-        # A partial Fisher–Yates shuffle: each dealt card is drawn uniformly from the cards
-        # not yet dealt, and what is left over is the stock (the cut draws from it at random).
-        pool = list(PACK)
-        rand = self.rng.random
-        size = len(pool)
+        seat = self.seat_of(self.dealer) + 1
+        clockwise = self.players[seat:] + self.players[:seat]
+        dealt_to = [p for p in clockwise if p.status == Status.ACTIVE]
+        for p in self.players:
+            p.card = None
+        undealt = list(PACK)
+        self.history = {}
+        dealt: list[Event] = []
         for holder in dealt_to:
-            pick = int(rand() * size)
-            size -= 1
-            holder.card = card = pool[pick]
-            pool[pick] = pool[size]
-            pid = holder.id
-            own = cache.dealt.get((pid, card._code)) or cache.new_dealt(pid, card._code)
-            events.append(own)
-            history[pid] = [own]
-        self.stock = pool[:size]
+            holder.card = card = self._draw(undealt)
+            own = private(EventKind.CARD_DEALT, (holder.id,), player=holder.id, card=str(card))
+            dealt.append(own)
+            self.history[holder.id] = [own]
+        self.stock = undealt
         self.discard, self.set_aside = [], []
         self.shown, self.kings_seen, self.cut_king = set(), set(), None
         self.cuts_made, self.turn_index = 0, 0
         self.penalties = {}
         self.losers, self.eliminated, self.winners, self.sudden_death = [], [], [], []
         self.next_dealer = None
-        order = self.order = [p.id for p in dealt_to]
+        self.order = [p.id for p in dealt_to]
         self.round += 1
-        self.phase = "turns"
-        self.history = history
-        dealt = new_event(Event, (EventKind.ROUND_DEALT, {
-            "round": self.round, "dealer": self.dealer, "order": list(order)}, None))
-        first = cache.turn.get(order[0]) or cache.new_turn(order[0])
-        self.log = [dealt, first]
-        return [dealt, *events, first]
+        self.phase = Phase.TURNS
+        round_dealt = public(EventKind.ROUND_DEALT, round=self.round, dealer=self.dealer,
+                             order=list(self.order))
+        first = public(EventKind.TURN, player=self.order[0])
+        self.log = [round_dealt, first]
+        return [round_dealt, *dealt, first]
+
+    def _draw(self, cards: list[Card]) -> Card:
+        """Take one card uniformly at random out of ``cards`` (the order of the rest changes).
+
+        Dealing this way from the undealt cards gives the same odds as dealing from the top of
+        a shuffled pack, and what is left is the stock, which a cut also draws from at random.
+        """
+        pick = int(self.rng.random() * len(cards))
+        cards[pick], cards[-1] = cards[-1], cards[pick]
+        return cards.pop()
 
     def _keep(self, player_id: str, *, auto: bool) -> list[Event]:
-        if auto:
-            timed_out = self.options.rapid
-            if timed_out:
-                self.penalties[player_id] = self.penalties.get(player_id, 0) + 1
-            kept = public(EventKind.KEPT, player=player_id, auto=True, timed_out=timed_out)
-        else:
-            cache = self._interned
-            kept = cache.kept.get(player_id) or cache.new_kept(player_id)
+        """R6: the player keeps their card; a time-out under H4 costs a life at the reveal."""
+        timed_out = auto and self.options.rapid
+        if timed_out:
+            self.penalties[player_id] = self.penalties.get(player_id, 0) + 1
+        kept = public(EventKind.KEPT, player=player_id, auto=auto, timed_out=timed_out)
         self.log.append(kept)
         return self._next_turn([kept])
 
@@ -319,81 +308,71 @@ class Game:
         # The order is every active player clockwise from the dealer's left, so the nearest
         # active neighbour on the left is simply the next one in it (the dealer for the last).
         target_id = self.order[self.turn_index + 1]
-        by_id = self._by_id
-        asker, target = by_id[player_id], by_id[target_id]
+        asker, target = self.player(player_id), self.player(target_id)
         gave, got = asker.card, target.card
         assert gave is not None and got is not None
         if got.is_king and self.options.kings_block:
             self.shown.add(got)
             self.kings_seen.add(got)
             blocked = public(EventKind.BLOCKED, player=player_id, target=target_id,
-                             king=got._code, call=self.options.call)
+                             king=str(got), call=self.options.call)
             self.log.append(blocked)
             return self._next_turn([blocked])
         asker.card, target.card = got, gave
-        cache = self._interned
-        exchanged, pair = (cache.exchanged.get((player_id, target_id))
-                           or cache.new_exchanged(player_id, target_id))
-        swap = new_event(Event, (EventKind.SWAP, {"player": player_id, "target": target_id,
-                                                   "gave": gave._code, "got": got._code},
-                                  pair))
+        exchanged = public(EventKind.EXCHANGED, player=player_id, target=target_id)
+        swap = private(EventKind.SWAP, (player_id, target_id), player=player_id,
+                       target=target_id, gave=str(gave), got=str(got))
         self.log.append(exchanged)
-        history = self.history
-        history[player_id].append(swap)
-        history[target_id].append(swap)
+        self.history[player_id].append(swap)
+        self.history[target_id].append(swap)
         return self._next_turn([exchanged, swap])
 
     def _cut(self, dealer_id: str) -> list[Event]:
         """R9 (and H3): draw from the stock; a cut King is set aside and blocks the cut."""
-        dealer = self._by_id[dealer_id]
+        dealer = self.player(dealer_id)
         old = dealer.card
         assert old is not None
-        options = self.options
         self.cuts_made += 1
+        # A face-down stock cut anywhere: one of its cards, uniformly at random.
         card = self.stock.pop(int(self.rng.random() * len(self.stock)))
-        cut = new_event(Event, (EventKind.CUT, {"dealer": dealer_id, "attempt": self.cuts_made},
-                                None))
-        if card.is_king and options.kings_block:
+        cut = public(EventKind.CUT, dealer=dealer_id, attempt=self.cuts_made)
+        events: list[Event]
+        if card.is_king and self.options.kings_block:
             self.set_aside.append(card)
             self.kings_seen.add(card)
             self.cut_king = card
-            blocked = new_event(Event, (EventKind.CUT_KING, {
-                "dealer": dealer_id, "king": card._code, "call": options.call}, None))
+            blocked = public(EventKind.CUT_KING, dealer=dealer_id, king=str(card),
+                             call=self.options.call)
             self.log += (cut, blocked)
             events = [cut, blocked]
         else:
             self.discard.append(old)
             self.shown.discard(old)
             dealer.card = card
-            taken = new_event(Event, (EventKind.CUT_TAKEN, {"dealer": dealer_id}, None))
-            secret = new_event(Event, (EventKind.CUT_CARD, {
-                "dealer": dealer_id, "card": card._code, "discarded": old._code},
-                self._solo[dealer_id]))
+            taken = public(EventKind.CUT_TAKEN, dealer=dealer_id)
+            secret = private(EventKind.CUT_CARD, (dealer_id,), dealer=dealer_id, card=str(card),
+                             discarded=str(old))
             self.log += (cut, taken)
             self.history[dealer_id].append(secret)
             events = [cut, taken, secret]
-        if self.cuts_made < options.max_cuts:
+        if self.cuts_made < self.options.max_cuts:
             return events  # H3: the dealer may cut once more or keep.
         return self._next_turn(events)
 
     def _next_turn(self, events: list[Event]) -> list[Event]:
         """Hand the turn to the next player in the order, or reveal after the dealer (R6, R11)."""
-        index = self.turn_index = self.turn_index + 1
-        order = self.order
-        if index < len(order):
-            cache = self._interned
-            turn = cache.turn.get(order[index]) or cache.new_turn(order[index])
+        self.turn_index += 1
+        if self.turn_index < len(self.order):
+            turn = public(EventKind.TURN, player=self.order[self.turn_index])
             self.log.append(turn)
-            events.append(turn)
-            return events
-        events += reveal_round(self)
-        return events
+            return [*events, turn]
+        return [*events, *reveal_round(self)]
 
     # ---------------------------------------------------------------- reveal
 
-    def _finish_game(self, winners: list[str], *, joint: bool) -> list[Event]:
+    def finish_game(self, winners: list[str], *, joint: bool) -> list[Event]:
         """R14: the sole survivor wins; players eliminated together are joint winners."""
-        self.phase = "game_over"
+        self.phase = Phase.GAME_OVER
         self.winners = list(winners)
         self.next_dealer = None
         over = public(EventKind.GAME_OVER, winners=list(winners), joint=joint and len(winners) > 1)
@@ -406,7 +385,7 @@ class Game:
 
     def _new_game(self) -> list[Event]:
         """Back to the lobby: everyone, waiting players too, is active with full lives."""
-        self.phase = "lobby"
+        self.phase = Phase.LOBBY
         self.round = 0
         self.dealer = self.next_dealer = None
         self.order, self.turn_index, self.cuts_made = [], 0, 0
@@ -415,5 +394,5 @@ class Game:
         self.penalties, self.history, self.log = {}, {}, []
         self.losers, self.eliminated, self.winners, self.sudden_death = [], [], [], []
         for p in self.players:
-            p.status, p.lives, p.card = ACTIVE, self.options.starting_lives, None
+            p.status, p.lives, p.card = Status.ACTIVE, self.options.starting_lives, None
         return [public(EventKind.NEW_GAME)]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
+from host.rules.contract import Call
+
 #: Rule id ↔ field name, in rulebook order. CLI and saves accept either spelling.
 RULE_FIELDS: dict[str, str] = {
     "H1": "five_lives",
@@ -65,9 +67,9 @@ class HouseRules:
         return 2 if self.double_cut else 1
 
     @property
-    def call(self) -> str:
+    def call(self) -> Call:
         """The word the host calls when a King blocks: ``cuckoo`` or ``chase`` (H8)."""
-        return "chase" if self.chase_call else "cuckoo"
+        return Call.CHASE if self.chase_call else Call.CUCKOO
 
     def ids(self) -> list[str]:
         """The ids in force, e.g. ``["H1", "H8"]``."""

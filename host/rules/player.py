@@ -1,12 +1,11 @@
-"""A seat at the table and the statuses it can have."""
+"""A seat at the table."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from host.rules.cards import Card
-
-ACTIVE, ELIMINATED, WAITING = "active", "eliminated", "waiting"
+from host.rules.contract import Status
 
 
 @dataclass(slots=True)
@@ -16,6 +15,6 @@ class Player:
     id: str
     name: str
     lives: int
-    status: str = ACTIVE
+    status: Status = Status.ACTIVE
     bot: bool = False
     card: Card | None = None

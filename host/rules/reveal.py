@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from host.rules.cards import KING_VALUE, PACK, RANKS, Card
-from host.rules.events import Event, EventKind, new_event, public
-from host.rules.player import ACTIVE, ELIMINATED, Player
+from host.rules.cards import PACK, RANKS, Card
+from host.rules.contract import Phase, Status
+from host.rules.events import Event, EventKind, public
+from host.rules.player import Player
 
 if TYPE_CHECKING:
     from host.rules.game import Game
@@ -23,67 +24,62 @@ MAX_SUDDEN_DEATH_DEALS = 100
 
 def reveal_round(game: Game) -> list[Event]:
     """R11–R15: all cards shown together; lowest rank loses a life; eliminations; the end."""
-    game.phase = "reveal"
-    by_id = game._by_id
-    order = game.order
-    cards: dict[str, str] = {}
-    lowest = KING_VALUE + 1
-    losers: list[Player] = []
-    for pid in order:  # one pass: every card up, and who holds the lowest rank (R11)
-        p = by_id[pid]
-        card: Card = p.card  # type: ignore[assignment]  # every dealt player holds one
-        cards[pid] = card._code
-        if card.rank_value <= lowest:
-            if card.rank_value < lowest:
-                lowest, losers = card.rank_value, []
-            losers.append(p)
-    losses = {p.id: 1 for p in losers}  # lives each loser loses
-    penalties = game.penalties
-    if penalties:  # H4: pending time-out penalties are lost with the lowest card's life
-        for pid, penalty in penalties.items():
-            losses[pid] = losses.get(pid, 0) + penalty
-        losers = [by_id[pid] for pid in order if pid in losses]
+    game.phase = Phase.REVEAL
+    dealt = [game.player(pid) for pid in game.order]
+    cards = {p.id: _card_of(p) for p in dealt}
+    lowest = min(card.rank_value for card in cards.values())
+    losses = {p.id: 1 for p in dealt if cards[p.id].rank_value == lowest}  # lives each loses
+    for pid, penalty in game.penalties.items():  # H4: time-outs cost a life at the reveal
+        losses[pid] = losses.get(pid, 0) + penalty
+    losers = [p for p in dealt if p.id in losses]
     doomed = [p for p in losers if p.lives <= losses[p.id]]
-    events = [new_event(Event, (EventKind.REVEAL, {
-        "cards": cards, "lowest": RANKS[lowest - 1], "losers": [p.id for p in losers]}, None))]
+    events = [public(EventKind.REVEAL, cards={pid: str(card) for pid, card in cards.items()},
+                     lowest=RANKS[lowest - 1], losers=[p.id for p in losers])]
     spared = None
-    if len(doomed) == len(order) >= 2 and game.options.sudden_death:
+    if len(doomed) == len(dealt) >= 2 and game.options.sudden_death:
         spared, duel = sudden_death(game, [p.id for p in doomed])
         events += duel
     for p in losers:
         new_lives = max(p.lives - losses[p.id], 1 if p.id == spared else 0)
         if new_lives < p.lives:
             game.losers.append(p.id)
-            events.append(new_event(Event, (EventKind.LIFE_LOST, {
-                "player": p.id, "lives": new_lives, "timed_out": p.id in penalties}, None)))
+            events.append(public(EventKind.LIFE_LOST, player=p.id, lives=new_lives,
+                                 timed_out=p.id in game.penalties))
         p.lives = new_lives
     for p in losers:
         if p.lives == 0:
-            p.status = ELIMINATED
+            p.status = Status.ELIMINATED
             game.eliminated.append(p.id)
             events.append(public(EventKind.ELIMINATED, player=p.id))
     game.log.extend(events)
     if game.eliminated:  # Every active player was dealt in (joiners wait): all are in order.
-        remaining = [pid for pid in order if by_id[pid].status == ACTIVE]
+        remaining = [p.id for p in dealt if p.status == Status.ACTIVE]
         if len(remaining) == 1:
-            return events + game._finish_game(remaining, joint=False)
+            return events + game.finish_game(remaining, joint=False)
         if not remaining:
-            return events + game._finish_game([p.id for p in doomed], joint=True)
+            return events + game.finish_game([p.id for p in doomed], joint=True)
     game.next_dealer = choose_next_dealer(game)
     return events
+
+
+def _card_of(player: Player) -> Card:
+    """A dealt player's card: every player in the round's order holds one until it ends."""
+    assert player.card is not None, f"{player.id} was dealt in but holds no card"
+    return player.card
+
 
 def choose_next_dealer(game: Game) -> str | None:
     """R13: the next active player left of the dealer; H6 keeps an active dealer."""
     assert game.dealer is not None
-    by_id = game._by_id
-    if game.options.fixed_dealer and by_id[game.dealer].status == ACTIVE:
+    if game.options.fixed_dealer and game.player(game.dealer).status == Status.ACTIVE:
         return game.dealer
     # The round's order runs clockwise from the dealer's left and holds every active
     # player, so its first survivor other than the dealer is the dealer's left neighbour.
     for pid in game.order:
-        if pid != game.dealer and by_id[pid].status == ACTIVE:
+        if pid != game.dealer and game.player(pid).status == Status.ACTIVE:
             return pid
     return None
+
 
 def sudden_death(game: Game, contenders: list[str]) -> tuple[str, list[Event]]:
     """H5: one-card deals among the players eliminated together; highest wins, ties redeal."""

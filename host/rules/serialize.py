@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from host.rules.cards import Card
+from host.rules.contract import Phase, Status
 from host.rules.events import Event, event_from_dict
 from host.rules.game import Game
 from host.rules.options import HouseRules
@@ -60,9 +61,10 @@ def game_from_dict(data: dict[str, Any]) -> Game:
     return Game(
         options=HouseRules.from_dict(data["options"]),
         rng=rng,
-        players=[Player(p["id"], p["name"], p["lives"], p["status"], p["bot"], card(p["card"]))
+        players=[Player(p["id"], p["name"], p["lives"], Status(p["status"]), p["bot"],
+                        card(p["card"]))
                  for p in data["players"]],
-        vip=data["vip"], phase=data["phase"], step=data["step"], round=data["round"],
+        vip=data["vip"], phase=Phase(data["phase"]), step=data["step"], round=data["round"],
         dealer=data["dealer"], next_dealer=data["next_dealer"], order=list(data["order"]),
         turn_index=data["turn_index"], cuts_made=data["cuts_made"],
         stock=[Card.parse(c) for c in data["stock"]],

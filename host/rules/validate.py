@@ -15,15 +15,15 @@ from dataclasses import fields
 from typing import Any
 
 from host.rules.cards import PACK, Card, InvalidCard
+from host.rules.contract import Status
 from host.rules.events import EventKind
 from host.rules.game import PHASES, Game
 from host.rules.options import HouseRules
-from host.rules.player import ACTIVE, ELIMINATED, WAITING
 from host.rules.serialize import FORMAT_VERSION
 
 MAX_LIVES = 5
 MAX_NAME_LENGTH = 64
-_STATUSES = (ACTIVE, ELIMINATED, WAITING)
+_STATUSES = tuple(status.value for status in Status)
 _EVENT_TYPES = frozenset(kind.value for kind in EventKind)
 _GAME_KEYS = ("format", "options", "rng", "players", "vip", "phase", "step", "round", "dealer",
               "next_dealer", "order", "turn_index", "cuts_made", "stock", "discard",
@@ -159,7 +159,7 @@ def _check_turns(data: dict[str, Any], players: dict[str, dict[str, Any]],
     held: list[Card] = []
     for pid, entry in players.items():
         dealt_in = pid in order
-        if dealt_in and (entry["status"] != ACTIVE or entry["card"] is None):
+        if dealt_in and (entry["status"] != Status.ACTIVE or entry["card"] is None):
             raise _fail(f"game.players[{pid}]", "dealt in but not active with a card")
         if not dealt_in and entry["card"] is not None:
             raise _fail(f"game.players[{pid}]", "holds a card but is not dealt in")
@@ -219,7 +219,7 @@ def check_saved_game(data: Any) -> Game:
             raise _fail("game.order", "nobody is dealt in while in the lobby")
     elif phase == "turns":
         _check_turns(game, players, options)
-        if len([p for p in players.values() if p["status"] == ACTIVE]) < 2:
+        if len([p for p in players.values() if p["status"] == Status.ACTIVE]) < 2:
             raise _fail("game.players", "a round needs two active players")
     return _resumes(game, known)
 

@@ -9,16 +9,17 @@ same rule independently so tests can check every view, response and stream again
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from host.rules.cards import Card
+from host.rules.contract import Action, MeView, Phase, SeatView, View
 from host.rules.events import EventKind
 from host.rules.options import MIN_PLAYERS
 
 if TYPE_CHECKING:
     from host.rules.game import Game
 
-REVEALED_PHASES = ("reveal", "game_over")
+REVEALED_PHASES = (Phase.REVEAL, Phase.GAME_OVER)
 
 
 def _public_card(game: Game, player_id: str, card: Card | None) -> str | None:
@@ -27,14 +28,14 @@ def _public_card(game: Game, player_id: str, card: Card | None) -> str | None:
         return None
     if game.phase in REVEALED_PHASES and player_id in game.order:
         return str(card)
-    if game.phase == "turns" and card in game.shown:
+    if game.phase == Phase.TURNS and card in game.shown:
         return str(card)
     return None
 
 
-def build_view(game: Game, player_id: str | None) -> dict[str, Any]:
+def build_view(game: Game, player_id: str | None) -> View:
     """The PHONE_API.md view for ``player_id`` (``None``: the public table view)."""
-    players = [
+    players: list[SeatView] = [
         {
             "id": p.id,
             "name": p.name,
@@ -46,11 +47,11 @@ def build_view(game: Game, player_id: str | None) -> dict[str, Any]:
         }
         for seat, p in enumerate(game.players)
     ]
-    me = None
-    can: list[str] = []
+    me: MeView | None = None
+    can: list[Action] = []
     if player_id is not None:
         p = game.player(player_id)
-        dealt_in = game.phase != "lobby" and player_id in game.order
+        dealt_in = game.phase != Phase.LOBBY and player_id in game.order
         me = {
             "id": p.id,
             "name": p.name,
@@ -71,23 +72,23 @@ def build_view(game: Game, player_id: str | None) -> dict[str, Any]:
         "me": me,
         "can": can,
         "players": players,
-        "dealer": game.dealer if game.phase != "lobby" else None,
+        "dealer": game.dealer if game.phase != Phase.LOBBY else None,
         "current": game.current,
-        "cut_king": str(game.cut_king) if game.cut_king and game.phase != "lobby" else None,
+        "cut_king": str(game.cut_king) if game.cut_king and game.phase != Phase.LOBBY else None,
         "losers": list(game.losers) if revealed else [],
         "eliminated": list(game.eliminated) if revealed else [],
-        "winners": list(game.winners) if game.phase == "game_over" else [],
+        "winners": list(game.winners) if game.phase == Phase.GAME_OVER else [],
         # Added fields (docs/architecture.md):
         "vip": game.vip,
-        "next_dealer": game.next_dealer if game.phase == "reveal" else None,
-        "order": list(game.order) if game.phase != "lobby" else [],
-        "shown": {pid: c for pid, c in ((x["id"], x["card"]) for x in players)
-                  if c is not None and game.phase == "turns"},
+        "next_dealer": game.next_dealer if game.phase == Phase.REVEAL else None,
+        "order": list(game.order) if game.phase != Phase.LOBBY else [],
+        "shown": {seat["id"]: seat["card"] for seat in players
+                  if seat["card"] is not None and game.phase == Phase.TURNS},
         "log": [event.to_dict() for event in game.log],
         "sudden_death": [dict(deal) for deal in game.sudden_death],
         "house_rules": game.options.ids(),
         "rapid_seconds": game.options.rapid_seconds if game.options.rapid else None,
-        "stock_count": len(game.stock) if game.phase != "lobby" else 0,
+        "stock_count": len(game.stock) if game.phase != Phase.LOBBY else 0,
         "discard_count": len(game.discard),
         # Rule facts, so no front-end restates a rule (issue 16):
         "min_players": MIN_PLAYERS,
@@ -100,14 +101,14 @@ def build_view(game: Game, player_id: str | None) -> dict[str, Any]:
 
 def _exchange_target(game: Game, player_id: str) -> str | None:
     """Whom ``player_id``'s exchange would go to now (R7): only while it is a legal move."""
-    if "exchange" not in game.legal_actions(player_id):
+    if Action.EXCHANGE not in game.legal_actions(player_id):
         return None
     return game.left_of(player_id)
 
 
 def _cuts_left(game: Game) -> int:
     """How many cuts the dealer may still try this round (R9; two under H3)."""
-    if game.phase != "turns" or game.dealer is None:
+    if game.phase != Phase.TURNS or game.dealer is None:
         return 0
     return max(0, game.options.max_cuts - game.cuts_made)
 
@@ -132,13 +133,15 @@ def may_see(game: Game, player_id: str | None) -> set[str]:
     if game.phase in REVEALED_PHASES:
         allowed |= {str(game.player(pid).card) for pid in game.order if game.has_player(pid)}
         allowed |= {code for deal in game.sudden_death for code in deal.values()}
-        for event in game.log:  # a player kicked after the reveal was still revealed
-            if event.kind is EventKind.REVEAL:
-                allowed |= set(event.data["cards"].values())
+        for logged in game.log:  # a player kicked after the reveal was still revealed
+            event = logged.to_dict()
+            if event["type"] == "reveal":
+                allowed |= set(event["cards"].values())
     if player_id is not None and game.has_player(player_id):
         me = game.player(player_id)
         if me.card is not None and player_id in game.order:
             allowed.add(str(me.card))
-        for event in game.history.get(player_id, []):
-            allowed |= {event.data[k] for k in ("card", "gave", "got", "discarded") if k in event.data}
+        for private in game.history.get(player_id, []):
+            allowed |= {str(private.data[k]) for k in ("card", "gave", "got", "discarded")
+                        if k in private.data}
     return allowed

@@ -14,13 +14,13 @@ import logging
 import time
 import warnings
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import pygame
 
 from host.audio.cueing import CueTrack
 from host.i18n import LANGUAGES, Catalog
-from host.rules import IllegalAction
+from host.rules import View
 from host.session import SessionError
 from host.tv import evening
 from host.tv.cards import CardPainter
@@ -44,7 +44,7 @@ MAX_UPDATES_PER_FRAME = 200
 REDRAW_EVENTS = frozenset({pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED, pygame.WINDOWRESTORED,
                            pygame.WINDOWSIZECHANGED, pygame.WINDOWSHOWN})
 #: What a host key may be refused with (shown as a notice; the table is unchanged).
-REFUSALS = (SessionError, IllegalAction)
+REFUSALS = (SessionError,)
 
 
 class Subscription(Protocol):
@@ -55,7 +55,7 @@ class TableHost(Protocol):
     """The part of ``host.session.Session`` the TV uses."""
 
     def subscribe(self, player_id: str | None) -> Subscription: ...
-    def view(self, player_id: str | None) -> dict[str, Any]: ...
+    def view(self, player_id: str | None) -> View: ...
     def host_next(self) -> Any: ...
     def add_bot(self) -> Any: ...
     def kick(self, player_id: str) -> Any: ...
@@ -124,7 +124,8 @@ class TVApp:
         self._draw_failures: set[str] = set()
         self._save_problem: str | None = None
         self.subscription = session.subscribe(None)
-        self.stage.receive(session.view(None), [])
+        # The stage still declares plain dicts; the view is the typed ``host.rules.View``.
+        self.stage.receive(cast("dict[str, Any]", session.view(None)), [])
 
     def close(self) -> None:
         """Stop following the session (the TV is going away)."""

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import pygame
 
+from host.rules import RANKS, SUITS
 from host.tv import theme
 from host.tv.theme import Theme
-
-SUITS = ("S", "H", "D", "C")
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 
 def split_card(code: str) -> tuple[str, str]:

@@ -1,9 +1,10 @@
 """``cuckoo-party screenshots DIR``: play a scripted, seeded game and write a PNG of each scene.
 
-No screen is needed: scenes paint on an off-screen 1920×1080 surface. The game is played by
-the engine through ``Rehearsal`` (public views and events only, like the party's TV stream).
+No screen is needed: scenes paint on an off-screen 1920×1080 surface. The game is played on
+the real session through ``Rehearsal`` (the TV follows its public stream, as at a party).
 A small "director" picks moves so every scene happens: it asks a neighbour who holds a King
-once (to show a block) — it may look at the engine because it is the script, not the TV.
+once (to show a block) — it may read that neighbour's own view because it is the script, not
+the TV.
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 import pygame
 
 from host.i18n import LANGUAGES, Catalog
-from host.rules import HouseRules
+from host.rules import KING, EventDict, HouseRules, View
 from host.tv.app import FRAME_SECONDS, TVApp
 from host.tv.rehearsal import Rehearsal
 from host.tv.stage import CELEBRATION_SECONDS, FLIP_SECONDS, REVEAL_STAGGER, Stage
@@ -46,11 +48,11 @@ class CaptionsFromEvents:
         beat = self.stage.beat
         if beat is None or self.stage.latest is None:
             return self._last
-        try:
-            from host.voice.phrases import phrases_for
-        except ImportError:  # the voice package is optional for pictures
-            return None
-        lines = phrases_for(beat.event, self.stage.latest, self.catalog.translator(self.lang))
+        from host.voice.phrases import phrases_for
+
+        # The stage keeps plain dicts of what it received: the contract's event and view.
+        event, view = cast(EventDict, beat.event), cast(View, self.stage.latest)
+        lines = phrases_for(event, view, self.catalog.translator(self.lang))
         self._last = lines[0] if lines else self._last
         return self._last
 
@@ -114,17 +116,20 @@ def _moment_of(kind: str, event: dict[str, object]) -> tuple[str | None, float]:
 
 def director(rehearsal: Rehearsal, wanted: Callable[[str], bool]) -> Callable[[str], str | None]:
     """Choose a move that produces a scene still missing, else let the bot strategy decide."""
+    session = rehearsal.session
 
     def choose(player: str) -> str | None:
-        game = rehearsal.game
-        if player == game.dealer:
-            return "cut" if wanted("cut") and "cut" in game.legal_actions(player) else None
-        target = game.left_of(player)
-        target_card = game.view(target)["me"]["card"] if target else None
-        holds_king = bool(target_card) and str(target_card).startswith("K")
+        view = session.view(player)
+        if player == view["dealer"]:
+            return "cut" if wanted("cut") and "cut" in view["can"] else None
+        me = view["me"]
+        target = me["target"] if me is not None else None
+        target_me = session.view(target)["me"] if target else None
+        target_card = target_me["card"] if target_me is not None else None
+        holds_king = bool(target_card) and str(target_card).startswith(KING)
         if wanted("block") and holds_king:
             return "exchange"
-        shows_king = player in game.view(None)["shown"]  # a swap would carry it face up
+        shows_king = player in view["shown"]  # a swap would carry it face up
         if wanted("exchange") and not holds_king and not shows_king:
             return "exchange"
         return None
@@ -140,7 +145,7 @@ def take_screenshots(directory: Path, lang: str, *, seed: int = 11,
         pygame.font.init()
     rehearsal = Rehearsal(HouseRules(), seed=seed, room="CAKE")
     catalog = catalog or Catalog.load()
-    app = TVApp(rehearsal, None, catalog, lang=lang, join_url=JOIN_URL)
+    app = TVApp(rehearsal.session, None, catalog, lang=lang, join_url=JOIN_URL)
     app.announcer = CaptionsFromEvents(app.stage, catalog, lang)
     camera = StillCamera(app, directory)
     for i, name in enumerate(PLAYERS):
@@ -150,7 +155,7 @@ def take_screenshots(directory: Path, lang: str, *, seed: int = 11,
     camera.shoot("lobby")
     choose = director(rehearsal, lambda scene: scene not in camera.taken)
     for _ in range(MAX_MOVES):
-        if rehearsal.game.phase == "game_over":
+        if rehearsal.phase == "game_over":
             break
         rehearsal.play(choose)
         app.pump_updates()

@@ -17,7 +17,33 @@ from pathlib import Path
 import pygame
 
 # Shared with the phone page; re-exported here for the TV's modules.
-from host.palette import PLAYER_COLOURS, SUIT_COLOURS, Colour, player_colour  # noqa: F401
+from host.palette import PLAYER_COLOURS, SUIT_COLOURS, Colour, player_colour
+
+__all__ = [
+    "ALERT",
+    "BACKGROUND",
+    "CANVAS_SIZE",
+    "CARD_BACK",
+    "CARD_BACK_LINE",
+    "CARD_FACE",
+    "DARK_INK",
+    "FELT",
+    "FELT_EDGE",
+    "GOLD",
+    "GREYED",
+    "HIGHLIGHT",
+    "INK",
+    "MUTED_INK",
+    "PANEL",
+    "PANEL_EDGE",
+    "PLAYER_COLOURS",
+    "SUIT_COLOURS",
+    "SUIT_SYMBOLS",
+    "Colour",
+    "Theme",
+    "font_path",
+    "player_colour",
+]
 
 log = logging.getLogger(__name__)
 

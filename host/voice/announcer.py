@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from functools import partial
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
 
 from host.i18n import LANGUAGES, Catalog
+from host.rules import EventDict, View
 from host.voice.engine import Pyttsx3Engine, SpeechEngine
 from host.voice.lines import Line, LineQueue
-from host.voice.phrases import HiddenEvent, phrases_for, player_name
+from host.voice.phrases import HiddenEvent, Translate, phrases_for, player_name
 from host.voice.playback import MixerPlayer, PlaybackUnavailable, Player, SilentPlayer
 from host.voice.renderer import AHEAD, Renderer
 
@@ -48,20 +48,25 @@ class Said:
     audio: bool
 
 
-def likely_lines(event: Mapping[str, Any], view: Mapping[str, Any],
-                 translate: Callable[..., str]) -> list[str]:
+def likely_lines(event: EventDict, view: View, translate: Translate) -> list[str]:
     """Lines this event makes likely soon, worth rendering ahead: each guest's turn prompt
     and keep when they join, and each neighbour's swap when a round is dealt."""
-    kind = event.get("type")
-    if kind == "player_joined" and event.get("name"):
+    if event["type"] == "player_joined" and event.get("name"):
         name = str(event["name"])
         return [translate(key, name=name) for key in ("voice.turn", "voice.turn_dealer",
                                                       "voice.kept")]
-    if kind == "round_dealt":
+    if event["type"] == "round_dealt":
         names = [player_name(view, pid, translate) for pid in event.get("order") or ()]
         return [translate("voice.exchanged", name=asker, target=target)
                 for asker, target in pairwise(names)]
     return []
+
+
+def _kind_of(event: object) -> str:
+    """An event's ``type``; "" for something that is not an event (logged, then skipped)."""
+    if isinstance(event, Mapping) and "type" in event:
+        return str(event["type"])
+    return ""
 
 
 def reading_seconds(text: str) -> float:
@@ -121,7 +126,7 @@ class Announcer:
             self._request_open()
         self._warm_calls(self._lang)
 
-    def announce(self, events: Sequence[Mapping[str, Any]], view: Mapping[str, Any]) -> None:
+    def announce(self, events: Sequence[EventDict], view: View) -> None:
         """Queue the phrases for a batch of public events; returns at once, never raises."""
         lang = self._lang
         translate = self._catalog.translator(lang)
@@ -131,7 +136,7 @@ class Announcer:
             batch = self._batches
         lines: list[Line] = []
         # "New game! Marie deals first." / "Misdeal! Marie deals again." already say it.
-        kinds = [str(event.get("type")) if isinstance(event, Mapping) else "" for event in events]
+        kinds = [_kind_of(event) for event in events]
         told_deal = "game_started" in kinds or "misdeal" in kinds
         for kind, event in zip(kinds, events):
             try:

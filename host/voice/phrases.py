@@ -9,19 +9,39 @@ whole room, so hearing it is the same as seeing every hand.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Protocol
 
+from host.rules import KING, PRIVATE_KINDS, PUBLIC_KINDS, RANKS, SUITS, Call, View
+from host.rules.contract import (
+    BlockedEvent,
+    CutEvent,
+    CutKingEvent,
+    EliminatedEvent,
+    EventDict,
+    ExchangedEvent,
+    GameOverEvent,
+    GameStartedEvent,
+    KeptEvent,
+    LifeLostEvent,
+    MisdealEvent,
+    PlayerJoinedEvent,
+    PlayerRemovedEvent,
+    RevealEvent,
+    RoundDealtEvent,
+    SuddenDeathEvent,
+    TurnEvent,
+)
 from host.voice.vip_phrases import VIP_PHRASE_MAKERS
 
-Event = Mapping[str, Any]
-View = Mapping[str, Any]
+__all__ = ["PRIVATE_KINDS", "PUBLIC_KINDS", "RANKS", "HiddenEvent", "Translate",
+           "UnknownEvent", "phrases_for", "player_name", "spoken_list"]
 
 
 class Translate(Protocol):
     """A translator bound to one language, as ``Catalog.translator(lang)`` returns."""
 
-    def __call__(self, key: str, /, count: int | None = None, **params: Any) -> str: ...
+    def __call__(self, key: str, /, count: int | None = None, **params: object) -> str: ...
 
 
 class HiddenEvent(ValueError):
@@ -30,13 +50,6 @@ class HiddenEvent(ValueError):
 
 class UnknownEvent(ValueError):
     """An event kind the voice does not know (a bug: every public kind has a phrase)."""
-
-
-#: Private event kinds: only their audience may see them, so the room may never hear them.
-PRIVATE_KINDS: frozenset[str] = frozenset({"card_dealt", "swap", "cut_card"})
-
-SUITS: frozenset[str] = frozenset("SHDC")
-RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 
 def player_name(view: View, player_id: str | None, translate: Translate) -> str:
@@ -60,7 +73,7 @@ def spoken_list(names: Sequence[str], translate: Translate) -> str:
 
 def king_name(code: object, translate: Translate) -> str:
     """"the King of Spades" for ``"KS"``; refuses any card that is not a King."""
-    if not isinstance(code, str) or len(code) != 2 or code[0] != "K" or code[1] not in SUITS:
+    if not isinstance(code, str) or len(code) != 2 or code[0] != KING or code[1] not in SUITS:
         raise HiddenEvent(f"only a shown or cut King may be spoken, not {code!r}")
     return translate(f"voice.king_{code[1]}")
 
@@ -72,40 +85,40 @@ def rank_name(rank: object, translate: Translate) -> str:
     return translate(f"voice.rank_{rank}")
 
 
-def call_key(event: Event, view: View) -> str:
+def call_key(event: BlockedEvent | CutKingEvent, view: View) -> str:
     """H8 turns the block call "Cuckoo!" into "Chase!"; the event's own ``call`` wins."""
     call = event.get("call")
     if call is None:
-        call = "chase" if "H8" in (view.get("house_rules") or ()) else "cuckoo"
-    return "voice.chase" if call == "chase" else "voice.cuckoo"
+        call = Call.CHASE if "H8" in (view.get("house_rules") or ()) else Call.CUCKOO
+    return "voice.chase" if call == Call.CHASE else "voice.cuckoo"
 
 
-def _joined(event: Event, view: View, _: Translate) -> list[str]:
+def _joined(event: PlayerJoinedEvent, view: View, _: Translate) -> list[str]:
     key = "voice.player_joined_waiting" if event.get("status") == "waiting" else "voice.player_joined"
     return [_(key, name=event.get("name") or _("voice.someone"))]
 
 
-def _removed(event: Event, view: View, _: Translate) -> list[str]:
+def _removed(event: PlayerRemovedEvent, view: View, _: Translate) -> list[str]:
     name = event.get("name") or player_name(view, event.get("player"), _)
     return [_("voice.player_removed", name=name)]
 
 
-def _game_started(event: Event, view: View, _: Translate) -> list[str]:
+def _game_started(event: GameStartedEvent, view: View, _: Translate) -> list[str]:
     return [_("voice.game_started", dealer=player_name(view, event.get("dealer"), _))]
 
 
-def _round_dealt(event: Event, view: View, _: Translate) -> list[str]:
+def _round_dealt(event: RoundDealtEvent, view: View, _: Translate) -> list[str]:
     dealer = player_name(view, event.get("dealer"), _)
     return [_("voice.round_dealt", round=event.get("round"), dealer=dealer)]
 
 
-def _turn(event: Event, view: View, _: Translate) -> list[str]:
+def _turn(event: TurnEvent, view: View, _: Translate) -> list[str]:
     pid = event.get("player")
     key = "voice.turn_dealer" if pid is not None and pid == view.get("dealer") else "voice.turn"
     return [_(key, name=player_name(view, pid, _))]
 
 
-def _kept(event: Event, view: View, _: Translate) -> list[str]:
+def _kept(event: KeptEvent, view: View, _: Translate) -> list[str]:
     if event.get("timed_out"):
         key = "voice.kept_timed_out"
     elif event.get("auto"):
@@ -115,38 +128,38 @@ def _kept(event: Event, view: View, _: Translate) -> list[str]:
     return [_(key, name=player_name(view, event.get("player"), _))]
 
 
-def _exchanged(event: Event, view: View, _: Translate) -> list[str]:
+def _exchanged(event: ExchangedEvent, view: View, _: Translate) -> list[str]:
     return [_("voice.exchanged", name=player_name(view, event.get("player"), _),
               target=player_name(view, event.get("target"), _))]
 
 
-def _blocked(event: Event, view: View, _: Translate) -> list[str]:
+def _blocked(event: BlockedEvent, view: View, _: Translate) -> list[str]:
     king = king_name(event.get("king"), _)
     return [_(call_key(event, view)),
             _("voice.blocked", target=player_name(view, event.get("target"), _),
               king=king, name=player_name(view, event.get("player"), _))]
 
 
-def _cut(event: Event, view: View, _: Translate) -> list[str]:
+def _cut(event: CutEvent, view: View, _: Translate) -> list[str]:
     key = "voice.cut_again" if (event.get("attempt") or 1) > 1 else "voice.cut"
     return [_(key, dealer=player_name(view, event.get("dealer"), _))]
 
 
-def _cut_taken(event: Event, view: View, _: Translate) -> list[str]:
+def _cut_taken(event: object, view: View, _: Translate) -> list[str]:
     return [_("voice.cut_taken")]
 
 
-def _cut_king(event: Event, view: View, _: Translate) -> list[str]:
+def _cut_king(event: CutKingEvent, view: View, _: Translate) -> list[str]:
     key = "voice.cut_king_chase" if call_key(event, view) == "voice.chase" else "voice.cut_king_cuckoo"
     return [_(key, king=king_name(event.get("king"), _))]
 
 
-def _reveal(event: Event, view: View, _: Translate) -> list[str]:
+def _reveal(event: RevealEvent, view: View, _: Translate) -> list[str]:
     # Only the lowest rank: the other cards are on the TV, the voice keeps it short.
     return [_("voice.reveal", rank=rank_name(event.get("lowest"), _))]
 
 
-def _life_lost(event: Event, view: View, _: Translate) -> list[str]:
+def _life_lost(event: LifeLostEvent, view: View, _: Translate) -> list[str]:
     name = player_name(view, event.get("player"), _)
     lives = int(event.get("lives") or 0)
     if lives <= 0:
@@ -155,71 +168,79 @@ def _life_lost(event: Event, view: View, _: Translate) -> list[str]:
     return [_(key, count=lives, name=name)]
 
 
-def _eliminated(event: Event, view: View, _: Translate) -> list[str]:
+def _eliminated(event: EliminatedEvent, view: View, _: Translate) -> list[str]:
     return [_("voice.eliminated", name=player_name(view, event.get("player"), _))]
 
 
-def _sudden_death(event: Event, view: View, _: Translate) -> list[str]:
+def _sudden_death(event: SuddenDeathEvent, view: View, _: Translate) -> list[str]:
     winner = event.get("winner")
     if winner is None:
         return [_("voice.sudden_death_tie")]
     return [_("voice.sudden_death_winner", name=player_name(view, winner, _))]
 
 
-def _game_over(event: Event, view: View, _: Translate) -> list[str]:
+def _game_over(event: GameOverEvent, view: View, _: Translate) -> list[str]:
     names = [player_name(view, pid, _) for pid in event.get("winners") or ()]
     if len(names) == 1:
         return [_("voice.game_over_winner", name=names[0])]
     return [_("voice.game_over_joint", names=spoken_list(names, _))]
 
 
-def _misdeal(event: Event, view: View, _: Translate) -> list[str]:
+def _misdeal(event: MisdealEvent, view: View, _: Translate) -> list[str]:
     return [_("voice.misdeal", dealer=player_name(view, event.get("dealer"), _),
               round=event.get("round"))]
 
 
-def _new_game(event: Event, view: View, _: Translate) -> list[str]:
+def _new_game(event: object, view: View, _: Translate) -> list[str]:
     return [_("voice.new_game")]
 
 
-PhraseMaker = Callable[[Event, View, Translate], list[str]]
-
-#: One maker per public event kind of docs/architecture.md, and nothing else.
-PHRASE_MAKERS: Mapping[str, PhraseMaker] = {
-    "player_joined": _joined,
-    "player_removed": _removed,
-    "game_started": _game_started,
-    "round_dealt": _round_dealt,
-    "turn": _turn,
-    "kept": _kept,
-    "exchanged": _exchanged,
-    "blocked": _blocked,
-    "cut": _cut,
-    "cut_taken": _cut_taken,
-    "cut_king": _cut_king,
-    "reveal": _reveal,
-    "life_lost": _life_lost,
-    "eliminated": _eliminated,
-    "sudden_death": _sudden_death,
-    "game_over": _game_over,
-    "misdeal": _misdeal,
-    "new_game": _new_game,
-    **VIP_PHRASE_MAKERS,
-}
-
-PUBLIC_KINDS: frozenset[str] = frozenset(PHRASE_MAKERS)
-
-
-def phrases_for(event: Event, view: View, translate: Translate) -> list[str]:
+def phrases_for(event: EventDict, view: View, translate: Translate) -> list[str]:
     """The whole phrases to say for one public event, in order (possibly none).
 
     Raises ``HiddenEvent`` for a private event or a non-King card where a King belongs,
     and ``UnknownEvent`` for a kind that is not in the architecture's list.
     """
-    kind = event.get("type")
+    kind = event["type"]
     if kind in PRIVATE_KINDS:
         raise HiddenEvent(f"private event {kind!r} must never be spoken")
-    maker = PHRASE_MAKERS.get(str(kind))
-    if maker is None:
-        raise UnknownEvent(f"no phrase for event kind {kind!r}")
-    return maker(event, view, translate)
+    _ = translate
+    if event["type"] == "player_joined":
+        return _joined(event, view, _)
+    if event["type"] == "player_removed":
+        return _removed(event, view, _)
+    if event["type"] == "game_started":
+        return _game_started(event, view, _)
+    if event["type"] == "round_dealt":
+        return _round_dealt(event, view, _)
+    if event["type"] == "turn":
+        return _turn(event, view, _)
+    if event["type"] == "kept":
+        return _kept(event, view, _)
+    if event["type"] == "exchanged":
+        return _exchanged(event, view, _)
+    if event["type"] == "blocked":
+        return _blocked(event, view, _)
+    if event["type"] == "cut":
+        return _cut(event, view, _)
+    if event["type"] == "cut_taken":
+        return _cut_taken(event, view, _)
+    if event["type"] == "cut_king":
+        return _cut_king(event, view, _)
+    if event["type"] == "reveal":
+        return _reveal(event, view, _)
+    if event["type"] == "life_lost":
+        return _life_lost(event, view, _)
+    if event["type"] == "eliminated":
+        return _eliminated(event, view, _)
+    if event["type"] == "sudden_death":
+        return _sudden_death(event, view, _)
+    if event["type"] == "game_over":
+        return _game_over(event, view, _)
+    if event["type"] == "misdeal":
+        return _misdeal(event, view, _)
+    if event["type"] == "new_game":
+        return _new_game(event, view, _)
+    if kind in VIP_PHRASE_MAKERS:  # the VIP's controls and presence (issues 13, 12.3)
+        return VIP_PHRASE_MAKERS[kind](event, view, _)
+    raise UnknownEvent(f"no phrase for event kind {kind!r}")

@@ -19,7 +19,7 @@ import os
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from host.i18n import LANGUAGES
 from host.voice.audiofile import to_wav
@@ -33,11 +33,24 @@ from host.voice.engine import (
 )
 
 
-def list_voices() -> dict[str, Any]:
+class VoiceChoice(TypedDict):
+    """The voice picked for one language, as ``synth --list`` prints it."""
+
+    id: str
+    name: str
+    languages: list[str]
+
+
+class VoiceList(TypedDict):
+    driver: str
+    voices: dict[str, VoiceChoice | None]
+
+
+def list_voices() -> VoiceList:
     """The driver's name and, per shipped language, the voice to use (or None)."""
     engine = init_pyttsx3()
     voices = list(engine.getProperty("voices") or ())
-    chosen: dict[str, Any] = {}
+    chosen: dict[str, VoiceChoice | None] = {}
     for lang in LANGUAGES:
         voice = pick_voice(voices, lang)
         chosen[lang] = None if voice is None else {

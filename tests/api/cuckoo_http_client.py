@@ -59,8 +59,8 @@ class EventStream(threading.Thread):
     def __init__(self, base: str, token: str) -> None:
         super().__init__(daemon=True)
         parts = urlsplit(base)
-        self._connection = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port,
-                                                   timeout=30)
+        assert parts.hostname is not None, base
+        self._connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
         self._connection.connect()
         self._socket = self._connection.sock  # kept: http.client may drop its own reference
         self._connection.request("GET", f"/api/events?token={token}")

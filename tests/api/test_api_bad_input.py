@@ -17,7 +17,9 @@ def table(make_session: Any, tmp_path: Path) -> Any:
     client = create_app(session).test_client()
     tokens = []
     for name in ("Ana", "Bea", "Cal", "Dan"):
-        tokens.append(client.post("/api/join", json={"name": name, "room": "TEST"}).json["token"])
+        answer = client.post("/api/join", json={"name": name, "room": "TEST"}).json
+        assert answer is not None
+        tokens.append(answer["token"])
     assert client.post("/api/action", json={"action": "start", "step": 0},
                        headers={"Authorization": f"Bearer {tokens[0]}"}).status_code == 200
     kicked = tokens.pop()

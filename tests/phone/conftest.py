@@ -27,11 +27,20 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 
+#: Fixtures that start Chromium (pytest-playwright's and ours).
+BROWSER_FIXTURES = frozenset({"phone_factory", "browser", "context", "page"})
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test that drives Chromium carries the ``browser`` marker."""
+    """Every test that drives Chromium carries the ``browser`` marker, and is skipped with a
+    clear reason where Debian's Chromium is missing (CI installs it and runs them)."""
+    missing = not os.access(CHROMIUM, os.X_OK)
     for item in items:
-        if "phone_factory" in getattr(item, "fixturenames", ()):
+        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
+            if missing:
+                item.add_marker(pytest.mark.skip(
+                    reason=f"needs Chromium at {CHROMIUM} (apt install chromium; .ci/run does)"))
 
 
 @pytest.fixture(scope="session")

@@ -30,6 +30,7 @@ def test_h4_countdown_on_my_turn_only(live_server: Any, phone_factory: Any, loca
     phones = seat_three(server, phone_factory, locale)
     session.act(next(iter(phones)), "start", session.step)
     table = session.view(None)
+    assert table["current"] is not None
     current = phones[table["current"]]
     current.wait_step(table["step"])
     clock = current.page.locator("#clock")

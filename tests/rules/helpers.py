@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from host.rules import PACK, Card, Game, HouseRules
+from host.rules import PACK, Card, EventDict, Game, HouseRules
 from host.rules.events import EventKind, private
 
 
@@ -42,8 +42,8 @@ class _FirstCard(random.Random):
         return 0.0
 
 
-def play(game: Game, *moves: tuple[str, str]) -> list[dict]:
-    events = []
+def play(game: Game, *moves: tuple[str, str]) -> list[EventDict]:
+    events: list[EventDict] = []
     for pid, action in moves:
         events += [e.to_dict() for e in game.apply(pid, action)]
     return events

@@ -7,11 +7,12 @@ import copy
 import json
 import math
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from host.rules import RANKS, Game, HouseRules, may_see
+from host.rules import RANKS, Game, HouseRules, View, may_see
 from host.rules.bots import STRATEGIES, UnknownStrategy, choose_action, lose_chances, simple, smart
 from host.rules.playout import new_game
 from tests.rules.helpers import play, rig, seated
@@ -26,7 +27,7 @@ def codes_in(value: Any) -> set[str]:
 
 
 def decision_views(players: int, strategies: tuple[str, ...], seed: int,
-                   options: HouseRules | None = None):  # type: ignore[no-untyped-def]
+                   options: HouseRules | None = None) -> Iterator[tuple[Game, str, View]]:
     """Play one whole game; yield (game, player, view) at every decision, then apply it."""
     game, seats = new_game(players, options, seed, strategies)
     rng = random.Random(seed)
@@ -42,7 +43,7 @@ def decision_views(players: int, strategies: tuple[str, ...], seed: int,
     raise AssertionError("game did not end")
 
 
-def view_at_turn(game: Game, player: str) -> dict[str, Any]:
+def view_at_turn(game: Game, player: str) -> View:
     assert game.current == player, (game.current, player)
     return game.view(player)
 
@@ -177,6 +178,7 @@ def test_r7_smart_keeps_when_it_knows_a_lower_card_is_at_the_table(handed: str,
     game = rig(seated(5), "p4", {"p0": handed, "p1": lower, "p2": "9S", "p3": "10C", "p4": "JD"})
     play(game, ("p0", "exchange"))
     view = view_at_turn(game, "p1")
+    assert view["me"] is not None
     assert view["me"]["card"] == handed and simple(view, random.Random(0)) == "exchange"
     assert lose_chances(view)[0] == 0.0
     assert smart(view, random.Random(0)) == "keep"
@@ -186,6 +188,7 @@ def test_r9_smart_dealer_keeps_when_it_knows_a_lower_card_is_at_the_table() -> N
     game = rig(seated(4), "p3", {"p0": "9C", "p1": "10D", "p2": "6S", "p3": "4C"})
     play(game, ("p0", "keep"), ("p1", "keep"), ("p2", "exchange"))
     view = view_at_turn(game, "p3")
+    assert view["me"] is not None
     assert view["me"]["card"] == "6S" and simple(view, random.Random(0)) == "cut"
     assert smart(view, random.Random(0)) == "keep"
 

@@ -9,7 +9,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from host.rules import CARD_CODES, Game, HouseRules, IllegalAction, may_see
+from host.rules import CARD_CODES, EventDict, Game, HouseRules, IllegalAction, may_see
 from host.rules.options import RULE_FIELDS
 
 CARD_PATTERN = re.compile(r'"(10|[A2-9JQK])([SHDC])"')
@@ -48,13 +48,13 @@ def check_views_private(game: Game) -> None:
 
 
 def play_random_game(players: int, options: HouseRules, seed: int,
-                     extras: bool = True) -> tuple[Game, list[dict]]:
+                     extras: bool = True) -> tuple[Game, list[EventDict]]:
     """A whole game of random legal moves, sometimes a misdeal, a timeout or a late joiner."""
     rng = random.Random(seed)
     game = Game(options, random.Random(seed))
     for i in range(players):
         game.add_player(f"p{i}", f"P{i}")
-    log: list[dict] = []
+    log: list[EventDict] = []
     lives = {p.id: p.lives for p in game.players}
     turns: dict[str, int] = {}
     late = 0

@@ -6,12 +6,29 @@ import random
 
 import pytest
 
-from host.rules import PACK, Card, Game, HouseRules, IllegalAction, Reason
+from host.rules import (
+    PACK,
+    Card,
+    EventDict,
+    Game,
+    HouseRules,
+    IllegalAction,
+    MeView,
+    Reason,
+    Status,
+    View,
+)
 from tests.rules.helpers import play, rig, seated
 
 
-def kinds(events: list[dict]) -> list[str]:
+def kinds(events: list[EventDict]) -> list[str]:
     return [e["type"] for e in events]
+
+
+def me(view: View) -> MeView:
+    """The caller's own part of a player's view."""
+    assert view["me"] is not None
+    return view["me"]
 
 
 # --------------------------------------------------------------------------- R1–R4
@@ -38,7 +55,7 @@ def test_r1_game_goes_on_with_fewer_than_three() -> None:
     play(game, ("p0", "keep"), ("p1", "keep"), ("p2", "keep"))
     assert game.phase == "reveal" and game.active_ids() == ["p1", "p2"]
     assert game.next_dealer == "p0" or game.next_dealer in ("p1", "p2")
-    game.apply(game.next_dealer, "deal")  # type: ignore[arg-type]
+    game.apply(game.next_dealer, "deal")
     assert game.phase == "turns" and sorted(game.order) == ["p1", "p2"]
 
 
@@ -87,7 +104,7 @@ def test_r5_deal_one_card_each_from_dealer_left_dealer_last() -> None:
 
 def test_r6_turns_clockwise_dealer_last_eliminated_skipped() -> None:
     game = seated(5)
-    game.player("p2").status = "eliminated"
+    game.player("p2").status = Status.ELIMINATED
     rig(game, "p3", {"p4": "5C", "p0": "6C", "p1": "7C", "p3": "8C"})
     assert game.order == ["p4", "p0", "p1", "p3"]
     seen = []
@@ -216,7 +233,7 @@ def test_r12_elimination_at_zero_and_all_cards_return() -> None:
 
 def test_r13_deal_passes_left_skipping_eliminated() -> None:
     game = rig(seated(4), "p1", {"p2": "9C", "p3": "AH", "p0": "5S", "p1": "7D"})
-    game.player("p2").status = "eliminated"
+    game.player("p2").status = Status.ELIMINATED
     rig(game, "p1", {"p3": "AH", "p0": "5S", "p1": "7D"})
     play(game, ("p3", "keep"), ("p0", "keep"), ("p1", "keep"))
     assert game.next_dealer == "p3"
@@ -238,7 +255,7 @@ def test_r14_sole_survivor_wins() -> None:
     game = rig(seated(3), "p2", {"p0": "2C", "p1": "9H", "p2": "8D"})
     game.player("p0").lives = 1
     game.player("p1").lives = 1
-    game.player("p2").status = "eliminated"
+    game.player("p2").status = Status.ELIMINATED
     rig(game, "p1", {"p0": "2C", "p1": "9H"})
     events = play(game, ("p0", "keep"), ("p1", "keep"))
     assert game.phase == "game_over" and game.winners == ["p1"]
@@ -259,7 +276,7 @@ def test_r14_all_eliminated_together_are_joint_winners() -> None:
 
 def test_r14_two_players_left() -> None:
     game = seated(3)
-    game.player("p2").status = "eliminated"
+    game.player("p2").status = Status.ELIMINATED
     rig(game, "p1", {"p0": "6C", "p1": "6H"})
     game.player("p0").lives = 2
     play(game, ("p0", "exchange"), ("p1", "keep"))
@@ -479,9 +496,9 @@ def test_kick_mid_round_redeals_among_those_left() -> None:
 
 
 def test_same_seed_same_game() -> None:
-    def run(seed: int) -> list[dict]:
+    def run(seed: int) -> list[EventDict]:
         game = seated(6, seed=seed)
-        log: list[dict] = []
+        log: list[EventDict] = []
         rng = random.Random(seed)
         while game.phase != "game_over":
             actor = {"lobby": game.vip, "turns": game.current, "reveal": game.next_dealer}[game.phase]
@@ -513,12 +530,13 @@ def test_view_exchange_target_r7_only_for_the_player_who_may_exchange() -> None:
     game.apply("p0", "start")
     current = game.current
     assert current is not None and current != game.dealer
-    assert game.view(current)["me"]["target"] == game.left_of(current)
+    assert me(game.view(current))["target"] == game.left_of(current)
     others = [p.id for p in game.players if p.id != current]
-    assert all(game.view(pid)["me"]["target"] is None for pid in others)
+    assert all(me(game.view(pid))["target"] is None for pid in others)
     while game.current != game.dealer:
         game.apply(game.current, "keep")  # type: ignore[arg-type]
-    assert game.view(game.dealer)["me"]["target"] is None  # R9: the dealer never exchanges
+    assert game.dealer is not None
+    assert me(game.view(game.dealer))["target"] is None  # R9: the dealer never exchanges
 
 
 def test_view_cuts_left_r9_h3() -> None:
@@ -542,6 +560,6 @@ def test_view_lowest_rank_r11_only_from_the_reveal() -> None:
         assert game.view(None)["lowest"] is None
         game.apply(game.current, "keep")  # type: ignore[arg-type]
     view = game.view(None)
-    losing = {code[:-1] for pid, code in ((p["id"], p["card"]) for p in view["players"])
-              if pid in view["losers"]}
+    losing = {p["card"][:-1] for p in view["players"]
+              if p["id"] in view["losers"] and p["card"] is not None}
     assert losing == {view["lowest"]}

@@ -54,7 +54,9 @@ def test_every_change_is_saved_and_resumed_exactly(tmp_path: Path) -> None:
     path = tmp_path / "state.json"
     first = Session(HouseRules.parse("H1,H3"), seed=5, room="ROOM", state_path=path, bots=1)
     tokens = {name: first.join(name, "ROOM").token for name in ("Ana", "Bea", "Cal")}
-    ids = [first.player_for_token(token) for token in tokens.values()]
+    found = [first.player_for_token(token) for token in tokens.values()]
+    ids = [pid for pid in found if pid is not None]
+    assert len(ids) == len(tokens)
     first.act(ids[0], "start", 0)
     _play(first, ids, 7, random.Random(1))
     views = {pid: first.view(pid) for pid in [*ids, None]}
@@ -85,4 +87,5 @@ def test_fresh_starts_over(tmp_path: Path) -> None:
     again = Session(HouseRules(), room="NEW", state_path=path, fresh=True)
     assert not again.resumed and again.room == "NEW" and again.view(None)["players"] == []
     again.close()
-    assert persistence.load(path)["room"] == "NEW"
+    saved = persistence.load(path)
+    assert saved is not None and saved["room"] == "NEW"

@@ -39,12 +39,12 @@ def test_engine_benchmark_plays_every_round_through_the_validating_apply() -> No
     from unittest import mock
 
     from benchmarks.engine import rounds_per_second
-    from host.rules import Game
+    from host.rules import Event, Game
 
     real_apply = Game.apply
     calls: list[tuple[str, str]] = []
 
-    def counting_apply(self: Game, player_id: str, action: str) -> list:
+    def counting_apply(self: Game, player_id: str, action: str) -> list[Event]:
         calls.append((player_id, action))
         return real_apply(self, player_id, action)
 

@@ -59,10 +59,11 @@ def make_app(catalog: Catalog) -> Callable[..., tuple[TVApp, Any]]:
 
     def factory(session: Any = None, announcer: Any = None, lang: str = "en",
                 house_rules: list[str] | None = None) -> tuple[TVApp, Any]:
-        session = session if session is not None else Rehearsal(seed=5)
-        app = TVApp(session, announcer, catalog, lang=lang, join_url=JOIN_URL,
+        script = session if session is not None else Rehearsal(seed=5)
+        table = script.session if isinstance(script, Rehearsal) else script
+        app = TVApp(table, announcer, catalog, lang=lang, join_url=JOIN_URL,
                     house_rules=house_rules or [])
-        return app, session
+        return app, script
 
     return factory
 

@@ -69,11 +69,12 @@ def test_private_view_and_private_events_are_dropped_on_arrival(canvas: pygame.S
     table.host_next()
     app.pump_updates()
     app.stage.fast_forward()
-    game = table.game
+    session = table.session
     holder = ids[1]
-    private_view = game.view(holder)
+    private_view = session.view(holder)
+    assert private_view["me"] is not None
     secret = private_view["me"]["card"]
-    assert secret and secret not in game.view(None)["shown"].values()
+    assert secret and secret not in session.view(None)["shown"].values()
     leaks = [{"type": "card_dealt", "player": holder, "card": secret},
              {"type": "swap", "player": holder, "target": ids[2], "gave": secret, "got": "2C"},
              {"type": "cut_card", "dealer": ids[0], "card": secret, "discarded": "3D"}]
@@ -103,7 +104,7 @@ def test_r15_no_card_reaches_the_tv_before_the_reveal_and_seats_show_backs(
     app.stage.receive = spy
     checked_seats = 0
     for _ in range(2000):
-        if table.game.phase == "game_over":
+        if table.phase == "game_over":
             break
         table.play()
         app.pump_updates()
@@ -117,7 +118,7 @@ def test_r15_no_card_reaches_the_tv_before_the_reveal_and_seats_show_backs(
                 outer = card_rect(seat_spots(len(app.stage.players))[index])
                 assert pixels(canvas, inner) == back_pixels(app, width, outer), seat.name
                 checked_seats += 1
-    assert table.game.phase == "game_over"
+    assert table.phase == "game_over"
     assert checked_seats > 50
     for view, events in received:
         found = set(CARD.findall(json.dumps([view, events])))
@@ -130,7 +131,7 @@ def test_reveal_pixels_differ_from_the_back(canvas: pygame.Surface, make_app: An
     seat_players(table)
     table.host_next()
     for _ in range(10):
-        if table.game.phase == "reveal":
+        if table.phase == "reveal":
             break
         table.play(lambda player: "keep")
     app.pump_updates()

@@ -140,6 +140,7 @@ def test_idle_tv_wakes_on_an_update_instead_of_sleeping_a_frame(catalog: Any) ->
     started = time.perf_counter()
     app._idle_wait(5.0)  # returns as soon as the join arrives, not after 5 s
     assert time.perf_counter() - started < 2.0
+    assert app.stage.latest is not None
     assert len(app.stage.latest["players"]) == 1  # the bot that just sat down
 
     class NonBlocking:

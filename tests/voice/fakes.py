@@ -7,6 +7,9 @@ import time
 import wave
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
+
+from host.rules import EventDict, View
 
 
 def write_tone_wav(path: Path, seconds: float, rate: int = 22050) -> Path:
@@ -85,10 +88,15 @@ PLAYERS = [
 ]
 
 
-def table_view(dealer: str = "p1", house_rules: list[str] | None = None) -> dict[str, object]:
+def table_view(dealer: str = "p1", house_rules: list[str] | None = None) -> View:
     """A public view with just what the voice reads: names, dealer, house rules."""
-    return {"players": [dict(p) for p in PLAYERS], "dealer": dealer, "round": 3,
-            "house_rules": list(house_rules or [])}
+    return cast(View, {"players": [dict(p) for p in PLAYERS], "dealer": dealer, "round": 3,
+                       "house_rules": list(house_rules or [])})
+
+
+def events(*items: object) -> list[EventDict]:
+    """Events as a stream carries them: the tests also send partial, private and bad ones."""
+    return cast("list[EventDict]", list(items))
 
 
 class FakePlayer:

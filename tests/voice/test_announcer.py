@@ -19,6 +19,7 @@ from tests.voice.fakes import (
     HangingEngine,
     NoVoiceEngine,
     RaisingEngine,
+    events,
     table_view,
     wait_for,
 )
@@ -60,7 +61,7 @@ def test_r7_cuckoo_is_spoken_then_captioned_in_order(
     engine = FakeEngine(tmp_path)
     player = FakePlayer()
     announcer = make(announcers, catalog, engine, player=player)
-    announcer.announce([BLOCK], table_view())
+    announcer.announce(events(BLOCK), table_view())
     wanted = {"Cuckoo!", "Chloé shows the King of Spades — no swap for Bo!"}
     assert captions_seen(announcer, wanted, 5.0) == wanted
     assert wait_for(lambda: len(announcer.said()) == 2)
@@ -76,7 +77,7 @@ def test_captions_show_every_line_when_muted(
         announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
     engine = FakeEngine(tmp_path)
     announcer = make(announcers, catalog, engine, muted=True)
-    announcer.announce([BLOCK], table_view())
+    announcer.announce(events(BLOCK), table_view())
     assert captions_seen(announcer, {"Cuckoo!"}, 3.0) == {"Cuckoo!"}
     assert wait_for(lambda: len(announcer.said()) == 2)
     assert engine.rendered == []  # muted: nothing is even rendered
@@ -105,9 +106,9 @@ def test_slow_engine_never_slows_the_render_loop_and_stale_lines_are_dropped(
             frame = time.perf_counter()
             if time.monotonic() - began >= fed * 0.4:  # a bot plays every 0.4 s
                 pid = names[fed % len(names)]
-                announcer.announce([{"type": "kept", "player": pid, "auto": False,
+                announcer.announce(events({"type": "kept", "player": pid, "auto": False,
                                      "timed_out": False},
-                                    {"type": "turn", "player": names[(fed + 1) % 4]}],
+                                    {"type": "turn", "player": names[(fed + 1) % 4]}),
                                    table_view())
                 fed += 1
             pygame.event.pump()
@@ -141,9 +142,9 @@ def test_raising_engine_game_carries_on_with_captions(
         announcers: list[Announcer], catalog: Catalog) -> None:
     engine = RaisingEngine()
     announcer = make(announcers, catalog, engine)
-    announcer.announce([BLOCK], table_view())
+    announcer.announce(events(BLOCK), table_view())
     assert wait_for(lambda: len(announcer.said()) == 2, timeout=5.0)
-    announcer.announce([{"type": "eliminated", "player": "p5"}], table_view())
+    announcer.announce(events({"type": "eliminated", "player": "p5"}), table_view())
     assert captions_seen(announcer, {"François is out!"}, 4.0) == {"François is out!"}
     assert engine.calls >= 2  # it kept trying, line by line
     assert not any(s.audio for s in announcer.said())
@@ -153,8 +154,8 @@ def test_hanging_engine_game_carries_on_and_close_is_quick(
         announcers: list[Announcer], catalog: Catalog, hanging_engine: HangingEngine) -> None:
     announcer = make(announcers, catalog, hanging_engine, render_timeout_s=0.5)
     began = time.perf_counter()
-    announcer.announce([BLOCK], table_view())
-    announcer.announce([{"type": "eliminated", "player": "p5"}], table_view())
+    announcer.announce(events(BLOCK), table_view())
+    announcer.announce(events({"type": "eliminated", "player": "p5"}), table_view())
     assert time.perf_counter() - began < 1.0  # announcing never waits for the (hung) engine
     wanted = {"Cuckoo!", "François is out!"}
     assert captions_seen(announcer, wanted, 6.0) == wanted
@@ -171,7 +172,7 @@ def test_no_engine_at_all_prints_one_clear_line_and_captions_go_on(
     assert "captions only" in status and "To enable voice" in status
     assert "no speech engine on this machine" in status and "\n" not in status
     assert not announcer.voice_available(0)
-    announcer.announce([{"type": "turn", "player": "p4"}], table_view())
+    announcer.announce(events({"type": "turn", "player": "p4"}), table_view())
     assert captions_seen(announcer, {"Niccolò?"}, 3.0) == {"Niccolò?"}
 
 
@@ -188,11 +189,11 @@ def test_muting_mid_line_stops_the_sound(
     player = FakePlayer()
     engine = FakeEngine(tmp_path, seconds=3.0)
     announcer = make(announcers, catalog, engine, player=player)
-    announcer.announce([{"type": "new_game"}], table_view())
+    announcer.announce(events({"type": "new_game"}), table_view())
     assert wait_for(lambda: player.busy(), timeout=3.0)
     announcer.set_muted(True)
     assert not player.busy() and player.stops >= 1
-    announcer.announce([{"type": "turn", "player": "p2"}], table_view())
+    announcer.announce(events({"type": "turn", "player": "p2"}), table_view())
     assert captions_seen(announcer, {"Bo?"}, 3.0) == {"Bo?"}
     assert [text for text, _ in engine.rendered] == ["Back to the lobby — who's up for another game?"]
 
@@ -205,7 +206,7 @@ def test_language_switch_and_a_bad_language_changes_nothing(
         announcer.set_language("de")
     assert announcer.language == "en"
     announcer.set_language("fr")
-    announcer.announce([BLOCK], table_view())
+    announcer.announce(events(BLOCK), table_view())
     assert captions_seen(announcer, {"Coucou !"}, 3.0) == {"Coucou !"}
     assert wait_for(lambda: len(engine.rendered) == 2)
     assert {lang for _, lang in engine.rendered} == {"fr"}  # the French voice is asked for
@@ -216,11 +217,11 @@ def test_private_events_are_refused_and_never_captioned(
         caplog: pytest.LogCaptureFixture) -> None:
     announcer = make(announcers, catalog, FakeEngine(tmp_path))
     with caplog.at_level(logging.ERROR, logger="host.voice.announcer"):
-        announcer.announce([{"type": "card_dealt", "player": "p1", "card": "7D"},
+        announcer.announce(events({"type": "card_dealt", "player": "p1", "card": "7D"},
                             {"type": "swap", "player": "p1", "target": "p2",
                              "gave": "7D", "got": "3C"},
                             {"type": "cut_card", "dealer": "p1", "card": "5S",
-                             "discarded": "QH"}], table_view())
+                             "discarded": "QH"}), table_view())
     assert announcer.pending() == 0 and announcer.said() == []
     assert len([r for r in caplog.records if "refused" in r.getMessage()]) == 3
     assert announcer.caption() is None
@@ -233,7 +234,7 @@ def test_announce_is_thread_safe_and_loses_nothing_silently(catalog: Catalog,
 
     def pump() -> None:
         for _ in range(20):
-            announcer.announce(turn, table_view())
+            announcer.announce(events(*turn), table_view())
 
     pumps = [threading.Thread(target=pump) for _ in range(4)]
     for thread in pumps:
@@ -248,7 +249,7 @@ def test_close_is_quick_while_speaking(catalog: Catalog, tmp_path: Path) -> None
     announcer = Announcer(catalog, "en", engine=FakeEngine(tmp_path, seconds=5.0),
                           player=FakePlayer())
     announcer.start()
-    announcer.announce([BLOCK], table_view())
+    announcer.announce(events(BLOCK), table_view())
     assert wait_for(lambda: len(announcer.said()) == 1)
     began = time.perf_counter()
     announcer.close()
@@ -268,13 +269,13 @@ def test_speech_comes_back_once_a_stuck_engine_recovers(
         announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
     engine = SlowOnceEngine(tmp_path, seconds=0.1)
     announcer = make(announcers, catalog, engine, render_timeout_s=0.5)
-    announcer.announce([{"type": "new_game"}], table_view())
+    announcer.announce(events({"type": "new_game"}), table_view())
     assert wait_for(lambda: len(announcer.said()) == 1, timeout=3.0)
-    announcer.announce([{"type": "turn", "player": "p2"}], table_view())
+    announcer.announce(events({"type": "turn", "player": "p2"}), table_view())
     assert wait_for(lambda: len(announcer.said()) == 2, timeout=3.0)
     assert [s.audio for s in announcer.said()] == [False, False]  # captions while stuck
     assert wait_for(lambda: len(engine.rendered) == 1, timeout=3.0)  # the slow line ends
-    announcer.announce([{"type": "turn", "player": "p3"}], table_view())
+    announcer.announce(events({"type": "turn", "player": "p3"}), table_view())
     assert wait_for(lambda: len(announcer.said()) == 3, timeout=3.0)
     assert announcer.said()[-1].audio and announcer.said()[-1].line.text == "Chloé?"
     assert [text for text, _ in engine.rendered] == [
@@ -285,8 +286,8 @@ def test_likely_lines_are_rendered_ahead_but_never_before_a_line_being_said(
         announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
     engine = FakeEngine(tmp_path, delay=0.2)
     announcer = make(announcers, catalog, engine, warm_up=True)
-    announcer.announce([{"type": "player_joined", "player": "p6", "name": "Zoë",
-                         "status": "active", "bot": False}], table_view())
+    announcer.announce(events({"type": "player_joined", "player": "p6", "name": "Zoë",
+                         "status": "active", "bot": False}), table_view())
     wanted = {"Cuckoo!", "Chase!", "Zoë joins the table.", "Zoë?", "Zoë, keep or cut?",
               "Zoë keeps."}
     assert wait_for(lambda: {text for text, _ in engine.rendered} == wanted, timeout=5.0)
@@ -301,8 +302,8 @@ def test_no_rendering_ahead_when_muted_or_for_injected_engines(
     muted = make(announcers, catalog, muted_engine, warm_up=True, muted=True)
     plain = make(announcers, catalog, plain_engine)  # injected engine: warm_up defaults off
     for announcer in (muted, plain):
-        announcer.announce([{"type": "player_joined", "player": "p6", "name": "Zoë",
-                             "status": "active", "bot": False}], table_view())
+        announcer.announce(events({"type": "player_joined", "player": "p6", "name": "Zoë",
+                             "status": "active", "bot": False}), table_view())
     assert wait_for(lambda: len(muted.said()) == 1 and len(plain.said()) == 1)
     time.sleep(0.2)
     assert muted_engine.rendered == []
@@ -313,9 +314,9 @@ def test_a_dealt_round_makes_each_neighbours_swap_likely(catalog: Catalog) -> No
     from host.voice.announcer import likely_lines
 
     event = {"type": "round_dealt", "round": 2, "dealer": "p1", "order": ["p2", "p3", "p1"]}
-    assert likely_lines(event, table_view(), catalog.translator("it")) == [
+    assert likely_lines(events(event)[0], table_view(), catalog.translator("it")) == [
         "Bo scambia con Chloé.", "Chloé scambia con Marie."]
-    assert likely_lines({"type": "kept", "player": "p2"}, table_view(),
+    assert likely_lines(events({"type": "kept", "player": "p2"})[0], table_view(),
                         catalog.translator("en")) == []
 
 
@@ -328,10 +329,10 @@ def test_r4_r16_the_deal_that_follows_is_not_told_twice(
         first: dict[str, Any], expected: str) -> None:
     announcer = make(announcers, catalog, FakeEngine(tmp_path))
     dealt = {"type": "round_dealt", "round": 3, "dealer": "p1", "order": ["p2", "p3", "p1"]}
-    announcer.announce([first, dealt, {"type": "turn", "player": "p2"}], table_view())
+    announcer.announce(events(first, dealt, {"type": "turn", "player": "p2"}), table_view())
     assert wait_for(lambda: len(announcer.said()) == 2)
     assert [s.line.text for s in announcer.said()] == [expected, "Bo?"]
-    announcer.announce([dealt], table_view())  # on its own, a new round is told
+    announcer.announce(events(dealt), table_view())  # on its own, a new round is told
     assert wait_for(lambda: len(announcer.said()) == 3)
     assert announcer.said()[-1].line.text == "Round 3 — Marie deals."
 
@@ -343,7 +344,7 @@ def test_bad_events_change_nothing_and_the_good_ones_are_still_said(
     bad: list[Any] = [None, "turn", {"type": "teleport"}, {"type": "reveal", "lowest": "1"},
                       {"type": "blocked", "player": "p2", "target": "p3", "king": "QH"}]
     with caplog.at_level(logging.ERROR, logger="host.voice.announcer"):
-        announcer.announce([*bad, {"type": "turn", "player": "p2"}], table_view())
+        announcer.announce(events(*bad, {"type": "turn", "player": "p2"}), table_view())
     assert wait_for(lambda: len(announcer.said()) == 1)
     assert [s.line.text for s in announcer.said()] == ["Bo?"]
     assert len(caplog.records) == len(bad)
@@ -364,12 +365,12 @@ def test_a_muted_host_never_starts_the_engine_until_unmuted(
         announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
     engine = OpeningEngine(tmp_path)
     announcer = make(announcers, catalog, engine, muted=True)
-    announcer.announce([{"type": "turn", "player": "p2"}], table_view())
+    announcer.announce(events({"type": "turn", "player": "p2"}), table_view())
     assert wait_for(lambda: len(announcer.said()) == 1)
     assert announcer.voice_status() == "Voice muted: captions only."
     assert engine.opened == 0 and engine.rendered == []
     announcer.set_muted(False)
-    announcer.announce([{"type": "turn", "player": "p3"}], table_view())
+    announcer.announce(events({"type": "turn", "player": "p3"}), table_view())
     assert wait_for(lambda: len(announcer.said()) == 2)
     assert engine.opened == 1 and announcer.said()[-1].audio
     assert announcer.voice_status() == "Voice: OpeningEngine."

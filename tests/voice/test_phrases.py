@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from host.i18n import LANGUAGES, Catalog, placeholders
 from host.rules import PRIVATE_KINDS as ENGINE_PRIVATE_KINDS
 from host.rules import PUBLIC_KINDS as ENGINE_PUBLIC_KINDS
-from host.rules import Game, HouseRules, visible_to
+from host.rules import Event, EventDict, Game, HouseRules, View, visible_to
 from host.rules.bots import choose_action
 from host.voice.phrases import (
     PRIVATE_KINDS,
@@ -26,7 +26,7 @@ from host.voice.phrases import (
     phrases_for,
     spoken_list,
 )
-from tests.voice.fakes import PLAYERS, table_view
+from tests.voice.fakes import PLAYERS, events, table_view
 
 VOICE_FILES = Path(__file__).resolve().parents[2] / "assets" / "i18n"
 CARD_CODE = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")
@@ -68,9 +68,9 @@ SAMPLES: dict[str, list[dict[str, Any]]] = {
 }
 
 
-def say(catalog: Catalog, lang: str, event: dict[str, Any], view: dict[str, Any] | None = None,
+def say(catalog: Catalog, lang: str, event: dict[str, Any], view: View | None = None,
         ) -> list[str]:
-    return phrases_for(event, view or table_view(), catalog.translator(lang))
+    return phrases_for(events(event)[0], view or table_view(), catalog.translator(lang))
 
 
 def test_voice_knows_exactly_the_engines_event_kinds() -> None:
@@ -223,24 +223,23 @@ def card_words(catalog: Catalog, lang: str) -> dict[str, re.Pattern[str]]:
                             re.IGNORECASE) for key in keys}
 
 
-def allowed_card_words(event: dict[str, Any]) -> set[str]:
-    kind = event["type"]
-    if kind in ("blocked", "cut_king"):
+def allowed_card_words(event: EventDict) -> set[str]:
+    if event["type"] == "blocked" or event["type"] == "cut_king":
         return {f"king_{event['king'][1]}"}
-    if kind == "reveal":
+    if event["type"] == "reveal":
         return {f"rank_{event['lowest']}"}
     return set()
 
 
-def play_public_events(seed: int, rules: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+def play_public_events(seed: int, rules: str) -> list[tuple[EventDict, View]]:
     """A whole game between random bots (with idle time-outs and a misdeal), as the TV sees it."""
     rng = random.Random(seed)
     game = Game(HouseRules.parse(rules), random.Random(seed))
-    seen: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    seen: list[tuple[EventDict, View]] = []
 
-    def record(events: list[Any]) -> None:
+    def record(happened: list[Event]) -> None:
         view = game.view(None)
-        seen.extend((event, view) for event in visible_to(events, None))
+        seen.extend((event, view) for event in visible_to(happened, None))
 
     for player in PLAYERS:
         record(game.add_player(player["id"], player["name"]))

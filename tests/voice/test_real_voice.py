@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 from host.i18n import LANGUAGES, Catalog
+from host.rules import Call
 from host.voice import Announcer, Pyttsx3Engine, VoiceUnavailable
 from host.voice.engine import init_pyttsx3, pick_voice, wav_peak, wav_seconds
 from host.voice.playback import MixerPlayer
@@ -70,7 +71,7 @@ def test_the_real_announcer_speaks_through_the_mixer(
     try:
         assert announcer.voice_status().startswith("Voce: Italian")
         announcer.announce([{"type": "blocked", "player": "p2", "target": "p4", "king": "KC",
-                             "call": "cuckoo"}], table_view())
+                             "call": Call.CUCKOO}], table_view())
         assert wait_for(lambda: len(announcer.said()) >= 1, timeout=5.0)
         first = announcer.said()[0]
         assert first.line.text == "Cucù!" and first.audio

@@ -1,0 +1,354 @@
+"""The one contract between the engine and every front-end: the shapes of views and events.
+
+Why here: the session, the TV, the voice, the bots and the phone API all read the same views
+and events. Naming their shapes once (``TypedDict`` for the JSON-able dicts, str enums for the
+words) lets ``mypy --strict`` check every reader against the engine, like python-chess's typed
+``Move`` and ``Outcome``. The enums are ``str`` enums, so a view is still plain JSON and
+``view["phase"] == "lobby"`` keeps working.
+
+Stdlib only, like the rest of ``host/rules``.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Literal, TypedDict
+
+
+class Word(str, Enum):
+    """A word of the API: compares, hashes, prints and serialises as its plain value."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self.value), spec)
+
+
+class Phase(Word):
+    """Where the table is (PHONE_API.md ``phase``)."""
+
+    LOBBY = "lobby"
+    TURNS = "turns"
+    REVEAL = "reveal"
+    GAME_OVER = "game_over"
+
+
+class Status(Word):
+    """A seat's standing (PHONE_API.md ``status``)."""
+
+    ACTIVE = "active"
+    ELIMINATED = "eliminated"
+    WAITING = "waiting"
+    """Joined during a game: plays from the next one."""
+
+
+class Action(Word):
+    """What a player may send (PHONE_API.md ``can``)."""
+
+    START = "start"
+    KEEP = "keep"
+    EXCHANGE = "exchange"
+    CUT = "cut"
+    DEAL = "deal"
+    NEW_GAME = "new_game"
+
+
+class Call(Word):
+    """What the host calls when a King blocks: ``cuckoo``, or ``chase`` under H8."""
+
+    CUCKOO = "cuckoo"
+    CHASE = "chase"
+
+
+# ------------------------------------------------------------------ events (dict form)
+# One TypedDict per ``EventKind``; ``type`` is the kind's value, so ``event["type"] == "kept"``
+# narrows an ``EventDict`` to ``KeptEvent``.
+
+
+class PlayerJoinedEvent(TypedDict):
+    type: Literal["player_joined"]
+    player: str
+    name: str
+    status: Status
+    bot: bool
+
+
+class PlayerRemovedEvent(TypedDict):
+    """A kick."""
+
+    type: Literal["player_removed"]
+    player: str
+    name: str
+
+
+class GameStartedEvent(TypedDict):
+    type: Literal["game_started"]
+    dealer: str
+    """Drawn by lot (R4)."""
+
+
+class RoundDealtEvent(TypedDict):
+    type: Literal["round_dealt"]
+    round: int
+    dealer: str
+    order: list[str]
+    """The round's turn order, the dealer last."""
+
+
+class TurnEvent(TypedDict):
+    type: Literal["turn"]
+    player: str
+
+
+class KeptEvent(TypedDict):
+    type: Literal["kept"]
+    player: str
+    auto: bool
+    """The player idled and kept automatically."""
+    timed_out: bool
+    """H4: a life will be lost for it at the reveal."""
+
+
+class ExchangedEvent(TypedDict):
+    """A swap happened (no cards: those are in the traders' private ``swap``)."""
+
+    type: Literal["exchanged"]
+    player: str
+    target: str
+
+
+class BlockedEvent(TypedDict):
+    type: Literal["blocked"]
+    player: str
+    target: str
+    king: str
+    """The King shown by ``target`` (R7)."""
+    call: Call
+
+
+class CutEvent(TypedDict):
+    type: Literal["cut"]
+    dealer: str
+    attempt: int
+    """1, or 2 under H3."""
+
+
+class CutTakenEvent(TypedDict):
+    type: Literal["cut_taken"]
+    dealer: str
+
+
+class CutKingEvent(TypedDict):
+    """A King was cut: set aside face up, the dealer keeps their card (R9)."""
+
+    type: Literal["cut_king"]
+    dealer: str
+    king: str
+    call: Call
+
+
+class RevealEvent(TypedDict):
+    type: Literal["reveal"]
+    cards: dict[str, str]
+    """Every dealt player's final card."""
+    lowest: str
+    """The losing rank (R11)."""
+    losers: list[str]
+
+
+class LifeLostEvent(TypedDict):
+    type: Literal["life_lost"]
+    player: str
+    lives: int
+    """Lives left."""
+    timed_out: bool
+
+
+class EliminatedEvent(TypedDict):
+    type: Literal["eliminated"]
+    player: str
+
+
+class SuddenDeathEvent(TypedDict):
+    """H5: one deal among the players eliminated together; ``winner`` None on a tie."""
+
+    type: Literal["sudden_death"]
+    cards: dict[str, str]
+    winner: str | None
+
+
+class GameOverEvent(TypedDict):
+    type: Literal["game_over"]
+    winners: list[str]
+    joint: bool
+
+
+class MisdealEvent(TypedDict):
+    """R16: the round is void; the same dealer deals again."""
+
+    type: Literal["misdeal"]
+    round: int
+    dealer: str
+
+
+class NewGameEvent(TypedDict):
+    type: Literal["new_game"]
+
+
+class CardDealtEvent(TypedDict):
+    """Private to the holder."""
+
+    type: Literal["card_dealt"]
+    player: str
+    card: str
+
+
+class SwapEvent(TypedDict):
+    """Private to both traders."""
+
+    type: Literal["swap"]
+    player: str
+    target: str
+    gave: str
+    """The asker's old card."""
+    got: str
+    """The target's old card."""
+
+
+class CutCardEvent(TypedDict):
+    """Private to the dealer: the card taken and the one discarded (never shown to others)."""
+
+    type: Literal["cut_card"]
+    dealer: str
+    card: str
+    discarded: str
+
+
+class RulesSetEvent(TypedDict):
+    """The VIP chose the house rules of the next game (issue 13)."""
+
+    type: Literal["rules_set"]
+    rules: list[str]
+    rapid_seconds: int | None
+
+
+class VipChangedEvent(TypedDict):
+    type: Literal["vip_changed"]
+    player: str
+
+
+class GameEndedEvent(TypedDict):
+    """The VIP ended the game early: back to the lobby (issue 13)."""
+
+    type: Literal["game_ended"]
+    round: int
+
+
+class PlayerAwayEvent(TypedDict):
+    """The current player is away: their turn is kept for them after ``seconds`` (issue 12)."""
+
+    type: Literal["player_away"]
+    player: str
+    seconds: int
+
+
+PublicEvent = (
+    PlayerJoinedEvent
+    | PlayerRemovedEvent
+    | GameStartedEvent
+    | RoundDealtEvent
+    | TurnEvent
+    | KeptEvent
+    | ExchangedEvent
+    | BlockedEvent
+    | CutEvent
+    | CutTakenEvent
+    | CutKingEvent
+    | RevealEvent
+    | LifeLostEvent
+    | EliminatedEvent
+    | SuddenDeathEvent
+    | GameOverEvent
+    | MisdealEvent
+    | NewGameEvent
+    | RulesSetEvent
+    | VipChangedEvent
+    | GameEndedEvent
+    | PlayerAwayEvent
+)
+PrivateEvent = CardDealtEvent | SwapEvent | CutCardEvent
+EventDict = PublicEvent | PrivateEvent
+"""Any event in its dict form (``Event.to_dict``), as the views' ``log`` and streams carry."""
+
+
+# ------------------------------------------------------------------------------ views
+
+
+class _SeatRequired(TypedDict):
+    id: str
+    name: str
+    seat: int
+    lives: int
+    status: Status
+    bot: bool
+    card: str | None
+    """A shown King, or from the reveal on the final card; else None."""
+
+
+class SeatView(_SeatRequired, total=False):
+    """One entry of ``players``. The session adds ``connected`` and ``color``."""
+
+    connected: bool
+    color: str
+    """``#rrggbb``: the TV's seat colour (``host/palette.py``)."""
+
+
+class MeView(TypedDict):
+    """The caller's own facts (``me``); None in the public view."""
+
+    id: str
+    name: str
+    lives: int
+    status: Status
+    is_vip: bool
+    card: str | None
+    history: list[EventDict]
+    """This round's private events of the caller."""
+    target: str | None
+    """Whom an exchange would go to now (R7), while ``exchange`` is in ``can``."""
+
+
+class View(TypedDict):
+    """What one receiver may see (PHONE_API.md plus the added fields of docs/architecture.md)."""
+
+    room: str | None
+    phase: Phase
+    step: int
+    round: int
+    me: MeView | None
+    can: list[str]
+    """``Action`` values, and for the VIP the host controls (``host.rules.VIP_ACTIONS``)."""
+    players: list[SeatView]
+    dealer: str | None
+    current: str | None
+    cut_king: str | None
+    losers: list[str]
+    eliminated: list[str]
+    winners: list[str]
+    vip: str | None
+    next_dealer: str | None
+    order: list[str]
+    shown: dict[str, str]
+    log: list[EventDict]
+    sudden_death: list[dict[str, str]]
+    house_rules: list[str]
+    rapid_seconds: int | None
+    stock_count: int
+    discard_count: int
+    min_players: int
+    max_players: int
+    max_lives: int
+    cuts_left: int
+    lowest: str | None
+    """The rank that lost at this round's reveal (R11), from the reveal on."""
