@@ -71,13 +71,13 @@ def reveal_frames(count: int, sound: bool) -> tuple[list[float], list[float], Ti
     table = Rehearsal(seed=9)
     for name in NAMES:
         table.join(name)
-    app = TVApp(table, None, Catalog.load(), lang="en",
+    app = TVApp(table.session, None, Catalog.load(), lang="en",
                 join_url="http://192.168.1.20:8000/?room=CAKE", sounds=timed)
     times: list[float] = []
     cpu: list[float] = []
     try:
         while len(times) < count:
-            if table.game.phase == "game_over":
+            if table.phase == "game_over":
                 table.host_next()
             if not app.stage.busy:
                 table.play()

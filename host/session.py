@@ -83,7 +83,7 @@ class Session(HostControls):
     """
 
     def __init__(self, options: HouseRules | None = None, *, seed: int | None = None,
-                 room: str | None = None, state_path: str | Path | None = None,
+                 rng: random.Random | None = None, room: str | None = None, state_path: str | Path | None = None,
                  fresh: bool = False, turn_timeout: float = 90.0, bot_delay: float = 1.5,
                  bots: int = 0, bot_strategy: str = "smart", presence: bool = False,
                  away_seconds: float = DEFAULT_AWAY_SECONDS,
@@ -116,7 +116,7 @@ class Session(HostControls):
             self.resumed = True
         else:
             self.room = (room or _random_room(seed)).strip().upper()
-            self._game = Game(options or HouseRules(), random.Random(seed))
+            self._game = Game(options or HouseRules(), rng or random.Random(seed))
             self._tokens: dict[str, str] = {}
             self._by_digest: dict[str, str] = {}
             self._bots: dict[str, str] = {}

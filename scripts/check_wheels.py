@@ -20,11 +20,10 @@ import importlib.metadata
 import subprocess
 import sys
 import tempfile
-import tomllib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from packaging.markers import Marker
+import tomllib
 from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[1]

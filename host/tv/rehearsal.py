@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from host.rules import Action, HouseRules, Phase
+from host.rules import Action, EventDict, HouseRules, Phase
 from host.rules.bots import choose_action
 from host.session import Session
 from host.subscriptions import Subscription
@@ -31,10 +31,14 @@ class Rehearsal:
         seed: int = 7,
         room: str = "CAKE",
         strategy: str = "smart",
+        rng: random.Random | None = None,
     ) -> None:
+        """``rng``: the engine's random source instead of the seed's (a rigged deck)."""
         self.session = Session(
-            rules or HouseRules(), seed=seed, room=room, state_path=None, bot_strategy=strategy
+            rules or HouseRules(), seed=seed, rng=rng, room=room, state_path=None,
+            bot_strategy=strategy,
         )
+        self._public = self.session.subscribe(None, presence=False)
         self.rng = random.Random(seed + 1)
         self.strategy = strategy
         self.phones: list[Subscription] = []
@@ -53,19 +57,32 @@ class Rehearsal:
         self.phones.append(self.session.subscribe(player_id))
         return player_id
 
-    def host_next(self) -> None:
-        """The host's Space key: start, deal or new game (raises ``SessionError`` if none)."""
+    def host_next(self) -> list[EventDict]:
+        """The host's Space key: start, deal or new game (raises ``SessionError`` if none);
+        returns the public events it made."""
         self.session.host_next()
+        return self._published()
 
-    def play(self, choose: Chooser | None = None) -> None:
+    def act(self, player_id: str, action: Action | str) -> list[EventDict]:
+        """``player_id`` sends ``action`` as their phone would, with their view's step."""
+        self.session.act(player_id, str(action), self.session.view(player_id)["step"])
+        return self._published()
+
+    def play(self, choose: Chooser | None = None) -> list[EventDict]:
         """One move: the current player's (by ``choose(player_id)`` or the bot strategy), or
-        the host's next step between rounds."""
+        the host's next step between rounds; returns the public events it made."""
         player = self.session.view(None)["current"]
         if player is None:
-            self.host_next()
-            return
+            return self.host_next()
         view = self.session.view(player)
         action = choose(player) if choose else None
         if action is None:
             action = choose_action(self.strategy, view, self.rng)
-        self.session.act(player, str(action), view["step"])
+        return self.act(player, action)
+
+    def _published(self) -> list[EventDict]:
+        """The public events since the last move (the rehearsal's own public stream)."""
+        events: list[EventDict] = []
+        while (update := self._public.get(timeout=0)) is not None:
+            events.extend(update.events)
+        return events

@@ -183,7 +183,7 @@ def take_tutorial_screenshots(directory: Path, lang: str, *,
     if not pygame.font.get_init():
         pygame.font.init()
     catalog = catalog or Catalog.load()
-    app = TVApp(Rehearsal(HouseRules(), room="CAKE"), None, catalog, lang=lang,
+    app = TVApp(Rehearsal(HouseRules(), room="CAKE").session, None, catalog, lang=lang,
                 join_url=JOIN_URL)
     app.start_tutorial()
     assert app.tutorial is not None

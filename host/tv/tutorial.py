@@ -115,12 +115,14 @@ class Tutorial:
     def __init__(self, props: Props, speak: Callable[[str], None] | None = None) -> None:
         self.props = props
         self.speak = speak
-        self.rehearsal = Rehearsal(HouseRules(), seed=0, room="HOWTO")
+        dealer = f"p{len(NAMES)}"  # the session numbers seats p1, p2, … in joining order
+        self.rehearsal = Rehearsal(HouseRules(), seed=0, room="HOWTO",
+                                   rng=RiggedDeck([(DEALT, CUT), (DEALT_2, None)], dealer))
         self.ids = [self.rehearsal.join(name) for name in NAMES]
-        self.rehearsal.game.rng = RiggedDeck([(DEALT, CUT), (DEALT_2, None)], self.ids[3])
+        assert self.ids[3] == dealer
         self.stage = Stage()
         self.scene = TableScene(self.stage, props)
-        self.subscription = self.rehearsal.subscribe(None)
+        self.subscription = self.rehearsal.session.subscribe(None, presence=False)
         self.index = -1
         self.elapsed = 0.0
         self.done = False
@@ -137,7 +139,7 @@ class Tutorial:
         return self.props.catalog.t(self.props.lang, f"evening.tutorial_{self.step.name}")
 
     def _receive(self) -> None:
-        while (update := self.subscription.get()) is not None:
+        while (update := self.subscription.get(timeout=0)) is not None:
             self.stage.receive(update.view, list(update.events))
 
     def _begin(self, index: int) -> None:
@@ -151,11 +153,12 @@ class Tutorial:
             self.speak(self.caption)
 
     def _check_deal(self) -> None:
-        game = self.rehearsal.game
-        dealt = tuple(str(game.player(pid).card) for pid in game.order)
+        session = self.rehearsal.session
+        table = session.view(None)
+        dealt = tuple(str((session.view(pid)["me"] or {}).get("card")) for pid in table["order"])
         a, b, c, d = self.ids
-        wanted = ([a, b, c, d], DEALT) if game.round == 1 else ([b, c, d, a], DEALT_2)
-        if (game.order, dealt) != wanted:
+        wanted = ([a, b, c, d], DEALT) if table["round"] == 1 else ([b, c, d, a], DEALT_2)
+        if (table["order"], dealt) != wanted:
             raise RuntimeError("the rigged deck no longer matches the engine's deal")
 
     def skip(self) -> None:

@@ -47,7 +47,7 @@ def press(app: TVApp, key: int) -> None:
 def tv() -> tuple[TVApp, Voice, RecordingSounds]:
     pygame.font.init()
     voice, sounds = Voice(), RecordingSounds()
-    app = TVApp(Rehearsal(), voice, Catalog.load(), lang="en", join_url="http://x/?room=CAKE",
+    app = TVApp(Rehearsal().session, voice, Catalog.load(), lang="en", join_url="http://x/?room=CAKE",
                 sounds=sounds)
     return app, voice, sounds
 

@@ -67,7 +67,7 @@ def played() -> tuple[RecordingSounds, list[Frame], list[dict[str, Any]]]:
     for name in ("Ana", "Chloé", "Niccolò", "François", "Zoë"):
         table.join(name)
     sounds = RecordingSounds()
-    app = TVApp(table, None, Catalog.load(), lang="en", join_url="http://10.0.0.2:8000/?room=CAKE",
+    app = TVApp(table.session, None, Catalog.load(), lang="en", join_url="http://10.0.0.2:8000/?room=CAKE",
                 sounds=sounds)
     frames: list[Frame] = []
     events: list[dict[str, Any]] = []

@@ -34,14 +34,15 @@ def test_issue14_tutorial_plays_the_worked_example() -> None:
     tutorial = app.tutorial
     assert tutorial is not None
     seen: list[str] = []
-    everything = tutorial.rehearsal.subscribe(None)  # every public event of the lesson
+    everything = tutorial.rehearsal.session.subscribe(None, presence=False)  # the lesson's events
     length = play_through(tutorial, FRAME_SECONDS, lambda t: seen.append(t.step.name))
     assert seen == [step.name for step in SCRIPT] == [
         "intro", "deal", "exchange", "forced", "block", "keep", "cut", "reveal", "life_lost",
         "deal2", "pass", "pass_on", "keep2", "life_lost2", "outro"]
     assert 60 <= length <= 90
-    game = tutorial.rehearsal.game
-    log = [e for update in everything.queue for e in update.events]
+    log = []
+    while (update := everything.get(timeout=0)) is not None:
+        log += update.events
     a, b, c, d = tutorial.ids
     assert {"type": "exchanged", "player": a, "target": b} in log
     assert {"type": "blocked", "player": b, "target": c, "king": "KS", "call": "cuckoo"} in log
@@ -55,7 +56,7 @@ def test_issue14_tutorial_plays_the_worked_example() -> None:
     assert {"type": "exchanged", "player": c, "target": d} in log
     reveal = reveals[1]
     assert reveal["cards"] == {b: "JD", c: "6C", d: "3H", a: "QS"} and reveal["losers"] == [d]
-    assert [p.lives for p in game.players] == [3, 2, 3, 2]
+    assert [p["lives"] for p in tutorial.rehearsal.session.view(None)["players"]] == [3, 2, 3, 2]
 
 
 def test_issue14_tutorial_never_touches_the_party(tmp_path: Path) -> None:

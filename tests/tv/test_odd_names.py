@@ -119,7 +119,7 @@ def test_issue15_rehearsed_game_with_invisible_names_plays_through(canvas: pygam
     app: TVApp = make_app(session=rehearsal)[0]
     late: str | None = None
     for move in range(400):
-        if rehearsal.game.phase == "game_over":
+        if rehearsal.phase == "game_over":
             break
         rehearsal.play()
         if move == 3:
@@ -127,7 +127,7 @@ def test_issue15_rehearsed_game_with_invisible_names_plays_through(canvas: pygam
         app.pump_updates()
         app.step(0.25)
         app.render(canvas)
-    assert late is not None and rehearsal.game.phase in ("turns", "reveal", "game_over")
+    assert late is not None and rehearsal.phase in ("turns", "reveal", "game_over")
 
 
 def test_issue15_saved_game_with_invisible_name_resumes_on_the_tv(
