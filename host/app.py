@@ -115,7 +115,9 @@ def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Sessi
         parts.callback(_stop_quietly, announcer)
         if not args.headless:
             _report_voice(announcer, out)
-        captions = _caption_printer(catalog, lang, out) if args.headless else None
+    if announcer is not None and args.headless:
+        # With a TV, the TV feeds the voice as each beat plays (the TV leads, issue 12).
+        captions = _caption_printer(catalog, lang, out)
         pump = _AnnouncerPump(session.subscribe(None, presence=False), announcer, captions)
         parts.callback(_stop_quietly, pump)
         pump.start()

@@ -159,7 +159,7 @@ def table() -> Response:
     known = _bearer_token() is not None and session.player_for_token(_bearer_token()) is not None
     if not known and (room is None or room.strip().upper() != session.room):
         raise ApiError("bad_room")
-    return _json(session.view(None))
+    return _json(session.view(None, paced=True))  # as the TV shows it (host/pacing.py)
 
 
 @api_bp.get("/api/events")

@@ -14,11 +14,12 @@ import logging
 import time
 import warnings
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import pygame
 
 from host.i18n import LANGUAGES, Catalog
+from host.pacing import Shown
 from host.rules import IllegalAction
 from host.session import SessionError
 from host.tv.cards import CardPainter
@@ -57,6 +58,14 @@ class TableHost(Protocol):
     def misdeal(self) -> Any: ...
 
 
+class Leader(Protocol):
+    """A session that follows the TV's beats (``host.session.Session``; see host/pacing.py)."""
+
+    def lead(self) -> Subscription: ...
+    def tv_shown(self, shown: Shown) -> None: ...
+    def resign(self) -> None: ...
+
+
 class Voice(Protocol):
     """The part of ``host.voice.Announcer`` the TV uses."""
 
@@ -88,14 +97,37 @@ class TVApp:
         self._toast: tuple[str, float] | None = None
         self._caption: str | None = None
         self._dirty = True
-        self.subscription = session.subscribe(None)
-        self.stage.receive(session.view(None), [])
+        # The TV leads (host/pacing.py): a session that can follow the TV's beats sends
+        # phones only what the TV has played; the voice speaks each event as it plays.
+        leads = callable(getattr(session, "lead", None))
+        self._pacer_host = cast(Leader, session) if leads else None
+        self.subscription = (self._pacer_host.lead() if self._pacer_host is not None
+                             else session.subscribe(None))
+        self.stage.on_shown = self._shown
+        self.stage.on_cue = self._cue
+        first = self.subscription.get(0.0)
+        if first is not None:
+            self.stage.receive(first.view, list(first.events))
+        else:
+            self.stage.receive(session.view(None), [])
+
+    def _shown(self, shown: Shown) -> None:
+        if self._pacer_host is not None:
+            self._pacer_host.tv_shown(shown)
+
+    def _cue(self, event: dict[str, Any]) -> None:
+        """An event's moment is on screen: the voice says it now (and the caption shows it)."""
+        announce = getattr(self.announcer, "announce", None)
+        if callable(announce) and self.stage.latest is not None:
+            announce([event], self.stage.latest)
 
     def close(self) -> None:
-        """Stop following the session (the TV is going away)."""
+        """Stop following the session (the TV is going away); phones no longer wait for it."""
         close = getattr(self.subscription, "close", None)
         if callable(close):
             close()
+        if self._pacer_host is not None:
+            self._pacer_host.resign()
 
     # -- input -----------------------------------------------------------------------------
     def pump_updates(self) -> int:

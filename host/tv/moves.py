@@ -27,7 +27,7 @@ from host.tv.layout import (
     stock_spot,
 )
 from host.tv.scene import Props
-from host.tv.stage import DEAL_FLIGHT, DEAL_STAGGER, FLIP_SECONDS, REVEAL_STAGGER, Beat, Stage
+from host.tv.stage import DEAL_FLIGHT, DEAL_STAGGER, Beat, Stage, reveal_marked_at
 
 PILE_WIDTH = 80
 BANNER_Y = 430
@@ -197,7 +197,7 @@ def _cut_king(m: Move) -> None:
 
 
 def _reveal(m: Move) -> None:
-    done = m.beat.elapsed >= len(m.event.get("cards", {})) * REVEAL_STAGGER + FLIP_SECONDS
+    done = m.beat.elapsed >= reveal_marked_at(len(m.event.get("cards", {})))
     if done:
         m.banner(m.props.t("lowest", rank=m.props.rank_name(str(m.event.get("lowest")))), 60,
                  theme.ALERT)

@@ -18,7 +18,7 @@ from host.i18n import Catalog
 from host.rules import HouseRules
 from host.tv.app import FRAME_SECONDS, TVApp
 from host.tv.rehearsal import Rehearsal
-from host.tv.stage import FLIP_SECONDS, REVEAL_STAGGER, Stage
+from host.tv.stage import Stage, reveal_marked_at
 from host.tv.theme import CANVAS_SIZE
 
 JOIN_URL = "http://192.168.1.20:8000/?room=CAKE"
@@ -104,7 +104,7 @@ def _moment_of(kind: str, event: dict[str, object]) -> tuple[str | None, float]:
     if kind == "reveal":
         cards = event.get("cards", {})
         count = len(cards) if isinstance(cards, dict) else 0
-        return "reveal", count * REVEAL_STAGGER + FLIP_SECONDS + 0.3
+        return "reveal", reveal_marked_at(count) + 0.3
     if kind == "game_over":
         return "game-over", 1.5
     return None, 0.0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pygame
 
+from host.pacing import reveal_order as pacing_reveal_order
 from host.tv import theme
 from host.tv.cards import card_size
 from host.tv.layout import (
@@ -37,9 +38,10 @@ from host.tv.stage import (
     DEAL_FLIGHT,
     DEAL_STAGGER,
     FLIP_SECONDS,
-    REVEAL_STAGGER,
     SeatShow,
     Stage,
+    reveal_flip_start,
+    reveal_marked_at,
 )
 
 
@@ -68,9 +70,10 @@ def card_look(stage: Stage, seat: SeatShow) -> CardLook:
         return CardLook("none")
     if kind == "reveal" and seat.id in event.get("cards", {}) and seat.card is None:
         code = event["cards"][seat.id]
+        count = len(event["cards"])
         index = reveal_order(stage, event).index(seat.id)
-        flip = (beat.elapsed - index * REVEAL_STAGGER) / FLIP_SECONDS
-        all_shown = beat.elapsed >= len(event["cards"]) * REVEAL_STAGGER + FLIP_SECONDS
+        flip = (beat.elapsed - reveal_flip_start(index, count)) / FLIP_SECONDS
+        all_shown = beat.elapsed >= reveal_marked_at(count)
         if flip <= 0:
             return CardLook("back")
         if flip < 1:
@@ -80,11 +83,11 @@ def card_look(stage: Stage, seat: SeatShow) -> CardLook:
 
 
 def reveal_order(stage: Stage, event: dict[str, object]) -> list[str]:
-    """Cards flip one by one in turn order (dealer last), like players turning them over."""
+    """Cards flip one by one in turn order (dealer last), like players turning them over —
+    the same order the pacer lets phones see them in (``host.pacing.reveal_order``)."""
     cards = event.get("cards", {})
     assert isinstance(cards, dict)
-    ordered = [p for p in stage.order if p in cards]
-    return ordered + [p for p in cards if p not in ordered]
+    return pacing_reveal_order(stage.order, cards)
 
 
 class TableScene:
