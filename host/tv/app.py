@@ -24,7 +24,7 @@ from host.rules import IllegalAction
 from host.session import SessionError
 from host.tv.cards import CardPainter
 from host.tv.lobby import LobbyScene
-from host.tv.overlays import ConfirmOverlay, HelpOverlay, KickOverlay, draw_caption_bar, draw_toast
+from host.tv.overlays import ConfirmOverlay, HelpOverlay, KickOverlay, draw_caption_bar
 from host.tv.scene import Props, Scene
 from host.tv.stage import SeatShow, Stage
 from host.tv.table import TableScene
@@ -282,12 +282,10 @@ class TVApp:
     def render(self, surface: pygame.Surface) -> None:
         """Paint the whole frame on the 1920×1080 canvas."""
         self.base_scene().draw(surface)
-        draw_caption_bar(surface, self.props, self._caption)
+        notice = self._toast[0] if self._toast is not None else None
+        draw_caption_bar(surface, self.props, self._caption, notice)
         for overlay in self.overlays:
             overlay.draw(surface)
-        if self._toast is not None:
-            left = self._toast[1] - self.stage.time
-            draw_toast(surface, self.props, self._toast[0], max(0, min(255, round(left * 400))))
         self.stage.changed = False
         self._dirty = False
         self.frames_rendered += 1

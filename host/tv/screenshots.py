@@ -131,18 +131,25 @@ def director(rehearsal: Rehearsal, wanted: Callable[[str], bool]) -> Callable[[s
 
 
 def take_screenshots(directory: Path, lang: str, *, seed: int = 11,
-                     catalog: Catalog | None = None) -> dict[str, Path]:
-    """Play one seeded game with five players and write every scene of ``SCENES``."""
+                     catalog: Catalog | None = None,
+                     camera_type: Callable[[TVApp, Path], StillCamera] = StillCamera,
+                     players: tuple[str, ...] = PLAYERS,
+                     rules: HouseRules | None = None) -> dict[str, Path]:
+    """Play one seeded game (five players by default) and write every scene of ``SCENES``.
+
+    ``camera_type``, ``players`` and ``rules`` let the layout tests film other tables with the
+    same script (e.g. 20 players with 16-character names under H7).
+    """
     directory.mkdir(parents=True, exist_ok=True)
     if not pygame.font.get_init():
         pygame.font.init()
-    rehearsal = Rehearsal(HouseRules(), seed=seed, room="CAKE")
+    rehearsal = Rehearsal(rules or HouseRules(), seed=seed, room="CAKE")
     catalog = catalog or Catalog.load()
     app = TVApp(rehearsal, None, catalog, lang=lang, join_url=JOIN_URL)
     app.announcer = CaptionsFromEvents(app.stage, catalog, lang)
-    camera = StillCamera(app, directory)
-    for i, name in enumerate(PLAYERS):
-        rehearsal.join(name, bot=i == len(PLAYERS) - 1)
+    camera = camera_type(app, directory)
+    for i, name in enumerate(players):
+        rehearsal.join(name, bot=i == len(players) - 1)
     app.pump_updates()
     app.stage.fast_forward()
     camera.shoot("lobby")

@@ -15,7 +15,10 @@ from pathlib import Path
 import pygame
 
 # Shared with the phone page; re-exported here for the TV's modules.
-from host.palette import PLAYER_COLOURS, SUIT_COLOURS, Colour, player_colour  # noqa: F401
+from host.palette import PLAYER_COLOURS as PLAYER_COLOURS
+from host.palette import SUIT_COLOURS as SUIT_COLOURS
+from host.palette import Colour as Colour
+from host.palette import player_colour as player_colour
 
 CANVAS_SIZE: tuple[int, int] = (1920, 1080)
 
