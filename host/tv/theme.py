@@ -15,10 +15,7 @@ from pathlib import Path
 import pygame
 
 # Shared with the phone page; re-exported here for the TV's modules.
-from host.palette import PLAYER_COLOURS as PLAYER_COLOURS
-from host.palette import SUIT_COLOURS as SUIT_COLOURS
-from host.palette import Colour as Colour
-from host.palette import player_colour as player_colour
+from host.palette import PLAYER_COLOURS, SUIT_COLOURS, Colour, player_colour
 
 CANVAS_SIZE: tuple[int, int] = (1920, 1080)
 
@@ -106,3 +103,30 @@ class Theme:
         if line:
             lines.append(line)
         return lines
+
+
+__all__ = [
+    "ALERT",
+    "BACKGROUND",
+    "CANVAS_SIZE",
+    "CARD_BACK",
+    "CARD_BACK_LINE",
+    "CARD_FACE",
+    "DARK_INK",
+    "FELT",
+    "FELT_EDGE",
+    "GOLD",
+    "GREYED",
+    "HIGHLIGHT",
+    "INK",
+    "MUTED_INK",
+    "PANEL",
+    "PANEL_EDGE",
+    "PLAYER_COLOURS",
+    "SUIT_COLOURS",
+    "SUIT_SYMBOLS",
+    "Colour",
+    "Theme",
+    "font_path",
+    "player_colour",
+]
