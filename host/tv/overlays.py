@@ -39,7 +39,7 @@ def draw_caption_bar(surface: pygame.Surface, props: Props, caption: str | None,
     lines = props.theme.wrap(caption, 40, 1800)
     if len(lines) > 2:
         lines = props.theme.wrap(caption, 30, 1800)[:3]
-    size = 40 if len(lines) <= 2 and props.theme.font(40).size(lines[0])[0] <= 1800 else 30
+    size = 40 if len(lines) <= 2 and props.theme.measure(lines[0], 40) <= 1800 else 30
     step = bar.height // (len(lines) + 1)
     for i, line in enumerate(lines):
         props.theme.blit_text(surface, line, size, theme.INK, center=(960, bar.top + step * (i + 1)))

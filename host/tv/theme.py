@@ -16,6 +16,7 @@ import pygame
 
 # Shared with the phone page; re-exported here for the TV's modules.
 from host.palette import PLAYER_COLOURS, SUIT_COLOURS, Colour, player_colour
+from host.tv.glyphs import Glyphs, emoji_font_path
 
 CANVAS_SIZE: tuple[int, int] = (1920, 1080)
 
@@ -51,8 +52,10 @@ class Theme:
         if not pygame.font.get_init():
             pygame.font.init()
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+        self._emoji_fonts: dict[int, pygame.font.Font] = {}
         self._texts: OrderedDict[tuple[str, int, Colour, bool], pygame.Surface] = OrderedDict()
         self._limit = text_cache_size
+        self._glyphs: dict[bool, Glyphs] = {}
 
     def font(self, size: int, bold: bool = False) -> pygame.font.Font:
         key = (size, bold)
@@ -60,12 +63,47 @@ class Theme:
             self._fonts[key] = pygame.font.Font(str(font_path(bold)), size)
         return self._fonts[key]
 
+    def _runs(self, text: str, size: int, bold: bool) -> list[tuple[pygame.font.Font, str]]:
+        """The text cut into pieces, each with the font that has its characters."""
+        if text.isascii():
+            return [(self.font(size, bold), text)]
+        glyphs = self._glyphs.get(bold)
+        if glyphs is None:
+            glyphs = self._glyphs[bold] = Glyphs([font_path(bold), emoji_font_path()])
+        return [(self.font(size, bold) if index == 0 else self._emoji_font(size), piece)
+                for index, piece in glyphs.runs(text)]
+
+    def _emoji_font(self, size: int) -> pygame.font.Font:
+        if size not in self._emoji_fonts:
+            self._emoji_fonts[size] = pygame.font.Font(str(emoji_font_path()), size)
+        return self._emoji_fonts[size]
+
+    def measure(self, text: str, size: int, bold: bool = False) -> int:
+        """The width ``text`` takes when drawn (emoji included)."""
+        return sum(font.size(piece)[0] for font, piece in self._runs(text, size, bold))
+
+    def _render(self, text: str, size: int, colour: Colour, bold: bool) -> pygame.Surface:
+        runs = self._runs(text, size, bold)
+        if len(runs) == 1:
+            return runs[0][0].render(runs[0][1], True, colour)
+        images = [(font, font.render(piece, True, colour)) for font, piece in runs]
+        ascent = max(font.get_ascent() for font, _ in images)
+        height = max(ascent - font.get_ascent() + image.get_height() for font, image in images)
+        line = pygame.Surface((sum(image.get_width() for _, image in images), height),
+                              pygame.SRCALPHA)
+        x = 0
+        for font, image in images:  # pieces share one baseline
+            line.blit(image, (x, ascent - font.get_ascent()))
+            x += image.get_width()
+        return line
+
     def text(self, text: str, size: int, colour: Colour = INK, bold: bool = False) -> pygame.Surface:
-        """Rendered, anti-aliased text; cached (pure memoisation, no visible state)."""
+        """Rendered, anti-aliased text (emoji from the fallback font); cached (pure
+        memoisation, no visible state)."""
         key = (text, size, colour, bold)
         surface = self._texts.get(key)
         if surface is None:
-            surface = self.font(size, bold).render(text, True, colour)
+            surface = self._render(text, size, colour, bold)
             self._texts[key] = surface
             if len(self._texts) > self._limit:
                 self._texts.popitem(last=False)
@@ -76,7 +114,7 @@ class Theme:
     def fitted_text(self, text: str, size: int, max_width: int, colour: Colour = INK,
                     bold: bool = False, min_size: int = 14) -> pygame.Surface:
         """Text shrunk until it fits ``max_width`` (long names, long French phrases)."""
-        while size > min_size and self.font(size, bold).size(text)[0] > max_width:
+        while size > min_size and self.measure(text, size, bold) > max_width:
             size -= 2
         return self.text(text, size, colour, bold)
 
@@ -90,12 +128,11 @@ class Theme:
 
     def wrap(self, text: str, size: int, max_width: int, bold: bool = False) -> list[str]:
         """Split a phrase into lines that fit ``max_width`` (word by word)."""
-        font = self.font(size, bold)
         lines: list[str] = []
         line = ""
         for word in text.split():
             candidate = f"{line} {word}".strip()
-            if line and font.size(candidate)[0] > max_width:
+            if line and self.measure(candidate, size, bold) > max_width:
                 lines.append(line)
                 line = word
             else:
