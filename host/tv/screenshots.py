@@ -105,8 +105,6 @@ def _moment_of(kind: str, event: dict[str, object]) -> tuple[str | None, float]:
         cards = event.get("cards", {})
         count = len(cards) if isinstance(cards, dict) else 0
         return "reveal", reveal_marked_at(count) + 0.3
-    if kind == "game_over":
-        return "game-over", 1.5
     return None, 0.0
 
 
@@ -163,6 +161,8 @@ def take_screenshots(directory: Path, lang: str, *, seed: int = 11,
         if app.stage.phase == "turns" and app.stage.round >= 2 and app.stage.current:
             camera.shoot("turn")
     camera.play_out()
+    if app.stage.phase == "game_over":  # the resting picture: winners, standings, next step
+        camera.shoot("game-over")
     missing = [scene for scene in SCENES if scene not in camera.taken]
     if missing:
         raise RuntimeError(f"the scripted game never showed: {', '.join(missing)}")

@@ -28,6 +28,8 @@ BEAT_SECONDS: dict[str, float] = {
     "cut": 0.6, "cut_taken": 1.0, "cut_king": 2.0, "life_lost": 1.0, "eliminated": 1.0,
     "sudden_death": 2.8, "game_over": 4.0, "misdeal": 1.4,
 }
+#: The moves the round's trail tells (host/tv/trail.py).
+TRAIL_KINDS = frozenset({"kept", "exchanged", "blocked", "cut_taken", "cut_king"})
 DEAL_STAGGER = 0.22
 FLIP_SECONDS = 0.4
 DEAL_FLIGHT = 0.45
@@ -143,6 +145,10 @@ class Stage:
     sudden_death: list[dict[str, str]] = field(default_factory=list)
     next_dealer: str | None = None
     celebrating_since: float | None = None  # game time the winners' celebration began
+    trail: list[dict[str, Any]] = field(default_factory=list)
+    """This round's moves as the TV played them (the story for someone back from the kitchen)."""
+    knocked_out: list[tuple[str, int]] = field(default_factory=list)
+    """This game's eliminations in order, with the round (the final standings)."""
     turn_since: float | None = None  # game time the current turn began (H4's countdown)
     beat: Beat | None = None
     queue: deque[Beat] = field(default_factory=deque)
@@ -302,6 +308,14 @@ class Stage:
 
     def _begin(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
+        if kind in TRAIL_KINDS:
+            self.trail.append(event)
+        elif kind in ("round_dealt", "misdeal", "new_game", "game_started"):
+            self.trail = []
+        if kind in ("new_game", "game_started"):
+            self.knocked_out = []
+        elif kind == "eliminated":
+            self.knocked_out.append((str(event.get("player")), self.round))
         if kind == "round_dealt":
             self.phase, self.round = "turns", int(event.get("round", self.round))
             self.dealer, self.order = event.get("dealer"), list(event.get("order", []))

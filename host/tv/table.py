@@ -45,6 +45,7 @@ from host.tv.stage import (
     reveal_flip_start,
     reveal_marked_at,
 )
+from host.tv.trail import draw_standings, draw_trail
 
 
 def card_look(stage: Stage, seat: SeatShow) -> CardLook:
@@ -123,6 +124,7 @@ class TableScene:
                 lives, token = int(beat.event.get("lives", seat.lives)), beat.progress
             draw_seat(surface, self.props, stage, seat, spots[seat.id], card_look(stage, seat),
                       lives, token)
+        draw_trail(surface, self.props, stage, list(spots.values()))
         left = stage.rapid_left()
         if left is not None and stage.current in spots:
             self._draw_countdown(surface, spots[stage.current], left)
@@ -223,6 +225,7 @@ class TableScene:
             y = SUBTITLE_Y + (90 if len(stage.winners) > 1 else 0)
             banner(surface, props, props.t("new_game_hint"), 32, theme.INK, y=y,
                    max_width=band_width(spots, y, 32))
+            draw_standings(surface, props, stage, spots, y + 44)
 
 
 __all__ = ["TableScene", "card_look", "card_rect", "reveal_order"]
