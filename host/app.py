@@ -128,9 +128,16 @@ def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Sessi
         threading.Event().wait()  # until Ctrl-C / SIGTERM
     else:
         from host.tv import run_tv
+        from host.tv.settings import load_language, settings_path, starting_language
 
-        run_tv(session, announcer, catalog, lang=lang, fullscreen=args.fullscreen,
-               join_url=url, house_rules=options.ids())
+        # The language chosen with L survives a restart, unless --lang says otherwise.
+        settings = settings_path(session.state_path) if session.state_path else None
+        saved = load_language(settings) if settings is not None else None
+        tv_lang = starting_language(lang, bool(getattr(args, "lang_given", False)), saved)
+        if announcer is not None and tv_lang != lang:
+            announcer.set_language(tv_lang)
+        run_tv(session, announcer, catalog, lang=tv_lang, fullscreen=args.fullscreen,
+               join_url=url, house_rules=options.ids(), settings=settings)
 
 
 def _arm_exit_watchdog(farewell: Callable[[], None], seconds: float = 1.6) -> None:

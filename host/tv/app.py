@@ -81,8 +81,12 @@ class TVApp:
 
     def __init__(self, session: TableHost, announcer: Voice | None, catalog: Catalog, *,
                  lang: str, join_url: str, house_rules: list[str] | None = None,
-                 fullscreen: bool = False) -> None:
+                 fullscreen: bool = False,
+                 on_language: Callable[[str], None] | None = None) -> None:
         self.session = session
+        self.on_language = on_language  # e.g. remember L's choice for the next start
+        # Captions by the event they tell, so a language switch re-tells the caption at once.
+        self._phrased: dict[str, tuple[dict[str, Any], int, str]] = {}
         self.announcer = announcer
         theme_ = Theme()
         self.props = Props(theme_, CardPainter(theme_), catalog, lang, join_url,
@@ -119,7 +123,21 @@ class TVApp:
         """An event's moment is on screen: the voice says it now (and the caption shows it)."""
         announce = getattr(self.announcer, "announce", None)
         if callable(announce) and self.stage.latest is not None:
+            for index, text in enumerate(self._phrases(event, self.props.lang)):
+                if len(self._phrased) > 200:
+                    self._phrased.clear()
+                self._phrased[text] = (event, index, self.props.lang)
             announce([event], self.stage.latest)
+
+    def _phrases(self, event: dict[str, Any], lang: str) -> list[str]:
+        """The voice's lines for ``event`` in ``lang`` (none if the voice cannot phrase it)."""
+        try:
+            from host.voice.phrases import phrases_for
+
+            view = self.stage.latest or {}
+            return phrases_for(event, view, self.props.catalog.translator(lang))
+        except Exception:  # noqa: BLE001 - a caption is never worth a crash
+            return []
 
     def close(self) -> None:
         """Stop following the session (the TV is going away); phones no longer wait for it."""
@@ -143,6 +161,10 @@ class TVApp:
 
     def poll_caption(self) -> None:
         caption = self.announcer.caption() if self.announcer is not None else None
+        told = self._phrased.get(caption or "")
+        if told is not None and told[2] != self.props.lang:  # L was pressed: follow at once
+            lines = self._phrases(told[0], self.props.lang)
+            caption = lines[told[1]] if told[1] < len(lines) else caption
         if caption != self._caption:
             self._caption, self._dirty = caption, True
 
@@ -250,6 +272,12 @@ class TVApp:
         self.props.lang = lang
         if self.announcer is not None:
             self.announcer.set_language(lang)
+        if self.on_language is not None:
+            try:
+                self.on_language(lang)
+            except OSError as error:  # a read-only disk must not stop the party
+                log.warning("could not remember the language: %s", error)
+        self.poll_caption()
         self.notify(self.props.t("language_now", language=self.props.language_name))
 
     def notify(self, text: str) -> None:
