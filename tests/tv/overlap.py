@@ -108,7 +108,7 @@ def recording_frames() -> Iterator[None]:
                     surface.note(strip, group)
         return done
 
-    pygame.draw.rect = rect
+    pygame.draw.rect = rect  # type: ignore[assignment]
     try:
         yield
     finally:

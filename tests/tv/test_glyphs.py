@@ -9,6 +9,7 @@ caption bar and the kick dialog.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, cast
 
 import pygame
 import pytest
@@ -26,7 +27,8 @@ PARTY, BALLOON = "🎉 Zed", "🎈 Zed"
 def _screen(catalog: Catalog, name: str, phase: str, extra: Callable[[TVApp], None]) -> bytes:
     players = [player(0, name=name), *(player(i) for i in range(1, 4))]
     table = view(phase, players)
-    app = TVApp(StillSession(table), None, catalog, lang="en", join_url="http://x/?room=CAKE")
+    app = TVApp(cast(Any, StillSession(table)), None, catalog, lang="en",
+                join_url="http://x/?room=CAKE")
     extra(app)
     canvas = pygame.Surface((1920, 1080))
     app.render(canvas)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from host.i18n import Catalog
 from host.tv.app import TVApp
 from host.tv.layout import seat_spots
@@ -11,7 +13,7 @@ from tests.tv.views import StillSession, player, view
 
 
 def _app(catalog: Catalog) -> TVApp:
-    return TVApp(StillSession(view("turns")), None, catalog, lang="en",
+    return TVApp(cast(Any, StillSession(view("turns"))), None, catalog, lang="en",
                  join_url="http://x/?room=CAKE")
 
 

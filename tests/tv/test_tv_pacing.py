@@ -4,7 +4,7 @@ when it is marked — not when the session settled the move seconds earlier."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from host.i18n import Catalog
 from host.tv.app import FRAME_SECONDS, TVApp
@@ -38,7 +38,8 @@ def test_issue12_voice_and_lives_dots_change_together(catalog: Catalog) -> None:
     players = [player(i, card=None) for i in range(4)]
     before = view("turns", players)
     voice = RecordingVoice()
-    app = TVApp(StillSession(before), voice, catalog, lang="en", join_url="http://x/?room=CAKE")
+    app = TVApp(cast(Any, StillSession(before)), voice, catalog, lang="en",
+                join_url="http://x/?room=CAKE")
     voice.app = app
     cards = {"p0": "2S", "p1": "9H", "p2": "QD", "p3": "5C"}
     after = view("reveal", [player(0, lives=2, card="2S"), *[player(i, card=c) for i, c in
