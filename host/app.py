@@ -97,6 +97,11 @@ def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Sessi
     say("cli.state_file", path=str(session.state_path))
     from phone_web import create_app
 
+    # With a TV, phones follow its pace from the very first join (issue 12): the lead is taken
+    # before the server opens, the TV picks its stream up once its window is open.
+    led = None if args.headless else session.lead()
+    if led is not None:
+        parts.callback(session.resign)
     server = BackgroundServer(create_app(session, catalog), args.bind, args.port).start()
     parts.callback(server.stop)
     if server.port != args.port and args.port != 0:
@@ -137,7 +142,7 @@ def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Sessi
         if announcer is not None and tv_lang != lang:
             announcer.set_language(tv_lang)
         run_tv(session, announcer, catalog, lang=tv_lang, fullscreen=args.fullscreen,
-               join_url=url, house_rules=options.ids(), settings=settings)
+               join_url=url, house_rules=options.ids(), settings=settings, led=led)
 
 
 def _arm_exit_watchdog(farewell: Callable[[], None], seconds: float = 1.6) -> None:

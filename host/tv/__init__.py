@@ -14,10 +14,12 @@ if TYPE_CHECKING:
 
 
 def run_tv(session: Any, announcer: Any, catalog: Catalog, *, lang: str, fullscreen: bool,
-           join_url: str, house_rules: list[str], settings: Path | None = None) -> None:
+           join_url: str, house_rules: list[str], settings: Path | None = None,
+           led: Any = None) -> None:
     """Show the party until the host quits (Esc/Q, confirmed) or closes the window.
 
-    ``settings``: where the TV remembers the language chosen with L (``host.tv.settings``).
+    ``settings``: where the TV remembers the language chosen with L (``host.tv.settings``);
+    ``led``: the public stream of ``session.lead()`` if the party took the lead already.
     """
     import pygame
 
@@ -31,7 +33,8 @@ def run_tv(session: Any, announcer: Any, catalog: Catalog, *, lang: str, fullscr
     surface = open_window(fullscreen, catalog.t(lang, "tv.title"))
     try:
         app = TVApp(session, announcer, catalog, lang=lang, join_url=join_url,
-                    house_rules=house_rules, fullscreen=fullscreen, on_language=remember)
+                    house_rules=house_rules, fullscreen=fullscreen, on_language=remember,
+                    led=led)
         try:
             app.run(surface)
         finally:

@@ -82,7 +82,8 @@ class TVApp:
     def __init__(self, session: TableHost, announcer: Voice | None, catalog: Catalog, *,
                  lang: str, join_url: str, house_rules: list[str] | None = None,
                  fullscreen: bool = False,
-                 on_language: Callable[[str], None] | None = None) -> None:
+                 on_language: Callable[[str], None] | None = None,
+                 led: Subscription | None = None) -> None:
         self.session = session
         self.on_language = on_language  # e.g. remember L's choice for the next start
         # Captions by the event they tell, so a language switch re-tells the caption at once.
@@ -105,8 +106,9 @@ class TVApp:
         # phones only what the TV has played; the voice speaks each event as it plays.
         leads = callable(getattr(session, "lead", None))
         self._pacer_host = cast(Leader, session) if leads else None
-        self.subscription = (self._pacer_host.lead() if self._pacer_host is not None
-                             else session.subscribe(None))
+        # ``led``: the stream of a lead the party took before the phones could join.
+        self.subscription = led if led is not None else (
+            self._pacer_host.lead() if self._pacer_host is not None else session.subscribe(None))
         self.stage.on_shown = self._shown
         self.stage.on_cue = self._cue
         first = self.subscription.get(0.0)
