@@ -251,3 +251,69 @@ def test_issue12_h4_penalty_lives_come_back_exactly() -> None:
     view: dict[str, Any] = {"phase": "reveal", "me": None, "can": [], "losers": ["p1"],
                             "players": [{"id": "p1", "lives": 1, "card": "2S"}], "log": []}
     assert pacer.present(view)["players"][0]["lives"] == 3
+
+
+def test_issue12_the_dealers_cut_reaches_the_dealer_when_the_tv_plays_it() -> None:
+    cut = {"type": "cut_card", "dealer": "p2", "card": "9S", "discarded": "3D"}
+    view: dict[str, Any] = {
+        "phase": "turns", "me": {"id": "p2", "card": "9S", "history": [cut]}, "can": [],
+        "players": [{"id": "p1", "card": None}, {"id": "p2", "card": None}], "shown": {},
+        "current": "p2", "order": ["p1", "p2"], "discard_count": 1,
+        "log": [{"type": "turn", "player": "p2"}, {"type": "cut", "dealer": "p2", "attempt": 1},
+                {"type": "cut_taken", "dealer": "p2"}],
+    }
+    masked = present(view, [Unseen(dict(e)) for e in view["log"][1:]])
+    assert masked["me"]["card"] == "3D" and masked["me"]["history"] == []
+    assert masked["discard_count"] == 0 and len(masked["log"]) == 1
+    assert present(view, [])["me"]["card"] == "9S"
+
+
+def _codes(view: dict[str, Any]) -> set[str]:
+    """Every card code anywhere in a view."""
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+        elif isinstance(value, str) and 2 <= len(value) <= 3 and value[-1] in "SHDC" and \
+                value[:-1] in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"):
+            found.add(value)
+
+    walk(value=view)
+    return found
+
+
+def test_issue12_a_paced_view_never_holds_a_card_its_receiver_may_not_see(
+        make_session: Callable[..., Session]) -> None:
+    """Random games, random TV pace: every paced view is checked against the engine's own
+    independent rule (``host.rules.views.may_see``) — masking only ever hides or gives back
+    the receiver's own earlier card."""
+    import random
+
+    from host.rules.views import may_see
+
+    for seed in range(3):
+        session = make_session("H3", seed=seed)
+        ids = [session.join(name, "TEST").player_id for name in (*NAMES, "Eve")]
+        tv = TV(session)
+        rng = random.Random(seed)
+        session.act(ids[0], "start", 0)
+        for _ in range(400):
+            tv.play(rng.choice((0.05, 0.2, 0.6)))
+            game = session._game  # the test is the referee: it may look at the engine
+            for pid in [*ids, None]:
+                view = session.view(pid, paced=True)
+                assert _codes(view) <= {str(c) for c in may_see(game, pid)}, (seed, pid)
+            table = session.view(None)
+            if table["phase"] == "game_over":
+                break
+            for pid in ids:
+                view = session.view(pid)
+                if view["can"]:
+                    session.act(pid, rng.choice(view["can"]), view["step"])
+                    break
+        assert table["round"] >= 3, "the random game should reach a few reveals"
