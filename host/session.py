@@ -189,9 +189,10 @@ class Session:
             if player_id is not None and not self._game.has_player(player_id):
                 raise SessionError("unknown_player", "no such player")
             view = self._view_locked(player_id)
-        if paced if paced is not None else player_id is not None:
-            return self._pacer.present(view)
-        return view
+            if paced if paced is not None else player_id is not None:
+                # Under the lock: the pacer's unseen events are exactly those after this view.
+                view = self._pacer.present(view)
+            return view
 
     def _view_locked(self, player_id: str | None) -> dict[str, Any]:
         view = self._game.view(player_id)
@@ -398,8 +399,8 @@ class Session:
     def lead(self) -> Subscription:
         """A TV takes the lead: its public stream, and from now on phones wait for its beats.
 
-        The TV reports each beat with ``tv_shown``; ``resign`` (or the TV's stream closing)
-        ends the lead. A TV that stops reporting is skipped after ``pacing.STALL_SECONDS``.
+        The TV reports each beat with ``tv_shown``; ``resign`` ends the lead. A TV that stops
+        reporting is skipped after ``pacing.STALL_SECONDS``.
         """
         with self._lock:
             self._check_open()
