@@ -167,7 +167,7 @@ def tap_to_tv_frame(taps: int, players: int = 10, seed: int = 2) -> tuple[list[f
                     table = session.view(None)
                     who = actor_of(table)
                     assert who is not None, table["phase"]
-                    mine = session.view(who)
+                    mine = session.view(who, paced=False)  # the real table, not the TV's pace
                     status, body = http.call("POST", "/api/action",
                                              {"action": rng.choice(game_moves(mine["can"])),
                                               "step": mine["step"]}, tokens[who])

@@ -120,6 +120,11 @@ def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Sessi
         say("logs.file", path=str(log_path_for(session.state_path)))
     from phone_web import create_app
 
+    # With a TV, phones follow its pace from the very first join (issue 12): the lead is taken
+    # before the server opens, the TV picks its stream up once its window is open.
+    led = None if args.headless else session.lead()
+    if led is not None:
+        parts.callback(session.resign)
     server = BackgroundServer(create_app(session, catalog), args.bind, args.port).start()
     parts.callback(server.stop)
     if server.port != args.port and args.port != 0:
@@ -142,7 +147,9 @@ def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Sessi
         parts.callback(_stop_quietly, announcer)
         if not args.headless:
             _report_voice(announcer, out)
-        captions = _caption_printer(catalog, lang, out) if args.headless else None
+    if announcer is not None and args.headless:
+        # With a TV, the TV feeds the voice as each beat plays (the TV leads, issue 12).
+        captions = _caption_printer(catalog, lang, out)
         pump = _AnnouncerPump(session.subscribe(None, presence=False), announcer, captions)
         parts.callback(_stop_quietly, pump)
         pump.start()
@@ -153,9 +160,18 @@ def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Sessi
         threading.Event().wait()  # until Ctrl-C / SIGTERM
     else:
         from host.tv import run_tv
+        from host.tv.settings import load_language, settings_path, starting_language
 
-        run_tv(session, announcer, catalog, lang=lang, fullscreen=args.fullscreen,
-               join_url=url, house_rules=options.ids(), sounds=board or None)
+        # The language chosen with L survives a restart, unless --lang says otherwise.
+        settings = settings_path(session.state_path) if session.state_path else None
+        saved = load_language(settings) if settings is not None else None
+        tv_lang = starting_language(lang, bool(getattr(args, "lang_given", False)), saved)
+        if announcer is not None and tv_lang != lang:
+            announcer.set_language(tv_lang)
+        session.set_tv_settings(language=tv_lang)  # the VIP's phone shows the TV's language
+        run_tv(session, announcer, catalog, lang=tv_lang, fullscreen=args.fullscreen,
+               join_url=url, house_rules=options.ids(), sounds=board or None,
+               settings=settings, led=led)
 
 
 def _fall_back_quietly(args: argparse.Namespace, say: Callable[..., None]) -> None:

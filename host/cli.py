@@ -104,6 +104,9 @@ def build_parser(lang: str = "en", catalog: Catalog | None = None) -> argparse.A
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser(help_language(argv)).parse_args(argv)
     configure_logging(verbose=args.verbose, log_file=_party_log_file(args))
+    given = list(sys.argv[1:] if argv is None else argv)
+    # Whether --lang was typed: a TV language chosen with L is kept across restarts otherwise.
+    args.lang_given = any(a == "--lang" or a.startswith("--lang=") for a in given)
     if args.command == "simulate":
         from host.simulate import run_simulation_command
 

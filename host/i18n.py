@@ -2,9 +2,12 @@
 
 Every user-facing string (TV, phone page, voice, CLI) is looked up here by key.
 Catalogs live in ``assets/i18n/<lang>/<domain>.json``; a key is ``<domain>.<name>``
-(e.g. ``voice.cuckoo``). A value is either a string with ``{placeholders}`` or, for
+(e.g. ``voice.cuckoo``). A value is either a string with ``{placeholders}``, or, for
 counted phrases, a dict of plural forms ``{"one": ..., "other": ...}`` chosen by the
-``count`` parameter. Nothing is built by concatenation: whole phrases only.
+``count`` parameter, or, for elision (French "d'Alan" / "de Zoë"), a dict
+``{"by": "name", "vowel": ..., "other": ...}`` whose "vowel" form is used when the value of
+the placeholder named by "by" starts with a vowel sound (``starts_with_vowel``). Nothing is
+built by concatenation: whole phrases only.
 
 Why one place: a missing or mistyped key must fail loudly in tests, and adding a
 language must mean adding files, not code.
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import json
 import string
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -38,6 +42,24 @@ def plural_form(lang: str, count: int) -> str:
     if lang == "fr":
         return "one" if count in (0, 1) else "other"
     return "one" if count == 1 else "other"
+
+
+#: First letters (accents removed, lower case) that take the elided form: "d'Alan", "l'Hôte".
+VOWEL_SOUNDS = frozenset("aeiouyh")
+
+
+def starts_with_vowel(value: str) -> bool:
+    """Does ``value`` start with a vowel sound for elision ("Éva" and "Hugo" do, "Zoë" not)?"""
+    stripped = value.strip()
+    if not stripped:
+        return False
+    first = unicodedata.normalize("NFD", stripped[0])[0].lower()
+    return first in VOWEL_SOUNDS
+
+
+def is_elision(message: Message) -> bool:
+    """A message chosen by a name's first sound (``{"by", "vowel", "other"}``)."""
+    return isinstance(message, dict) and "by" in message
 
 
 def placeholders(text: str) -> frozenset[str]:
@@ -119,7 +141,10 @@ class Catalog:
             message = table[key]
         except KeyError:
             raise MissingTranslation(f"{key!r} missing in {lang!r}") from None
-        if isinstance(message, dict):
+        if isinstance(message, dict) and "by" in message:
+            chosen = str(params.get(message["by"], ""))
+            message = message["vowel"] if starts_with_vowel(chosen) else message["other"]
+        elif isinstance(message, dict):
             form = plural_form(lang, count if count is not None else 1)
             message = message.get(form) or message["other"]
         if count is not None:

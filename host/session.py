@@ -18,6 +18,7 @@ import secrets
 import string
 import threading
 import time
+import weakref
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from host import names, persistence, social
+from host.pacing import Pacer, Shown
 from host.palette import css_hex, player_colour
 from host.presence import DEFAULT_AWAY_SECONDS, Presence
 from host.rules import Game, HouseRules, IllegalAction, Status, View
@@ -108,6 +110,11 @@ class Session(HostControls):
         self.reactions = social.ReactionDesk()
         self.tutorial_asks = 0
         self._standings = Standings()
+        # The TV leads (host/pacing.py): phones see only what a running TV has shown.
+        self._pacer = Pacer()
+        self._pacer.on_release = self._repace
+        self._paced_last: weakref.WeakKeyDictionary[Subscription, dict[str, Any]] = (
+            weakref.WeakKeyDictionary())
         saved = None
         if self._state_path is not None:
             saved = self._open_state(self._state_path, fresh)
@@ -234,12 +241,20 @@ class Session(HostControls):
                 return None
             return pid
 
-    def view(self, player_id: str | None) -> View:
-        """That player's view (``None``: the public table view), with ``connected`` added."""
+    def view(self, player_id: str | None, *, paced: bool | None = None) -> View:
+        """That player's view (``None``: the public table view), with ``connected`` added.
+
+        ``paced`` (default: for players, not for the public view the TV reads): the view as a
+        running TV shows it now, without the outcomes it has not played yet (host/pacing.py).
+        """
         with self._lock:
             if player_id is not None and not self._game.has_player(player_id):
                 raise SessionError("unknown_player", "no such player")
-            return self._view_locked(player_id)
+            view = self._view_locked(player_id)
+            if paced if paced is not None else player_id is not None:
+                # Under the lock: the pacer's unseen events are exactly those after this view.
+                view = self._pacer.present(view)
+            return view
 
     def _view_locked(self, player_id: str | None) -> View:
         view = self._game.view(player_id)
@@ -372,7 +387,7 @@ class Session(HostControls):
                 self._control(player_id, action, extra)
             else:
                 self._apply(lambda: self._game.apply(player_id, action))
-            view = self._view_locked(player_id)
+            view = self._pacer.present(self._view_locked(player_id))
         self._flush()
         return view
 
@@ -477,7 +492,10 @@ class Session(HostControls):
                 if not was_present:
                     self._changed([])
             self._subscribers.append(sub)
-            sub.push(Update(self._game.step, self._view_locked(player_id), []))
+            first = self._view_locked(player_id)
+            if player_id is not None:  # a phone: as the TV shows it (host/pacing.py)
+                first = self._paced_last[sub] = self._pacer.present(first)
+            sub.push(Update(self._game.step, first, []))
         self._flush()
         return sub
 
@@ -509,15 +527,69 @@ class Session(HostControls):
             self._standings.record(events, self._game.options.starting_lives)
         if events or self._save_problem is not None:  # a failed save is retried at once
             self._save()
+        if events:
+            self._pacer.sent(visible_to(events, None),
+                             {p.id: p.lives for p in self._game.players})
+        holding = self._pacer.holding()
         views: dict[str | None, View] = {}
         batch: list[tuple[Subscription, Update]] = []
         for sub in self._subscribers:
             if sub.player_id not in views:
-                views[sub.player_id] = self._view_locked(sub.player_id)
-            batch.append((sub, Update(self._game.step, views[sub.player_id],
-                                      visible_to(events, sub.player_id))))
+                view = self._view_locked(sub.player_id)
+                views[sub.player_id] = (self._pacer.present(view) if sub.player_id is not None
+                                        else view)
+            view = views[sub.player_id]
+            paced = sub.player_id is not None
+            if paced:
+                self._paced_last[sub] = view
+            seen = [] if paced and holding else visible_to(events, sub.player_id)
+            batch.append((sub, Update(self._game.step, view, seen)))
         if batch:
             self._outbox.append(batch)
+
+    # ------------------------------------------------------------- the TV leads
+
+    def lead(self) -> Subscription:
+        """A TV takes the lead: its public stream, and from now on phones wait for its beats.
+
+        The TV reports each beat with ``tv_shown``; ``resign`` ends the lead. A TV that stops
+        reporting is skipped after ``pacing.STALL_SECONDS``.
+        """
+        with self._lock:
+            self._check_open()
+            self._pacer.lead()
+            sub = self.subscribe(None, presence=False)
+        return sub
+
+    def tv_shown(self, shown: Shown) -> None:
+        """The TV's progress: phones now get the table as far as the TV has played it."""
+        if self._pacer.show(shown):
+            self._repace()
+
+    def resign(self) -> None:
+        """The TV went away: nothing is held back any more."""
+        self._pacer.resign()
+        self._repace()
+
+    def _repace(self) -> None:
+        """Send each phone the view the TV now shows, if it differs from the last one sent."""
+        with self._lock:
+            if self._closed:
+                return
+            batch: list[tuple[Subscription, Update]] = []
+            views: dict[str, dict[str, Any]] = {}
+            for sub in self._subscribers:
+                pid = sub.player_id
+                if pid is None:
+                    continue
+                if pid not in views:
+                    views[pid] = self._pacer.present(self._view_locked(pid))
+                if self._paced_last.get(sub) != views[pid]:
+                    self._paced_last[sub] = views[pid]
+                    batch.append((sub, Update(self._game.step, views[pid], [])))
+            if batch:
+                self._outbox.append(batch)
+        self._flush()
 
     def _flush(self) -> None:
         """Deliver queued batches in order, outside the session lock."""
@@ -538,6 +610,7 @@ class Session(HostControls):
             if self._closed:
                 return
             self._closed = True
+            self._pacer.close()
             self._save()
             subscribers, self._subscribers = self._subscribers, []
         for sub in subscribers:

@@ -9,9 +9,11 @@ from host.i18n import (
     Catalog,
     MissingTranslation,
     best_language,
+    is_elision,
     normalize_language,
     placeholders,
     plural_form,
+    starts_with_vowel,
 )
 
 
@@ -21,7 +23,10 @@ def catalog() -> Catalog:
 
 
 def forms(message: str | dict[str, str]) -> dict[str, str]:
-    return message if isinstance(message, dict) else {"other": message}
+    """The texts of a message by form (an elision dict's "by" names a placeholder, no text)."""
+    if isinstance(message, dict):
+        return {form: text for form, text in message.items() if form != "by"}
+    return {"other": message}
 
 
 def test_every_key_in_every_language(catalog: Catalog) -> None:
@@ -48,11 +53,63 @@ def test_same_placeholders_in_every_language(catalog: Catalog) -> None:
 
 def test_plural_messages_have_both_forms(catalog: Catalog) -> None:
     for key, message in catalog.messages["en"].items():
+        plural = isinstance(message, dict) and not is_elision(message)
         for lang in LANGUAGES:
             other = catalog.messages[lang][key]
-            assert isinstance(other, dict) == isinstance(message, dict), (lang, key)
-            if isinstance(other, dict):
+            assert (isinstance(other, dict) and not is_elision(other)) == plural, (lang, key)
+            if plural:
                 assert set(other) == {"one", "other"}, (lang, key)
+
+
+def test_issue12_elision_dicts_name_a_placeholder_of_both_forms(catalog: Catalog) -> None:
+    """BRIEF: {"by": "name", "vowel": ..., "other": ...} — "by" is a placeholder of each form."""
+    found = 0
+    for lang in LANGUAGES:
+        for key, message in catalog.messages[lang].items():
+            if is_elision(message):
+                assert isinstance(message, dict)
+                found += 1
+                assert set(message) == {"by", "vowel", "other"}, (lang, key)
+                for form in ("vowel", "other"):
+                    assert message["by"] in placeholders(message[form]), (lang, key, form)
+    assert found  # French elides at least "Au tour d'Alan"
+
+
+def test_issue12_elision_follows_the_names_first_sound(catalog: Catalog) -> None:
+    assert catalog.t("fr", "tv.turn_of", name="Alan") == "Au tour d’Alan"
+    assert catalog.t("fr", "tv.turn_of", name="Éva") == "Au tour d’Éva"
+    assert catalog.t("fr", "tv.turn_of", name="Hugo") == "Au tour d’Hugo"
+    assert catalog.t("fr", "tv.turn_of", name="Zoë") == "Au tour de Zoë"
+    assert catalog.t("fr", "tv.turn_of", name="🎉 Zed") == "Au tour de 🎉 Zed"
+    assert starts_with_vowel("Ymir") and not starts_with_vowel("") and not starts_with_vowel("Bo")
+
+
+def test_issue12_calls_follow_the_seeds(catalog: Catalog) -> None:
+    assert catalog.t("fr", "voice.cuckoo") == "Cuckoo !" and catalog.t("fr", "voice.chase") == "Chasse !"
+    assert catalog.t("it", "voice.cuckoo") == "Cuckoo!" and catalog.t("it", "voice.chase") == "Chase!"
+    assert catalog.t("fr", "tv.call_cuckoo") == "CUCKOO !" and catalog.t("it", "tv.call_chase") == "CHASE!"
+    for lang in ("fr", "it"):
+        for key, message in catalog.messages[lang].items():
+            if key.startswith(("voice.cuckoo", "voice.chase", "voice.cut_king", "tv.call_")):
+                for text in forms(message).values():
+                    assert not {"Coucou", "COUCOU", "Cucù", "CUCÙ", "Caccia", "CACCIA"} & set(
+                        text.replace("!", " ").replace(",", " ").split()), (lang, key)
+
+
+def test_issue12_tv_speaks_tu_and_names_the_phone_buttons(catalog: Catalog) -> None:
+    for key, message in catalog.messages["fr"].items():
+        if key.startswith(("tv.", "trail.", "voice.")):
+            for text in forms(message).values():
+                for formal in ("Appuyez", "appuyez", "Scannez", "scannez", "ouvrez", " vous ",
+                               "installez", "Essayez"):
+                    assert formal not in text, (key, text)
+    assert "Commencer" in catalog.t("fr", "tv.next_vip", name="Ana")
+    assert "Inizia" in catalog.t("it", "tv.next_vip", name="Ana")
+    assert "Distribuer" in catalog.t("fr", "tv.next_deal_hint", name="Ana")
+    assert "Distribuisci" in catalog.t("it", "tv.next_deal_hint", name="Ana")
+    assert "Deal" in catalog.t("en", "tv.next_deal_hint", name="Ana")
+    assert "Nouvelle partie" in catalog.t("fr", "tv.new_game_hint")
+    assert "Nuova partita" in catalog.t("it", "tv.new_game_hint")
 
 
 def test_plural_forms_per_language(catalog: Catalog) -> None:

@@ -6,6 +6,7 @@ window and initialises nothing; pygame is set up inside ``run_tv`` only.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -13,16 +14,27 @@ if TYPE_CHECKING:
 
 
 def run_tv(session: Any, announcer: Any, catalog: Catalog, *, lang: str, fullscreen: bool,
-           join_url: str, house_rules: list[str], sounds: Any = None) -> None:
-    """Show the party until the host quits (Esc/Q, confirmed) or closes the window."""
+           join_url: str, house_rules: list[str], sounds: Any = None,
+           settings: Path | None = None, led: Any = None) -> None:
+    """Show the party until the host quits (Esc/Q, confirmed) or closes the window.
+
+    ``settings``: where the TV remembers the language chosen with L (``host.tv.settings``);
+    ``led``: the public stream of ``session.lead()`` if the party took the lead already.
+    """
     import pygame
 
     from host.tv.app import TVApp, open_window
+    from host.tv.settings import save_language
+
+    def remember(chosen: str) -> None:
+        if settings is not None:
+            save_language(settings, chosen)
 
     surface = open_window(fullscreen, catalog.t(lang, "tv.title"))
     try:
         app = TVApp(session, announcer, catalog, lang=lang, join_url=join_url,
-                    house_rules=house_rules, fullscreen=fullscreen, sounds=sounds)
+                    house_rules=house_rules, fullscreen=fullscreen, sounds=sounds,
+                    on_language=remember, led=led)
         try:
             app.run(surface)
         finally:

@@ -20,12 +20,13 @@ import pygame
 
 from host.audio.cueing import CueTrack
 from host.i18n import LANGUAGES, Catalog
+from host.pacing import Shown
 from host.rules import View
 from host.session import SessionError
 from host.tv import evening
 from host.tv.cards import CardPainter
 from host.tv.lobby import LobbyScene
-from host.tv.overlays import ConfirmOverlay, HelpOverlay, KickOverlay, draw_caption_bar, draw_toast
+from host.tv.overlays import ConfirmOverlay, HelpOverlay, KickOverlay, draw_caption_bar
 from host.tv.safety import draw_save_warning
 from host.tv.scene import Props, Scene
 from host.tv.stage import SeatShow, Stage
@@ -62,6 +63,14 @@ class TableHost(Protocol):
     def misdeal(self) -> Any: ...
 
 
+class Leader(Protocol):
+    """A session that follows the TV's beats (``host.session.Session``; see host/pacing.py)."""
+
+    def lead(self) -> Subscription: ...
+    def tv_shown(self, shown: Shown) -> None: ...
+    def resign(self) -> None: ...
+
+
 class Voice(Protocol):
     """The part of ``host.voice.Announcer`` the TV uses."""
 
@@ -95,8 +104,13 @@ class TVApp:
 
     def __init__(self, session: TableHost, announcer: Voice | None, catalog: Catalog, *,
                  lang: str, join_url: str, house_rules: list[str] | None = None,
-                 fullscreen: bool = False, sounds: Sounds | None = None) -> None:
+                 fullscreen: bool = False, sounds: Sounds | None = None,
+                 on_language: Callable[[str], None] | None = None,
+                 led: Subscription | None = None) -> None:
         self.session = session
+        self.on_language = on_language  # e.g. remember L's choice for the next start
+        # Captions by the event they tell, so a language switch re-tells the caption at once.
+        self._phrased: dict[str, tuple[dict[str, Any], int, str]] = {}
         self.announcer = announcer
         self.sounds = sounds
         self._cues = CueTrack(sounds) if sounds is not None else None
@@ -123,15 +137,52 @@ class TVApp:
         self.vip_hooks = VipHooks()
         self._draw_failures: set[str] = set()
         self._save_problem: str | None = None
-        self.subscription = session.subscribe(None)
-        # The stage still declares plain dicts; the view is the typed ``host.rules.View``.
-        self.stage.receive(cast("dict[str, Any]", session.view(None)), [])
+        # The TV leads (host/pacing.py): a session that can follow the TV's beats sends
+        # phones only what the TV has played; the voice speaks each event as it plays.
+        leads = callable(getattr(session, "lead", None))
+        self._pacer_host = cast(Leader, session) if leads else None
+        # ``led``: the stream of a lead the party took before the phones could join.
+        self.subscription = led if led is not None else (
+            self._pacer_host.lead() if self._pacer_host is not None else session.subscribe(None))
+        self.stage.on_shown = self._shown
+        self.stage.on_cue = self._cue
+        first = self.subscription.get(0.0)
+        if first is not None:
+            self.stage.receive(first.view, list(first.events))
+        else:
+            self.stage.receive(session.view(None), [])
+
+    def _shown(self, shown: Shown) -> None:
+        if self._pacer_host is not None:
+            self._pacer_host.tv_shown(shown)
+
+    def _cue(self, event: dict[str, Any]) -> None:
+        """An event's moment is on screen: the voice says it now (and the caption shows it)."""
+        announce = getattr(self.announcer, "announce", None)
+        if callable(announce) and self.stage.latest is not None:
+            for index, text in enumerate(self._phrases(event, self.props.lang)):
+                if len(self._phrased) > 200:
+                    self._phrased.clear()
+                self._phrased[text] = (event, index, self.props.lang)
+            announce([event], self.stage.latest)
+
+    def _phrases(self, event: dict[str, Any], lang: str) -> list[str]:
+        """The voice's lines for ``event`` in ``lang`` (none if the voice cannot phrase it)."""
+        try:
+            from host.voice.phrases import phrases_for
+
+            view = self.stage.latest or {}
+            return phrases_for(event, view, self.props.catalog.translator(lang))
+        except Exception:  # noqa: BLE001 - a caption is never worth a crash
+            return []
 
     def close(self) -> None:
-        """Stop following the session (the TV is going away)."""
+        """Stop following the session (the TV is going away); phones no longer wait for it."""
         close = getattr(self.subscription, "close", None)
         if callable(close):
             close()
+        if self._pacer_host is not None:
+            self._pacer_host.resign()
 
     # -- input -----------------------------------------------------------------------------
     def pump_updates(self) -> int:
@@ -148,6 +199,10 @@ class TVApp:
 
     def poll_caption(self) -> None:
         caption = self.announcer.caption() if self.announcer is not None else None
+        told = self._phrased.get(caption or "")
+        if told is not None and told[2] != self.props.lang:  # L was pressed: follow at once
+            lines = self._phrases(told[0], self.props.lang)
+            caption = lines[told[1]] if told[1] < len(lines) else caption
         if caption != self._caption:
             self._caption, self._dirty = caption, True
 
@@ -322,6 +377,12 @@ class TVApp:
         self.props.lang = lang
         if self.announcer is not None:
             self.announcer.set_language(lang)
+        if self.on_language is not None:
+            try:
+                self.on_language(lang)
+            except OSError as error:  # a read-only disk must not stop the party
+                log.warning("could not remember the language: %s", error)
+        self.poll_caption()
         self.notify(self.props.t("language_now", language=self.props.language_name))
 
     def _tell_session(self, **settings: Any) -> None:
@@ -403,13 +464,11 @@ class TVApp:
         problem = self._save_problem
         self._guarded(lambda target: draw_save_warning(target, self.props, problem), surface)
         caption = self.tutorial.caption if self.tutorial is not None else self._caption
-        self._guarded(lambda target: draw_caption_bar(target, self.props, caption), surface)
+        notice = self._toast[0] if self._toast is not None else None
+        self._guarded(lambda target: draw_caption_bar(target, self.props, caption, notice),
+                      surface)
         for overlay in self.overlays:
             self._guarded(overlay.draw, surface)
-        if self._toast is not None:
-            text, left = self._toast[0], self._toast[1] - self.stage.time
-            self._guarded(lambda target: draw_toast(target, self.props, text,
-                                                    max(0, min(255, round(left * 400)))), surface)
         self.stage.changed = False
         self._dirty = False
         self.frames_rendered += 1

@@ -13,12 +13,20 @@ from itertools import pairwise
 
 CANVAS_W, CANVAS_H = 1920, 1080
 CAPTION_HEIGHT = 100
+#: The table's header line (round, dealer, whose turn) sits above every seat.
+HEADER_HEIGHT = 24
 TABLE_CENTRE = (960.0, 462.0)
 #: The felt's half-axes (the seats sit on their own oval, just outside it).
 TABLE_RADII = (760.0, 330.0)
 FULL_CARD_WIDTH = 112
-SEAT_GAP = 10
+SEAT_GAP = 2  # boxes already hold the frames drawn around a seat
 SEAT_SCALES = (1.0, 0.92, 0.84, 0.76, 0.68, 0.6, 0.54, 0.48)
+#: A seat's tag ("out", "computer") sits this far above its card: clear of the turn's and the
+#: winner's frames drawn around the card.
+TAG_LIFT = 17
+#: The two rows of messages in the middle of the felt (a move's banner and its subtitle).
+BANNER_Y = 392
+SUBTITLE_Y = 488
 
 
 @dataclass(frozen=True)
@@ -48,11 +56,13 @@ class SeatSpot:
         return round(224 * self.scale), round(78 * self.scale)
 
     def box(self) -> tuple[float, float, float, float]:
-        """Left, top, right, bottom of everything drawn for the seat (tag, card, plate)."""
+        """Left, top, right, bottom of everything drawn for the seat (tag, card, plate).
+
+        The tag sits above the highlight frames around the card (``TAG_LIFT``)."""
         plate_w, plate_h = self.plate_size
-        half = max(plate_w, self.card_width) / 2
-        top = self.y - self.card_height / 2 - 30 * self.scale
-        bottom = self.y + self.card_height / 2 + 8 + plate_h
+        half = max(plate_w, self.card_width) / 2 + 14  # the turn's frame around card and plate
+        top = self.y - self.card_height / 2 - TAG_LIFT - max(20.0, 30 * self.scale)
+        bottom = self.y + self.card_height / 2 + 8 + plate_h + 14  # and the turn's frame
         return self.x - half, top, self.x + half, bottom
 
 
@@ -81,7 +91,7 @@ def _place(count: int, scale: float) -> tuple[SeatSpot, ...]:
     _, top, right, bottom = probe.box()
     cx, cy = TABLE_CENTRE
     rx = CANVAS_W / 2 - 16 - right
-    ry = min(cy + top - 8, CANVAS_H - CAPTION_HEIGHT - 12 - cy - bottom)
+    ry = min(cy + top - HEADER_HEIGHT, CANVAS_H - CAPTION_HEIGHT - 12 - cy - bottom)
     # Screen y grows downwards, so a growing angle walks clockwise as seen by the viewer.
     samples = 720
     points = [(cx + rx * math.cos(math.pi / 2 + 2 * math.pi * i / samples),
@@ -111,14 +121,30 @@ def _overlap(spots: tuple[SeatSpot, ...]) -> bool:
     return False
 
 
+def free_width(spots: list[SeatSpot], top: float, bottom: float, margin: float = 16) -> int:
+    """How wide a centred message between ``top`` and ``bottom`` may be without touching a
+    seat (big tables put seats beside the middle of the felt)."""
+    cx = CANVAS_W / 2
+    half = cx - 40
+    for spot in spots:
+        left, s_top, right, s_bottom = spot.box()
+        if s_top >= bottom or s_bottom <= top:
+            continue
+        if right <= cx:
+            half = min(half, cx - right - margin)
+        elif left >= cx:
+            half = min(half, left - cx - margin)
+    return max(200, round(2 * half))
+
+
 def stock_spot() -> tuple[float, float]:
     """The undealt stock, left of the centre."""
-    return TABLE_CENTRE[0] - 170, TABLE_CENTRE[1] + 140
+    return TABLE_CENTRE[0] - 198, TABLE_CENTRE[1] + 140
 
 
 def discard_spot() -> tuple[float, float]:
     """The face-down discard (a dealer's old card after a cut), right of the centre."""
-    return TABLE_CENTRE[0] + 170, TABLE_CENTRE[1] + 140
+    return TABLE_CENTRE[0] + 198, TABLE_CENTRE[1] + 140
 
 
 def aside_spot() -> tuple[float, float]:

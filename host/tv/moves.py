@@ -9,7 +9,7 @@ are shared with the table's resting messages.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,20 +17,24 @@ import pygame
 
 from host.tv import theme
 from host.tv.layout import (
+    BANNER_Y,
+    SUBTITLE_Y,
     TABLE_CENTRE,
     SeatSpot,
     arc,
     aside_spot,
     discard_spot,
     ease,
+    free_width,
     lerp,
     stock_spot,
 )
 from host.tv.scene import Props
-from host.tv.stage import DEAL_FLIGHT, DEAL_STAGGER, FLIP_SECONDS, REVEAL_STAGGER, Beat, Stage
+from host.tv.stage import DEAL_FLIGHT, DEAL_STAGGER, Beat, Stage, reveal_marked_at
 
 PILE_WIDTH = 80
-BANNER_Y = 430
+#: The block call at its biggest (it pops in); it must leave room for its subtitle.
+CALL_SIZE = 84
 
 
 def point(at: tuple[float, float]) -> tuple[int, int]:
@@ -46,9 +50,9 @@ def plate(size: tuple[int, int], colour: tuple[int, int, int, int],
 
 
 def banner(surface: pygame.Surface, props: Props, text: str, size: int, colour: theme.Colour,
-           y: int = BANNER_Y) -> None:
+           y: int = BANNER_Y, max_width: int = 1300) -> None:
     """Big centred text on a dark plate, readable from the sofa."""
-    image = props.theme.fitted_text(text, size, 1300, colour, bold=True)
+    image = props.theme.fitted_text(text, size, min(1300, max_width - 50), colour, bold=True)
     box = image.get_rect(center=(960, y)).inflate(50, 24)
     surface.blit(props.memo(("banner", box.size), lambda: plate(box.size, (8, 12, 20, 210), 24)),
                  box)
@@ -60,25 +64,36 @@ def label(surface: pygame.Surface, props: Props, text: str, at: tuple[float, flo
 
 
 def bubble(surface: pygame.Surface, props: Props, text: str, at: tuple[float, float],
-           fade: float) -> None:
-    """A short word over a seat ("Keeps") fading out."""
+           fade: float, width: int = 112) -> None:
+    """A short word on a seat's card ("Keeps") fading out; it stays within the card."""
     alpha = max(0, min(255, round(255 * min(1.0, fade * 2))))
-    image = props.theme.text(text, 30, theme.DARK_INK, bold=True)
-    box = image.get_rect(center=point(at)).inflate(28, 14)
+    image = props.theme.fitted_text(text, 30, width - 12, theme.DARK_INK, bold=True, min_size=10)
+    box = image.get_rect(center=point(at)).inflate(10, 10)
     surface.blit(plate(box.size, (*theme.GOLD, alpha), 14), box)
     image = image.copy()
     image.set_alpha(alpha)
     surface.blit(image, image.get_rect(center=box.center))
 
 
-def winners_banner(surface: pygame.Surface, props: Props, stage: Stage) -> None:
+def band_width(spots: Iterable[SeatSpot], y: int, size: int) -> int:
+    """How wide a banner of text ``size`` centred at ``y`` may be between the seats."""
+    half = size * 0.6 + 14
+    return free_width(list(spots), y - half, y + half)
+
+
+def winners_banner(surface: pygame.Surface, props: Props, stage: Stage,
+                   spots: Iterable[SeatSpot] = ()) -> None:
     """R14: the sole winner, or every joint winner, in gold."""
+    spots = list(spots)
     names = [stage.name_of(w) for w in stage.winners]
     if len(names) == 1:
-        banner(surface, props, props.t("winner", name=names[0]), 96, theme.GOLD)
+        banner(surface, props, props.t("winner", name=names[0]), 84, theme.GOLD,
+               max_width=band_width(spots, BANNER_Y, 84))
     elif names:
-        banner(surface, props, props.t("joint_winners"), 90, theme.GOLD)
-        banner(surface, props, " · ".join(names), 48, theme.INK, y=BANNER_Y + 100)
+        banner(surface, props, props.t("joint_winners"), 84, theme.GOLD,
+               max_width=band_width(spots, BANNER_Y, 84))
+        banner(surface, props, " · ".join(names), 40, theme.INK, y=SUBTITLE_Y,
+               max_width=band_width(spots, SUBTITLE_Y, 40))
 
 
 def confetti(surface: pygame.Surface, t: float) -> None:
@@ -99,6 +114,8 @@ class Move:
     stage: Stage
     beat: Beat
     spots: dict[str, SeatSpot]
+    layer: str = "top"
+    """Painted twice: ``"cards"`` (cards in flight, under the seats) then ``"top"`` (words)."""
 
     @property
     def event(self) -> dict[str, Any]:
@@ -125,11 +142,15 @@ class Move:
         return self.back()
 
     def card(self, image: pygame.Surface, at: tuple[float, float]) -> None:
-        self.surface.blit(image, image.get_rect(center=point(at)))
+        """A card in flight: drawn under the seats, so it never hides a name plate."""
+        if self.layer == "cards":
+            self.surface.blit(image, image.get_rect(center=point(at)))
 
     def banner(self, text: str, size: int, colour: theme.Colour = theme.INK,
                y: int = BANNER_Y) -> None:
-        banner(self.surface, self.props, text, size, colour, y)
+        if self.layer == "top":
+            banner(self.surface, self.props, text, size, colour, y,
+                   band_width(self.spots.values(), y, size))
 
 
 def _deal(m: Move) -> None:
@@ -146,8 +167,12 @@ def _game_started(m: Move) -> None:
 
 
 def _kept(m: Move) -> None:
+    if m.layer != "top":
+        return
     text = m.props.t("auto_keeps" if m.event.get("auto") else "keeps")
-    bubble(m.surface, m.props, text, m.at("player"), 1.0 - m.beat.progress)
+    spot = m.spots.get(str(m.event.get("player")))
+    width = spot.card_width if spot else 112
+    bubble(m.surface, m.props, text, m.at("player"), 1.0 - m.beat.progress, width)
 
 
 def _exchanged(m: Move) -> None:
@@ -163,14 +188,13 @@ def _call(m: Move) -> None:
     """The host's call when a King blocks (R7, R9): "CUCKOO!", or "CHASE!" under H8."""
     call = m.props.t("call_chase" if m.event.get("call") == "chase" else "call_cuckoo")
     pop = min(1.0, m.beat.elapsed / 0.35)
-    m.banner(call, max(40, round(150 * (0.5 + 0.5 * pop)) // 10 * 10), theme.GOLD,
-             y=BANNER_Y - 20)
+    m.banner(call, max(40, round(CALL_SIZE * (0.5 + 0.5 * pop)) // 10 * 10), theme.GOLD)
 
 
 def _blocked(m: Move) -> None:
     _call(m)
     m.banner(m.props.t("blocked_by", target=m.name("target"), player=m.name("player")), 36,
-             y=BANNER_Y + 95)
+             y=SUBTITLE_Y)
 
 
 def _cut(m: Move) -> None:
@@ -193,11 +217,11 @@ def _cut_king(m: Move) -> None:
     m.card(m.props.cards.flipped(m.event.get("king"), PILE_WIDTH, t),
            lerp(stock_spot(), aside_spot(), ease(t)))
     _call(m)
-    m.banner(m.props.t("cut_king", name=m.name("dealer")), 36, y=BANNER_Y + 95)
+    m.banner(m.props.t("cut_king", name=m.name("dealer")), 36, y=SUBTITLE_Y)
 
 
 def _reveal(m: Move) -> None:
-    done = m.beat.elapsed >= len(m.event.get("cards", {})) * REVEAL_STAGGER + FLIP_SECONDS
+    done = m.beat.elapsed >= reveal_marked_at(len(m.event.get("cards", {})))
     if done:
         m.banner(m.props.t("lowest", rank=m.props.rank_name(str(m.event.get("lowest")))), 60,
                  theme.ALERT)
@@ -211,18 +235,21 @@ def _eliminated(m: Move) -> None:
 
 def _sudden_death(m: Move) -> None:
     """H5: the one-card deal among the players who would all go out together."""
-    m.banner(m.props.t("sudden_death"), 64, theme.ALERT, y=BANNER_Y - 60)
+    if m.layer != "top":
+        return
+    m.banner(m.props.t("sudden_death"), 56, theme.ALERT)
     dealt: dict[str, str] = m.event.get("cards", {})
     x0 = 960 - (len(dealt) - 1) * 90
     for i, (player, code) in enumerate(dealt.items()):
         face = m.props.cards.face(code, 100)
-        rect = face.get_rect(center=(x0 + i * 180, BANNER_Y + 60))
+        rect = face.get_rect(center=(x0 + i * 180, SUBTITLE_Y + 40))
         m.surface.blit(face, rect)
         label(m.surface, m.props, m.stage.name_of(player), (rect.centerx, rect.bottom + 18))
 
 
 def _game_over(m: Move) -> None:
-    winners_banner(m.surface, m.props, m.stage)
+    if m.layer == "top":
+        winners_banner(m.surface, m.props, m.stage, m.spots.values())
 
 
 def _misdeal(m: Move) -> None:

@@ -21,17 +21,25 @@ CONFIRM_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_y, pygame.K_SPACE)
 CANCEL_KEYS = (pygame.K_ESCAPE, pygame.K_n, pygame.K_BACKSPACE)
 
 
-def draw_caption_bar(surface: pygame.Surface, props: Props, caption: str | None) -> None:
-    """The line the voice is speaking (shown also when muted), at the bottom of every scene."""
+def draw_caption_bar(surface: pygame.Surface, props: Props, caption: str | None,
+                     notice: str | None = None) -> None:
+    """The line the voice is speaking (shown also when muted), at the bottom of every scene.
+
+    A host notice (mute, language, a refused key) takes the bar for a moment instead of
+    floating over the scene, where it would hide a seat or the lobby's next step."""
     bar = pygame.Rect(0, 1080 - CAPTION_HEIGHT, 1920, CAPTION_HEIGHT)
     surface.fill((6, 10, 16), bar)
     pygame.draw.line(surface, theme.PANEL_EDGE, bar.topleft, bar.topright, 2)
+    if notice:
+        text = props.theme.fitted_text(notice, 40, 1800, theme.GOLD, bold=True)
+        surface.blit(text, text.get_rect(center=bar.center))
+        return
     if not caption:
         return
     lines = props.theme.wrap(caption, 40, 1800)
     if len(lines) > 2:
         lines = props.theme.wrap(caption, 30, 1800)[:3]
-    size = 40 if len(lines) <= 2 and props.theme.font(40).size(lines[0])[0] <= 1800 else 30
+    size = 40 if len(lines) <= 2 and props.theme.measure(lines[0], 40) <= 1800 else 30
     step = bar.height // (len(lines) + 1)
     for i, line in enumerate(lines):
         props.theme.blit_text(surface, line, size, theme.INK, center=(960, bar.top + step * (i + 1)))
@@ -195,15 +203,3 @@ class KickOverlay:
                 surface.blit(tag, tag.get_rect(midright=(line.right - 16, line.centery)))
         keys = th.fitted_text(self.props.t("kick_keys"), 26, rect.width - 40, theme.MUTED_INK)
         surface.blit(keys, keys.get_rect(midbottom=(rect.centerx, rect.bottom - 18)))
-
-
-def draw_toast(surface: pygame.Surface, props: Props, text: str, alpha: int) -> None:
-    """A short notice above the caption bar (mute, language, a refused host key)."""
-    image = props.theme.text(text, 34, theme.INK, bold=True)
-    box = image.get_rect(midbottom=(960, 1080 - CAPTION_HEIGHT - 24)).inflate(40, 20)
-    plate = pygame.Surface(box.size, pygame.SRCALPHA)
-    pygame.draw.rect(plate, (*theme.PANEL, min(alpha, 235)), plate.get_rect(), border_radius=18)
-    surface.blit(plate, box)
-    image = image.copy()
-    image.set_alpha(alpha)
-    surface.blit(image, image.get_rect(center=box.center))

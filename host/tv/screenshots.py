@@ -20,7 +20,7 @@ from host.i18n import LANGUAGES, Catalog
 from host.rules import KING, EventDict, HouseRules, View
 from host.tv.app import FRAME_SECONDS, TVApp
 from host.tv.rehearsal import Rehearsal
-from host.tv.stage import CELEBRATION_SECONDS, FLIP_SECONDS, REVEAL_STAGGER, Stage
+from host.tv.stage import CELEBRATION_SECONDS, Stage, reveal_marked_at
 from host.tv.theme import CANVAS_SIZE
 from host.tv.tutorial import Tutorial, play_through
 
@@ -108,9 +108,7 @@ def _moment_of(kind: str, event: dict[str, object]) -> tuple[str | None, float]:
     if kind == "reveal":
         cards = event.get("cards", {})
         count = len(cards) if isinstance(cards, dict) else 0
-        return "reveal", count * REVEAL_STAGGER + FLIP_SECONDS + 0.3
-    if kind == "game_over":
-        return "game-over", 1.5
+        return "reveal", reveal_marked_at(count) + 0.3
     return None, 0.0
 
 
@@ -138,18 +136,25 @@ def director(rehearsal: Rehearsal, wanted: Callable[[str], bool]) -> Callable[[s
 
 
 def take_screenshots(directory: Path, lang: str, *, seed: int = 11,
-                     catalog: Catalog | None = None) -> dict[str, Path]:
-    """Play one seeded game with five players and write every scene of ``SCENES``."""
+                     catalog: Catalog | None = None,
+                     camera_type: Callable[[TVApp, Path], StillCamera] = StillCamera,
+                     players: tuple[str, ...] = PLAYERS,
+                     rules: HouseRules | None = None) -> dict[str, Path]:
+    """Play one seeded game (five players by default) and write every scene of ``SCENES``.
+
+    ``camera_type``, ``players`` and ``rules`` let the layout tests film other tables with the
+    same script (e.g. 20 players with 16-character names under H7).
+    """
     directory.mkdir(parents=True, exist_ok=True)
     if not pygame.font.get_init():
         pygame.font.init()
-    rehearsal = Rehearsal(HouseRules(), seed=seed, room="CAKE")
+    rehearsal = Rehearsal(rules or HouseRules(), seed=seed, room="CAKE")
     catalog = catalog or Catalog.load()
     app = TVApp(rehearsal.session, None, catalog, lang=lang, join_url=JOIN_URL)
     app.announcer = CaptionsFromEvents(app.stage, catalog, lang)
-    camera = StillCamera(app, directory)
-    for i, name in enumerate(PLAYERS):
-        rehearsal.join(name, bot=i == len(PLAYERS) - 1)
+    camera = camera_type(app, directory)
+    for i, name in enumerate(players):
+        rehearsal.join(name, bot=i == len(players) - 1)
     app.pump_updates()
     app.stage.fast_forward()
     camera.shoot("lobby")
@@ -163,6 +168,8 @@ def take_screenshots(directory: Path, lang: str, *, seed: int = 11,
         if app.stage.phase == "turns" and app.stage.round >= 2 and app.stage.current:
             camera.shoot("turn")
     camera.play_out()
+    if app.stage.phase == "game_over":  # the resting picture: winners, standings, next step
+        camera.shoot("game-over")
     for _ in range(round((CELEBRATION_SECONDS + 1) / FRAME_SECONDS)):
         app.step(FRAME_SECONDS)  # the winners' cheer ends: tonight's standings (issue 14)
     camera.shoot("standings")

@@ -12,7 +12,7 @@ import pygame
 
 from host.tv import theme
 from host.tv.cards import card_size
-from host.tv.layout import SeatSpot
+from host.tv.layout import TAG_LIFT, SeatSpot
 from host.tv.scene import Props
 from host.tv.stage import SeatShow, Stage
 
@@ -68,21 +68,25 @@ def draw_seat(surface: pygame.Surface, props: Props, stage: Stage, seat: SeatSho
     key = ("plate", seat.name, seat.seat, greyed, lives_shown, stage.max_lives, scale)
     surface.blit(props.memo(key, lambda: _plate(props, seat, scale, greyed, lives_shown,
                                                 stage.max_lives)), prect)
-    if flying_token is not None:
-        _draw_leaving_token(surface, props, prect, lives_shown, stage.max_lives, flying_token,
-                            scale)
     if stage.dealer == seat.id and stage.phase != "lobby":
         button = props.memo(("dealer", props.lang, scale), lambda: _dealer_button(props, scale))
         half = button.get_width() // 2
-        surface.blit(button, button.get_rect(center=(crect.right + half + 4, crect.bottom - half)))
+        # Beside the card over the wider plate: clear of the red frame that marks a lowest
+        # card and inside the turn's frame around card and plate.
+        room = (crect.right + 8, prect.right + 4)
+        surface.blit(button, button.get_rect(center=((room[0] + room[1]) // 2,
+                                                     crect.bottom - half)))
     tag = _seat_tag(props, seat)
     if tag:
         colour = theme.INK if seat.status != "eliminated" else theme.ALERT
         label = props.memo(("tag", tag, colour, scale), lambda: _tag(props, tag, colour, scale))
-        surface.blit(label, label.get_rect(midbottom=(crect.centerx, crect.top - 3)))
+        surface.blit(label, label.get_rect(midbottom=(crect.centerx, crect.top - TAG_LIFT)))
     if seat.status == "eliminated" and look.kind == "none":
         pygame.draw.line(surface, theme.GREYED, crect.topleft, crect.bottomright, 4)
         pygame.draw.line(surface, theme.GREYED, crect.topright, crect.bottomleft, 4)
+    if flying_token is not None:  # last: it rises over this seat's own marks
+        _draw_leaving_token(surface, props, prect, lives_shown, stage.max_lives, flying_token,
+                            scale)
 
 
 def _plate(props: Props, seat: SeatShow, scale: float, greyed: bool, lives: int,
@@ -148,18 +152,19 @@ def _draw_leaving_token(surface: pygame.Surface, props: Props, prect: pygame.Rec
     """A life token rising off the plate and fading, with a "−1"."""
     centres = _token_centres(prect, max(slots, index + 1), scale)
     x, y = centres[min(index, len(centres) - 1)]
-    rise = round(progress * 110)
+    rise = round(progress * 70 * scale)
     alpha = max(0, 255 - round(progress * 255))
     token = pygame.Surface((26, 26), pygame.SRCALPHA)
     pygame.draw.circle(token, (*theme.GOLD, alpha), (13, 13), 11)
     surface.blit(token, (x - 13, y - 13 - rise))
-    label = props.theme.text(props.t("loses_life"), 40, theme.ALERT, bold=True)
+    label = props.theme.text(props.t("loses_life"), max(20, round(40 * scale)), theme.ALERT,
+                             bold=True)
     label.set_alpha(alpha)
     surface.blit(label, label.get_rect(midbottom=(x, y - 20 - rise)))
 
 
 def _dealer_button(props: Props, scale: float) -> pygame.Surface:
-    radius = max(12, round(24 * scale))
+    radius = max(8, round(20 * scale))
     button = pygame.Surface((2 * radius + 2, 2 * radius + 2), pygame.SRCALPHA)
     centre = (radius + 1, radius + 1)
     pygame.draw.circle(button, (250, 250, 250), centre, radius)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from host.names import shown_name
+from host.pacing import Shown
 
 PRIVATE_EVENT_KINDS = frozenset({"card_dealt", "swap", "cut_card"})
 
@@ -28,11 +29,36 @@ BEAT_SECONDS: dict[str, float] = {
     "cut": 0.6, "cut_taken": 1.0, "cut_king": 2.0, "life_lost": 1.0, "eliminated": 1.0,
     "sudden_death": 2.8, "game_over": 4.0, "misdeal": 1.4,
 }
+#: The moves the round's trail tells (host/tv/trail.py).
+TRAIL_KINDS = frozenset({"kept", "exchanged", "blocked", "cut_taken", "cut_king"})
 DEAL_STAGGER = 0.22
-REVEAL_STAGGER = 0.5
 FLIP_SECONDS = 0.4
 DEAL_FLIGHT = 0.45
 CELEBRATION_SECONDS = 8.0
+#: The reveal (issue 12): a pause with every card face down, the cards turned one after
+#: another, then the lowest marked and held — about 4 s for 4 players, 5 s for 10.
+REVEAL_SUSPENSE = 0.6
+REVEAL_HOLD = 1.3
+
+
+def reveal_stagger(count: int) -> float:
+    """Seconds between two cards turning: the whole turning takes 0.9 s + 0.18 s a card."""
+    return (0.9 + 0.18 * count) / max(1, count)
+
+
+def reveal_flip_start(index: int, count: int) -> float:
+    """When the ``index``-th card (in reveal order) starts turning, from the beat's start."""
+    return REVEAL_SUSPENSE + index * reveal_stagger(count)
+
+
+def reveal_marked_at(count: int) -> float:
+    """When every card is up and the lowest is marked."""
+    return reveal_flip_start(count, count) + FLIP_SECONDS
+
+
+def reveal_turned(elapsed: float, count: int) -> int:
+    """How many cards show their face ``elapsed`` seconds into the reveal (half-way a flip)."""
+    return sum(1 for i in range(count) if elapsed >= reveal_flip_start(i, count) + FLIP_SECONDS / 2)
 
 
 def beat_length(event: dict[str, Any]) -> float:
@@ -41,7 +67,7 @@ def beat_length(event: dict[str, Any]) -> float:
     if kind == "round_dealt":
         return DEAL_STAGGER * len(event.get("order", [])) + DEAL_FLIGHT + 0.1
     if kind == "reveal":
-        return REVEAL_STAGGER * len(event.get("cards", {})) + FLIP_SECONDS + 1.2
+        return reveal_marked_at(len(event.get("cards", {}))) + REVEAL_HOLD
     return BEAT_SECONDS.get(kind, 0.0)
 
 
@@ -82,6 +108,10 @@ class Beat:
     event: dict[str, Any]
     length: float
     elapsed: float = 0.0
+    seq: int = -1
+    """Which public event this is, counted from the TV's first update (the pacer's count)."""
+    batch: int = 0
+    """Which update it came in: a backlog is counted in updates, not events."""
 
     @property
     def kind(self) -> str:
@@ -116,6 +146,10 @@ class Stage:
     sudden_death: list[dict[str, str]] = field(default_factory=list)
     next_dealer: str | None = None
     celebrating_since: float | None = None  # game time the winners' celebration began
+    trail: list[dict[str, Any]] = field(default_factory=list)
+    """This round's moves as the TV played them (the story for someone back from the kitchen)."""
+    knocked_out: list[tuple[str, int]] = field(default_factory=list)
+    """This game's eliminations in order, with the round (the final standings)."""
     turn_since: float | None = None  # game time the current turn began (H4's countdown)
     beat: Beat | None = None
     queue: deque[Beat] = field(default_factory=deque)
@@ -123,16 +157,47 @@ class Stage:
     changed: bool = True  # something new to draw since the last frame
     #: Told as each beat begins (the TV's sound cues start on that frame).
     on_begin: Callable[[Beat], None] | None = field(default=None, repr=False, compare=False)
+    received: int = 0  # public events received so far
+    batches: int = 0  # updates received so far
+    on_shown: Callable[[Shown], None] | None = None
+    """Told how far the TV has played (the session's pacer: phones follow the TV)."""
+    on_cue: Callable[[dict[str, Any]], None] | None = None
+    """Told when an event's moment comes on screen (the voice speaks it then)."""
+    _reported: Shown = field(default_factory=Shown)
 
     # -- input -----------------------------------------------------------------------------
     def receive(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         """Take one public update: queue its events, remember its view for later."""
         self.latest = public_view(view)
+        self.batches += 1
         for event in public_events(events):
-            self.queue.append(Beat(event, beat_length(event)))
+            self.queue.append(Beat(event, beat_length(event), seq=self.received,
+                                   batch=self.batches))
+            self.received += 1
         self.changed = True
         if self.beat is None:
             self._advance()
+
+    def _report(self, shown: Shown) -> None:
+        if shown != self._reported:
+            self._reported = shown
+            if self.on_shown is not None:
+                self.on_shown(shown)
+
+    def _cue(self, event: dict[str, Any]) -> None:
+        if self.on_cue is not None:
+            self.on_cue(event)
+
+    def _reveal_progress(self) -> None:
+        """During a reveal: tell the pacer each card turned, then the lowest marked."""
+        beat = self.beat
+        if beat is None or beat.kind != "reveal":
+            return
+        count = len(beat.event.get("cards", {}))
+        marked = beat.elapsed >= reveal_marked_at(count)
+        if marked and not self._reported.marked:
+            self._cue(beat.event)
+        self._report(Shown(beat.seq + 1, reveal_turned(beat.elapsed, count), marked))
 
     # -- time ------------------------------------------------------------------------------
     @property
@@ -163,10 +228,13 @@ class Stage:
             ticking = left is not None and left > 0
             self.changed = self.changed or self.celebrating or ticking
             return
-        backlog = len(self.queue)
-        speed = 1.0 if backlog < 4 else 2.5 if backlog < 10 else 8.0
+        # Updates waiting behind this one (fast bots): the TV hurries so it never lags far
+        # behind; the beats of one move (a reveal with its lost lives) keep their pace.
+        backlog = len({b.batch for b in self.queue if b.batch != self.beat.batch})
+        speed = 1.0 if backlog < 3 else 2.5 if backlog < 8 else 8.0
         self.beat.elapsed += dt * speed
         self.changed = True
+        self._reveal_progress()
         while self.beat is not None and self.beat.elapsed >= self.beat.length:
             self._finish(self.beat.event)
             self.beat = None
@@ -176,6 +244,7 @@ class Stage:
         """Play everything queued at once (screenshots, tests, a resumed party)."""
         while self.beat is not None:
             self.beat.elapsed = self.beat.length
+            self._reveal_progress()
             self.update(0.0)
 
     def _advance(self) -> None:
@@ -184,6 +253,9 @@ class Stage:
             self._begin(beat.event)
             if self.on_begin is not None:
                 self.on_begin(beat)
+            if beat.kind != "reveal":
+                self._cue(beat.event)
+            self._report(Shown(beat.seq + 1))
             if beat.length > 0:
                 self.beat = beat
             else:
@@ -242,6 +314,14 @@ class Stage:
 
     def _begin(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
+        if kind in TRAIL_KINDS:
+            self.trail.append(event)
+        elif kind in ("round_dealt", "misdeal", "new_game", "game_started"):
+            self.trail = []
+        if kind in ("new_game", "game_started"):
+            self.knocked_out = []
+        elif kind == "eliminated":
+            self.knocked_out.append((str(event.get("player")), self.round))
         if kind == "round_dealt":
             self.phase, self.round = "turns", int(event.get("round", self.round))
             self.dealer, self.order = event.get("dealer"), list(event.get("order", []))

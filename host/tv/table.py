@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import pygame
 
+from host.pacing import reveal_order as pacing_reveal_order
 from host.tv import theme
 from host.tv.cards import card_size
 from host.tv.layout import (
+    BANNER_Y,
+    SUBTITLE_Y,
     TABLE_CENTRE,
     TABLE_RADII,
     SeatSpot,
@@ -21,9 +24,9 @@ from host.tv.layout import (
     stock_spot,
 )
 from host.tv.moves import (
-    BANNER_Y,
     PILE_WIDTH,
     Move,
+    band_width,
     banner,
     confetti,
     draw_move,
@@ -37,10 +40,12 @@ from host.tv.stage import (
     DEAL_FLIGHT,
     DEAL_STAGGER,
     FLIP_SECONDS,
-    REVEAL_STAGGER,
     SeatShow,
     Stage,
+    reveal_flip_start,
+    reveal_marked_at,
 )
+from host.tv.trail import draw_standings, draw_trail
 
 
 def card_look(stage: Stage, seat: SeatShow) -> CardLook:
@@ -68,9 +73,10 @@ def card_look(stage: Stage, seat: SeatShow) -> CardLook:
         return CardLook("none")
     if kind == "reveal" and seat.id in event.get("cards", {}) and seat.card is None:
         code = event["cards"][seat.id]
+        count = len(event["cards"])
         index = reveal_order(stage, event).index(seat.id)
-        flip = (beat.elapsed - index * REVEAL_STAGGER) / FLIP_SECONDS
-        all_shown = beat.elapsed >= len(event["cards"]) * REVEAL_STAGGER + FLIP_SECONDS
+        flip = (beat.elapsed - reveal_flip_start(index, count)) / FLIP_SECONDS
+        all_shown = beat.elapsed >= reveal_marked_at(count)
         if flip <= 0:
             return CardLook("back")
         if flip < 1:
@@ -80,11 +86,11 @@ def card_look(stage: Stage, seat: SeatShow) -> CardLook:
 
 
 def reveal_order(stage: Stage, event: dict[str, object]) -> list[str]:
-    """Cards flip one by one in turn order (dealer last), like players turning them over."""
+    """Cards flip one by one in turn order (dealer last), like players turning them over —
+    the same order the pacer lets phones see them in (``host.pacing.reveal_order``)."""
     cards = event.get("cards", {})
     assert isinstance(cards, dict)
-    ordered = [p for p in stage.order if p in cards]
-    return ordered + [p for p in cards if p not in ordered]
+    return pacing_reveal_order(stage.order, cards)
 
 
 class TableScene:
@@ -108,20 +114,24 @@ class TableScene:
         spots = {seat.id: spot for seat, spot in zip(stage.players, seat_spots(len(stage.players)))}
         self._draw_header(surface)
         self._draw_piles(surface)
+        beat = stage.beat
+        if beat is not None:  # cards in flight go under the seats: a name plate stays readable
+            draw_move(Move(surface, self.props, stage, beat, spots, "cards"))
+        self._draw_pile_labels(surface)
         for seat in stage.players:
             lives, token = seat.lives, None
-            beat = stage.beat
             if beat and beat.kind == "life_lost" and beat.event.get("player") == seat.id:
                 lives, token = int(beat.event.get("lives", seat.lives)), beat.progress
             draw_seat(surface, self.props, stage, seat, spots[seat.id], card_look(stage, seat),
                       lives, token)
+        draw_trail(surface, self.props, stage, list(spots.values()))
         left = stage.rapid_left()
         if left is not None and stage.current in spots:
             self._draw_countdown(surface, spots[stage.current], left)
-        if stage.beat is not None:
-            draw_move(Move(surface, self.props, stage, stage.beat, spots))
+        if beat is not None:
+            draw_move(Move(surface, self.props, stage, beat, spots, "top"))
         else:
-            self._draw_resting_banner(surface)
+            self._draw_resting_banner(surface, list(spots.values()))
         if stage.celebrating:
             confetti(surface, stage.time - (stage.celebrating_since or 0.0))
 
@@ -139,36 +149,53 @@ class TableScene:
         return self._felt
 
     def _draw_header(self, surface: pygame.Surface) -> None:
+        """One line above the seats: round and dealer on the left, whose turn and the help
+        key on the right (the seats start below ``HEADER_HEIGHT``)."""
         stage, props, th = self.stage, self.props, self.props.theme
+        x = 40
         if stage.round:
-            th.blit_text(surface, props.t("round", round=stage.round), 40, theme.INK, True,
-                         topleft=(40, 24))
+            x = th.blit_text(surface, props.t("round", round=stage.round), 36, theme.INK, True,
+                             topleft=(x, 12)).right + 28
         if stage.dealer:
-            th.blit_text(surface, props.t("deals", name=stage.name_of(stage.dealer)), 30,
-                         theme.MUTED_INK, topleft=(40, 78))
+            deals = th.fitted_text(props.t("deals", name=stage.name_of(stage.dealer)), 30, 600,
+                                   theme.MUTED_INK)
+            surface.blit(deals, deals.get_rect(midleft=(x, 34)))
+        right = th.blit_text(surface, props.t("help_hint"), 24, theme.MUTED_INK,
+                             midright=(1880, 34)).left - 32
         if stage.phase == "turns" and stage.current:
-            th.blit_text(surface, props.t("turn_of", name=stage.name_of(stage.current)), 44,
-                         theme.GOLD, True, topright=(1880, 24))
-        th.blit_text(surface, props.t("help_hint"), 24, theme.MUTED_INK, topright=(1880, 84))
+            turn = th.fitted_text(props.t("turn_of", name=stage.name_of(stage.current)), 40,
+                                  right - 1000, theme.GOLD, bold=True)
+            surface.blit(turn, turn.get_rect(midright=(right, 34)))
 
     def _draw_piles(self, surface: pygame.Surface) -> None:
+        """The stock, the discard and a cut King — during a round (not at game over: the
+        final standings need the room)."""
         stage, cards = self.stage, self.props.cards
-        if stage.phase not in ("turns", "reveal", "game_over"):
+        if stage.phase not in ("turns", "reveal"):
             return
         back = cards.back(PILE_WIDTH)
         sx, sy = stock_spot()
         for layer in range(4):
             surface.blit(back, back.get_rect(center=(round(sx) - layer * 3, round(sy) - layer * 3)))
+        if stage.discard_count:
+            dx, dy = discard_spot()
+            surface.blit(back, back.get_rect(center=(round(dx), round(dy))))
+        if stage.cut_king:
+            face = cards.face(stage.cut_king, PILE_WIDTH)
+            surface.blit(face, face.get_rect(center=point(aside_spot())))
+
+    def _draw_pile_labels(self, surface: pygame.Surface) -> None:
+        """The piles' names, above cards in flight (a card leaving the stock passes them)."""
+        stage = self.stage
+        if stage.phase not in ("turns", "reveal"):
+            return
+        sx, sy = stock_spot()
         label(surface, self.props, self.props.t("stock"),
               (sx, sy + card_size(PILE_WIDTH)[1] / 2 + 22))
         if stage.discard_count:
             dx, dy = discard_spot()
-            surface.blit(back, back.get_rect(center=(round(dx), round(dy))))
             label(surface, self.props, self.props.t("discard"),
                   (dx, dy + card_size(PILE_WIDTH)[1] / 2 + 22))
-        if stage.cut_king:
-            face = cards.face(stage.cut_king, PILE_WIDTH)
-            surface.blit(face, face.get_rect(center=point(aside_spot())))
 
     def _draw_countdown(self, surface: pygame.Surface, spot: SeatSpot, left: float) -> None:
         """H4: a bar under the current player's plate that empties as their time runs out."""
@@ -182,19 +209,23 @@ class TableScene:
         if filled.width > 0:
             pygame.draw.rect(surface, colour, filled, border_radius=3)
 
-    def _draw_resting_banner(self, surface: pygame.Surface) -> None:
+    def _draw_resting_banner(self, surface: pygame.Surface, spots: list[SeatSpot]) -> None:
         """What stays on screen between moves: the reveal's result or the winners."""
         stage, props = self.stage, self.props
         if stage.phase == "reveal":
             if stage.lowest:
                 banner(surface, props, props.t("lowest", rank=props.rank_name(stage.lowest)), 56,
-                       theme.ALERT)
+                       theme.ALERT, max_width=band_width(spots, BANNER_Y, 56))
             if stage.next_dealer:
                 banner(surface, props, props.t("next_deal_hint", name=stage.name_of(
-                    stage.next_dealer)), 32, theme.INK, y=BANNER_Y + 90)
+                    stage.next_dealer)), 32, theme.INK, y=SUBTITLE_Y,
+                    max_width=band_width(spots, SUBTITLE_Y, 32))
         elif stage.phase == "game_over":
-            winners_banner(surface, props, stage)
-            banner(surface, props, props.t("new_game_hint"), 32, theme.INK, y=BANNER_Y + 180)
+            winners_banner(surface, props, stage, spots)
+            y = SUBTITLE_Y + (90 if len(stage.winners) > 1 else 0)
+            banner(surface, props, props.t("new_game_hint"), 32, theme.INK, y=y,
+                   max_width=band_width(spots, y, 32))
+            draw_standings(surface, props, stage, spots, y + 44)
 
 
 __all__ = ["TableScene", "card_look", "card_rect", "reveal_order"]

@@ -18,32 +18,7 @@ import pygame
 
 # Shared with the phone page; re-exported here for the TV's modules.
 from host.palette import PLAYER_COLOURS, SUIT_COLOURS, Colour, player_colour
-
-__all__ = [
-    "ALERT",
-    "BACKGROUND",
-    "CANVAS_SIZE",
-    "CARD_BACK",
-    "CARD_BACK_LINE",
-    "CARD_FACE",
-    "DARK_INK",
-    "FELT",
-    "FELT_EDGE",
-    "GOLD",
-    "GREYED",
-    "HIGHLIGHT",
-    "INK",
-    "MUTED_INK",
-    "PANEL",
-    "PANEL_EDGE",
-    "PLAYER_COLOURS",
-    "SUIT_COLOURS",
-    "SUIT_SYMBOLS",
-    "Colour",
-    "Theme",
-    "font_path",
-    "player_colour",
-]
+from host.tv.glyphs import Glyphs, emoji_font_path
 
 log = logging.getLogger(__name__)
 
@@ -88,8 +63,10 @@ class Theme:
         if not pygame.font.get_init():
             pygame.font.init()
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+        self._emoji_fonts: dict[int, pygame.font.Font] = {}
         self._texts: OrderedDict[tuple[str, int, Colour, bool], pygame.Surface] = OrderedDict()
         self._limit = text_cache_size
+        self._glyphs: dict[bool, Glyphs] = {}
 
     def font(self, size: int, bold: bool = False) -> pygame.font.Font:
         key = (size, bold)
@@ -97,8 +74,40 @@ class Theme:
             self._fonts[key] = pygame.font.Font(str(font_path(bold)), size)
         return self._fonts[key]
 
+    def _runs(self, text: str, size: int, bold: bool) -> list[tuple[pygame.font.Font, str]]:
+        """The text cut into pieces, each with the font that has its characters."""
+        if text.isascii():
+            return [(self.font(size, bold), text)]
+        glyphs = self._glyphs.get(bold)
+        if glyphs is None:
+            glyphs = self._glyphs[bold] = Glyphs([font_path(bold), emoji_font_path()])
+        return [(self.font(size, bold) if index == 0 else self._emoji_font(size), piece)
+                for index, piece in glyphs.runs(text)]
+
+    def _emoji_font(self, size: int) -> pygame.font.Font:
+        if size not in self._emoji_fonts:
+            self._emoji_fonts[size] = pygame.font.Font(str(emoji_font_path()), size)
+        return self._emoji_fonts[size]
+
+    def _render_runs(self, text: str, size: int, colour: Colour, bold: bool) -> pygame.Surface:
+        """``text`` drawn run by run: DejaVu where it has the glyphs, the emoji font elsewhere."""
+        runs = self._runs(text, size, bold)
+        if len(runs) == 1:
+            return runs[0][0].render(runs[0][1], True, colour)
+        images = [(font, font.render(piece, True, colour)) for font, piece in runs]
+        ascent = max(font.get_ascent() for font, _ in images)
+        height = max(ascent - font.get_ascent() + image.get_height() for font, image in images)
+        line = pygame.Surface((sum(image.get_width() for _, image in images), height),
+                              pygame.SRCALPHA)
+        x = 0
+        for font, image in images:  # pieces share one baseline
+            line.blit(image, (x, ascent - font.get_ascent()))
+            x += image.get_width()
+        return line
+
     def text(self, text: str, size: int, colour: Colour = INK, bold: bool = False) -> pygame.Surface:
-        """Rendered, anti-aliased text; cached (pure memoisation, no visible state).
+        """Rendered, anti-aliased text (emoji from the fallback font); cached (pure
+        memoisation, no visible state).
 
         Measured before it is drawn: a text that draws as nothing (a name made of joiners) or
         that the font refuses is logged once and drawn as ``FALLBACK_TEXT`` — one odd name
@@ -120,8 +129,8 @@ class Theme:
         if text == "":
             return pygame.Surface((1, font.get_height()), pygame.SRCALPHA)
         try:
-            if font.size(text)[0] > 0:
-                image = font.render(text, True, colour)
+            if sum(f.size(piece)[0] for f, piece in self._runs(text, size, bold)) > 0:
+                image = self._render_runs(text, size, colour, bold)
                 if image.get_bounding_rect().width > 0 or not text.strip():
                     return image
                 reason = "it leaves no ink"  # a blank glyph (U+2800, a Hangul filler…)
@@ -136,9 +145,9 @@ class Theme:
         return self.text(FALLBACK_TEXT, size, colour, bold)
 
     def measure(self, text: str, size: int, bold: bool = False) -> int:
-        """The width ``text`` takes when drawn (0 when the font cannot draw it)."""
+        """The width ``text`` takes when drawn, emoji included (0 when no font can draw it)."""
         try:
-            return int(self.font(size, bold).size(text)[0])
+            return sum(int(font.size(piece)[0]) for font, piece in self._runs(text, size, bold))
         except _FONT_ERRORS:  # drawn as the fallback later, which logs it
             return 0
 
@@ -190,3 +199,30 @@ class Theme:
         if line:
             lines.append(line)
         return lines
+
+
+__all__ = [
+    "ALERT",
+    "BACKGROUND",
+    "CANVAS_SIZE",
+    "CARD_BACK",
+    "CARD_BACK_LINE",
+    "CARD_FACE",
+    "DARK_INK",
+    "FELT",
+    "FELT_EDGE",
+    "GOLD",
+    "GREYED",
+    "HIGHLIGHT",
+    "INK",
+    "MUTED_INK",
+    "PANEL",
+    "PANEL_EDGE",
+    "PLAYER_COLOURS",
+    "SUIT_COLOURS",
+    "SUIT_SYMBOLS",
+    "Colour",
+    "Theme",
+    "font_path",
+    "player_colour",
+]

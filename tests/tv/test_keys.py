@@ -127,7 +127,7 @@ def test_l_switches_language_at_once_for_tv_and_voice(lobby_app: Any,
     english = pygame.image.tobytes(canvas, "RGB")
     press(app, pygame.K_l)
     assert app.props.lang == "fr" and voice.languages == ["fr"]
-    assert app.props.t("scan") == "Scannez pour rejoindre"
+    assert app.props.t("scan") == "Scanne pour rejoindre"  # "tu" (issue 12)
     app.render(canvas)
     assert pygame.image.tobytes(canvas, "RGB") != english
     press(app, pygame.K_l)

@@ -54,7 +54,10 @@ def test_translations_have_the_same_placeholders_and_plural_forms(catalog: Catal
                                                                   lang: str) -> None:
     for key, english in catalog.domain("en", "tv").items():
         other = catalog.domain(lang, "tv")[key]
-        if isinstance(english, dict):
+        if isinstance(other, dict) and "by" in other:  # elision ("d'Alan"): same placeholders
+            assert all(placeholders(other[f]) == placeholders(str(english))
+                       for f in ("vowel", "other")), key
+        elif isinstance(english, dict):
             assert isinstance(other, dict) and set(other) >= {"one", "other"}, key
             assert all(placeholders(v) <= placeholders(english["other"]) | {"count"}
                        for v in other.values()), key
@@ -69,5 +72,6 @@ def test_french_and_italian_are_really_translated(catalog: Catalog) -> None:
     for lang in ("fr", "it"):
         same = [k for k, v in catalog.domain(lang, "tv").items()
                 if v == english[k] and isinstance(v, str) and any(c.isalpha() for c in v)
-                and k not in {"title", "vip", "dealer_mark", "bot", "key_help", "key_quit"}]
+                and k not in {"title", "vip", "dealer_mark", "bot", "key_help", "key_quit",
+                              "call_cuckoo", "call_chase"}]  # the calls follow the seeds
         assert same == [], (lang, same)

@@ -207,7 +207,7 @@ def test_language_switch_and_a_bad_language_changes_nothing(
     assert announcer.language == "en"
     announcer.set_language("fr")
     announcer.announce(events(BLOCK), table_view())
-    assert captions_seen(announcer, {"Coucou !"}, 3.0) == {"Coucou !"}
+    assert captions_seen(announcer, {"Cuckoo !"}, 3.0) == {"Cuckoo !"}
     assert wait_for(lambda: len(engine.rendered) == 2)
     assert {lang for _, lang in engine.rendered} == {"fr"}  # the French voice is asked for
 

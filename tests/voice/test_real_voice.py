@@ -74,7 +74,7 @@ def test_the_real_announcer_speaks_through_the_mixer(
                              "call": Call.CUCKOO}], table_view())
         assert wait_for(lambda: len(announcer.said()) >= 1, timeout=5.0)
         first = announcer.said()[0]
-        assert first.line.text == "Cucù!" and first.audio
+        assert first.line.text == "Cuckoo!" and first.audio
         assert first.started - first.line.born < 10.0  # latency figures: benchmarks/voice.py
     finally:
         announcer.close()
@@ -124,7 +124,7 @@ def test_the_bundled_espeak_ng_from_pip_renders_speech(tmp_path: Path) -> None:
         from host.voice.synth import render_line
         library = load_bundled_espeak()
         wav = Path({str(tmp_path)!r}) / "bundled.wav"
-        seconds = render_line("Coucou !", "roa/fr", 175, wav)
+        seconds = render_line("Cuckoo !", "roa/fr", 175, wav)
         maps = Path("/proc/self/maps").read_text()
         assert library in maps, "the bundled library is not the one loaded"
         assert "/usr/lib/x86_64-linux-gnu/libespeak-ng" not in maps
@@ -167,7 +167,7 @@ def test_works_from_pip_alone_when_no_system_espeak_is_found(tmp_path: Path) -> 
         from host.voice.synth import list_voices, render_line
         assert list_voices()["voices"]["it"]["id"] == "roa/it"
         wav = Path({str(tmp_path)!r}) / "pip.wav"
-        seconds = render_line("Cucù!", "roa/it", 175, wav)
+        seconds = render_line("Cuckoo!", "roa/it", 175, wav)
         maps = Path("/proc/self/maps").read_text()
         assert bundled in maps and "/usr/lib/x86_64-linux-gnu/libespeak-ng" not in maps
         print(seconds, wav_peak(wav), file=sys.stderr)

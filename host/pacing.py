@@ -1,0 +1,341 @@
+"""The TV leads: what phones may see of the table while the TV is still playing it.
+
+Why: the engine settles a whole move at once — the dealer's cut, the reveal, every lost life,
+the eliminations and the winner arrive in one step — while the TV plays them one *beat* after
+another. If phones got the final view at once, every guest would read "Sam loses a life" while
+the TV is still turning the second card. So, while a TV leads, the session hands every phone
+the view *as the TV shows it now*: ``present`` takes the final view and undoes the outcomes of
+the public events the TV has not played yet (a reveal being played keeps only the cards turned
+so far, and the lowest rank once it is marked). Masking only ever removes cards or puts back
+the receiver's own earlier card, so a presented view never holds a card its receiver may not
+see. Without a TV (``--headless``) nobody leads and nothing is delayed.
+
+``Pacer`` is the session's small bookkeeper: it counts the public events sent to the TV, the TV
+tells it how far it has played (``Shown``), and a stalled TV (no progress for
+``STALL_SECONDS`` while something is held back) is simply skipped, so the game never freezes.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+View = dict[str, Any]
+EventDict = Mapping[str, Any]
+
+#: Without any progress from the TV for this long, everything held back is released.
+STALL_SECONDS = 8.0
+#: Events after which the table is a new deal: nothing before them can be undone on a view.
+BOUNDARY_KINDS = frozenset({"round_dealt", "game_started", "misdeal", "new_game",
+                            "player_removed", "player_joined"})
+#: Actions that only follow a turn the TV has announced.
+PLAY_ACTIONS = frozenset({"keep", "exchange", "cut"})
+#: Actions that only follow a reveal the TV has fully played.
+AFTER_REVEAL_ACTIONS = frozenset({"deal", "new_game"})
+
+
+@dataclass(frozen=True)
+class Shown:
+    """How far the TV has played the public events it was sent (counted since it took the lead).
+
+    ``begun`` events have started on screen; if the last of them is a reveal, ``turned`` of its
+    cards are face up and ``marked`` says whether the lowest rank is marked yet.
+    """
+
+    begun: int = 0
+    turned: int = 0
+    marked: bool = False
+
+
+@dataclass(frozen=True)
+class Unseen:
+    """A public event the TV has not finished showing, with what the table looked like before.
+
+    ``lives_before``: for a ``life_lost``, the player's lives before it (a timed-out player
+    under H4 may lose two at once, so the event alone cannot say).
+    """
+
+    event: EventDict
+    lives_before: int | None = None
+
+
+def reveal_order(order: Sequence[str], cards: Mapping[str, str]) -> list[str]:
+    """The order the TV turns the cards up: turn order (dealer last), then anyone else."""
+    ordered = [pid for pid in order if pid in cards]
+    return ordered + [pid for pid in cards if pid not in ordered]
+
+
+def present(view: View, unseen: Sequence[Unseen], *, playing: bool = False, turned: int = 0,
+            marked: bool = False) -> View:
+    """``view`` as the TV shows it: before the ``unseen`` events, oldest first.
+
+    ``playing``: the first unseen event is on screen now; if it is a reveal, ``turned`` of its
+    cards are up and ``marked`` tells whether the lowest rank is marked. Returns a new view; ``view``
+    is not changed. Events before the last new deal in ``unseen`` cannot be undone (the view
+    is already of the next deal) and are left as they are.
+    """
+    start = 0
+    for index, item in enumerate(unseen):
+        if item.event.get("type") in BOUNDARY_KINDS:
+            start = index + 1
+    if start:  # the event playing now is older than the deal in the view: nothing partial
+        playing, turned, marked = False, 0, False
+    unseen = list(unseen[start:])
+    if not unseen:
+        return view
+    shown = copy.deepcopy(view)
+    log: list[dict[str, Any]] = list(shown.get("log") or [])
+    for item in reversed(unseen):
+        if log and log[-1] == dict(item.event):
+            log.pop()
+    shown["log"] = log
+    kings_up = {str(e["king"]) for e in log if e.get("type") == "blocked" and e.get("king")}
+    first = unseen[0].event
+    partial = playing and first.get("type") == "reveal"
+    if partial and marked:
+        log.append(dict(first))  # fully turned and marked: the reveal is on screen
+    for index, item in reversed(list(enumerate(unseen))):
+        now = partial and index == 0
+        _undo(shown, item, kings_up, now, turned if now else 0, marked and now)
+    kinds = {item.event.get("type") for item in unseen}
+    if "turn" in kinds or ("reveal" in kinds and shown.get("phase") == "turns"):
+        turns = [e.get("player") for e in log if e.get("type") == "turn"]
+        shown["current"] = turns[-1] if turns and shown.get("phase") == "turns" else None
+        shown["can"] = [a for a in shown.get("can", []) if a not in PLAY_ACTIONS]
+        if shown.get("me"):
+            shown["me"]["target"] = None
+    if view.get("phase") in ("reveal", "game_over"):
+        shown["can"] = [a for a in shown.get("can", []) if a not in AFTER_REVEAL_ACTIONS]
+        shown["next_dealer"] = None
+    return shown
+
+
+def _players(view: View) -> dict[str, dict[str, Any]]:
+    return {str(p["id"]): p for p in view.get("players", [])}
+
+
+def _me(view: View, player: object) -> dict[str, Any] | None:
+    me = view.get("me")
+    return me if isinstance(me, dict) and me.get("id") == player else None
+
+
+def _undo(view: View, item: Unseen, kings_up: set[str], playing: bool, turned: int,
+          marked: bool) -> None:
+    """Put back the table as it was before ``item.event`` (one kind at a time)."""
+    event = item.event
+    kind = event.get("type")
+    players = _players(view)
+    if kind == "game_over":
+        if view.get("phase") == "game_over":
+            view["phase"] = "reveal"
+        view["winners"] = []
+    elif kind == "eliminated":
+        pid = str(event.get("player"))
+        if pid in players:
+            players[pid]["status"] = "active"
+        me = _me(view, pid)
+        if me is not None:
+            me["status"] = "active"
+        view["eliminated"] = [p for p in view.get("eliminated", []) if p != pid]
+    elif kind == "life_lost":
+        pid = str(event.get("player"))
+        before = item.lives_before if item.lives_before is not None else int(event["lives"]) + 1
+        if pid in players:
+            players[pid]["lives"] = before
+        me = _me(view, pid)
+        if me is not None:
+            me["lives"] = before
+        view["losers"] = [p for p in view.get("losers", []) if p != pid]
+    elif kind == "sudden_death":
+        deals = list(view.get("sudden_death", []))
+        view["sudden_death"] = deals[:-1]
+    elif kind == "reveal":
+        _undo_reveal(view, event, kings_up, playing, turned, marked)
+    elif kind == "cut_king":
+        view["cut_king"] = None
+    elif kind == "cut_taken":
+        me = _me(view, event.get("dealer"))
+        if me is not None:
+            cut = _pop_private(me, "cut_card", dealer=event.get("dealer"))
+            if cut is not None:
+                me["card"] = cut.get("discarded")
+        view["discard_count"] = max(0, int(view.get("discard_count", 0)) - 1)
+    elif kind == "blocked":
+        king = str(event.get("king"))
+        if king not in kings_up:
+            for player in players.values():
+                if player.get("card") == king and view.get("phase") == "turns":
+                    player["card"] = None
+            view["shown"] = {p: c for p, c in (view.get("shown") or {}).items() if c != king}
+    elif kind == "exchanged":
+        _undo_exchange(view, event, players)
+
+
+def _undo_reveal(view: View, event: EventDict, kings_up: set[str], playing: bool,
+                 turned: int, marked: bool) -> None:
+    """Before the reveal: no card up but shown Kings. During it: the first ``turned`` cards."""
+    cards: Mapping[str, str] = event.get("cards") or {}
+    up = set(reveal_order(view.get("order") or [], cards)[:turned]) if playing else set()
+    for player in view.get("players", []):
+        card = player.get("card")
+        if card is not None and player["id"] not in up and card not in kings_up:
+            player["card"] = None
+    view["losers"] = []
+    if not marked:
+        view["lowest"] = None
+    if not playing:
+        view["phase"] = "turns"
+        view["lowest"] = None
+        view["eliminated"] = []
+        view["shown"] = {str(p["id"]): p["card"] for p in view.get("players", [])
+                         if p.get("card") is not None}
+
+
+def _undo_exchange(view: View, event: EventDict, players: dict[str, dict[str, Any]]) -> None:
+    """Swap back: shown Kings travel back, and each trader holds their own old card again."""
+    asker, target = str(event.get("player")), str(event.get("target"))
+    if asker in players and target in players:
+        a, b = players[asker], players[target]
+        a["card"], b["card"] = b.get("card"), a.get("card")
+        if view.get("phase") == "turns":
+            view["shown"] = {str(p["id"]): p["card"] for p in view.get("players", [])
+                             if p.get("card") is not None}
+    for pid, own in ((asker, "gave"), (target, "got")):
+        me = _me(view, pid)
+        if me is None:
+            continue
+        swap = _pop_private(me, "swap", player=asker, target=target)
+        if swap is not None:
+            me["card"] = swap.get(own)
+
+
+def _pop_private(me: dict[str, Any], kind: str, **match: object) -> dict[str, Any] | None:
+    """Take the latest private event of ``kind`` (matching ``match``) out of ``me.history``."""
+    history: list[dict[str, Any]] = list(me.get("history") or [])
+    for index in range(len(history) - 1, -1, -1):
+        entry = history[index]
+        if entry.get("type") == kind and all(entry.get(k) == v for k, v in match.items()):
+            del history[index]
+            me["history"] = history
+            return entry
+    return None
+
+
+class Pacer:
+    """Holds back outcomes the TV has not shown yet. Thread-safe; the session owns one.
+
+    ``lead()`` when a TV starts playing (counting from the events sent after it), ``sent()``
+    for every batch of public events, ``show()`` as the TV's beats play, ``resign()`` when it
+    goes away. ``present(view)`` masks a view; ``on_release`` is called (from the watchdog
+    thread) when a stalled TV is skipped, so the session can send the released views.
+    """
+
+    def __init__(self, *, stall_seconds: float = STALL_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.stall_seconds = stall_seconds
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._leading = False
+        self._sent = 0
+        self._unseen: deque[tuple[int, Unseen]] = deque()
+        self._shown = Shown()
+        self._progress_at = clock()
+        self._lives: dict[str, int] = {}
+        self._watchdog: threading.Thread | None = None
+        self._stop = threading.Event()
+        self.on_release: Callable[[], None] | None = None
+
+    @property
+    def leading(self) -> bool:
+        return self._leading
+
+    def lead(self, *, watchdog: bool = True) -> None:
+        """A TV takes the lead: events sent from now on wait for it."""
+        with self._lock:
+            self._leading, self._sent, self._shown = True, 0, Shown()
+            self._unseen.clear()
+            self._progress_at = self._clock()
+        if watchdog and self._watchdog is None:
+            self._stop.clear()
+            self._watchdog = threading.Thread(target=self._watch, name="pacer", daemon=True)
+            self._watchdog.start()
+
+    def resign(self) -> None:
+        """The TV went away: nothing is held back any more."""
+        with self._lock:
+            self._leading = False
+            self._unseen.clear()
+        self._stop.set()
+        self._watchdog = None
+
+    def sent(self, events: Iterable[EventDict], lives: Mapping[str, int]) -> None:
+        """A batch of public events went to the TV; ``lives``: every player's lives after it."""
+        with self._lock:
+            for event in events:
+                before = None
+                if event.get("type") == "life_lost":
+                    pid = str(event.get("player"))
+                    before = self._lives.get(pid, int(event.get("lives", 0)) + 1)
+                if self._leading:
+                    if not self._unseen:
+                        self._progress_at = self._clock()  # the TV's clock starts now
+                    self._unseen.append((self._sent, Unseen(event, before)))
+                    self._sent += 1
+            self._lives = dict(lives)
+
+    def show(self, shown: Shown) -> bool:
+        """The TV reports its progress; True if phones may now see more than before."""
+        with self._lock:
+            if not self._leading or shown == self._shown:
+                return False
+            self._shown = shown
+            self._progress_at = self._clock()
+            while self._unseen and self._unseen[0][0] < shown.begun - 1:
+                self._unseen.popleft()
+            if self._unseen and self._unseen[0][0] == shown.begun - 1:
+                playing = self._unseen[0][1].event.get("type")
+                if playing != "reveal" or shown.marked:
+                    self._unseen.popleft()
+            return True
+
+    def holding(self) -> bool:
+        """Is anything held back from phones right now?"""
+        with self._lock:
+            return self._leading and bool(self._unseen)
+
+    def present(self, view: View) -> View:
+        """``view`` as the TV shows it now (unchanged when nothing is held back)."""
+        with self._lock:
+            if not self._leading or not self._unseen:
+                return view
+            unseen = [item for _, item in self._unseen]
+            first = self._unseen[0][0]
+            playing = first == self._shown.begun - 1
+            turned = self._shown.turned if playing else 0
+            marked = self._shown.marked if playing else False
+        return present(view, unseen, playing=playing, turned=turned, marked=marked)
+
+    def release_if_stalled(self) -> bool:
+        """Skip a TV that made no progress for ``stall_seconds``; True if it released views."""
+        with self._lock:
+            if not (self._leading and self._unseen):
+                return False
+            if self._clock() - self._progress_at < self.stall_seconds:
+                return False
+            self._unseen.clear()
+            self._shown = Shown(self._sent)
+            self._progress_at = self._clock()
+        return True
+
+    def close(self) -> None:
+        self._stop.set()
+
+    def _watch(self) -> None:
+        while not self._stop.wait(0.5):
+            if self.release_if_stalled() and self.on_release is not None:
+                self.on_release()

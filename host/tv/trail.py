@@ -1,0 +1,118 @@
+"""The round's trail and the final standings: the story so far, for someone back from the kitchen.
+
+Why a small panel: the banners say each move once, for a second. The trail lists this round's
+moves as the TV played them — who kept, who swapped with whom, who showed a King, what the
+dealer's cut did — in the top-left corner of the table, where no seat sits on small and middle
+tables (it shows as many lines as fit, the newest ones, and nothing when seats take the corner).
+At game over the standings list every player: winners first, then the others from the last
+one knocked out to the first, with the round they went out in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from host.tv import theme
+from host.tv.layout import BANNER_Y, HEADER_HEIGHT, SeatSpot, free_width
+from host.tv.scene import Props
+from host.tv.stage import Stage
+
+TRAIL_BOX = pygame.Rect(30, HEADER_HEIGHT + 56, 420, BANNER_Y - 70 - HEADER_HEIGHT - 56)
+LINE = 32
+TEXT_SIZE = 24
+
+
+def phrase(props: Props, key: str, **params: Any) -> str:
+    """A phrase of the ``trail`` domain in the TV's language."""
+    return props.catalog.t(props.lang, f"trail.{key}", **params)
+
+
+def trail_line(props: Props, stage: Stage, event: dict[str, Any]) -> str:
+    """One move as a short line ("Ana swaps with Chloé")."""
+    kind = event.get("type")
+    if kind == "kept":
+        key = "kept_auto" if event.get("auto") else "kept"
+        return phrase(props, key, name=stage.name_of(event.get("player")))
+    if kind == "exchanged":
+        return phrase(props, "swapped", player=stage.name_of(event.get("player")),
+                      target=stage.name_of(event.get("target")))
+    if kind == "blocked":
+        return phrase(props, "blocked", target=stage.name_of(event.get("target")),
+                      player=stage.name_of(event.get("player")))
+    if kind == "cut_king":
+        return phrase(props, "cut_king", name=stage.name_of(event.get("dealer")))
+    return phrase(props, "cut_taken", name=stage.name_of(event.get("dealer")))
+
+
+def trail_room(spots: list[SeatSpot]) -> pygame.Rect:
+    """The corner left free by the seats (possibly empty)."""
+    box = TRAIL_BOX.copy()
+    for spot in spots:
+        left, top, right, bottom = spot.box()
+        if left < box.right + 8 and right > box.left and top < box.bottom + 8 and bottom > box.top:
+            box.height = max(0, min(box.height, round(top) - 8 - box.top))
+    return box
+
+
+def draw_trail(surface: pygame.Surface, props: Props, stage: Stage,
+               spots: list[SeatSpot]) -> None:
+    """This round's moves, newest last, as many as fit in the free corner."""
+    if stage.phase not in ("turns", "reveal") or not stage.trail:
+        return
+    room = trail_room(spots)
+    fits = room.height // LINE - 1  # the title takes a line
+    if fits <= 0:
+        return
+    th = props.theme
+    title = th.fitted_text(phrase(props, "title", round=stage.round), TEXT_SIZE, room.width,
+                           theme.GOLD, bold=True)
+    surface.blit(title, room.topleft)
+    for i, event in enumerate(stage.trail[-fits:]):
+        line = th.fitted_text(trail_line(props, stage, event), TEXT_SIZE, room.width,
+                              theme.MUTED_INK, min_size=14)
+        surface.blit(line, (room.left, room.top + LINE * (i + 1)))
+
+
+def standings(stage: Stage) -> list[str]:
+    """Player ids from first to last: winners, then the last knocked out … the first."""
+    out = [pid for pid, _ in stage.knocked_out if pid not in stage.winners]
+    known = set(stage.winners) | set(out)
+    rest = sorted((s for s in stage.players if s.id not in known and s.status != "waiting"),
+                  key=lambda s: -s.lives)
+    return [*stage.winners, *[s.id for s in rest], *reversed(out)]
+
+
+def draw_standings(surface: pygame.Surface, props: Props, stage: Stage, spots: list[SeatSpot],
+                   top: int) -> None:
+    """R14's result in full: rank, name, lives left or the round they went out in."""
+    rounds = dict(stage.knocked_out)
+    entries = []
+    for rank, pid in enumerate(standings(stage), start=1):
+        seat = stage.seat_of(pid)
+        if seat is None:
+            continue
+        if pid in rounds and pid not in stage.winners:
+            entries.append(phrase(props, "out_in", rank=rank, name=seat.name, round=rounds[pid]))
+        else:
+            entries.append(phrase(props, "lives_left", count=seat.lives, rank=rank,
+                                  name=seat.name))
+    th = props.theme
+    blocked = [pygame.Rect(round(l), round(t), round(r - l), round(b - t))
+               for l, t, r, b in (spot.box() for spot in spots)]
+    width = free_width(spots, top, top + LINE * 4) - 40
+    lines = [phrase(props, "standings")]
+    for entry in entries:  # whole entries per line, as many as fit
+        candidate = f"{lines[-1]}   {entry}" if len(lines) > 1 else ""
+        if candidate and th.measure(candidate, TEXT_SIZE) <= width:
+            lines[-1] = candidate
+        else:
+            lines.append(entry)
+    for i, text in enumerate(lines):
+        image = th.fitted_text(text, TEXT_SIZE, width, theme.GOLD if i == 0 else theme.INK,
+                               bold=i == 0)
+        rect = image.get_rect(midtop=(960, top + i * LINE))
+        if rect.collidelist(blocked) >= 0 or rect.bottom > 1080 - 110:
+            return  # no room left between the seats
+        surface.blit(image, rect)

@@ -1,0 +1,114 @@
+"""Issue 12 item 1, end to end: the real ``cuckoo-party`` process with its TV (SDL's dummy
+driver, not ``--headless``) holds the reveal back from phones until its TV turns the cards;
+the same game ``--headless`` hands every phone the whole reveal at once (the finding)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.api.cuckoo_http_client import Http
+
+ROOT = Path(__file__).resolve().parents[2]
+JOIN_LINE = re.compile(r"Join at http://127\.0\.0\.1:(\d+)/\?room=TEST")
+NAMES = ("Ana", "Bo", "Cy", "Di")
+
+
+class Host:
+    def __init__(self, state: Path, headless: bool) -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy",
+               "SDL_AUDIODRIVER": "dummy"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "host.cli", *(["--headless"] if headless else ["--mute"]),
+             "--bind", "127.0.0.1", "--port", "0", "--room", "TEST", "--seed", "42",
+             "--state", str(state), "--turn-timeout", "0"],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.port = 0
+        self.lines: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+        deadline = time.monotonic() + 30
+        while not self.port and time.monotonic() < deadline and self.process.poll() is None:
+            time.sleep(0.02)
+        assert self.port, self.lines[-10:]
+        self.http = Http(f"http://127.0.0.1:{self.port}")
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.append(line)
+            if match := JOIN_LINE.search(line):
+                self.port = int(match.group(1))
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
+
+
+def _others(view: dict[str, Any]) -> int:
+    return sum(1 for p in view["players"] if p["id"] != view["me"]["id"] and p["card"])
+
+
+def _play_to_the_reveal(host: Host) -> tuple[dict[str, str], float]:
+    """Four players keep, each as soon as their own view offers it; returns the tokens and
+    when the dealer's keep was answered."""
+    tokens = {}
+    for name in NAMES:
+        joined = host.http.join(name)
+        tokens[joined["player_id"]] = joined["token"]
+    vip = next(iter(tokens))
+    assert host.http.act(tokens[vip], "start", 0)[0] == 200
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        views = {pid: host.http.state(token) for pid, token in tokens.items()}
+        actor = next((pid for pid, view in views.items() if "keep" in view["can"]), None)
+        if actor is None:
+            time.sleep(0.05)
+            continue
+        view = views[actor]
+        status, _ = host.http.act(tokens[actor], "keep", view["step"])
+        assert status == 200
+        if view["dealer"] == actor:
+            return tokens, time.monotonic()
+    raise AssertionError("the turns never reached the dealer")
+
+
+@pytest.mark.parametrize("headless", [False, True], ids=["with-tv", "headless"])
+def test_issue12_the_reveal_reaches_phones_with_the_tv(tmp_path: Path, headless: bool) -> None:
+    host = Host(tmp_path / "state.json", headless)
+    try:
+        tokens, moved = _play_to_the_reveal(host)
+        watcher = next(iter(tokens))
+        seen: list[tuple[float, int, int]] = []
+        while time.monotonic() - moved < 10:
+            view = host.http.state(tokens[watcher])
+            seen.append((time.monotonic() - moved, _others(view), len(view["losers"])))
+            if _others(view) == len(NAMES) - 1 and view["losers"] and headless:
+                break
+            time.sleep(0.1)
+        first_second = [s for s in seen if s[0] < 0.8]
+        assert first_second, seen
+        if headless:  # nothing is delayed: the whole reveal at once
+            assert first_second[0][1] == len(NAMES) - 1 and first_second[0][2] >= 1
+        else:  # the TV leads: nothing at first, then card after card, then the loser
+            assert all(others == 0 and losers == 0 for _, others, losers in first_second), seen
+            counts = {others for _, others, _ in seen}
+            assert {1, 2, len(NAMES) - 1} <= counts, seen
+            last = seen[-1]
+            assert last[1] == len(NAMES) - 1 and last[2] >= 1, seen
+            when_all_up = next(t for t, others, _ in seen if others == len(NAMES) - 1)
+            assert when_all_up >= 1.5, seen  # a real beat, not a flash
+    finally:
+        host.stop()

@@ -1,0 +1,128 @@
+"""Issue 12 item 1 — the TV leads: real phones in Chromium and a host WITH a TV.
+
+The TV is the real ``TVApp`` on SDL's dummy driver, in this process, and its clock is in the
+test's hands: between two TV frames nothing moves on the TV, so whatever a phone receives can
+be held against what the TV has drawn. After the dealer's move no phone may hold another
+player's card, a loser or a lost life before the TV has turned that card up / played that life.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pygame
+
+from host.i18n import Catalog
+from host.tv.app import FRAME_SECONDS, TVApp
+from host.tv.table import card_look
+from host.tv.theme import CANVAS_SIZE
+from tests.phone.helpers import Phone
+
+NAMES = ("Ana", "Bo", "Cy", "Di")
+
+
+class TVClock:
+    """The TV app with time advanced by the test, frame by frame, drawing every frame."""
+
+    def __init__(self, session: Any, url: str) -> None:
+        pygame.font.init()
+        self.app = TVApp(session, None, Catalog.load(), lang="en", join_url=url)
+        self.surface = pygame.Surface(CANVAS_SIZE)
+
+    def play(self, seconds: float) -> None:
+        for _ in range(max(1, round(seconds / FRAME_SECONDS))):
+            self.app.pump_updates()
+            self.app.step(FRAME_SECONDS)
+        self.app.render(self.surface)
+
+    def face_up(self) -> dict[str, str]:
+        """Cards whose face the TV shows now (or is turning), by player."""
+        stage, up = self.app.stage, {}
+        for seat in stage.players:
+            look = card_look(stage, seat)
+            if look.kind in ("face", "flip") and look.code:
+                up[seat.id] = look.code
+        return up
+
+
+def _others(view: dict[str, Any]) -> dict[str, str]:
+    me = view["me"]["id"] if view.get("me") else None
+    return {p["id"]: p["card"] for p in view["players"] if p["id"] != me and p["card"]}
+
+
+def _settle(phones: dict[str, Phone], seconds: float = 0.6) -> None:
+    """Give the streams time to deliver whatever the host sent (the host's side is frozen)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for phone in phones.values():
+            phone.page.wait_for_timeout(50)
+
+
+def test_issue12_phones_follow_the_tvs_reveal(live_server: Any, phone_factory: Any) -> None:
+    server = live_server()
+    session = server.session
+    tv = TVClock(session, f"{server.url}/?room=TEST")
+    try:
+        phones: dict[str, Phone] = {}
+        for name in NAMES:
+            phone = phone_factory()
+            phone.open(f"{server.url}/?room=TEST")
+            phone.join(name)
+            phone.player_id = next(p["id"] for p in session.view(None)["players"]
+                                   if p["name"] == name)
+            phones[phone.player_id] = phone
+        vip = next(iter(phones))
+        phones[vip].tap("start")
+        phones[vip].wait_step(1)
+        dealer_moved = False
+        for _ in range(400):  # tap as soon as the phone shows the buttons the TV announced
+            tv.play(0.2)
+            table = session.view(None)
+            if table["phase"] != "turns":
+                break
+            actor = next((pid for pid in phones if session.view(pid)["can"]), None)
+            if actor is None:
+                continue
+            phone = phones[actor]
+            phone.page.wait_for_selector("#actions button")
+            step = session.step
+            phone.tap("cut" if "cut" in phone.buttons() else "keep")
+            dealer_moved = actor == table["dealer"]
+            phone.wait_step(step + 1)
+        assert dealer_moved and session.view(None)["phase"] in ("reveal", "game_over")
+        # The host is past the reveal; the TV has not drawn one frame of it yet.
+        _settle(phones)
+        for pid, phone in phones.items():
+            for view in phone.received_views():
+                assert _others(view) == {} or view["phase"] == "lobby", f"{pid} saw a card"
+                assert view["losers"] == [] and view["winners"] == []
+            assert "deal" not in session.view(pid)["can"]
+        # Now the TV plays the reveal; at every frame the phones hold at most what it shows.
+        seen_counts: set[int] = set()
+        for _ in range(300):
+            tv.play(0.1)
+            _settle(phones, 0.15)
+            up = tv.face_up()
+            stage = tv.app.stage
+            for pid, phone in phones.items():
+                view = phone.received_views()[-1]
+                others = _others(view)
+                assert all(up.get(other) == card for other, card in others.items()), \
+                    f"{pid} holds {others} while the TV shows {up}"
+                seen_counts.add(len(others))
+                shown_lives = {s.id: s.lives for s in stage.players}
+                beat = stage.beat
+                if beat is not None and beat.kind == "life_lost":
+                    shown_lives[beat.event["player"]] = int(beat.event["lives"])
+                for player in view["players"]:
+                    assert player["lives"] >= shown_lives[player["id"]], \
+                        f"{pid} learnt {player['id']} lost a life before the TV showed it"
+            if not stage.animating:
+                break
+        assert len(seen_counts) >= 3, "the cards did not come up one after another"
+        _settle(phones)
+        for pid, phone in phones.items():  # the final view is the contract's, unchanged
+            assert phone.received_views()[-1] == session.view(pid, paced=False)
+    finally:
+        tv.app.close()

@@ -1,0 +1,319 @@
+"""Issue 12 item 1 — the TV leads: phones learn an outcome only when the TV shows it.
+
+A real session, and the TV's real model of the table (``host.tv.stage.Stage``, no pygame)
+driven with a fake clock: the test steps the TV's time itself and checks, at every moment,
+what every phone's view holds against what the TV has played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from host.pacing import STALL_SECONDS, Pacer, Shown, Unseen, present
+from host.session import Session
+from host.tv.stage import Stage, reveal_marked_at
+
+NAMES = ("Ana", "Bea", "Cal", "Dan")
+
+
+class TV:
+    """The TV's stage following the session as ``TVApp`` does, with time in the test's hands."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.stage = Stage()
+        self.stage.on_shown = session.tv_shown
+        self.subscription = session.lead()
+
+    def pump(self) -> None:
+        while (update := self.subscription.get(0.0)) is not None:
+            self.stage.receive(update.view, list(update.events))
+
+    def play(self, seconds: float, dt: float = 0.05,
+             check: Callable[[], None] | None = None) -> None:
+        for _ in range(round(seconds / dt)):
+            self.pump()
+            self.stage.update(dt)
+            if check is not None:
+                check()
+
+    def finish(self, check: Callable[[], None] | None = None) -> None:
+        for _ in range(4000):
+            self.pump()
+            if not self.stage.animating:
+                return
+            self.stage.update(0.05)
+            if check is not None:
+                check()
+        raise AssertionError("the TV never finished playing")
+
+
+def _table(make_session: Callable[..., Session], rules: str = "") -> tuple[Session, list[str]]:
+    session = make_session(rules)
+    ids = [session.join(name, "TEST").player_id for name in NAMES]
+    return session, ids
+
+
+def _cards_of_others(view: dict[str, Any]) -> dict[str, str]:
+    me = view["me"]["id"]
+    return {p["id"]: p["card"] for p in view["players"] if p["id"] != me and p["card"]}
+
+
+def _to_dealer(session: Session, tv: TV | None) -> None:
+    """Everyone but the dealer keeps (as soon as the TV — if any — shows their turn)."""
+    for _ in range(40):
+        table = session.view(None)
+        if table["current"] == table["dealer"]:
+            return
+        current = table["current"]
+        if tv is not None:
+            while "keep" not in session.view(current)["can"]:
+                tv.play(0.1)
+        session.act(current, "keep", table["step"])
+    raise AssertionError("the turns never reached the dealer")
+
+
+def test_issue12_headless_views_are_never_delayed(make_session: Callable[..., Session]) -> None:
+    session, ids = _table(make_session)
+    session.act(ids[0], "start", 0)
+    _to_dealer(session, None)
+    dealer = session.view(None)["dealer"]
+    session.act(dealer, "keep", session.step)
+    for pid in ids:
+        assert session.view(pid) == session.view(pid, paced=False)
+        assert session.view(pid)["phase"] in ("reveal", "game_over")
+
+
+def test_issue12_reveal_reaches_phones_card_by_card_with_the_tv(
+        make_session: Callable[..., Session]) -> None:
+    session, ids = _table(make_session)
+    tv = TV(session)
+    phones = {pid: session.subscribe(pid, presence=False) for pid in ids}
+    session.act(ids[0], "start", 0)
+    tv.finish()
+    _to_dealer(session, tv)
+    tv.finish()
+    dealer = session.view(None)["dealer"]
+    answer = session.act(dealer, "keep", session.step)
+    final = {pid: session.view(pid, paced=False) for pid in ids}
+    reveal = next(e for e in final[ids[0]]["log"] if e["type"] == "reveal")
+    # The dealer's own answer and every phone: no other card, no loser before the TV plays.
+    for view in [answer, *(session.view(pid) for pid in ids)]:
+        assert _cards_of_others(view) == {} and view["losers"] == []
+        assert view["lowest"] is None and "deal" not in view["can"]
+        assert not any(e["type"] == "reveal" for e in view["log"])
+    lives_at_start = {p["id"]: p["lives"] for p in session.view(ids[0])["players"]}
+    most_cards_seen = 0
+
+    def check() -> None:
+        nonlocal most_cards_seen
+        beat = tv.stage.beat
+        on_tv = {s.id: s for s in tv.stage.players}
+        for pid in ids:
+            view = session.view(pid)
+            others = _cards_of_others(view)
+            # Every card a phone holds is face up on the TV (or the phone's own).
+            for other, card in others.items():
+                assert on_tv[other].card == card or (
+                    beat is not None and beat.kind == "reveal"
+                    and _face_up_in_reveal(tv.stage, other)), f"{pid} saw {other}'s card early"
+            most_cards_seen = max(most_cards_seen, len(others))
+            for player in view["players"]:
+                tv_lives = on_tv[player["id"]].lives
+                if beat is not None and beat.kind == "life_lost" and \
+                        beat.event["player"] == player["id"]:
+                    tv_lives = int(beat.event["lives"])
+                assert player["lives"] >= tv_lives, f"{pid} saw a life lost before the TV"
+            if view["winners"]:
+                assert tv.stage.phase == "game_over"
+
+    while tv.stage.beat is None or tv.stage.beat.kind != "reveal":
+        tv.play(0.05, check=check)
+    tv.play(reveal_marked_at(len(ids)) / 2, check=check)
+    assert 0 < most_cards_seen < len(ids) - 1  # cards are coming up one after another
+    tv.finish(check=check)
+    for pid in ids:  # once the TV has played it all, the final view is unchanged
+        assert session.view(pid) == final[pid]
+    lost = [e["player"] for e in final[ids[0]]["log"] if e["type"] == "life_lost"]
+    assert lost and all(final[ids[0]]["players"][ids.index(p)]["lives"] < lives_at_start[p]
+                        for p in lost)
+    assert set(reveal["cards"]) == set(ids)
+    # The stream of each phone ended on that same final view.
+    for pid, subscription in phones.items():
+        last = None
+        while (update := subscription.get(0.0)) is not None:
+            last = update
+        assert last is not None and last.view == final[pid]
+
+
+def _face_up_in_reveal(stage: Stage, player: str) -> bool:
+    from host.tv.table import card_look
+
+    seat = stage.seat_of(player)
+    return seat is not None and card_look(stage, seat).kind in ("face", "flip")
+
+
+def test_issue12_a_reloading_phone_gets_what_the_tv_shows(
+        make_session: Callable[..., Session]) -> None:
+    session, ids = _table(make_session)
+    tv = TV(session)
+    session.act(ids[0], "start", 0)
+    tv.finish()
+    _to_dealer(session, tv)
+    tv.finish()
+    session.act(session.view(None)["dealer"], "keep", session.step)
+    count = len(ids)
+    while tv.stage.beat is None or tv.stage.beat.kind != "reveal":
+        tv.play(0.05)
+    tv.play(reveal_marked_at(count) / 2)
+    fresh = session.subscribe(ids[1], presence=False).get(0.0)
+    assert fresh is not None and fresh.view == session.view(ids[1])
+    assert fresh.view["phase"] == "reveal" and fresh.view["losers"] == []
+    assert 0 < len(_cards_of_others(fresh.view)) < count - 1
+
+
+def test_issue12_reveal_is_a_real_beat() -> None:
+    for players, low, high in ((4, 3.0, 5.0), (10, 3.0, 5.2)):
+        from host.tv.stage import beat_length
+
+        length = beat_length({"type": "reveal", "cards": {f"p{i}": "2S" for i in range(players)}})
+        assert low <= length <= high, (players, length)
+
+
+def test_issue12_a_stalled_tv_never_freezes_the_game() -> None:
+    now = [100.0]
+    pacer = Pacer(clock=lambda: now[0])
+    pacer.lead(watchdog=False)
+    pacer.sent([{"type": "kept", "player": "p1", "auto": False, "timed_out": False}], {})
+    assert pacer.holding()
+    now[0] += STALL_SECONDS - 0.1
+    assert not pacer.release_if_stalled()
+    now[0] += 0.2
+    assert pacer.release_if_stalled() and not pacer.holding()
+
+
+def test_issue12_a_block_shows_on_phones_when_the_tv_calls_it() -> None:
+    view: dict[str, Any] = {
+        "phase": "turns", "me": {"id": "p1", "card": "4H", "history": []}, "can": [],
+        "players": [{"id": "p1", "card": None, "lives": 3, "status": "active"},
+                    {"id": "p2", "card": "KS", "lives": 3, "status": "active"}],
+        "shown": {"p2": "KS"}, "current": "p2", "order": ["p1", "p2"],
+        "log": [{"type": "turn", "player": "p1"},
+                {"type": "blocked", "player": "p1", "target": "p2", "king": "KS",
+                 "call": "cuckoo"},
+                {"type": "turn", "player": "p2"}],
+    }
+    unseen = [Unseen(dict(e)) for e in view["log"][1:]]
+    masked = present(view, unseen)
+    assert masked["players"][1]["card"] is None and masked["shown"] == {}
+    assert masked["current"] == "p1" and len(masked["log"]) == 1
+    assert present(view, unseen[1:])["players"][1]["card"] == "KS"
+    assert view["shown"] == {"p2": "KS"}  # the session's own view is never changed
+
+
+def test_issue12_a_swap_reaches_the_traders_when_the_tv_plays_it() -> None:
+    swap = {"type": "swap", "player": "p1", "target": "p2", "gave": "3C", "got": "9D"}
+    view: dict[str, Any] = {
+        "phase": "turns", "me": {"id": "p2", "card": "3C", "history": [swap]}, "can": ["keep"],
+        "players": [{"id": "p1", "card": None}, {"id": "p2", "card": None}], "shown": {},
+        "current": "p2", "order": ["p1", "p2"],
+        "log": [{"type": "turn", "player": "p1"},
+                {"type": "exchanged", "player": "p1", "target": "p2"},
+                {"type": "turn", "player": "p2"}],
+    }
+    masked = present(view, [Unseen(dict(e)) for e in view["log"][1:]])
+    assert masked["me"]["card"] == "9D" and masked["me"]["history"] == []
+    assert masked["can"] == [] and masked["current"] == "p1"
+    shown_swap = present(view, [Unseen(dict(view["log"][2]))])
+    assert shown_swap["me"]["card"] == "3C" and shown_swap["can"] == []
+
+
+def test_issue12_pacer_counts_what_the_tv_has_begun() -> None:
+    pacer = Pacer()
+    pacer.lead(watchdog=False)
+    reveal = {"type": "reveal", "cards": {"p1": "2S", "p2": "9H"}, "lowest": "2",
+              "losers": ["p1"]}
+    pacer.sent([reveal, {"type": "life_lost", "player": "p1", "lives": 1,
+                         "timed_out": False}], {"p1": 1, "p2": 3})
+    assert pacer.show(Shown(1, 1, False)) and pacer.holding()
+    assert pacer.show(Shown(1, 2, True)) and pacer.holding()  # the life is not lost yet
+    assert pacer.show(Shown(2)) and not pacer.holding()
+    pacer.resign()
+
+
+def test_issue12_h4_penalty_lives_come_back_exactly() -> None:
+    pacer = Pacer()
+    pacer.sent([], {"p1": 3})
+    pacer.lead(watchdog=False)
+    pacer.sent([{"type": "life_lost", "player": "p1", "lives": 1, "timed_out": True}],
+               {"p1": 1})
+    view: dict[str, Any] = {"phase": "reveal", "me": None, "can": [], "losers": ["p1"],
+                            "players": [{"id": "p1", "lives": 1, "card": "2S"}], "log": []}
+    assert pacer.present(view)["players"][0]["lives"] == 3
+
+
+def test_issue12_the_dealers_cut_reaches_the_dealer_when_the_tv_plays_it() -> None:
+    cut = {"type": "cut_card", "dealer": "p2", "card": "9S", "discarded": "3D"}
+    view: dict[str, Any] = {
+        "phase": "turns", "me": {"id": "p2", "card": "9S", "history": [cut]}, "can": [],
+        "players": [{"id": "p1", "card": None}, {"id": "p2", "card": None}], "shown": {},
+        "current": "p2", "order": ["p1", "p2"], "discard_count": 1,
+        "log": [{"type": "turn", "player": "p2"}, {"type": "cut", "dealer": "p2", "attempt": 1},
+                {"type": "cut_taken", "dealer": "p2"}],
+    }
+    masked = present(view, [Unseen(dict(e)) for e in view["log"][1:]])
+    assert masked["me"]["card"] == "3D" and masked["me"]["history"] == []
+    assert masked["discard_count"] == 0 and len(masked["log"]) == 1
+    assert present(view, [])["me"]["card"] == "9S"
+
+
+def _codes(view: dict[str, Any]) -> set[str]:
+    """Every card code anywhere in a view."""
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+        elif isinstance(value, str) and 2 <= len(value) <= 3 and value[-1] in "SHDC" and \
+                value[:-1] in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"):
+            found.add(value)
+
+    walk(value=view)
+    return found
+
+
+def test_issue12_a_paced_view_never_holds_a_card_its_receiver_may_not_see(
+        make_session: Callable[..., Session]) -> None:
+    """Random games, random TV pace: every paced view is checked against the engine's own
+    independent rule (``host.rules.views.may_see``) — masking only ever hides or gives back
+    the receiver's own earlier card."""
+    import random
+
+    from host.rules.views import may_see
+
+    for seed in range(3):
+        session = make_session("H3", seed=seed)
+        ids = [session.join(name, "TEST").player_id for name in (*NAMES, "Eve")]
+        tv = TV(session)
+        rng = random.Random(seed)
+        session.act(ids[0], "start", 0)
+        for _ in range(400):
+            tv.play(rng.choice((0.05, 0.2, 0.6)))
+            game = session._game  # the test is the referee: it may look at the engine
+            for pid in [*ids, None]:
+                view = session.view(pid, paced=True)
+                assert _codes(view) <= {str(c) for c in may_see(game, pid)}, (seed, pid)
+            table = session.view(None)
+            if table["phase"] == "game_over":
+                break
+            for pid in ids:
+                view = session.view(pid)
+                if view["can"]:
+                    session.act(pid, rng.choice(view["can"]), view["step"])
+                    break
+        assert table["round"] >= 3, "the random game should reach a few reveals"

@@ -1,0 +1,155 @@
+"""Issue 12 item 5 — nothing on the TV is drawn over something else, at 1920×1080 and 1280×720.
+
+Every scene of ``cuckoo-party screenshots`` is filmed, plus every beat of the scripted game at
+several instants, a 10-player table and a 20-player H7 table with 16-character names, the
+language notice over the lobby and the overlays. The TV draws on a logical 1920×1080 canvas
+scaled to the screen (``pygame.SCALED``), so 1280×720 is the same picture scaled by 2/3: the
+boxes are checked again after that scaling (rounded to whole pixels).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from host.i18n import Catalog
+from host.rules import HouseRules
+from host.tv.app import FRAME_SECONDS, TVApp
+from host.tv.overlays import ConfirmOverlay, HelpOverlay, KickOverlay
+from host.tv.screenshots import PLAYERS, StillCamera, take_screenshots
+from tests.tv.overlap import Box, Canvas, overlaps, recording_frames
+
+#: Layers drawn over each other on purpose, (lower, upper): the upper one is drawn later.
+UNDER: frozenset[tuple[str, str]] = frozenset({
+    # Cards in flight (deal, swap, cut, misdeal) pass *under* the seats, the pile names and
+    # the banners, so a moving card never hides a name (issue 12: the cut card over the
+    # dealer's plate).
+    ("card", "draw_seat"), ("card", "label"), ("card", "banner"), ("card", "card"),
+    ("_draw_piles", "card"),
+    # The life token leaving a plate rises from it, with its "−1".
+    ("draw_seat", "_draw_leaving_token"), ("_draw_leaving_token", "_draw_leaving_token"),
+    # "Keeps" is written on the player's own card (the bubble fits inside it).
+    ("draw_seat", "bubble"),
+    # An overlay's words and rows lie on its panel.
+    ("draw_panel", "draw"),
+    # The stock is four cards stacked.
+    ("_draw_piles", "_draw_piles"),
+})
+#: Drawn over everything on purpose: the winners' confetti.
+IGNORED = frozenset({"confetti"})
+SIXTEEN = ("Bartholomew-Jone", "Maximilienne-Ro", "Giovannantonio", "Anne-Charlotte M",
+           "Jean-Christophe", "Marie-Antoinett", "Pierluigi-Ernes", "Wilhelmina Oost",
+           "Constantinopoli", "Aleksandrovitch", "Hildegard-Beate", "Bernadette-Rose",
+           "Massimiliano-Lu", "Guinevere Ashby", "Christabel-Anne", "Fitzgerald-Hugh",
+           "Evangelina Sora", "Leopoldine-Mari", "Sebastiano-Gian", "Kristoffer Lars")
+
+
+class OverlapCamera(StillCamera):
+    """Films every scene and beat on a recording canvas; remembers the clashes of each."""
+
+    def __init__(self, app: TVApp, directory: Path, every: int = 1) -> None:
+        super().__init__(app, directory)
+        self.every = every  # film one beat in ``every`` (long games of big tables)
+        self.beats = 0
+        self.canvas = Canvas()
+        self.frames: dict[str, list[Box]] = {}
+
+    def film(self, name: str) -> None:
+        self.app.poll_caption()
+        with recording_frames():
+            self.app.render(self.canvas)
+        self.frames[name] = list(self.canvas.boxes)
+
+    def shoot(self, scene: str) -> None:
+        if scene in self.taken:
+            return
+        self.film(scene)
+        self.taken[scene] = self.directory / f"tv-{scene}.png"
+        if scene == "lobby":
+            app = self.app
+            app.notify(app.props.t("language_now", language="Français"))
+            self.film("lobby+notice")
+            app._toast = None
+            props, players = app.props, list(app.stage.players)
+            for name, overlay in (
+                    ("help", HelpOverlay(props, app._pop)),
+                    ("kick", KickOverlay(props, players, lambda seat: None, app._pop)),
+                    ("confirm", ConfirmOverlay(props, props.t("kick_question",
+                                                              name=players[0].name),
+                                               lambda: None, app._pop))):
+                app.overlays.append(overlay)
+                self.film(f"lobby+{name}")
+                app.overlays.pop()
+
+    def play_out(self) -> None:
+        app = self.app
+        filmed: set[tuple[int, float]] = set()
+        counted: set[int] = set()
+        for _ in range(100_000):
+            beat = app.stage.beat
+            if beat is None:
+                return
+            if id(beat) not in counted:
+                counted.add(id(beat))
+                self.beats += 1
+            for moment in (0.2, 0.6, 0.95):
+                key = (id(beat), moment)
+                if self.beats % self.every == 0 and beat.progress >= moment and \
+                        key not in filmed:
+                    filmed.add(key)
+                    self.film(f"{beat.kind}@{moment}#{len(self.frames)}")
+            super_moment = _scene_moment(self, beat)
+            if super_moment is not None:
+                self.shoot(super_moment)
+            app.step(FRAME_SECONDS)
+            app.poll_caption()
+
+
+def _scene_moment(camera: StillCamera, beat: object) -> str | None:
+    from host.tv.screenshots import _moment_of
+
+    kind, event, elapsed = beat.kind, beat.event, beat.elapsed  # type: ignore[attr-defined]
+    scene, moment = _moment_of(kind, event)
+    return scene if scene and scene not in camera.taken and elapsed >= moment else None
+
+
+def _film(tmp_path: Path, players: tuple[str, ...], rules: HouseRules | None = None,
+          lang: str = "en", every: int = 1) -> OverlapCamera:
+    cameras: list[OverlapCamera] = []
+
+    def make(app: TVApp, directory: Path) -> OverlapCamera:
+        cameras.append(OverlapCamera(app, directory, every))
+        return cameras[-1]
+
+    take_screenshots(tmp_path, lang, catalog=Catalog.load(), camera_type=make, players=players,
+                     rules=rules)
+    return cameras[0]
+
+
+def _clashes(camera: OverlapCamera, scale: float) -> list[str]:
+    found = []
+    for name, boxes in camera.frames.items():
+        found += [f"{name}: {clash}" for clash in overlaps(boxes, UNDER, IGNORED, scale)]
+    return found
+
+
+@pytest.fixture(scope="module")
+def filmed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, OverlapCamera]:
+    pygame.font.init()
+    root = tmp_path_factory.mktemp("overlap")
+    return {
+        "5": _film(root / "five", PLAYERS),
+        "5-fr": _film(root / "five-fr", PLAYERS, lang="fr"),
+        "10": _film(root / "ten", SIXTEEN[:10]),
+        "20": _film(root / "twenty", SIXTEEN, HouseRules.parse("H7"), every=7),
+    }
+
+
+@pytest.mark.parametrize("scale", [1.0, 2 / 3], ids=["1920x1080", "1280x720"])
+@pytest.mark.parametrize("table", ["5", "5-fr", "10", "20"])
+def test_issue12_nothing_on_the_tv_overlaps(filmed: dict[str, OverlapCamera], table: str,
+                                            scale: float) -> None:
+    clashes = _clashes(filmed[table], scale)
+    assert not clashes, f"{len(clashes)} overlaps:\n" + "\n".join(clashes[:40])

@@ -1,0 +1,64 @@
+"""Issue 12 item 1 — on the TV, the voice and the caption come with the picture: a lost life is
+announced when its beat starts (the moment the lives dots change), the reveal's lowest card
+when it is marked — not when the session settled the move seconds earlier."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from host.i18n import Catalog
+from host.tv.app import FRAME_SECONDS, TVApp
+from host.tv.stage import reveal_marked_at
+from tests.tv.views import StillSession, player, view
+
+
+class RecordingVoice:
+    """Records when (in TV time) each event was handed to the voice."""
+
+    def __init__(self) -> None:
+        self.muted = True
+        self.said: list[tuple[str, float]] = []
+        self.app: TVApp | None = None
+
+    def announce(self, events: list[dict[str, Any]], table: dict[str, Any]) -> None:
+        assert self.app is not None
+        self.said.extend((str(e["type"]), self.app.stage.time) for e in events)
+
+    def caption(self) -> None:
+        return None
+
+    def set_language(self, lang: str) -> None:
+        """Not needed here."""
+
+    def set_muted(self, muted: bool) -> None:
+        self.muted = muted
+
+
+def test_issue12_voice_and_lives_dots_change_together(catalog: Catalog) -> None:
+    players = [player(i, card=None) for i in range(4)]
+    before = view("turns", players)
+    voice = RecordingVoice()
+    app = TVApp(cast(Any, StillSession(before)), voice, catalog, lang="en",
+                join_url="http://x/?room=CAKE")
+    voice.app = app
+    cards = {"p0": "2S", "p1": "9H", "p2": "QD", "p3": "5C"}
+    after = view("reveal", [player(0, lives=2, card="2S"), *[player(i, card=c) for i, c in
+                                                           ((1, "9H"), (2, "QD"), (3, "5C"))]])
+    app.stage.receive(after, [
+        {"type": "reveal", "cards": cards, "lowest": "2", "losers": ["p0"]},
+        {"type": "life_lost", "player": "p0", "lives": 2, "timed_out": False},
+    ])
+    dots_changed_at = None
+    for _ in range(900):
+        app.step(FRAME_SECONDS)
+        beat = app.stage.beat
+        shown = (int(beat.event["lives"]) if beat is not None and beat.kind == "life_lost"
+                 else app.stage.seat_of("p0").lives)  # type: ignore[union-attr]
+        if shown == 2 and dots_changed_at is None:
+            dots_changed_at = app.stage.time
+        if not app.stage.animating:
+            break
+    said = dict(voice.said)
+    assert said["reveal"] >= reveal_marked_at(4) - FRAME_SECONDS  # said once the lowest is marked
+    assert dots_changed_at is not None
+    assert abs(said["life_lost"] - dots_changed_at) <= 2 * FRAME_SECONDS
