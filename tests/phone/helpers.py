@@ -204,3 +204,29 @@ def play_until(phones: dict[str, Phone], session: Any, done: Callable[[dict[str,
         actor.tap(choose(view))
         actor.wait_step(table["step"] + 1)
     raise AssertionError("the game did not end")
+
+
+def rigged_reveal(session: Any, cards: dict[str, str], lives: dict[str, int] | None = None,
+                  max_turns: int = 12) -> dict[str, Any]:
+    """Deal ``cards`` (player id → card) with the lives given, everyone keeps: the reveal.
+
+    The test is the dealer: it starts the game when in the lobby, sets the cards and lives
+    through the session's game under its lock (like tests/phone/test_phone_sudden_death.py),
+    then keeps for every player through the session. Returns the public view after it.
+    """
+    from tests.rules.helpers import rig
+
+    table = session.view(None)
+    if table["phase"] == "lobby":
+        session.act(table["vip"], "start", table["step"])
+    with session._lock:
+        game = session._game
+        for pid, count in (lives or {}).items():
+            game.player(pid).lives = count
+        rig(game, game.dealer, cards)
+    for _ in range(max_turns):
+        table = session.view(None)
+        if table["phase"] != "turns":
+            return table
+        session.act(table["current"], "keep", table["step"])
+    raise AssertionError("the round did not end")
