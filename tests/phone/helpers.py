@@ -227,6 +227,6 @@ def rigged_reveal(session: Any, cards: dict[str, str], lives: dict[str, int] | N
     for _ in range(max_turns):
         table = session.view(None)
         if table["phase"] != "turns":
-            return table
+            return dict(table)
         session.act(table["current"], "keep", table["step"])
     raise AssertionError("the round did not end")

@@ -32,7 +32,7 @@ def in_viewport(phone: Phone, selector: str) -> bool:
             return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }""", selector))
 
 
-def rgb(colour: tuple[int, int, int]) -> str:
+def rgb(colour: tuple[int, ...]) -> str:
     return "rgb({}, {}, {})".format(*colour)
 
 
