@@ -874,7 +874,10 @@
   /** The spoken line for a new event that concerns me (my card changed, a King shown). */
   function eventNews(view, event) {
     const me = view.me.id;
-    if (event.type === "round_dealt" && view.me.card) return t("your_card", { card: cardValue(view.me.card) });
+    if (event.type === "round_dealt") {
+      const dealt = (view.me.history || []).find((told) => told.type === "card_dealt");
+      return dealt ? t("your_card", { card: cardValue(dealt.card) }) : null;
+    }
     const mine = event.player === me || event.target === me || event.dealer === me;
     if (!mine || event.type === "turn" || event.type === "kept") return null;
     const entry = storyEntries(view).find((told) => told.event === event);
