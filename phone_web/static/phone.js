@@ -29,7 +29,8 @@
    * Everything the page remembers between updates: room, token, view (the last one drawn),
    * stream (the open EventSource), replaced (another tab took the game), retryTimer and
    * retryDelay (reconnection), busy (an action is on its way), alertedTurn (my turn was
-   * told), turnStep and turnStartedAt (H4 clock), clockTimer, momentTimer, focusAfterJoin.
+   * told), turnStep and turnStartedAt (H4 clock), clockTimer, momentTimer, focusAfterJoin,
+   * actionsHadFocus (focus to give back after an action).
    */
   const state = { room: byId("main").dataset.room, retryDelay: FIRST_RETRY_MS };
 
@@ -368,6 +369,8 @@
    */
   async function send(action, extra = {}) {
     if (state.busy || !state.view) return null;
+    /* a disabled button loses focus: remember to give it back to the next thing to do */
+    state.actionsHadFocus = byId("actions").contains(document.activeElement);
     setBusy(true);
     const error = setText(byId("action-error"), "");
     let view = null;
@@ -504,7 +507,8 @@
     const previous = state.view;
     if (previous && view.step < previous.step) return; /* a late, older message */
     state.view = view;
-    const actionsHadFocus = byId("actions").contains(document.activeElement);
+    const actionsHadFocus = state.actionsHadFocus || byId("actions").contains(document.activeElement);
+    state.actionsHadFocus = false;
     showScreen("game");
     const main = byId("main");
     main.dataset.step = view.step;
