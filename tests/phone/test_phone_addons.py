@@ -9,6 +9,7 @@ reconnect by itself.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -33,7 +34,7 @@ ADDON = """/* a test add-on, standing for vip.js */
 
 
 @pytest.fixture
-def addon_server(make_session: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+def addon_server(make_session: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[SimpleNamespace]:
     """A live host whose static folder also holds ``vip.js`` and whose catalog has ``vip.*``."""
     from host.network import BackgroundServer
     from phone_web import create_app, page
@@ -46,8 +47,7 @@ def addon_server(make_session: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator
         catalog.messages[lang]["vip.hello"] = f"[{lang}] Hello {{name}}"
     session = make_session()
     server = BackgroundServer(create_app(session, catalog), "127.0.0.1", 0).start()
-    server.session = session
-    yield server
+    yield SimpleNamespace(url=f"http://127.0.0.1:{server.port}", session=session)
     server.stop()
 
 
@@ -55,7 +55,7 @@ def test_addons_share_one_script_and_use_window_cuckoo(
         addon_server: Any, phone_factory: Any) -> None:
     session = addon_server.session
     phone: Phone = phone_factory("Pixel 7", "en-GB")
-    phone.open(f"http://127.0.0.1:{addon_server.port}/?room=TEST")
+    phone.open(f"{addon_server.url}/?room=TEST")
     phone.join("Ana")
     phone.wait_step(0)
     scripts = [r.url for r in phone.requests if r.resource_type == "script"]
