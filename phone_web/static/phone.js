@@ -618,10 +618,10 @@
     card.setAttribute("aria-label", t(key));
   }
 
-  /** Who deals this round, while a round is on. */
+  /** Who deals this round, while its turns go on (at the reveal the headline says who's next). */
   function renderDealer(view) {
     const dealerLine = byId("dealer");
-    if (!view.dealer || view.phase === "lobby" || view.phase === "game_over") clearTranslated(dealerLine);
+    if (!view.dealer || view.phase !== "turns") clearTranslated(dealerLine);
     else if (view.dealer === view.me.id) setTranslated(dealerLine, "you_deal");
     else setTranslated(dealerLine, "dealer_is", { name: nameOf(view, view.dealer) });
   }
