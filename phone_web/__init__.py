@@ -23,6 +23,9 @@ CONTENT_SECURITY_POLICY = (
     "connect-src 'self'; media-src 'self' data:; base-uri 'none'; form-action 'self'; "
     "frame-ancestors 'none'"
 )
+#: The page's stylesheet and script: a CSP header on them has no effect, so it is not sent
+#: (issue 16.5: 12 KB transferred for the whole page, headers included).
+_SUBRESOURCE_TYPES = frozenset({"text/css", "text/javascript"})
 
 #: The page's own script and stylesheet: not documents, so no CSP needed (page weight).
 _SUBRESOURCE_TYPES = frozenset({"text/css", "text/javascript", "application/javascript"})
@@ -65,7 +68,7 @@ def _secure_headers(response: Response) -> Response:
     the page's own script and stylesheet go without its ~250 bytes.
     """
     response.headers["Cache-Control"] = "no-store"
-    if response.mimetype not in _SUBRESOURCE_TYPES:
+    if response.mimetype not in _SUBRESOURCE_TYPES:  # a CSP only acts on documents
         response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     if response.mimetype == "text/html":

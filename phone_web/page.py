@@ -11,14 +11,17 @@ the page, remembered in a cookie), else the ``cuckoo_lang`` cookie, else ``Accep
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
+from dataclasses import dataclass
 from importlib import resources
 
+import zopfli.gzip
 from flask import Blueprint, Flask, Request, Response, abort, current_app, render_template, request
 
 from host.i18n import LANGUAGE_NAMES, LANGUAGES, Catalog, best_language
+from host.palette import SUIT_COLOURS, css_hex
+from phone_web._vendor import rcssmin, rjsmin
 
 page_bp = Blueprint("page", __name__, template_folder="templates")
 
@@ -33,19 +36,19 @@ _SERVER_ONLY = frozenset({
     "story_title", "players_title", "alerts_title", "sound_label", "vibrate_label",
     "reveal_title", "reconnecting", "stream_replaced", "stream_take_back",
 })
-#: The page's two assets and their content types (issue 4: at most 3 requests after the HTML).
-#: The stylesheet is pure ASCII, so it needs no ``charset`` (15 bytes fewer on every load).
+#: The page's two assets and their content types (issue 16.5: at most 3 requests after the HTML).
+#: The stylesheet is pure ASCII, so it needs no ``charset``.
 ASSETS = {"phone.js": "text/javascript; charset=utf-8", "phone.css": "text/css"}
-#: Add-ons of other features (PHONE_ADDONS.md): their catalog domains, embedded as
-#: ``"<domain>.<key>"``, and their scripts, served after ``phone.js`` in the same response (one
-#: request). A missing add-on file is skipped.
+#: The core script; add-on scripts follow it in the same response (PHONE_ADDONS.md).
+CORE_SCRIPT = "phone.js"
+#: Add-ons of other features: their catalog domains (keys shipped as ``"<domain>.<key>"``)
+#: and their scripts in ``phone_web/static`` (a missing file is skipped).
 ADDON_DOMAINS = ("vip", "social")
 ADDON_SCRIPTS = ("vip.js", "social.js")
-#: Add-on messages only the TV, the voice or the command line use: never shipped to phones.
-_ADDON_SERVER_ONLY = frozenset({
-    "vip.game_ended", "vip.player_away", "vip.rules_set", "vip.countdown_away",
-    "vip.countdown_idle", "vip.help_away_seconds", "vip.away",
-})
+#: A line break between two tags is never shown (the template keeps one element a line).
+_BETWEEN_TAGS = re.compile(r">\n<")
+#: Pages kept gzipped per app (3 languages × the room codes phones use; a bound, not a need).
+_MAX_CACHED_PAGES = 32
 
 
 def page_catalog(app: Flask) -> Catalog:
@@ -73,10 +76,11 @@ def clean_room(value: str | None) -> str:
 def translations(catalog: Catalog, lang: str) -> str:
     """The page's messages as one flat compact JSON object for a ``<script type="application/json">``.
 
-    Why flat and trimmed (issue 4, 20 KB): the phone domain's keys and the few shared card words
-    never collide, messages the server already rendered are left out, and a plural whose forms
-    are all the same (English "{count} left") ships as one string — ``t()`` in the script takes
-    either. ``<`` is escaped so no message (or future edit) can close the data block early.
+    The phone domain's keys go unprefixed with the few shared card words (they never collide),
+    each add-on domain's keys as ``"<domain>.<key>"`` (PHONE_ADDONS.md); messages the server
+    already rendered are left out, and a plural whose forms are all the same ships as one
+    string — ``t()`` in the script takes either. ``<`` is escaped so no message (or future
+    edit) can close the data block early.
     """
     common = {
         key: value
@@ -84,10 +88,9 @@ def translations(catalog: Catalog, lang: str) -> str:
         if key.startswith(_COMMON_PREFIXES)
     }
     phone = {k: v for k, v in catalog.domain(lang, "phone").items() if k not in _SERVER_ONLY}
-    for domain in ADDON_DOMAINS:
-        phone.update({f"{domain}.{k}": v for k, v in catalog.domain(lang, domain).items()
-                      if f"{domain}.{k}" not in _ADDON_SERVER_ONLY})
-    data = {key: _one_form_if_same(value) for key, value in {**common, **phone}.items()}
+    addons = {f"{domain}.{key}": value
+              for domain in ADDON_DOMAINS for key, value in catalog.domain(lang, domain).items()}
+    data = {key: _one_form_if_same(value) for key, value in {**common, **phone, **addons}.items()}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return text.replace("<", "\\u003c")
 
@@ -98,109 +101,91 @@ def _one_form_if_same(message: object) -> object:
     return message
 
 
-_STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
-_COMMENT = re.compile(r"/\*.*?\*/|^\s*//[^\n]*", re.DOTALL | re.MULTILINE)
-#: A line break after ``;``/``{``/``,`` or before ``}``/``)``/``]`` never ends a statement.
-_JOIN_LINES = re.compile(r"([;{,])\n|\n(?=[})\]])")
-_SPACE_AROUND = re.compile(r"[ \t]*([=,;:?{}()\[\]<>*&|!])[ \t]*")
-#: A lone ``+``/``-`` between operands needs no spaces (``a - -b`` keeps one: ``a- -b``).
-_LONE_SIGN = re.compile(r"(?<![+-]) ?([+-]) ?(?![+-])")
-#: ``0.25`` → ``.25``; ``true``/``false`` → ``!0``/``!1`` (not after a dot or inside a name).
-_LEADING_ZERO = re.compile(r"(?<![\w.$])0\.(?=\d)")
-_BOOLEAN = re.compile(r"(?<![\w.$])(true|false)(?![\w$])")
-#: ``(x) =>``: one plain parameter needs no parentheses (not after ``async`` or a name).
-_ONE_PARAMETER = re.compile(r"(?<![\w$])\((\w+)\)=>")
-#: ``;}`` outside strings: a statement before ``}`` ends there anyway (the sources write no
-#: empty statements).
-_LAST_SEMICOLON = re.compile(r'("(?:\\.|[^"\\\n])*")|;}')
+def suit_colour_rules() -> str:
+    """The four-colour pack as CSS classes, from ``host.palette`` (the TV draws the same)."""
+    return "".join(f".suit-{suit}{{color:{css_hex(colour)}}}"
+                   for suit, colour in SUIT_COLOURS.items())
 
 
-def compact(source: str) -> str:
-    """Strip comments, indentation and spaces beside punctuation, outside string literals.
+def _static_text(name: str) -> str | None:
+    """A file of ``phone_web/static``, or ``None`` when absent (an add-on not merged yet)."""
+    path = resources.files("phone_web") / "static" / name
+    return path.read_text(encoding="utf-8") if path.is_file() else None
 
-    Why: the readable source stays in git while phones get under the 20 KB budget (issue 4).
-    Line breaks are removed only where they can never end a statement (no reliance on
-    semicolon insertion), ``+``/``-`` keep a space only beside another sign (``a - -b``), the
-    ``;`` before a ``}`` goes, string literals are
-    copied untouched. The sources use only double-quoted strings, and regular expressions
-    without quotes, spaces or comment markers; the browser tests run the compacted script.
+
+def script_bundle() -> str:
+    """``phone.js`` then each add-on script present, minified into one response (PHONE_ADDONS.md).
+
+    Why one response: the page may make at most 3 requests after the HTML (issue 16.5). Each
+    file is minified on its own and joined with ``;`` so one file cannot change how the next
+    one is parsed.
     """
-    out: list[str] = []
-    position = 0
-    for match in _STRING.finditer(source):
-        out.append(_compact_code(source[position:match.start()]))
-        out.append(match.group())
-        position = match.end()
-    out.append(_compact_code(source[position:]))
-    joined = _JOIN_LINES.sub(r"\1", strip_lines("".join(out)))
-    return _LAST_SEMICOLON.sub(lambda m: m.group(1) or "}", joined)
+    sources = [_static_text(name) for name in (CORE_SCRIPT, *ADDON_SCRIPTS)]
+    return ";\n".join(rjsmin.jsmin(source).strip().rstrip(";") for source in sources if source) + ";"
 
 
-def strip_lines(source: str) -> str:
-    """Indentation and blank lines only."""
-    lines = (line.strip() for line in source.splitlines())
-    return "\n".join(line for line in lines if line) + "\n"
+def stylesheet() -> str:
+    """``phone.css`` plus the suit colours, minified."""
+    return str(rcssmin.cssmin((_static_text("phone.css") or "") + suit_colour_rules()))
 
 
-_CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
-#: After ``{``, ``}`` or ``;`` a line break in CSS is only whitespace between tokens.
-_CSS_BREAK = re.compile(r"([{};])\n")
+@dataclass(frozen=True)
+class Asset:
+    """One served file: the minified bytes and their gzip, made once per app."""
+
+    content_type: str
+    plain: bytes
+    gzipped: bytes
 
 
-#: A line break between two tags is never shown (the template keeps one element a line).
-_BETWEEN_TAGS = re.compile(r">\n<")
+def _gzip(data: bytes) -> bytes:
+    """Zopfli's gzip: a standard gzip stream, some 4 % smaller than zlib's best."""
+    return bytes(zopfli.gzip.compress(data))
 
 
-def compact_css(source: str) -> str:
-    """The stylesheet (written one rule a line, no strings with ``/*``) without comments or breaks."""
-    return _CSS_BREAK.sub(r"\1", strip_lines(_CSS_COMMENT.sub("", source)))
+def _gzip_page(app: Flask, html: bytes) -> bytes:
+    """The HTML gzipped, kept per app: a page differs only by language and room code."""
+    cache: dict[bytes, bytes] = app.extensions.setdefault("cuckoo_page_gzip", {})
+    if html not in cache:
+        if len(cache) >= _MAX_CACHED_PAGES:
+            cache.clear()
+        cache[html] = _gzip(html)
+    return cache[html]
 
 
-def _compact_code(code: str) -> str:
-    code = _COMMENT.sub("", code)
-    code = re.sub(r"[ \t]+", " ", code)
-    code = _LONE_SIGN.sub(r"\1", _SPACE_AROUND.sub(r"\1", code))
-    code = _BOOLEAN.sub(lambda m: "!0" if m.group(1) == "true" else "!1", code)
-    return _ONE_PARAMETER.sub(r"\1=>", _LEADING_ZERO.sub(".", code))
+def page_assets(app: Flask) -> dict[str, Asset]:
+    """The stylesheet and the script bundle, minified and gzipped once, kept per app."""
+    assets: dict[str, Asset] | None = app.extensions.get("cuckoo_page_assets")
+    if assets is None:
+        texts = {"phone.js": script_bundle(), "phone.css": stylesheet()}
+        assets = {name: Asset(ASSETS[name], text.encode(), _gzip(text.encode()))
+                  for name, text in texts.items()}
+        app.extensions["cuckoo_page_assets"] = assets
+    return assets
 
 
-def asset_bytes(app: Flask, name: str) -> bytes:
-    """One asset, compacted once per app and kept in ``app.extensions``."""
-    cache: dict[str, bytes] = app.extensions.setdefault("cuckoo_page_assets", {})
-    if name not in cache:
-        static = resources.files("phone_web") / "static"
-        source = (static / name).read_text(encoding="utf-8")
-        if name == "phone.js":
-            source += "".join("\n" + (static / addon).read_text(encoding="utf-8")
-                              for addon in ADDON_SCRIPTS if (static / addon).is_file())
-        text = compact(source) if name.endswith(".js") else compact_css(source)
-        cache[name] = text.encode("utf-8")
-    return cache[name]
+def accepts_gzip(req: Request) -> bool:
+    """Whether the browser said it takes gzip (every phone browser does)."""
+    return "gzip" in req.headers.get("Accept-Encoding", "").lower()
 
 
-def gzipped_asset(app: Flask, name: str) -> bytes:
-    """An asset gzipped once per app: the script with its add-ons is the page's biggest part."""
-    cache: dict[str, bytes] = app.extensions.setdefault("cuckoo_page_gzipped", {})
-    if name not in cache:
-        cache[name] = gzip.compress(asset_bytes(app, name), compresslevel=9, mtime=0)
-    return cache[name]
+def compressed_response(body: bytes, content_type: str, gzipped: bytes | None) -> Response:
+    """``gzipped`` when the browser accepts gzip, else ``body``; ``Vary`` says it depends."""
+    response = Response(body, content_type=content_type)
+    response.vary.add("Accept-Encoding")
+    if gzipped is not None and accepts_gzip(request):
+        response.set_data(gzipped)
+        response.headers["Content-Encoding"] = "gzip"
+    return response
 
 
 @page_bp.get("/phone/<name>")
 def asset(name: str) -> Response:
-    """The stylesheet or the script (``no-store`` comes from the app, like every response).
-
-    The script (core page and add-ons in one request, PHONE_ADDONS.md) goes gzipped to every
-    browser that accepts it, which all phone browsers do.
-    """
+    """The stylesheet or the script bundle (``no-store`` comes from the app, like every response)."""
     if name not in ASSETS:
         abort(404)
-    if "gzip" in request.headers.get("Accept-Encoding", ""):
-        response = Response(gzipped_asset(current_app, name), content_type=ASSETS[name])
-        response.headers["Content-Encoding"] = "gzip"
-        response.headers["Vary"] = "Accept-Encoding"
-        return response
-    return Response(asset_bytes(current_app, name), content_type=ASSETS[name])
+    served = page_assets(current_app)[name]
+    return compressed_response(served.plain, served.content_type, served.gzipped)
 
 
 @page_bp.get("/")
@@ -217,7 +202,9 @@ def index() -> Response:
         i18n=translations(catalog, lang),
         languages=[(code, LANGUAGE_NAMES[code]) for code in LANGUAGES],
     )
-    response = Response(_BETWEEN_TAGS.sub("><", html), mimetype="text/html")
+    body = _BETWEEN_TAGS.sub("><", html).encode()
+    response = compressed_response(body, "text/html; charset=utf-8",
+                                   _gzip_page(current_app, body) if accepts_gzip(request) else None)
     if request.args.get("lang") in LANGUAGES:
         response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="Lax")
     return response

@@ -1,5 +1,6 @@
-"""Save phone screenshots for the README: join, your turn, blocked by a King, reveal, winner, VIP,
-and (issue 14's add-on, when present) the first-time "How to play" card and tonight's standings.
+"""Save phone screenshots for the README: join, the "Your turn!" moment, your turn, blocked by a
+King, reveal, winner, VIP, and (issue 14's add-on) the first-time "How to play" card and
+tonight's standings.
 
 Runs a real host in-process (session + phone API + page on 127.0.0.1, a free port) and three
 phones in Debian's Chromium, then plays a game by tapping the real buttons. As the host it may
@@ -54,6 +55,8 @@ def wait_step(page: Any, step: int) -> None:
 
 
 def shoot(page: Any, out: Path, name: str, focus: str | None = None) -> None:
+    """Save one phone's screen; a big moment covering it is let pass first."""
+    page.wait_for_selector("#moment", state="hidden", timeout=5_000)
     if focus:
         page.locator(focus).evaluate("e => e.scrollIntoView({block: 'center'})")
     page.screenshot(path=str(out / f"phone-{name}.png"))
@@ -131,7 +134,11 @@ def play(browser: Any, playwright: Any, session: Any, url: str, out: Path, lang:
         for page in pages.values():
             wait_step(page, table["step"])
         if table["phase"] == "turns" and "your-turn" in wanted:
-            shoot(pages[table["current"]], out, "your-turn")
+            moment = pages[table["current"]]
+            moment.wait_for_selector("#moment:not([hidden])", timeout=5_000)
+            moment.screenshot(path=str(out / "phone-moment.png"))  # the big "Your turn!"
+            print(out / "phone-moment.png")
+            shoot(moment, out, "your-turn")
             wanted.discard("your-turn")
         blocked = [e for e in table["log"] if e["type"] == "blocked"]
         if blocked and "blocked" in wanted:

@@ -1,319 +1,924 @@
-/* Cuckoo Party phone page: join, my card, my buttons, live. Talks only to the API of
-PHONE_API.md; every text goes through t(); names and cards are set as textContent only.
-Written small on purpose (issue 4: page and assets under 20 KB): short local names, one
-helper per repeated DOM call; compact() in page.py strips comments and spaces on serve. */
+/* Cuckoo Party phone page: join, see my card, press my buttons, follow the table live.
+ *
+ * The page talks only to the API of PHONE_API.md and shows whatever view arrives: every rule
+ * fact (whom an exchange goes to, how many players are needed, how many lives there are, the
+ * lowest rank) comes from the view, never from this file. Every text goes through t(); names
+ * and cards are set with textContent only, never as HTML. page.py minifies and gzips this file
+ * on serve, so it is written for people to read.
+ *
+ * Add-ons (PHONE_ADDONS.md) are bundled after this file and use window.cuckoo and the
+ * "cuckoo:view" event defined at the end.
+ */
 (() => {
-"use strict";
-const D = document, LS = localStorage, $ = (id) => D.getElementById(id), L = D.documentElement.lang,
-  M = JSON.parse($("i18n").textContent), PL = new Intl.PluralRules(L),
-  SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" },
-  S = { room: $("main").dataset.room, wait: 500 }, /* token, view, es, timer, busy, alerted */
-  on = (x, type, f, o) => x.addEventListener(type, f, o),
+  "use strict";
 
-  /* a message: plural forms by count, {placeholders} filled (M is flat: phone + card words) */
-  t = (k, p = {}) => {
-    let m = M[k] ?? k;
-    if (typeof m === "object") m = m[PL.select(p.count ?? 1)] ?? m.other;
-    return m.replace(/\{(\w+)\}/g, (_, k) => String(p[k] ?? ""));
-  },
-  red = (c) => /[HD]$/.test(c), rank = (c) => c.slice(0, -1), suit = (c) => c.slice(-1),
-  show = (c) => rank(c) + SUIT[suit(c)], rankName = (r) => M["rank_" + r] ?? r,
-  cardName = (c) => t("card_name", { rank: rankName(rank(c)), suit: M["suit_" + suit(c)] }),
-  list = (a) => new Intl.ListFormat(L).format(a),
-  el = (tag, s, cls, aria) => {
-    const e = D.createElement(tag);
-    if (s != null) e.textContent = s;
-    if (cls) e.className = cls;
-    if (aria) e.setAttribute("aria-label", aria);
-    return e;
-  },
-  key = () => "cuckoo:token:" + S.room, pref = (k) => LS.getItem("cuckoo:" + k) !== "off",
-  /* set an element's text (empty to refill it) and hand the element back */
-  txt = (id, s) => { const e = $(id); e.textContent = s; return e; },
-  busy = (b) => { S.busy = b; D.querySelectorAll("#actions button").forEach((x) => { x.disabled = b; }); },
-  shut = () => { if (S.es) { S.es.close(); S.es = null; } },
-  banner = (b) => { $("banner").hidden = !b; },
+  const byId = (id) => document.getElementById(id);
+  const language = document.documentElement.lang;
+  const messages = JSON.parse(byId("i18n").textContent);
+  const pluralRules = new Intl.PluralRules(language);
+  const SUIT_SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+  /** How long a big moment covers the screen before the card comes back (issue 12.2). */
+  const MOMENT_MS = 2200;
+  /** Names longer than this are refused by the host (PHONE_API.md, bad_name). */
+  const MAX_NAME_LENGTH = 16;
+  /** Reconnection back-off: first wait and longest wait, in milliseconds. */
+  const FIRST_RETRY_MS = 500;
+  const LAST_RETRY_MS = 5000;
 
-  /* [status, JSON body or {}] */
-  api = async (path, body) => {
-    const o = { headers: {}, cache: "no-store" };
-    if (S.token) o.headers.Authorization = "Bearer " + S.token;
-    if (body) Object.assign(o, { method: "POST", body: JSON.stringify(body) }).headers["Content-Type"] = "application/json";
-    const r = await fetch(path, o);
-    return [r.status, await r.json().catch(() => ({}))];
-  },
+  /**
+   * Everything the page remembers between updates: room, token, view (the last one drawn),
+   * stream (the open EventSource), replaced (another tab took the game), retryTimer and
+   * retryDelay (reconnection), busy (an action is on its way), alertedTurn (my turn was
+   * told), turnStep and turnStartedAt (H4 clock), clockTimer, momentTimer, focusAfterJoin,
+   * actionsHadFocus (focus to give back after an action).
+   */
+  const state = { room: byId("main").dataset.room, retryDelay: FIRST_RETRY_MS };
 
-  /* ---- room code and join ---- */
-  view = (name) => {
-    for (const id of ["room-form", "join-form", "game"]) $(id).hidden = id !== name;
-    if (name === "room-form") return $("room-input").focus();
-    txt("room-badge", t("room_badge", { room: S.room })).hidden = false;
-    if (name === "join-form") $("name-input").focus();
-  };
-on($("room-form"), "submit", (ev) => {
-  ev.preventDefault();
-  S.room = $("room-input").value.trim().toUpperCase();
-  if (!S.room) return;
-  const u = new URL(location.href);
-  u.searchParams.set("room", S.room);
-  history.replaceState(null, "", u);
-  D.querySelectorAll("nav a").forEach((a) => { a.search = "?room=" + encodeURIComponent(S.room) + "&lang=" + a.lang; });
-  start();
-});
-on($("join-form"), "submit", async (ev) => {
-  ev.preventDefault();
-  const b = $("join-button"), err = txt("join-error", "");
-  b.disabled = true; b.textContent = t("joining");
-  try {
-    const [s, d] = await api("/api/join", { name: $("name-input").value, room: S.room });
-    if (s === 201 && d.token) { LS.setItem(key(), S.token = d.token); sound(); connect(); }
-    else err.textContent = t(M["err_" + d.error] ? "err_" + d.error : "err_other");
-  } catch { err.textContent = t("err_network"); }
-  b.disabled = false; b.textContent = t("join");
-});
+  /* ------------------------------------------------------------------ translation */
 
-/* ---- live: one event stream; on loss, back off, re-fetch, listen again ---- */
-const connect = () => {
-  shut();
-  clearTimeout(S.timer);
-  const es = S.es = new EventSource("/api/events?token=" + encodeURIComponent(S.token));
-  es.onmessage = (m) => { S.wait = 500; banner(0); render(JSON.parse(m.data)); };
-  es.onerror = () => { es.close(); if (S.es === es) { S.es = null; lost(); } };
-  /* issue 15: another tab or phone took this seat's stream; stay quiet until asked back */
-  on(es, "replaced", () => { shut(); $("moved").hidden = !(S.moved = 1); });
-},
-  lost = () => {
-    banner(1);
-    shut();
-    clearTimeout(S.timer);
-    S.timer = setTimeout(refresh, S.wait);
-    S.wait = Math.min(S.wait * 2, 5000);
-  },
-  refresh = async () => {
-    if (!S.token) return;
-    try {
-      const [s, d] = await api("/api/state");
-      if (s === 401) return forget();
-      if (s !== 200) throw s;
-      render(d);
-      banner(0);
-      if (!S.es && !S.moved) connect();
-    } catch { lost(); }
-  },
-  forget = () => {
-    LS.removeItem(key());
-    S.token = null;
-    shut();
-    banner(0);
-    view("join-form");
-  },
-  /* back from sleep or offline: a stream may be silently dead, so fetch now and listen anew */
-  again = () => { if (S.token && !S.moved) { S.wait = 500; shut(); refresh(); } };
-on(D, "visibilitychange", () => { if (!D.hidden) again(); });
-on(window, "online", again);
-on($("back"), "click", () => { $("moved").hidden = !(S.moved = 0); connect(); });
-on(window, "offline", () => { if (S.token) banner(1); });
+  /** Accents removed and lower-cased: "Émile" → "emile". */
+  function plainLetters(text) {
+    return String(text ?? "").normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  }
 
-/* ---- actions: disabled at the tap; the step makes a double tap harmless anyway ---- */
-const act = async (action, extra) => {
-  if (S.busy || !S.view) return null;
-  busy(true);
-  const err = txt("action-error", "");
-  let v = null;
-  try {
-    const [s, d] = await api("/api/action", { ...extra, action, step: S.view.step });
-    if (s === 200) v = d;
-    else if (s === 401) { busy(false); forget(); return null; }
-    else if (d.error !== "stale_step") err.textContent = t(M["err_" + d.error] ? "err_" + d.error : "err_bad_action");
-  } catch { err.textContent = t("err_network"); }
-  S.busy = false;
-  v ? render(v) : refresh();
-  return v;
-};
-/* the add-on interface (PHONE_ADDONS.md): add-on scripts run after this one */
-window.cuckoo = {
-  t, send: act, cardName, cardSymbol: show, view: () => S.view || null,
-  request: (method, path, body) => fetch(path, { method, cache: "no-store", headers: { Authorization: "Bearer " + S.token, "Content-Type": "application/json" }, body: body == null ? undefined : JSON.stringify(body) })
-};
+  /** BRIEF.md elision rule: a name starting with a e i o u y h takes the "vowel" form. */
+  function startsWithVowelSound(value) {
+    const first = plainLetters(value).charAt(0);
+    return first !== "" && "aeiouyh".includes(first);
+  }
 
-/* ---- alerts on my turn ---- */
-let audio = null;
-const sound = () => { try { audio ||= new AudioContext(); audio.resume(); } catch { audio = null; } },
-  alertTurn = () => {
-    if (pref("vibrate") && navigator.vibrate) navigator.vibrate([120, 60, 120]);
-    if (!pref("sound") || !audio) return;
-    try {
-      const o = audio.createOscillator(), g = audio.createGain(), now = audio.currentTime;
-      o.frequency.value = 880;
-      g.gain.setValueAtTime(0.2, now);
-      g.gain.exponentialRampToValueAtTime(0.001, now + 0.25);
-      o.connect(g).connect(audio.destination);
-      o.start(now); o.stop(now + 0.25);
-    } catch { /* no sound here */ }
-  };
-for (const k of ["sound", "vibrate"]) {
-  const box = $("opt-" + k);
-  box.checked = pref(k);
-  on(box, "change", () => { LS.setItem("cuckoo:" + k, box.checked ? "on" : "off"); if (box.checked) sound(); });
-}
-on(D, "pointerdown", sound, { once: true });
+  /** The one form of a message for these parameters: elision, plural, or the plain string. */
+  function chooseForm(message, params) {
+    if (typeof message !== "object" || message === null) return message;
+    if (message.by) return startsWithVowelSound(params[message.by]) ? message.vowel : message.other;
+    return message[pluralRules.select(params.count ?? 1)] ?? message.other;
+  }
 
-/* ---- H4 rapid: seconds left on my turn (the host's own timer decides; this only shows it) ---- */
-let ticker = 0;
-const clock = (v, mine) => {
-  clearInterval(ticker);
-  const limit = v.rapid_seconds, left = () => Math.max(0, Math.ceil(limit - (Date.now() - S.since) / 1e3)),
-    shown = () => txt("clock", t("time_left", { count: left() }));
-  if (!mine || !limit) return txt("clock", "");
-  if (S.turnStep !== v.step) Object.assign(S, { turnStep: v.step, since: Date.now() });
-  shown();
-  ticker = setInterval(shown, 500);
-};
+  /** A card placeholder value: shown as a symbol chip on screen, spoken by name. */
+  function cardValue(code) {
+    return { card: code };
+  }
 
-/* ---- rendering: the whole view, every time ---- */
-const render = (v) => {
-  if (!v || !v.me || (S.view && v.step < S.view.step)) return; /* a late, older message */
-  S.view = v;
-  const me = v.me, ph = v.phase, can = v.can, names = {}, nm = (id) => names[id] ?? "?",
-    mine = ph === "turns" && v.current === me.id, seated = v.players.filter((p) => p.status === "active" && p.connected !== false).length;
-  v.players.forEach((p) => { names[p.id] = p.name; });
-  view("game");
-  Object.assign($("main").dataset, { step: v.step, phase: ph });
-  D.body.classList.toggle("myturn", mine);
+  /** The message split into pieces: plain strings and parameter values, in order. */
+  function messagePieces(key, params) {
+    const message = chooseForm(messages[key] ?? key, params);
+    return String(message).split(/\{(\w+)\}/).map((piece, index) =>
+      index % 2 === 0 ? piece : params[piece] ?? "");
+  }
 
-  txt("me-name", me.name);
-  const lives = txt("lives", ""), n = me.lives, full = Math.max((v.house_rules || []).includes("H1") ? 5 : 3, n);
-  for (let i = 0; i < full; i++) lives.append(el("span", i < n ? "●" : "○", i < n ? "" : "lost"));
-  lives.setAttribute("aria-label", t("lives", { count: n }));
-  txt("me-status", t("status_" + me.status));
+  /** Translate to plain text; cards are spoken ("7 of Hearts"). */
+  function t(key, params = {}) {
+    return messagePieces(key, params).map((piece) =>
+      typeof piece === "object" ? cardName(piece.card) : String(piece)).join("");
+  }
 
-  const c = me.card, card = $("card");
-  card.className = c ? (red(c) ? "red" : "") : "none";
-  card.dataset.card = c || "";
-  txt("rank", c ? rank(c) : "");
-  txt("suit", c ? SUIT[suit(c)] : "");
-  txt("suit-name", c ? M["suit_" + suit(c)] : t("no_card"));
-  card.setAttribute("aria-label", t("your_card", { card: c ? cardName(c) : t("no_card") }));
+  /** Translate into DOM nodes; cards become chips that look like "7♥" and read "7 of Hearts". */
+  function translatedNodes(key, params = {}) {
+    const fragment = document.createDocumentFragment();
+    for (const piece of messagePieces(key, params)) {
+      if (piece instanceof Node) fragment.append(piece);
+      else if (typeof piece === "object") fragment.append(cardChip(piece.card));
+      else if (piece !== "") fragment.append(String(piece));
+    }
+    return fragment;
+  }
 
-  txt("dealer", v.dealer && ph !== "lobby" && ph !== "game_over" ? (v.dealer === me.id ? t("you_deal") : t("dealer_is", { name: nm(v.dealer) })) : "");
-  let line = "";
-  if (ph === "turns") line = mine ? t(v.dealer === me.id ? "your_turn_dealer" : "your_turn") : t("deciding", { name: nm(v.current) });
-  else if (me.status === "waiting") line = t("waiting_note");
-  else if (ph === "lobby") line = !me.is_vip ? t("lobby_wait", { name: nm(v.vip) }) : seated < 3 ? t("need_players", { count: 3 - seated }) : "";
-  else if (ph === "reveal" && v.next_dealer && !can.includes("deal")) line = t("next_dealer", { name: nm(v.next_dealer) });
-  else if (ph === "game_over" && !can.includes("new_game")) line = t("new_game_wait", { name: nm(v.vip) });
-  txt("turn", line);
-  clock(v, mine);
+  /** "Ana, Bo and Cy" in the page's language. */
+  function listOf(names) {
+    return new Intl.ListFormat(language).format(names);
+  }
 
-  /* my buttons, each with one line saying what it does */
-  const box = txt("actions", ""), order = v.order || [], shown = c ? show(c) : "";
-  if (!can.length) txt("action-error", "");
-  const hint = {
-    start: t("start_hint"),
-    keep: t("keep_hint", { card: shown }),
-    exchange: t("exchange_hint", { name: nm(order[order.indexOf(me.id) + 1]) }),
-    cut: t((v.log || []).some((e) => e.type === "cut" && e.dealer === me.id) ? "cut_again_hint" : "cut_hint"),
-    deal: t("deal_hint", { round: v.round + 1 }),
-    new_game: t("new_game_hint")
-  };
-  can.filter((a) => hint[a]).forEach((a, i) => {
-    const b = el("button", a === "start" ? t("start", { count: seated }) : t(a), i ? "alt" : ""),
-      h = el("small", hint[a]), w = el("div", null, "act");
-    Object.assign(b, { type: "button", disabled: S.busy });
-    b.dataset.action = a;
-    h.id = "hint-" + a;
-    b.setAttribute("aria-describedby", h.id);
-    on(b, "click", () => act(a));
-    w.append(b, h);
-    box.append(w);
+  /** A list of nodes joined with the page's words ("Ana 9♥, Bo 4♣ and Cy 2♠"). */
+  function listOfNodes(nodes) {
+    const fragment = document.createDocumentFragment();
+    const parts = new Intl.ListFormat(language).formatToParts(nodes.map((_, index) => String(index)));
+    for (const part of parts) fragment.append(part.type === "element" ? nodes[Number(part.value)] : part.value);
+    return fragment;
+  }
+
+  /* ------------------------------------------------------------------ cards */
+
+  const cardRank = (code) => code.slice(0, -1);
+  const cardSuit = (code) => code.slice(-1);
+  const rankName = (rank) => messages["rank_" + rank] ?? rank;
+  const suitName = (suit) => messages["suit_" + suit] ?? suit;
+
+  /** "7♥": the compact form sighted players read. */
+  function cardSymbol(code) {
+    return cardRank(code) + SUIT_SYMBOLS[cardSuit(code)];
+  }
+
+  /** "7 of Hearts": the spoken form. */
+  function cardName(code) {
+    return t("card_name", { rank: rankName(cardRank(code)), suit: suitName(cardSuit(code)) });
+  }
+
+  /** A small card: the symbol on screen, the name for screen readers (role=img may be labelled). */
+  function cardChip(code) {
+    const chip = element("span", "chip suit-" + cardSuit(code), cardSymbol(code));
+    chip.setAttribute("role", "img");
+    chip.setAttribute("aria-label", cardName(code));
+    return chip;
+  }
+
+  /* ------------------------------------------------------------------ DOM helpers */
+
+  function element(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text != null) node.textContent = text;
+    return node;
+  }
+
+  /** Set text only when it changed, so screen readers and selections are not disturbed. */
+  function setText(node, text) {
+    if (node.textContent !== text) node.textContent = text;
+    return node;
+  }
+
+  /** Refill a node with translated content only when the message or its parameters changed. */
+  function setTranslated(node, key, params = {}) {
+    const signature = JSON.stringify([key, params]);
+    if (node.dataset.message === signature) return;
+    node.dataset.message = signature;
+    node.replaceChildren(translatedNodes(key, params));
+  }
+
+  function clearTranslated(node) {
+    delete node.dataset.message;
+    node.replaceChildren();
+  }
+
+  /** Life dots: filled for lives left, hollow for lives lost; read as "2 lives". */
+  function lifeDots(lives, maxLives) {
+    const dots = element("span", "lives");
+    dots.setAttribute("role", "img");
+    dots.setAttribute("aria-label", t("lives", { count: lives }));
+    dots.append(element("span", "", "\u25cf".repeat(lives)));
+    dots.append(element("span", "lost", "\u25cb".repeat(Math.max(0, maxLives - lives))));
+    return dots;
+  }
+
+  /** A small round mark in a player's own colour (the same colour as on the TV). */
+  function colourMark(colour) {
+    const mark = element("span", "colour");
+    mark.setAttribute("aria-hidden", "true");
+    if (colour) mark.style.backgroundColor = colour;
+    return mark;
+  }
+
+  /* ------------------------------------------------------------------ the API */
+
+  /** An authenticated request; a JSON body when given. Returns the fetch Response. */
+  function request(method, path, body) {
+    const options = { method, headers: {}, cache: "no-store" };
+    if (state.token) options.headers.Authorization = "Bearer " + state.token;
+    if (body !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    return fetch(path, options);
+  }
+
+  /** [status, JSON body or {}]. */
+  async function callApi(method, path, body) {
+    const response = await request(method, path, body);
+    return [response.status, await response.json().catch(() => ({}))];
+  }
+
+  const tokenKey = () => "cuckoo:token:" + state.room;
+
+  /** The error message for an API error code, or the general one. */
+  function errorText(code) {
+    return t(messages["err_" + code] ? "err_" + code : "err_bad_action");
+  }
+
+  /* ------------------------------------------------------------------ screens */
+
+  /** Show one of the three screens: the room code, the name, or the game. */
+  function showScreen(name) {
+    for (const id of ["room-form", "join-form", "game"]) byId(id).hidden = id !== name;
+    if (name === "room-form") {
+      byId("room-input").focus();
+      return;
+    }
+    const badge = setText(byId("room-badge"), t("room_badge", { room: state.room }));
+    badge.hidden = false;
+    if (name === "join-form") byId("name-input").focus();
+  }
+
+  byId("room-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    state.room = byId("room-input").value.trim().toUpperCase();
+    if (!state.room) return;
+    const address = new URL(location.href);
+    address.searchParams.set("room", state.room);
+    history.replaceState(null, "", address);
+    for (const link of document.querySelectorAll("nav a")) {
+      link.search = "?room=" + encodeURIComponent(state.room) + "&lang=" + link.lang;
+    }
+    start();
   });
 
-  outcome(v, nm);
-  story(v, nm);
-  players(v);
-  if (mine && !S.alerted) alertTurn();
-  S.alerted = mine;
-  D.dispatchEvent(new CustomEvent("cuckoo:view", { detail: v }));
-},
+  /** Issue 12.6: a name over 16 characters is said to be too long, never silently cut. */
+  function nameTooLong() {
+    const input = byId("name-input");
+    const tooLong = [...input.value].length > MAX_NAME_LENGTH;
+    input.setAttribute("aria-invalid", String(tooLong));
+    setText(byId("join-error"), tooLong ? t("name_too_long", { count: MAX_NAME_LENGTH }) : "");
+    return tooLong;
+  }
 
-  /* reveal: the lowest card, who lost a life, who is out; H5 sudden-death deals; the winner(s) */
-  outcome = (v, nm) => {
-    const ul = txt("outcome-lines", ""), me = v.me.id, over = v.phase === "game_over", open = over || v.phase === "reveal",
-      add = (s, cls) => ul.append(el("li", s, cls)), lives = {}, w = over ? v.winners || [] : [],
-      rv = (v.log || []).filter((e) => e.type === "reveal").pop(), deals = over ? v.sudden_death || [] : [];
-    $("outcome").hidden = !open;
-    v.players.forEach((p) => { lives[p.id] = p.lives; });
-    if (w.length === 1) add(w[0] === me ? t("you_win") : t("winner", { name: nm(w[0]) }), "big");
-    if (w.length > 1) add(t("joint_winners", { names: list(w.map(nm)) }), "big");
-    if (rv && rv.lowest && open) add(t("lowest", { rank: rankName(rv.lowest) }));
-    for (const p of v.players) if (p.card && open) ul.append(row(p, v));
-    /* H5: every deal but the last was a tie for highest; the last one's highest card won the game */
-    deals.forEach((deal, i) => {
-      const cards = list(Object.keys(deal).map((id) => t("sudden_card", { name: nm(id), card: show(deal[id]) })));
-      add(i < deals.length - 1 ? t("sudden_tie", { cards }) : t("sudden_won", { cards, name: nm(w[0]) }));
+  byId("name-input").addEventListener("input", nameTooLong);
+
+  byId("join-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (nameTooLong()) return;
+    const button = byId("join-button");
+    const error = setText(byId("join-error"), "");
+    button.disabled = true;
+    button.textContent = t("joining");
+    try {
+      const [status, answer] = await callApi("POST", "/api/join",
+        { name: byId("name-input").value, room: state.room });
+      if (status === 201 && answer.token) {
+        state.token = answer.token;
+        localStorage.setItem(tokenKey(), answer.token);
+        state.focusAfterJoin = true;
+        unlockSound();
+        connect();
+      } else {
+        error.textContent = t(messages["err_" + answer.error] ? "err_" + answer.error : "err_other");
+      }
+    } catch {
+      error.textContent = t("err_network");
+    }
+    button.disabled = false;
+    button.textContent = t("join");
+  });
+
+  /* ------------------------------------------------------------------ live updates */
+
+  function closeStream() {
+    if (state.stream) {
+      state.stream.close();
+      state.stream = null;
+    }
+  }
+
+  function showBanner(visible) {
+    byId("banner").hidden = !visible;
+  }
+
+  /** One event stream: each message is my whole view. */
+  function connect() {
+    closeStream();
+    clearTimeout(state.retryTimer);
+    state.replaced = false;
+    byId("replaced").hidden = true;
+    const stream = new EventSource("/api/events?token=" + encodeURIComponent(state.token));
+    state.stream = stream;
+    stream.onmessage = (message) => {
+      state.retryDelay = FIRST_RETRY_MS;
+      showBanner(false);
+      render(JSON.parse(message.data));
+    };
+    stream.addEventListener("replaced", () => streamReplaced(stream));
+    stream.onerror = () => {
+      stream.close();
+      if (state.stream === stream) {
+        state.stream = null;
+        connectionLost();
+      }
+    };
+  }
+
+  /** The game was opened in another tab or phone: say so, offer to take it back, stay quiet. */
+  function streamReplaced(stream) {
+    stream.close();
+    if (state.stream === stream) state.stream = null;
+    clearTimeout(state.retryTimer);
+    state.replaced = true;
+    showBanner(false);
+    byId("replaced").hidden = false;
+    byId("take-back").focus();
+  }
+
+  byId("take-back").addEventListener("click", () => {
+    if (state.token) connect();
+  });
+
+  /** The stream broke: show the banner, wait a little longer each time, fetch, listen again. */
+  function connectionLost() {
+    showBanner(true);
+    closeStream();
+    clearTimeout(state.retryTimer);
+    state.retryTimer = setTimeout(refresh, state.retryDelay);
+    state.retryDelay = Math.min(state.retryDelay * 2, LAST_RETRY_MS);
+  }
+
+  async function refresh() {
+    if (!state.token || state.replaced) return;
+    try {
+      const [status, view] = await callApi("GET", "/api/state");
+      if (status === 401) return forgetSeat();
+      if (status !== 200) throw new Error(String(status));
+      render(view);
+      showBanner(false);
+      if (!state.stream) connect();
+    } catch {
+      connectionLost();
+    }
+  }
+
+  /** The token is no longer known (a new room, a kick): ask for a name again. */
+  function forgetSeat() {
+    localStorage.removeItem(tokenKey());
+    state.token = null;
+    closeStream();
+    showBanner(false);
+    showScreen("join-form");
+  }
+
+  /** Back from sleep or offline: a stream may be silently dead, so fetch now and listen anew. */
+  function wakeUp() {
+    if (!state.token || state.replaced) return;
+    state.retryDelay = FIRST_RETRY_MS;
+    closeStream();
+    refresh();
+  }
+
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) wakeUp();
+  });
+  window.addEventListener("online", wakeUp);
+  window.addEventListener("offline", () => {
+    if (state.token && !state.replaced) showBanner(true);
+  });
+
+  /* ------------------------------------------------------------------ actions */
+
+  function setBusy(busy) {
+    state.busy = busy;
+    for (const button of document.querySelectorAll("#actions button")) button.disabled = busy;
+  }
+
+  /**
+   * POST an action for the current step (a double tap is then harmless). Resolves to the new
+   * view, rendered, or to null after the error is shown.
+   */
+  async function send(action, extra = {}) {
+    if (state.busy || !state.view) return null;
+    /* a disabled button loses focus: remember to give it back to the next thing to do */
+    state.actionsHadFocus = byId("actions").contains(document.activeElement);
+    setBusy(true);
+    const error = setText(byId("action-error"), "");
+    let view = null;
+    try {
+      const [status, answer] = await callApi("POST", "/api/action",
+        { ...extra, action, step: state.view.step });
+      if (status === 200) view = answer;
+      else if (status === 401) {
+        setBusy(false);
+        forgetSeat();
+        return null;
+      } else if (answer.error !== "stale_step") error.textContent = errorText(answer.error);
+    } catch {
+      error.textContent = t("err_network");
+    }
+    state.busy = false;
+    if (view) render(view);
+    else refresh();
+    return view;
+  }
+
+  /* ------------------------------------------------------------------ sound and vibration */
+
+  let audio = null;
+  const wanted = (kind) => localStorage.getItem("cuckoo:" + kind) !== "off";
+
+  /** Browsers allow sound only after a tap: open the audio context then. */
+  function unlockSound() {
+    try {
+      audio ||= new AudioContext();
+      audio.resume();
+    } catch {
+      audio = null;
+    }
+  }
+
+  /** A few short tones: [frequency in Hz, start in s, length in s]. */
+  function playTones(tones) {
+    if (!wanted("sound") || !audio) return;
+    try {
+      const now = audio.currentTime;
+      for (const [frequency, start, length] of tones) {
+        const oscillator = audio.createOscillator();
+        const gain = audio.createGain();
+        oscillator.frequency.value = frequency;
+        gain.gain.setValueAtTime(0.2, now + start);
+        gain.gain.exponentialRampToValueAtTime(0.001, now + start + length);
+        oscillator.connect(gain).connect(audio.destination);
+        oscillator.start(now + start);
+        oscillator.stop(now + start + length);
+      }
+    } catch {
+      /* no sound on this phone */
+    }
+  }
+
+  function vibrate(pattern) {
+    if (wanted("vibrate") && navigator.vibrate) navigator.vibrate(pattern);
+  }
+
+  for (const kind of ["sound", "vibrate"]) {
+    const box = byId("opt-" + kind);
+    box.checked = wanted(kind);
+    box.addEventListener("change", () => {
+      localStorage.setItem("cuckoo:" + kind, box.checked ? "on" : "off");
+      if (box.checked) unlockSound();
     });
-    for (const id of v.losers || []) if (lives[id]) add(id === me ? t("you_lost_life", { count: lives[id] }) : t("lost_life", { name: nm(id), count: lives[id] }));
-    for (const id of v.eliminated || []) add(id === me ? t("you_out") : t("is_out", { name: nm(id) }));
-  },
+  }
+  document.addEventListener("pointerdown", unlockSound, { once: true });
 
-  /* the round told from my seat: public lines, my own trades told in full, newest first */
-  story = (v, nm) => {
-    const ul = txt("story", ""), me = v.me.id, mine = (v.me.history || []).slice(),
-      take = (type) => { const i = mine.findIndex((e) => e.type === type); return i < 0 ? null : mine.splice(i, 1)[0]; },
-      call = (e) => t(e.call === "chase" ? "call_chase" : "call_cuckoo"), card = v.me.card ? show(v.me.card) : "";
-    for (const e of v.log || []) {
-      let s = "", x, y = e.type;
-      if (y === "kept") s = e.player === me ? t(e.auto ? "you_kept_auto" : "you_kept", { card }) : t(e.auto ? "log_kept_auto" : "log_kept", { name: nm(e.player) });
-      else if (y === "exchanged") {
-        x = e.player === me || e.target === me ? take("swap") : null;
-        s = !x ? t("log_exchanged", { name: nm(e.player), target: nm(e.target) })
-          : t(x.player === me ? "you_gave" : "took_yours", { name: nm(x.player === me ? x.target : x.player), gave: show(x.gave), got: show(x.got) });
-      } else if (y === "blocked") {
-        const p = { name: nm(e.player === me ? e.target : e.player), target: nm(e.target), king: show(e.king), call: call(e), card };
-        s = t(e.player === me ? "you_blocked" : e.target === me ? "you_showed" : "log_blocked", p);
-      } else if (y === "cut_taken") {
-        x = e.dealer === me ? take("cut_card") : null;
-        s = x ? t("you_cut", { card: show(x.card), discarded: show(x.discarded) }) : t("log_cut_taken", { name: nm(e.dealer) });
-      } else if (y === "cut_king") s = t(e.dealer === me ? "you_cut_king" : "log_cut_king", { name: nm(e.dealer), king: show(e.king), call: call(e), card });
-      if (s) ul.prepend(el("li", s));
-    }
-  },
+  /* ------------------------------------------------------------------ big moments */
 
-  /* one player: name, then the card when it may be seen (a shown King, the reveal) */
-  row = (p, v) => {
-    const li = el("li", null, (v.losers || []).includes(p.id) ? "row lost" : "row");
-    li.append(el("span", p.name, "n"));
-    if (p.card) li.append(el("span", show(p.card), red(p.card) ? "c red" : "c", cardName(p.card)));
-    return li;
-  },
-
-  players = (v) => {
-    const ul = txt("players", "");
-    for (const p of v.players) {
-      const li = row(p, v), badges = [[p.id === v.me.id, "you"], [p.id === v.dealer && v.phase !== "lobby", "dealer"], [p.id === v.current, "turn"],
-        [p.status === "eliminated", "out"], [p.status === "waiting", "waiting"], [p.connected === false && !p.bot, "offline"]];
-      li.append(el("span", "●".repeat(p.lives), "l", t("lives", { count: p.lives })));
-      for (const [on, b] of badges) if (on) li.append(el("span", t("badge_" + b), "b"));
-      ul.append(li);
-    }
-  },
-
-  start = () => {
-    if (!S.room) return view("room-form");
-    S.token = LS.getItem(key());
-    S.token ? connect() : view("join-form");
+  /** How each big moment sounds, tone by tone: [Hz, start s, length s]; it buzzes alike. */
+  const MOMENT_ALERTS = {
+    turn: [[880, 0, 0.25]],
+    blocked: [[660, 0, 0.15], [990, 0.15, 0.3]],
+    life: [[330, 0, 0.4]],
+    out: [[330, 0, 0.3], [220, 0.3, 0.5]],
+    win: [[660, 0, 0.15], [880, 0.15, 0.15], [1320, 0.3, 0.4]],
   };
-/* ---- add-ons (PHONE_ADDONS.md): the one interface they use; their scripts come after this one ---- */
-window.cuckoo = {
-  t, cardName, cardSymbol: show, view: () => S.view || null,
-  request: (method, path, body) => fetch(path, { method, cache: "no-store", body: body == null ? null : JSON.stringify(body),
-    headers: Object.assign({ "Content-Type": "application/json" }, S.token ? { Authorization: "Bearer " + S.token } : {}) }),
-  send: async (action, extra) => {
-    const [s, d] = await api("/api/action", Object.assign({ action, step: S.view.step }, extra));
-    if (s === 200) { render(d); return d; }
-    txt("action-error", t("err_bad_action"));
+
+  /** Cover the screen for a moment with one big line, then give the card back. */
+  function showMoment(kind, text) {
+    const moment = byId("moment");
+    moment.className = "moment-" + kind;
+    setText(byId("moment-text"), text);
+    moment.hidden = false;
+    clearTimeout(state.momentTimer);
+    state.momentTimer = setTimeout(hideMoment, MOMENT_MS);
+    const tones = MOMENT_ALERTS[kind];
+    playTones(tones);
+    vibrate(tones.flatMap(([, , length]) => [length * 1000, 60])); /* buzz with each tone */
+  }
+
+  function hideMoment() {
+    clearTimeout(state.momentTimer);
+    byId("moment").hidden = true;
+  }
+
+  byId("moment").addEventListener("click", hideMoment);
+
+  /* ------------------------------------------------------------------ screen reader news */
+
+  /** Say something once in the live region (only new news is ever passed here). */
+  function announce(lines) {
+    const text = lines.filter(Boolean).join(" ");
+    if (text) byId("announcer").textContent = text;
+  }
+
+  /* ------------------------------------------------------------------ reading a view */
+
+  const nameOf = (view, id) => view.players.find((player) => player.id === id)?.name ?? "?";
+  const isMyTurn = (view) => view.phase === "turns" && view.current === view.me.id;
+  const revealed = (view) => view.phase === "reveal" || view.phase === "game_over";
+
+  /** Players counted by Start: seated and present (PHONE_API.md, Presence). */
+  function presentPlayers(view) {
+    return view.players.filter((player) =>
+      player.status === "active" && (player.connected !== false || player.bot)).length;
+  }
+
+  /** Events added to this round's log since the previous view (all of them in a new round). */
+  function newEvents(previous, view) {
+    if (!previous) return [];
+    if (previous.round !== view.round || previous.phase === "lobby") return view.log || [];
+    return (view.log || []).slice((previous.log || []).length);
+  }
+
+  /* ------------------------------------------------------------------ rendering */
+
+  /** Draw the whole view; then tell what changed (live region, big moments) and the add-ons. */
+  function render(view) {
+    if (!view || !view.me) return;
+    const previous = state.view;
+    if (previous && view.step < previous.step) return; /* a late, older message */
+    state.view = view;
+    const actionsHadFocus = state.actionsHadFocus || byId("actions").contains(document.activeElement);
+    state.actionsHadFocus = false;
+    showScreen("game");
+    const main = byId("main");
+    main.dataset.step = view.step;
+    main.dataset.phase = view.phase;
+    document.body.classList.toggle("myturn", isMyTurn(view));
+
+    renderMe(view);
+    renderHeadline(view);
+    renderClock(view);
+    renderOutcome(view);
+    renderCard(view);
+    renderDealer(view);
+    renderActions(view);
+    renderStory(view);
+    renderPlayers(view);
+    keepFocus(actionsHadFocus);
+    tellChanges(previous, view);
+    document.dispatchEvent(new CustomEvent("cuckoo:view", { detail: view }));
+  }
+
+  /** My line: my colour, my name, my lives, and where I stand. */
+  function renderMe(view) {
+    const me = view.me;
+    const mine = view.players.find((player) => player.id === me.id);
+    byId("me-colour").style.backgroundColor = mine?.color ?? "";
+    setText(byId("me-name"), me.name);
+    byId("lives").replaceChildren(lifeDots(me.lives, Math.max(view.max_lives ?? 0, me.lives)));
+    setText(byId("me-status"), statusText(view));
+  }
+
+  /** At game over the winner reads "You win!" and the others "Game over", not "Playing". */
+  function statusText(view) {
+    const me = view.me;
+    if (view.phase === "game_over" && me.status !== "waiting") {
+      return t((view.winners || []).includes(me.id) ? "you_win" : "status_lost");
+    }
+    return t("status_" + me.status);
+  }
+
+  /** The one line that says what is happening now, near the top of the screen. */
+  function renderHeadline(view) {
+    const headline = byId("turn");
+    const me = view.me;
+    const can = view.can;
+    if (view.phase === "turns" && isMyTurn(view)) {
+      setTranslated(headline, view.dealer === me.id ? "your_turn_dealer" : "your_turn");
+    } else if (view.phase === "turns") {
+      setTranslated(headline, "deciding", { name: nameOf(view, view.current) });
+    } else if (me.status === "waiting") {
+      setTranslated(headline, "waiting_note");
+    } else if (view.phase === "lobby" && !me.is_vip) {
+      setTranslated(headline, "lobby_wait", { name: nameOf(view, view.vip) });
+    } else if (view.phase === "lobby" && !can.includes("start")) {
+      const missing = Math.max(1, view.min_players - presentPlayers(view));
+      setTranslated(headline, "need_players", { count: missing });
+    } else if (view.phase === "reveal" && view.next_dealer && !can.includes("deal")) {
+      setTranslated(headline, "next_dealer", { name: nameOf(view, view.next_dealer) });
+    } else if (view.phase === "game_over" && !can.includes("new_game")) {
+      setTranslated(headline, "new_game_wait", { name: nameOf(view, view.vip) });
+    } else {
+      clearTranslated(headline);
+    }
+  }
+
+  /** H4 rapid: seconds left on my turn (the host's own timer decides; this only shows it). */
+  function renderClock(view) {
+    clearInterval(state.clockTimer);
+    const clock = byId("clock");
+    const limit = view.rapid_seconds;
+    if (!isMyTurn(view) || !limit) {
+      setText(clock, "");
+      return;
+    }
+    if (state.turnStep !== view.step) {
+      state.turnStep = view.step;
+      state.turnStartedAt = Date.now();
+    }
+    const tick = () => {
+      const left = Math.max(0, Math.ceil(limit - (Date.now() - state.turnStartedAt) / 1000));
+      setText(clock, t("time_left", { count: left }));
+    };
+    tick();
+    state.clockTimer = setInterval(tick, 500);
+  }
+
+  /** My card; a "You're out" card once I'm out; a waiting card before I'm dealt in. */
+  function renderCard(view) {
+    const me = view.me;
+    const code = me.card;
+    const card = byId("card");
+    card.dataset.card = code || "";
+    if (code) {
+      card.className = "suit-" + cardSuit(code);
+      setText(byId("rank"), cardRank(code));
+      setText(byId("suit"), SUIT_SYMBOLS[cardSuit(code)]);
+      setText(byId("suit-name"), suitName(cardSuit(code)));
+      card.setAttribute("aria-label", t("your_card", { card: cardValue(code) }));
+      return;
+    }
+    const out = me.status === "eliminated";
+    const waiting = me.status === "waiting";
+    const key = out ? "out_card" : waiting ? "waiting_card" : "no_card";
+    card.className = out ? "out" : "none";
+    setText(byId("rank"), "");
+    setText(byId("suit"), "");
+    setText(byId("suit-name"), t(key));
+    card.setAttribute("aria-label", t(key));
+  }
+
+  /** Who deals this round, while its turns go on (at the reveal the headline says who's next). */
+  function renderDealer(view) {
+    const dealerLine = byId("dealer");
+    if (!view.dealer || view.phase !== "turns") clearTranslated(dealerLine);
+    else if (view.dealer === view.me.id) setTranslated(dealerLine, "you_deal");
+    else setTranslated(dealerLine, "dealer_is", { name: nameOf(view, view.dealer) });
+  }
+
+  /** The hint under each button: what pressing it does, with the view's own facts. */
+  function actionHint(view, action) {
+    const me = view.me;
+    switch (action) {
+      case "start": return ["start_hint", { count: presentPlayers(view) }];
+      case "keep": return ["keep_hint", { card: me.card ? cardValue(me.card) : "" }];
+      case "exchange": return ["exchange_hint", { name: nameOf(view, me.target) }];
+      case "cut": {
+        const cutBefore = (view.log || []).some((event) => event.type === "cut_taken" && event.dealer === me.id);
+        return [cutBefore ? "cut_again_hint" : "cut_hint", {}];
+      }
+      case "deal": return ["deal_hint", { round: view.round + 1 }];
+      case "new_game": return ["new_game_hint", {}];
+      default: return null; /* an add-on's action: its own panel shows it */
+    }
+  }
+
+  /**
+   * My buttons, each with one line saying what it does. Buttons that stay are kept (not
+   * rebuilt), so focus stays on them (issue 19).
+   */
+  function renderActions(view) {
+    const box = byId("actions");
+    const actions = view.can.filter((action) => actionHint(view, action));
+    for (const row of [...box.children]) {
+      if (!actions.includes(row.dataset.action)) row.remove();
+    }
+    actions.forEach((action, index) => {
+      let row = box.querySelector(`.act[data-action="${action}"]`);
+      if (!row) row = actionRow(action);
+      if (box.children[index] !== row) box.insertBefore(row, box.children[index] || null);
+      const button = row.querySelector("button");
+      button.className = index === 0 ? "" : "alt";
+      button.disabled = state.busy;
+      const [key, params] = actionHint(view, action);
+      setTranslated(row.querySelector("small"), key, params);
+    });
+    if (!actions.length) setText(byId("action-error"), "");
+  }
+
+  function actionRow(action) {
+    const row = element("div", "act");
+    row.dataset.action = action;
+    const button = element("button", "", t(action));
+    button.type = "button";
+    button.dataset.action = action;
+    const hint = element("small");
+    hint.id = "hint-" + action;
+    button.setAttribute("aria-describedby", hint.id);
+    button.addEventListener("click", () => send(action));
+    row.append(button, hint);
+    return row;
+  }
+
+  /** When the button that had focus went away, focus goes to the next thing to do. */
+  function keepFocus(actionsHadFocus) {
+    const focused = document.activeElement;
+    const lost = !focused || focused === document.body;
+    if (state.focusAfterJoin || (actionsHadFocus && lost)) {
+      state.focusAfterJoin = false;
+      const firstButton = byId("actions").querySelector("button");
+      (firstButton || byId("turn")).focus();
+    }
+  }
+
+  /**
+   * The reveal in lines of [key, params, className]: the winner(s), the lowest rank, who lost
+   * a life, who is out. Shown in the outcome box and spoken once by the live region.
+   */
+  function outcomeLines(view) {
+    const me = view.me.id;
+    const name = (id) => nameOf(view, id);
+    const winners = view.phase === "game_over" ? view.winners || [] : [];
+    const lines = [];
+    if (winners.length === 1) {
+      lines.push(winners[0] === me ? ["you_win", {}, "big"] : ["winner", { name: name(winners[0]) }, "big"]);
+    } else if (winners.length > 1) {
+      lines.push(["joint_winners", { names: listOf(winners.map(name)) }, "big"]);
+    }
+    if (view.lowest) lines.push(["lowest", { rank: rankName(view.lowest) }]);
+    for (const id of view.losers || []) {
+      const count = view.players.find((player) => player.id === id)?.lives;
+      if (!count) continue; /* out: told just below */
+      lines.push(id === me ? ["you_lost_life", { count }, "mine"] : ["lost_life", { name: name(id), count }]);
+    }
+    for (const id of view.eliminated || []) {
+      lines.push(id === me ? ["you_out", {}, "mine"] : ["is_out", { name: name(id) }]);
+    }
+    return lines;
+  }
+
+  /** The outcome box, open at the reveal and at game over; H5 deals last. */
+  function renderOutcome(view) {
+    const section = byId("outcome");
+    const list = byId("outcome-lines");
+    section.hidden = !revealed(view);
+    list.replaceChildren();
+    if (!revealed(view)) return;
+    for (const [key, params, className] of outcomeLines(view)) {
+      const line = element("li", className);
+      line.append(translatedNodes(key, params));
+      list.append(line);
+    }
+    renderSuddenDeath(view, list);
+  }
+
+  /** H5: every deal but the last was a tie for highest; the last one's highest card won. */
+  function renderSuddenDeath(view, lines) {
+    const deals = view.phase === "game_over" ? view.sudden_death || [] : [];
+    const winner = (view.winners || [])[0];
+    deals.forEach((deal, index) => {
+      const cards = Object.keys(deal).map((id) =>
+        translatedNodes("sudden_card", { name: nameOf(view, id), card: cardValue(deal[id]) }));
+      const last = index === deals.length - 1;
+      const line = element("li");
+      line.append(translatedNodes(last ? "sudden_won" : "sudden_tie",
+        { cards: listOfNodes(cards), name: nameOf(view, winner) }));
+      lines.append(line);
+    });
+  }
+
+  /** The round told from my seat: public lines, my own trades in full, newest first. */
+  function renderStory(view) {
+    const list = byId("story");
+    list.replaceChildren();
+    for (const { line: [key, params] } of storyEntries(view)) {
+      const line = element("li");
+      line.append(translatedNodes(key, params));
+      list.prepend(line);
+    }
+  }
+
+  /** {event, line: [key, params]} for each event of this round's log worth telling. */
+  function storyEntries(view) {
+    const me = view.me.id;
+    const myEvents = (view.me.history || []).slice();
+    const takeMine = (type) => {
+      const index = myEvents.findIndex((event) => event.type === type);
+      return index < 0 ? null : myEvents.splice(index, 1)[0];
+    };
+    const entries = [];
+    for (const event of view.log || []) {
+      const line = storyLine(view, event, me, takeMine);
+      if (line) entries.push({ event, line });
+    }
+    return entries;
+  }
+
+  function callWord(event) {
+    return t(event.call === "chase" ? "call_chase" : "call_cuckoo");
+  }
+
+  function storyLine(view, event, me, takeMine) {
+    const name = (id) => nameOf(view, id);
+    const myCard = view.me.card ? cardValue(view.me.card) : "";
+    switch (event.type) {
+      case "kept":
+        if (event.player === me) return [event.auto ? "you_kept_auto" : "you_kept", { card: myCard }];
+        return [event.auto ? "log_kept_auto" : "log_kept", { name: name(event.player) }];
+      case "exchanged": {
+        const swap = event.player === me || event.target === me ? takeMine("swap") : null;
+        if (!swap) return ["log_exchanged", { name: name(event.player), target: name(event.target) }];
+        const gave = cardValue(swap.gave);
+        const got = cardValue(swap.got);
+        if (swap.player === me) return ["you_gave", { name: name(swap.target), gave, got }];
+        return ["took_yours", { name: name(swap.player), gave, got }];
+      }
+      case "blocked": {
+        const params = { target: name(event.target), king: cardValue(event.king), call: callWord(event), card: myCard };
+        if (event.player === me) return ["you_blocked", { ...params, name: name(event.target) }];
+        if (event.target === me) return ["you_showed", { ...params, name: name(event.player) }];
+        return ["log_blocked", { ...params, name: name(event.player) }];
+      }
+      case "cut_taken": {
+        const cut = event.dealer === me ? takeMine("cut_card") : null;
+        if (cut) return ["you_cut", { card: cardValue(cut.card), discarded: cardValue(cut.discarded) }];
+        return ["log_cut_taken", { name: name(event.dealer) }];
+      }
+      case "cut_king":
+        return [event.dealer === me ? "you_cut_king" : "log_cut_king",
+          { name: name(event.dealer), king: cardValue(event.king), call: callWord(event), card: myCard }];
+      default:
+        return null;
+    }
+  }
+
+  /** Everyone at the table: colour, name, computer mark, lives, badges, a card when seen. */
+  function renderPlayers(view) {
+    const list = byId("players");
+    list.replaceChildren(...view.players.map((player) => playerRow(view, player)));
+  }
+
+  function playerRow(view, player) {
+    const row = element("li", (view.losers || []).includes(player.id) ? "row lost" : "row");
+    row.append(colourMark(player.color), element("span", "name", player.name));
+    const badges = [
+      [player.id === view.me.id, "you"],
+      [player.bot, "bot"],
+      [player.id === view.dealer && view.phase !== "lobby", "dealer"],
+      [player.id === view.current, "turn"],
+      [player.status === "eliminated", "out"],
+      [player.status === "waiting", "waiting"],
+      [player.connected === false && !player.bot, "offline"],
+    ];
+    const details = element("span", "details");
+    details.append(lifeDots(player.lives, Math.max(view.max_lives ?? 0, player.lives)));
+    for (const [shown, badge] of badges) {
+      if (shown) details.append(element("span", "badge", t("badge_" + badge)));
+    }
+    if (player.card) details.append(cardChip(player.card));
+    row.append(details);
+    return row;
+  }
+
+  /* ------------------------------------------------------------------ what changed */
+
+  /**
+   * Compare the new view with the one before: speak each piece of news once (issue 19) and
+   * play the big moments (issue 12.2).
+   */
+  function tellChanges(previous, view) {
+    const me = view.me;
+    const news = [];
+    let moment = null;
+    const myTurn = isMyTurn(view);
+    if (myTurn && !state.alertedTurn) {
+      news.push(t(view.dealer === me.id ? "your_turn_dealer" : "your_turn"));
+      moment = ["turn", t("your_turn")];
+    }
+    state.alertedTurn = myTurn;
+
+    for (const event of newEvents(previous, view)) {
+      const told = eventNews(view, event);
+      if (told) news.push(told);
+      if (event.type === "blocked" && event.target === me.id) {
+        moment = ["blocked", t("moment_blocked", { call: callWord(event), name: nameOf(view, event.player) })];
+      }
+    }
+    if (previous && previous.phase === "turns" && revealed(view)) {
+      news.push(...outcomeLines(view).map(([key, params]) => t(key, params)));
+      moment = revealMoment(view) || moment;
+    }
+    if (previous && view.can.includes("start") && !previous.can.includes("start")) {
+      news.push(t("start_ready", { count: presentPlayers(view) }));
+    }
+    announce(news);
+    if (moment) showMoment(...moment);
+  }
+
+  /** The spoken line for a new event that concerns me (my card changed, a King shown). */
+  function eventNews(view, event) {
+    const me = view.me.id;
+    if (event.type === "round_dealt") {
+      const dealt = (view.me.history || []).find((told) => told.type === "card_dealt");
+      return dealt ? t("your_card", { card: cardValue(dealt.card) }) : null;
+    }
+    const mine = event.player === me || event.target === me || event.dealer === me;
+    if (!mine || event.type === "turn" || event.type === "kept") return null;
+    const entry = storyEntries(view).find((told) => told.event === event);
+    return entry ? t(...entry.line) : null;
+  }
+
+  /** The biggest thing the reveal did to me: a win, then being out, then a lost life. */
+  function revealMoment(view) {
+    const me = view.me.id;
+    if (view.phase === "game_over" && (view.winners || []).includes(me)) return ["win", t("you_win")];
+    if ((view.eliminated || []).includes(me)) return ["out", t("you_out")];
+    const lives = view.me.lives;
+    if ((view.losers || []).includes(me)) return ["life", t("you_lost_life", { count: lives })];
     return null;
   }
-};
-start();
+
+  /* ------------------------------------------------------------------ start */
+
+  function start() {
+    if (!state.room) {
+      showScreen("room-form");
+      return;
+    }
+    state.token = localStorage.getItem(tokenKey());
+    if (state.token) connect();
+    else showScreen("join-form");
+  }
+
+  /** The add-on interface (PHONE_ADDONS.md), set before any add-on script runs. */
+  window.cuckoo = {
+    t: (key, params = {}) => t(key, params),
+    send,
+    request,
+    cardName,
+    cardSymbol,
+    view: () => state.view,
+  };
+
+  start();
 })();

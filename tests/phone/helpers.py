@@ -207,3 +207,36 @@ def play_until(phones: dict[str, Phone], session: Any, done: Callable[[dict[str,
         actor.tap(choose(view))
         actor.wait_step(table["step"] + 1)
     raise AssertionError("the game did not end")
+
+
+def rig_round(session: Any, cards: dict[str, str], lives: dict[str, int] | None = None,
+              dealer: str | None = None) -> None:
+    """Deal ``cards`` (player id → card) with the lives given, by ``dealer`` (else the current
+    one); the test is the dealer and sets them through the session's game under its lock."""
+    from tests.rules.helpers import rig
+
+    table = session.view(None)
+    if table["phase"] == "lobby":
+        session.act(table["vip"], "start", table["step"])
+    with session._lock:
+        game = session._game
+        for pid, count in (lives or {}).items():
+            game.player(pid).lives = count
+        rig(game, dealer or game.dealer, cards)
+
+
+def rigged_reveal(session: Any, cards: dict[str, str], lives: dict[str, int] | None = None,
+                  max_turns: int = 12) -> dict[str, Any]:
+    """Deal ``cards`` (player id → card) with the lives given, everyone keeps: the reveal.
+
+    The test is the dealer: it starts the game when in the lobby, sets the cards and lives
+    through the session's game under its lock (like tests/phone/test_phone_sudden_death.py),
+    then keeps for every player through the session. Returns the public view after it.
+    """
+    rig_round(session, cards, lives)
+    for _ in range(max_turns):
+        table = session.view(None)
+        if table["phase"] != "turns":
+            return dict(table)
+        session.act(table["current"], "keep", table["step"])
+    raise AssertionError("the round did not end")

@@ -90,7 +90,8 @@ def test_my_turn_alerts_once_and_can_be_turned_off(live_server: Any, phone_facto
     phone.page.wait_for_function("() => window.__alerts.length >= 2")
     assert sorted(phone.page.evaluate("() => window.__alerts")) == ["sound", "vibrate"]
     check_access(phone)  # my turn: the card, both buttons, the table
-    assert phone.page.get_attribute("#turn", "aria-live") == "polite"
+    assert phone.page.get_attribute("#announcer", "role") == "status"  # one live region
+    assert phone.page.get_attribute("#turn", "aria-live") is None  # not a second one
     assert phone.page.get_attribute("#banner", "role") == "status"
     assert phone.page.get_attribute("#card", "aria-label").startswith("Your card: ")
 

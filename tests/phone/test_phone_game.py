@@ -137,7 +137,10 @@ class StoryChecks:
                 assert (self.t("you_out") if out == pid else
                         self.t("is_out", name=self.names[out])) in outcome
             status = self.session.view(pid)["me"]["status"]  # R12: out, watching
-            assert phone.text("#me-status") == self.t(f"status_{status}")
+            key = f"status_{status}"
+            if table["phase"] == "game_over":  # issue 12.7: never "Playing" at the end
+                key = "you_win" if pid in table["winners"] else "status_lost"
+            assert phone.text("#me-status") == self.t(key)
             if table["phase"] == "game_over" and len(table["winners"]) == 1:
                 winner = table["winners"][0]
                 assert (self.t("you_win") if winner == pid else

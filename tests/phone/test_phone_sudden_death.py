@@ -20,7 +20,7 @@ from tests.rules.helpers import rig
 MAX_TURNS = 10
 
 
-def lines_for(catalog: Catalog, lang: str, key: str, **params: str) -> tuple[str, str]:
+def lines_for(catalog: Catalog, lang: str, key: str, **params: Any) -> tuple[str, str]:
     """The text before and after ``{cards}`` (the list itself is the browser's ListFormat)."""
     before, _, after = catalog.t(lang, f"phone.{key}", None, cards="\x00", **params).partition(
         "\x00")

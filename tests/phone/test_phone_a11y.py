@@ -1,0 +1,164 @@
+"""Issue 19: a phone page for everyone — axe-core through a whole game in en/fr/it, cards with a
+spoken form everywhere, focus kept across updates, 200 % text and page zoom on a 360 px phone.
+
+axe-core comes bundled with ``axe-playwright-python``; it runs in each phone's page whenever that
+phone reaches a state it has not been audited in (phase, my turn or not, my buttons, my status).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from tests.phone.helpers import Phone, play_until, rigged_reveal
+from tests.phone.test_phone_access import until_my_turn
+
+NAMES = ("Bartholomew-Jone", "Maximilianus-Ott", "Wolfgang-Amadeus")  # 16 characters each
+#: axe "needs review" results that are the prohibited-ARIA kind the audit found.
+PROHIBITED = {"aria-prohibited-attr"}
+
+
+def audit(axe: Axe, phone: Phone, state: str) -> None:
+    """No violation and no prohibited-ARIA node left for review, in this state."""
+    results = axe.run(phone.page, options={"resultTypes": ["violations", "incomplete"]})
+    found = results.response
+    violations = [(v["id"], [n["html"] for n in v["nodes"]]) for v in found["violations"]]
+    assert violations == [], (state, violations)
+    review = [(r["id"], [n["html"] for n in r["nodes"]]) for r in found["incomplete"]
+              if r["id"] in PROHIBITED]
+    assert review == [], (state, review)
+
+
+def spoken_forms(phone: Phone) -> list[str]:
+    """Every card chip and life-dot group must be an image with a label (read, not symbols)."""
+    return list(phone.page.eval_on_selector_all(
+        ".chip, .lives, #card",
+        "es => es.filter(e => e.getAttribute('role') !== 'img' || !e.getAttribute('aria-label'))"
+        ".map(e => e.outerHTML)"))
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "fr-FR", "it-IT"])
+def test_issue19_axe_finds_nothing_in_any_state_of_a_whole_game(
+        live_server: Any, phone_factory: Any, locale: str) -> None:
+    server = live_server()
+    session = server.session
+    axe = Axe()
+    phones: dict[str, Phone] = {}
+    for number, name in enumerate(NAMES):
+        phone = phone_factory(("Pixel 7", "iPhone 13")[number % 2], locale)
+        phone.open(f"{server.url}/?room=TEST")
+        if number == 0:
+            audit(axe, phone, "join form")
+            phone.page.fill("#name-input", name + "x")  # the too-long message, audited too
+            audit(axe, phone, "name too long")
+        phone.join(name)
+        phone.player_id = next(p["id"] for p in session.view(None)["players"]
+                               if p["name"] == name)
+        phones[phone.player_id] = phone
+    audited: set[tuple[str, Any]] = set()
+
+    def check(table: dict[str, Any]) -> None:
+        for pid, phone in phones.items():
+            view = session.view(pid)
+            state = (view["phase"], view["current"] == pid, tuple(view["can"]),
+                     view["me"]["status"], bool(table["losers"]))
+            if (pid, state) not in audited:
+                audited.add((pid, state))
+                phone.wait_step(table["step"])
+                audit(axe, phone, repr(state))
+                assert spoken_forms(phone) == [], state
+
+    play_until(phones, session, lambda table: table["phase"] == "game_over", on_step=check)
+    check(session.view(None))
+    phases = {state[0] for _, state in audited}
+    assert phases == {"lobby", "turns", "reveal", "game_over"}, phases
+
+
+def overflow(phone: Phone) -> dict[str, Any]:
+    """Sideways scroll, text running past the screen edge, and names cut short."""
+    return dict(phone.page.evaluate("""() => {
+        const width = document.documentElement.clientWidth;
+        const past = [...document.querySelectorAll('body *')].filter((e) => {
+            if (!e.getClientRects().length || e.closest('[hidden], .sr-only')) return false;
+            const r = e.getBoundingClientRect();
+            return r.right > width + 1 || r.left < -1;
+        }).map((e) => e.id || e.className || e.tagName);
+        const cut = [...document.querySelectorAll('.name, #turn, #me-name')]
+            .filter((e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1)
+            .map((e) => e.textContent);
+        return {scroll: document.documentElement.scrollWidth > width, past, cut};
+    }"""))
+
+
+@pytest.mark.parametrize("zoom", ["text", "page"])
+def test_issue19_200_percent_zoom_on_a_360px_phone_with_16_character_names(
+        live_server: Any, phone_factory: Any, zoom: str) -> None:
+    """Text zoom doubles the root font size; page zoom halves the CSS width (360 → 180 px)."""
+    server = live_server()
+    session = server.session
+    width = 360 if zoom == "text" else 180
+    phone: Phone = phone_factory("Pixel 7", "en-GB", viewport={"width": width, "height": 740})
+    if zoom == "text":
+        phone.page.add_init_script(
+            "document.addEventListener('DOMContentLoaded', () => "
+            "{ document.documentElement.style.fontSize = '200%'; })")
+    phone.open(f"{server.url}/?room=TEST")
+    phone.join(NAMES[0])
+    me = session.view(None)["players"][0]["id"]
+    phone.player_id = me
+    others = [session.join(name, "TEST").player_id for name in NAMES[1:]]
+    phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 3")
+    clean = {"scroll": False, "past": [], "cut": []}
+    assert overflow(phone) == clean, "lobby"
+    phone.tap("start")
+    phone.wait_step(1)
+    until_my_turn(session, me)
+    phone.wait_step(session.step)
+    phone.page.wait_for_selector("#moment", state="hidden", timeout=5000)
+    assert overflow(phone) == clean, "my turn"
+    session.act(me, "keep", session.step)
+    current = session.view(None)
+    if current["phase"] == "turns":  # someone else is deciding: "Maximilianus-Ott is deciding…"
+        phone.wait_step(current["step"])
+        assert overflow(phone) == clean, "deciding"
+    table = rigged_reveal(session, {me: "10D", others[0]: "QC", others[1]: "2S"},
+                          lives={others[1]: 1, others[0]: 1})
+    phone.wait_step(table["step"])
+    phone.page.wait_for_selector("#moment", state="hidden", timeout=5000)
+    assert overflow(phone) == clean, table["phase"]
+
+
+def test_issue19_focus_stays_on_a_kept_button_and_moves_deliberately(
+        live_server: Any, phone_factory: Any) -> None:
+    server = live_server()
+    session = server.session
+    phone: Phone = phone_factory("Pixel 7", "en-GB")
+    phone.open(f"{server.url}/?room=TEST")
+    phone.join("Ana")
+    # After joining, focus is on what to do next, not lost on <body>.
+    assert phone.page.evaluate("() => document.activeElement.id") == "turn"
+    me = session.view(None)["players"][0]["id"]
+    session.join("Bo", "TEST")
+    session.join("Cy", "TEST")
+    phone.page.wait_for_selector('#actions button[data-action="start"]')
+    phone.tap("start")
+    phone.wait_step(1)
+    until_my_turn(session, me)
+    phone.wait_step(session.step)
+    phone.page.wait_for_selector("#moment", state="hidden", timeout=5000)
+    button = '#actions button[data-action="exchange"]'
+    phone.page.focus(button)
+    phone.page.eval_on_selector(button, "b => { b.dataset.mark = 'same'; }")
+    session.join("Dee", "TEST")  # an update that leaves my buttons as they are
+    phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 4")
+    focused = phone.page.evaluate(
+        "() => [document.activeElement.dataset.action, document.activeElement.dataset.mark]")
+    assert focused == ["exchange", "same"]  # the very same button, still focused
+    phone.page.keyboard.press("Shift+Tab")  # to Keep, by keyboard
+    phone.page.keyboard.press("Enter")
+    phone.wait_step(session.step)
+    phone.page.wait_for_function("() => !document.querySelector('#actions button')")
+    # My buttons are gone: focus went to the line that says what happens now.
+    assert phone.page.evaluate("() => document.activeElement.id") == "turn"

@@ -1,0 +1,186 @@
+"""Issue 12 items 6–8 on the phone: the screens of a player who is out, lost or won; names of
+16 characters; computer players; the TV's four-colour pack and seat colours; the words and the
+register shared with the TV; elision in ``t()``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from host.i18n import LANGUAGES, Catalog
+from host.palette import SUIT_COLOURS
+from tests.phone.helpers import Phone, rigged_reveal
+from tests.phone.test_phone_game import seat_three
+
+CATALOG = Catalog.load()
+I18N = Path(__file__).resolve().parents[2] / "assets" / "i18n"
+LONG_NAMES = ("Bartholomew-Jone", "Maximilianus-Ott", "Wolfgang-Amadeus")
+
+
+def t(key: str, lang: str = "en", **params: Any) -> str:
+    return CATALOG.t(lang, f"phone.{key}", **params)
+
+
+def in_viewport(phone: Phone, selector: str) -> bool:
+    """Whether the element is on the first screen, without scrolling."""
+    return bool(phone.page.evaluate(
+        """(s) => { scrollTo(0, 0); const r = document.querySelector(s).getBoundingClientRect();
+            return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }""", selector))
+
+
+def rgb(colour: tuple[int, ...]) -> str:
+    return "rgb({}, {}, {})".format(*colour)
+
+
+def test_issue12_out_card_lost_life_and_game_over_screens(
+        live_server: Any, phone_factory: Any) -> None:
+    server = live_server()
+    session = server.session
+    phones = seat_three(server, phone_factory, "en-GB")
+    chloe, bo, dario = phones
+    # Round 1: Bo and Dário hold the lowest card; Dário was on his last life.
+    table = rigged_reveal(session, {chloe: "KH", bo: "2S", dario: "2C"}, lives={dario: 1})
+    assert table["losers"] == [bo, dario] and table["eliminated"] == [dario]
+    for phone in phones.values():
+        phone.wait_step(table["step"])
+    # "You lose a life" is on Bo's first screen (an iPhone 13), no scrolling needed.
+    assert phones[bo].text("#outcome li.mine") == t("you_lost_life", count=2)
+    assert in_viewport(phones[bo], "#outcome li.mine")
+    assert in_viewport(phones[dario], "#outcome li.mine")
+
+    # Round 2: Dário has no card: his phone says he is out, not "No card yet".
+    session.act(table["next_dealer"], "deal", table["step"])
+    out = phones[dario]
+    out.wait_step(table["step"] + 1)
+    assert out.card() == ""
+    assert out.text("#card") == t("out_card")
+    assert t("no_card") not in out.text()
+    assert out.page.get_attribute("#card", "aria-label") == t("out_card")
+    assert out.text("#me-status") == t("status_eliminated")
+
+    # Game over: Bo loses his last life, Chloé wins.
+    table = rigged_reveal(session, {chloe: "KH", bo: "3S"}, lives={bo: 1})
+    assert table["phase"] == "game_over" and table["winners"] == [chloe]
+    for phone in phones.values():
+        phone.wait_step(table["step"])
+    winner = phones[chloe]
+    assert winner.text("#me-status") == t("you_win")  # not "Playing"
+    assert winner.text("#outcome li.big") == t("you_win")
+    assert in_viewport(winner, "#outcome li.big")  # above the fold
+    for loser in (phones[bo], phones[dario]):
+        assert loser.text("#me-status") == t("status_lost")
+        assert "watch" not in loser.text("#outcome").lower()  # no "Stay and watch the end"
+        assert t("winner", name="Chloé") in loser.text("#outcome")
+    assert phones[bo].text("#outcome li.mine") == t("you_out")
+
+
+def test_issue12_names_of_16_characters_bots_and_colours(
+        live_server: Any, phone_factory: Any) -> None:
+    server = live_server()
+    session = server.session
+    phone: Phone = phone_factory("Pixel 7", "en-GB")
+    phone.open(f"{server.url}/?room=TEST")
+    phone.page.fill("#name-input", LONG_NAMES[0] + "s")  # 17 characters
+    assert phone.page.input_value("#name-input") == LONG_NAMES[0] + "s"  # not cut silently
+    assert phone.text("#join-error") == t("name_too_long", count=16)
+    assert phone.page.get_attribute("#name-input", "aria-invalid") == "true"
+    phone.page.locator("#join-button").tap()
+    phone.page.wait_for_timeout(300)
+    assert session.view(None)["players"] == []  # refused before anything was sent
+    assert not [r for r in phone.requests if r.url.endswith("/api/join")]
+    phone.page.fill("#name-input", LONG_NAMES[0])
+    assert phone.text("#join-error") == ""
+    phone.join(LONG_NAMES[0])
+    for name in LONG_NAMES[1:]:
+        session.join(name, "TEST")
+    bot = session.add_bot()
+    phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 4")
+
+    # A 16-character name takes one line, two at most, and is never cut.
+    lines = phone.page.eval_on_selector_all("#players .name", """ns => ns.map(n => [
+        Math.round(n.getBoundingClientRect().height / parseFloat(getComputedStyle(n).lineHeight)),
+        n.scrollHeight <= n.clientHeight + 1])""")
+    assert all(count <= 2 and whole for count, whole in lines), lines
+    rows = phone.page.locator("#players li").all_inner_texts()
+    bot_name = next(p["name"] for p in session.view(None)["players"] if p["id"] == bot)
+    assert [r for r in rows if bot_name in r and t("badge_bot") in r]  # computer marked
+    assert not [r for r in rows if LONG_NAMES[1] in r and t("badge_bot") in r]
+
+    # My colour is my seat's colour on the TV; every seat shows its colour.
+    players = session.view(None)["players"]
+    shown = phone.page.eval_on_selector_all(
+        "#players .colour", "cs => cs.map(c => getComputedStyle(c).backgroundColor)")
+    wanted = [rgb(tuple(int(p["color"][i:i + 2], 16) for i in (1, 3, 5))) for p in players]
+    assert shown == wanted
+    mine = phone.page.eval_on_selector("#me-colour", "c => getComputedStyle(c).backgroundColor")
+    assert mine == wanted[0]
+
+    # The TV's four-colour pack: spades black, hearts red, diamonds blue, clubs green.
+    colours = phone.page.evaluate("""() => ['S', 'H', 'D', 'C'].map((s) => {
+        const e = document.createElement('span'); e.className = 'chip suit-' + s;
+        document.body.append(e); const c = getComputedStyle(e).color; e.remove(); return c; })""")
+    assert colours == [rgb(SUIT_COLOURS[s]) for s in "SHDC"]
+    session.act(players[0]["id"], "start", session.step)
+    phone.wait_step(1)
+    card = session.view(players[0]["id"])["me"]["card"]
+    colour = phone.page.eval_on_selector("#card", "c => getComputedStyle(c).color")
+    assert colour == rgb(SUIT_COLOURS[card[-1]])
+
+
+#: BRIEF.md: the words the TV tells people to press are the phone's button labels.
+BUTTON_WORDS = {
+    "start": ("Start", "Commencer", "Inizia"), "deal": ("Deal", "Distribuer", "Distribuisci"),
+    "new_game": ("New game", "Nouvelle partie", "Nuova partita"),
+    "keep": ("Keep", "Garder", "Tieni"), "exchange": ("Exchange", "Échanger", "Scambia"),
+    "cut": ("Cut", "Couper", "Taglia"),
+}
+CALLS = {"call_cuckoo": ("Cuckoo!", "Cuckoo !", "Cuckoo!"),
+         "call_chase": ("Chase!", "Chasse !", "Chase!")}
+
+
+def test_issue12_button_words_calls_and_one_register() -> None:
+    for key, words in {**BUTTON_WORDS, **CALLS}.items():
+        assert tuple(t(key, lang) for lang in ("en", "fr", "it")) == words, key
+    french = json.loads((I18N / "fr" / "phone.json").read_text(encoding="utf-8"))
+    italian = json.loads((I18N / "it" / "phone.json").read_text(encoding="utf-8"))
+    texts = {lang: " ".join(json.dumps(m, ensure_ascii=False) for m in messages.values())
+             for lang, messages in (("fr", french), ("it", italian))}
+    for formal in (" vous ", " votre ", " vos ", "Vous "):  # French: "tu" everywhere
+        assert formal not in texts["fr"], formal
+    for formal in (" Lei ", " Suo ", " Sua "):  # Italian: "tu" everywhere
+        assert formal not in texts["it"], formal
+
+
+def test_issue12_elision_in_the_pages_t(make_session: Any, phone_factory: Any) -> None:
+    """BRIEF.md: a message may be {"by", "vowel", "other"}; the vowel form before a e i o u y h."""
+    from host.network import BackgroundServer
+    from phone_web import create_app
+
+    catalog = Catalog.load()
+    for lang in LANGUAGES:
+        catalog.messages[lang]["phone.deciding"] = {
+            "by": "name", "vowel": "Au tour d’{name}…", "other": "Au tour de {name}…"}
+    session = make_session()
+    server = BackgroundServer(create_app(session, catalog), "127.0.0.1", 0).start()
+    try:
+        phone: Phone = phone_factory("Pixel 7", "fr-FR")
+        phone.open(f"http://127.0.0.1:{server.port}/?room=TEST")
+        said = phone.page.evaluate("""() => ['Alan', 'Émile', 'hugo', 'Yves', 'Bo', '', '7up']
+            .map((name) => window.cuckoo.t('deciding', {name}))""")
+        assert said == ["Au tour d’Alan…", "Au tour d’Émile…", "Au tour d’hugo…",
+                        "Au tour d’Yves…", "Au tour de Bo…", "Au tour de …", "Au tour de 7up…"]
+        plural = phone.page.evaluate("() => window.cuckoo.t('time_left', {count: 2})")
+        assert plural == t("time_left", "fr", count=2)  # plural dicts unchanged
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_issue12_phone_catalog_has_no_stay_and_watch_at_game_over(lang: str) -> None:
+    """The loser's line at game over is "You're out!" alone (it is also the big moment)."""
+    assert t("you_out", lang).endswith("!")
+    assert len(t("you_out", lang)) <= 20
