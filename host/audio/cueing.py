@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from host.audio.cues import DRUMROLL_SECONDS
-from host.tv.stage import DEAL_STAGGER, FLIP_SECONDS, REVEAL_STAGGER, Beat
+from host.tv.stage import DEAL_STAGGER, Beat, reveal_flip_start, reveal_marked_at
 
 #: Events with one cue as their animation starts.
 CUE_AT_START: dict[str, str] = {
@@ -28,11 +28,6 @@ class Cues(Protocol):
     def cue(self, name: str) -> None: ...
 
 
-def reveal_marked_at(cards: int) -> float:
-    """Beat time at which the reveal marks the lowest card (every card turned)."""
-    return cards * REVEAL_STAGGER + FLIP_SECONDS
-
-
 def cue_times(event: Mapping[str, Any]) -> list[tuple[float, str]]:
     """(beat time, cue) for one public event, in time order; [] for a silent one."""
     kind = str(event.get("type", ""))
@@ -40,7 +35,7 @@ def cue_times(event: Mapping[str, Any]) -> list[tuple[float, str]]:
         return [(i * DEAL_STAGGER, "deal") for i, _ in enumerate(event.get("order") or ())]
     if kind == "reveal":
         count = len(event.get("cards") or {})
-        times = [(i * REVEAL_STAGGER, "turn") for i in range(count)]
+        times = [(reveal_flip_start(i, count), "turn") for i in range(count)]
         if count:
             times.append((max(0.0, reveal_marked_at(count) - DRUMROLL_SECONDS), "drumroll"))
         return sorted(times)

@@ -15,7 +15,7 @@ from host.audio.cues import DRUMROLL_SECONDS
 from host.i18n import Catalog
 from host.tv.app import FRAME_SECONDS, TVApp
 from host.tv.rehearsal import Rehearsal
-from host.tv.stage import DEAL_STAGGER, REVEAL_STAGGER, Beat
+from host.tv.stage import DEAL_STAGGER, Beat, reveal_flip_start
 
 
 class TickingClock:
@@ -156,7 +156,10 @@ def test_issue20_cue_times_follow_the_tv_pacing() -> None:
     deal = cue_times({"type": "round_dealt", "order": ["a", "b", "c"]})
     assert deal == [(0.0, "deal"), (DEAL_STAGGER, "deal"), (2 * DEAL_STAGGER, "deal")]
     reveal = cue_times({"type": "reveal", "cards": {"a": "5H", "b": "KS"}})
-    assert [at for at, cue in reveal if cue == "turn"] == [0.0, REVEAL_STAGGER]
+    # each card turns as the TV flips it (the reveal's suspense first, then one by one)
+    assert [at for at, cue in reveal if cue == "turn"] == [reveal_flip_start(0, 2),
+                                                            reveal_flip_start(1, 2)]
+    assert reveal_flip_start(0, 2) > 0.0 and reveal_flip_start(1, 2) > reveal_flip_start(0, 2)
     assert cue_times({"type": "turn", "player": "a"}) == []
     for kind, cue in CUE_AT_START.items():
         assert cue_times({"type": kind}) == [(0.0, cue)]
