@@ -16,6 +16,7 @@ from host.persistence import CorruptSave
 from host.rules.bots import STRATEGIES
 from host.rules.game import Game
 from host.rules.validate import SaveInvalid, check_saved_game
+from host.standings import Standings
 
 _PLAYER_ID = re.compile(r"p([1-9][0-9]{0,8})")
 MAX_PENDING_BOTS = 19
@@ -44,6 +45,7 @@ def _check(data: Any, save_format: str, version: int) -> Game:
     if not isinstance(room, str) or not room.strip() or len(room) > 32 or room != room.upper():
         raise SaveInvalid(f"room: {room!r} is not a room code")
     game = check_saved_game(data["game"])
+    Standings.from_dict(data.get("standings"))  # tonight's tally must read back too
     seated = {p.id: p for p in game.players}
     tokens, bots = data["tokens"], data.get("bots", {})
     if not isinstance(tokens, dict):

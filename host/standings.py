@@ -192,6 +192,12 @@ class Standings:
             return cls()
         known = {f.name for f in fields(Line)}
         lines = [Line(**{k: v for k, v in row.items() if k in known}) for row in data["lines"]]
+        for line in lines:  # a damaged save is refused at start, never met mid-party
+            for spec in fields(Line):
+                wanted = {"player": str, "name": str, "bot": bool}.get(spec.name, int)
+                if type(getattr(line, spec.name)) is not wanted:
+                    raise ValueError(f"standings: {spec.name} of {line.player!r} is not "
+                                     f"a {wanted.__name__}")
         return cls(
             lines={line.player: line for line in lines},
             names={str(pid): (str(v[0]), bool(v[1])) for pid, v in data["names"].items()},

@@ -65,7 +65,8 @@ class Rehearsal:
 
     def act(self, player_id: str, action: Action | str) -> list[EventDict]:
         """``player_id`` sends ``action`` as their phone would, with their view's step."""
-        self.session.act(player_id, str(action), self.session.view(player_id)["step"])
+        step = self.session.view(player_id, paced=False)["step"]
+        self.session.act(player_id, str(action), step)
         return self._published()
 
     def play(self, choose: Chooser | None = None) -> list[EventDict]:
@@ -74,7 +75,7 @@ class Rehearsal:
         player = self.session.view(None)["current"]
         if player is None:
             return self.host_next()
-        view = self.session.view(player)
+        view = self.session.view(player, paced=False)  # the script need not wait for the TV
         action = choose(player) if choose else None
         if action is None:
             action = choose_action(self.strategy, view, self.rng)

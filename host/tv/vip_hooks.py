@@ -52,8 +52,9 @@ class VipHooks:
             if settings != self._settings:
                 first = self._settings is None
                 self._settings = settings
-                self._apply(app, settings, quiet=first)
-                changed = True
+                if not first:  # the TV starts in its own language; later VIP changes apply
+                    self._apply(app, settings, quiet=False)
+                    changed = True
         read: Callable[[], Clocked | None] | None = getattr(app.session, "turn_clock", None)
         clock = read() if callable(read) else None
         countdown = None if clock is None else (

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.cuckoo_http_client import Http
+from tests.api.cuckoo_http_client import EventStream, Http
 
 ROOT = Path(__file__).resolve().parents[2]
 JOIN_LINE = re.compile(r"Join at http://127\.0\.0\.1:(\d+)/\?room=TEST")
@@ -39,6 +39,14 @@ class Host:
             time.sleep(0.02)
         assert self.port, self.lines[-10:]
         self.http = Http(f"http://127.0.0.1:{self.port}")
+        self.streams: list[EventStream] = []
+
+    def present(self, tokens: list[str]) -> None:
+        """One open event stream per player, as phones hold (only present players start)."""
+        for token in tokens:
+            stream = EventStream(f"http://127.0.0.1:{self.port}", token)
+            stream.start()
+            self.streams.append(stream)
 
     def _read(self) -> None:
         assert self.process.stdout is not None
@@ -48,6 +56,8 @@ class Host:
                 self.port = int(match.group(1))
 
     def stop(self) -> None:
+        for stream in self.streams:
+            stream.close()
         if self.process.poll() is None:
             self.process.terminate()
         try:
@@ -68,6 +78,7 @@ def _play_to_the_reveal(host: Host) -> tuple[dict[str, str], float]:
     for name in NAMES:
         joined = host.http.join(name)
         tokens[joined["player_id"]] = joined["token"]
+    host.present(list(tokens.values()))
     vip = next(iter(tokens))
     assert host.http.act(tokens[vip], "start", 0)[0] == 200
     deadline = time.monotonic() + 60
