@@ -17,9 +17,8 @@ from typing import Any
 import pytest
 
 from host import persistence
-from host.rules import game_moves
 from host.cli import main
-from host.rules import HouseRules
+from host.rules import HouseRules, game_moves
 from host.save_check import check_saved_session
 from host.session import SAVE_FORMAT, SAVE_VERSION, Session, SessionError
 

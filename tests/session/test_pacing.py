@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from host.rules import game_moves
 from host.pacing import STALL_SECONDS, Pacer, Shown, Unseen, present
+from host.rules import game_moves
 from host.session import Session
 from host.tv.stage import Stage, reveal_marked_at
 
