@@ -38,15 +38,26 @@ class TvSettings:
 
     language: str = "en"
     voice_muted: bool = False
+    music_volume: int = 60
+    """Percent, 0–100 (issue 20): the music's level under the voice and the cues."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"language": self.language, "voice_muted": self.voice_muted}
+        return {"language": self.language, "voice_muted": self.voice_muted,
+                "music_volume": self.music_volume}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None, default: TvSettings) -> TvSettings:
         data = data or {}
         return cls(str(data.get("language", default.language)),
-                   bool(data.get("voice_muted", default.voice_muted)))
+                   bool(data.get("voice_muted", default.voice_muted)),
+                   _percent(data.get("music_volume"), default.music_volume))
+
+
+def _percent(value: Any, default: int) -> int:
+    """A saved volume in percent, or ``default`` when the save predates it or is odd."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 100:
+        return value
+    return default
 
 
 class HostControls:
@@ -134,6 +145,7 @@ class HostControls:
         view["bot_strategies"] = list(BOT_STRATEGIES)
         view["tv_language"] = self.tv.language
         view["voice_muted"] = self.tv.voice_muted
+        view["music_volume"] = self.tv.music_volume
 
     # --------------------------------------------------------------- controls
 
@@ -197,6 +209,8 @@ class HostControls:
             self.tv.language = str(extra["language"])
         if "voice_muted" in extra:
             self.tv.voice_muted = bool(extra["voice_muted"])
+        if "music_volume" in extra:
+            self.tv.music_volume = int(extra["music_volume"])
         self._game.step += 1
         self._save()  # no event to tell: the TV follows the view's settings
         self._changed([])
@@ -214,13 +228,14 @@ class HostControls:
         self._save()
         self._changed([])
 
-    def set_tv_settings(self, *, language: str | None = None,
-                        voice_muted: bool | None = None) -> None:
-        """The TV's keys (L, M): the same settings, from the host (not an action: no step)."""
+    def set_tv_settings(self, *, language: str | None = None, voice_muted: bool | None = None,
+                        music_volume: int | None = None) -> None:
+        """The TV's keys (L, M, -/=): the same settings, from the host (not an action: no step)."""
         with self._lock:
             self._check_open()
             new = TvSettings(language or self.tv.language,
-                             self.tv.voice_muted if voice_muted is None else voice_muted)
+                             self.tv.voice_muted if voice_muted is None else voice_muted,
+                             self.tv.music_volume if music_volume is None else music_volume)
             if new == self.tv:
                 return
             self.tv = new
@@ -368,8 +383,13 @@ def control_fields(action: str, body: Mapping[str, Any]) -> dict[str, Any]:
             if not isinstance(body["voice_muted"], bool):
                 raise BadControlFields("voice_muted must be true or false")
             fields["voice_muted"] = body["voice_muted"]
+        if "music_volume" in body:
+            volume = body["music_volume"]
+            if not isinstance(volume, int) or isinstance(volume, bool) or not 0 <= volume <= 100:
+                raise BadControlFields("music_volume must be a whole number from 0 to 100")
+            fields["music_volume"] = volume
         if not fields:
-            raise BadControlFields("set_tv needs language or voice_muted")
+            raise BadControlFields("set_tv needs language, voice_muted or music_volume")
         return fields
     return {}
 

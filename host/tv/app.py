@@ -355,6 +355,7 @@ class TVApp:
         if self.sounds is None:
             return
         volume = self.sounds.set_music_volume(self.sounds.music_volume + step)
+        self._tell_session(music_volume=round(volume * 100))
         self.notify(self.props.catalog.t(self.props.lang, "sound.music_volume",
                                          percent=round(volume * 100)))
 

@@ -40,7 +40,7 @@ class VipHooks:
     """Per-frame: apply the VIP's TV settings once when they change; keep the countdown."""
 
     def __init__(self) -> None:
-        self._settings: tuple[str, bool] | None = None
+        self._settings: tuple[str, bool, int] | None = None
         self.countdown: tuple[str, int, bool] | None = None
         """(player id, whole seconds left, away) while a turn is being counted down."""
 
@@ -48,13 +48,15 @@ class VipHooks:
         """Returns True when something the TV draws changed (a redraw is needed)."""
         changed = False
         if latest is not None and "tv_language" in latest:
-            settings = (str(latest["tv_language"]), bool(latest.get("voice_muted")))
+            settings = (str(latest["tv_language"]), bool(latest.get("voice_muted")),
+                        int(latest.get("music_volume", -1)))
             if settings != self._settings:
                 first = self._settings is None
                 self._settings = settings
-                if not first:  # the TV starts in its own language; later VIP changes apply
-                    self._apply(app, settings, quiet=False)
-                    changed = True
+                # The TV starts in its own language and voice; later VIP changes apply. The
+                # music volume is restored at once (it was saved with the game).
+                self._apply(app, settings, quiet=False, volume_only=first)
+                changed = not first
         read: Callable[[], Clocked | None] | None = getattr(app.session, "turn_clock", None)
         clock = read() if callable(read) else None
         countdown = None if clock is None else (
@@ -72,8 +74,14 @@ class VipHooks:
                 app.notify(app.props.catalog.t(app.props.lang, "vip.now_vip", name=name))
 
     @staticmethod
-    def _apply(app: TvApp, settings: tuple[str, bool], *, quiet: bool) -> None:
-        lang, muted = settings
+    def _apply(app: TvApp, settings: tuple[str, bool, int], *, quiet: bool,
+               volume_only: bool = False) -> None:
+        lang, muted, volume = settings
+        sounds = getattr(app, "sounds", None)
+        if sounds is not None and 0 <= volume <= 100 and round(sounds.music_volume * 100) != volume:
+            sounds.set_music_volume(volume / 100)  # the VIP's slider (issue 20)
+        if volume_only:
+            return
         if lang in LANGUAGES and lang != app.props.lang:
             app.set_language(lang)
         announcer = app.announcer

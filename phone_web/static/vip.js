@@ -84,7 +84,12 @@ voice.type = "checkbox";
 voice.id = "vip-voice";
 voice.addEventListener("change", () => send("set_tv", { voice_muted: !voice.checked }));
 voiceLabel.append(voice, mk("span", null, t("voice")));
-tv.append(mk("label", null, t("tv_language")), lang, voiceLabel);
+/* the music's volume on the TV (issue 20), in tens of percent */
+const music = mk("input"), musicLabel = mk("label", "vip-rule");
+music.type = "range"; music.min = "0"; music.max = "100"; music.step = "10"; music.id = "vip-music";
+music.addEventListener("change", () => send("set_tv", { music_volume: +music.value }));
+musicLabel.append(mk("span", null, t("music_volume")), music);
+tv.append(mk("label", null, t("tv_language")), lang, voiceLabel, musicLabel);
 panel.prepend(mk("h2", "vip-title", t("panel_title")), ask);
 
 /* everyone: "X is now the VIP." for a few seconds when the role moves */
@@ -158,6 +163,7 @@ const render = (v) => {
   box.tv.hidden = !has("set_tv");
   if (v.tv_language && lang.value !== v.tv_language) lang.value = v.tv_language;
   if (voice.checked !== !v.voice_muted) voice.checked = !v.voice_muted;
+  if (v.music_volume != null && D.activeElement !== music) music.value = String(v.music_volume);
 };
 D.addEventListener("cuckoo:view", (e) => render(e.detail));
 render(C.view());

@@ -218,6 +218,18 @@ def test_issue13_set_tv_language_and_voice(table: Table) -> None:
         _error(table.act(ana, "set_tv", None, **bad), 400, "bad_request")
 
 
+def test_issue20_set_tv_music_volume_from_the_vip_phone(table: Table) -> None:
+    """Issue 20: the VIP sets the music's volume (percent), saved with the TV's settings."""
+    ana, bea, _cal = table.join("Ana", "Bea", "Cal")
+    assert table.view()["music_volume"] == 60
+    view = table.ok(ana, "set_tv", music_volume=30)
+    assert view["music_volume"] == 30 and table.session.to_dict()["tv"]["music_volume"] == 30
+    for bad in (-1, 101, 2.5, "30", True):
+        _error(table.act(ana, "set_tv", None, music_volume=bad), 400, "bad_request")
+    _error(table.act(bea, "set_tv", None, music_volume=50), 400, "bad_action")
+    assert table.view()["music_volume"] == 30
+
+
 def test_issue14_vip_starts_how_to_play_and_a_new_evening(table: Table) -> None:
     """Issue 14: "How to play" (lobby) and a new evening (lobby, game over) from the VIP's phone."""
     ana, _bea, _cal = table.join("Ana", "Bea", "Cal")

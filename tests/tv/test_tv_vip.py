@@ -137,6 +137,34 @@ def test_issue13_tv_follows_the_vips_tv_settings(
     assert session.view(None)["tv_language"] == "it"  # the L key, mirrored for the VIP
 
 
+def test_issue20_tv_music_follows_the_vips_volume_and_the_keys_mirror_it(
+        make_session: Callable[..., Any], catalog: Any) -> None:
+    class Board:
+        """The sound board's volume, as the TV drives it."""
+
+        muted = False
+        music_volume = 0.6
+
+        def set_music_volume(self, volume: float) -> float:
+            self.music_volume = round(min(1.0, max(0.0, volume)), 2)
+            return self.music_volume
+
+        def play_music(self, loop: str | None) -> None: ...
+
+        def cue(self, name: str) -> None: ...
+
+        def set_muted(self, muted: bool) -> None: ...
+
+    session, app, (ana, *_), _ = _party(make_session, catalog)
+    app.sounds = Board()  # type: ignore[assignment]
+    _settle(app)
+    session.act(ana, "set_tv", session.step, {"music_volume": 30})
+    _settle(app)
+    assert app.sounds.music_volume == 0.3
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_EQUALS, mod=0, unicode="="))
+    assert session.view(None)["music_volume"] == 40  # the = key, mirrored for the VIP
+
+
 def test_issue13_tv_says_who_is_now_the_vip(make_session: Callable[..., Any],
                                             catalog: Any) -> None:
     session, app, (ana, bea, _), _ = _party(make_session, catalog)
