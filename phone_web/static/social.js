@@ -111,7 +111,7 @@ const t = (k, p) => C.t("social." + k, p),
     for (const r of rows) {
       const li = el("li", null, r.player === v.me.id ? "row me" : "row"),
         who = r.name + (r.bot ? " (" + t("bot") + ")" : "");
-      li.append(el("span", who, "n"));
+      li.append(el("span", who, "name"));
       if (r.player === v.me.id) { li.setAttribute("aria-current", "true"); li.style.fontWeight = "bold"; li.append(el("span", t("you"), "b")); }
       li.append(el("span", t("wins") + " " + r.wins + " · " + t("games") + " " + r.games, "b"));
       if (r.good_guesses) li.append(el("span", t("guesses") + " " + r.good_guesses, "b"));

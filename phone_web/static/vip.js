@@ -141,7 +141,7 @@ const render = (v) => {
     for (const p of others) {
       const li = mk("li", "row vip-player"), away = gone(p);
       li.dataset.player = p.id;
-      li.append(mk("span", "n", p.name));
+      li.append(mk("span", "name", p.name));
       if (away) li.append(mk("span", "b vip-away", t("away_tag")));
       if (p.bot) li.append(mk("span", "b", t("bot_tag")));
       if (has("kick")) li.append(button(t("remove"), () => confirm(t("kick_confirm", { name: p.name }), () => send("kick", { player: p.id })), "alt vip-kick"));
@@ -151,7 +151,7 @@ const render = (v) => {
   }
 
   box.round.hidden = !has("misdeal") && !has("end_game");
-  skip.hidden = !has("skip");
+  skip.hidden = !has("skip") || !v.current;  /* named once the TV has shown whose turn it is */
   skip.textContent = t("skip", { name: names[v.current] || "" });
   misdeal.hidden = !has("misdeal");
   end.hidden = !has("end_game");

@@ -19,10 +19,11 @@ from phone_web.page import ADDON_SCRIPTS, script_bundle, stylesheet, translation
 
 STATIC = Path(__file__).resolve().parents[2] / "phone_web" / "static"
 #: Issue 16.5: the whole page, compressed bodies (the browser test adds the headers).
-#: Issue 16 set 12 KB for the page; with the add-ons of issues 13 and 14 (the VIP's controls,
-#: tonight's standings, reactions, How to play) the whole page weighs about 15.5 KB. That miss
-#: is reported in docs/benchmarks.md; this bound keeps it from growing unnoticed.
-BUDGET_BYTES = 16 * 1024
+#: Issue 16 set 12 KB for the page; with the add-ons of issues 13, 14 and 20 (the VIP's
+#: controls, tonight's standings, reactions, How to play, the music volume) the whole page weighs
+#: about 16.9 KB with its headers. That miss is reported in docs/benchmarks.md; this bound keeps
+#: it from growing unnoticed.
+BUDGET_BYTES = 18 * 1024
 
 
 class Tags(HTMLParser):

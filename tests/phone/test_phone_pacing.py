@@ -14,6 +14,7 @@ from typing import Any
 import pygame
 
 from host.i18n import Catalog
+from host.rules import game_moves
 from host.tv.app import FRAME_SECONDS, TVApp
 from host.tv.table import card_look
 from host.tv.theme import CANVAS_SIZE
@@ -81,7 +82,7 @@ def test_issue12_phones_follow_the_tvs_reveal(live_server: Any, phone_factory: A
             table = session.view(None)
             if table["phase"] != "turns":
                 break
-            actor = next((pid for pid in phones if session.view(pid)["can"]), None)
+            actor = next((pid for pid in phones if game_moves(session.view(pid)["can"])), None)
             if actor is None:
                 continue
             phone = phones[actor]

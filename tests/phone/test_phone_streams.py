@@ -29,21 +29,21 @@ def test_issue15_a_replaced_tab_says_so_and_does_not_reconnect(
     second = Phone(first.context, first.context.new_page())  # same phone, same storage
     second.open(f"{server.url}/?room=TEST&lang=fr")
     second.page.wait_for_selector("#game:not([hidden])")
-    first.page.wait_for_selector("#moved:not([hidden])")
-    assert CATALOG.t("fr", "phone.stream_replaced") in first.text("#moved")
-    assert first.text("#moved button") == CATALOG.t("fr", "phone.stream_take_back")
+    first.page.wait_for_selector("#replaced:not([hidden])")
+    assert CATALOG.t("fr", "phone.stream_replaced") in first.text("#replaced")
+    assert first.text("#replaced button") == CATALOG.t("fr", "phone.stream_take_back")
     # No flapping: several seconds later the second tab still holds the only stream.
     requests_before = len([r for r in first.requests if "/api/events" in r.url])
     first.page.evaluate("() => window.dispatchEvent(new Event('online'))")  # no nudge works
     time.sleep(3)
     assert len([r for r in first.requests if "/api/events" in r.url]) == requests_before
-    assert second.page.is_hidden("#moved")
+    assert second.page.is_hidden("#replaced")
     assert _streams_of(server.session, pid) == 1
     assert server.session.view(None)["players"][0]["connected"] is True
     # Taking it back: the first tab listens again, the second one is now the quiet one.
-    first.page.locator("#moved button").tap()
-    first.page.wait_for_selector("#moved", state="hidden")
-    second.page.wait_for_selector("#moved:not([hidden])")
+    first.page.locator("#replaced button").tap()
+    first.page.wait_for_selector("#replaced", state="hidden")
+    second.page.wait_for_selector("#replaced:not([hidden])")
     time.sleep(1)
-    assert first.page.is_hidden("#moved")
+    assert first.page.is_hidden("#replaced")
     assert _streams_of(server.session, pid) == 1

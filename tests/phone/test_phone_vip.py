@@ -40,8 +40,8 @@ def _seat(server: Any, phone_factory: Any, names: tuple[str, ...]) -> dict[str, 
 
 
 def _lives_shown(phone: Phone) -> int:
-    return int(phone.page.eval_on_selector(
-        "#lives", "e => e.querySelectorAll('span:not(.lost)').length"))
+    return int(phone.page.eval_on_selector(  # one filled dot per life left
+        "#lives", "e => (e.querySelector('.lives span:not(.lost)')?.textContent ?? '').length"))
 
 
 @pytest.mark.browser
@@ -91,7 +91,7 @@ def test_issue13_vip_phone_rules_bot_start_kick_skip(
     ana.wait_step(session.step)
 
     # start: 4 seated and present (the bot counts), 5 lives everywhere, on the TV too
-    assert ana.button_text("start").find("4") >= 0
+    assert "4" in ana.text("#actions")  # the Start hint counts the players present
     ana.tap("start")
     assert wait_until(lambda: session.view(None)["phase"] == "turns", 10)
     for phone in phones.values():

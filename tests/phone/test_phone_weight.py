@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
-#: Issue 16 set 12 KB for the page; with the add-ons of issues 13 and 14 (the VIP's controls,
-#: tonight's standings, reactions, How to play) the whole page weighs about 15.5 KB. That miss
-#: is reported in docs/benchmarks.md; this bound keeps it from growing unnoticed.
-BUDGET_BYTES = 16 * 1024
+#: Issue 16 set 12 KB for the page; with the add-ons of issues 13, 14 and 20 (the VIP's
+#: controls, tonight's standings, reactions, How to play, the music volume) the whole page weighs
+#: about 16.9 KB with its headers. That miss is reported in docs/benchmarks.md; this bound keeps
+#: it from growing unnoticed.
+BUDGET_BYTES = 18 * 1024
 MAX_REQUESTS_AFTER_HTML = 3
 
 
