@@ -24,6 +24,7 @@ import random
 import tempfile
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -140,7 +141,7 @@ def tap_to_tv_frame(taps: int, players: int = 10, seed: int = 2) -> tuple[list[f
         receive = app.stage.receive
         render = app.render
 
-        def timed_receive(view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        def timed_receive(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> None:
             receive(view, events)
             received.setdefault(view["step"], time.perf_counter())
 

@@ -23,10 +23,13 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 View = dict[str, Any]
+"""A view as the masking below edits it: a plain JSON dict."""
 EventDict = Mapping[str, Any]
+AnyView = TypeVar("AnyView", bound=Mapping[str, Any])
+"""A view of any declared type (the contract's ``View`` or a plain dict): given back as such."""
 
 #: Without any progress from the TV for this long, everything held back is released.
 STALL_SECONDS = 8.0
@@ -70,8 +73,8 @@ def reveal_order(order: Sequence[str], cards: Mapping[str, str]) -> list[str]:
     return ordered + [pid for pid in cards if pid not in ordered]
 
 
-def present(view: View, unseen: Sequence[Unseen], *, playing: bool = False, turned: int = 0,
-            marked: bool = False) -> View:
+def present(view: AnyView, unseen: Sequence[Unseen], *, playing: bool = False, turned: int = 0,
+            marked: bool = False) -> AnyView:
     """``view`` as the TV shows it: before the ``unseen`` events, oldest first.
 
     ``playing``: the first unseen event is on screen now; if it is a reveal, ``turned`` of its
@@ -88,7 +91,7 @@ def present(view: View, unseen: Sequence[Unseen], *, playing: bool = False, turn
     unseen = list(unseen[start:])
     if not unseen:
         return view
-    shown = copy.deepcopy(view)
+    shown = cast(View, copy.deepcopy(view))
     log: list[dict[str, Any]] = list(shown.get("log") or [])
     for item in reversed(unseen):
         if log and log[-1] == dict(item.event):
@@ -112,7 +115,7 @@ def present(view: View, unseen: Sequence[Unseen], *, playing: bool = False, turn
     if view.get("phase") in ("reveal", "game_over"):
         shown["can"] = [a for a in shown.get("can", []) if a not in AFTER_REVEAL_ACTIONS]
         shown["next_dealer"] = None
-    return shown
+    return cast(AnyView, shown)
 
 
 def _players(view: View) -> dict[str, dict[str, Any]]:
@@ -308,7 +311,7 @@ class Pacer:
         with self._lock:
             return self._leading and bool(self._unseen)
 
-    def present(self, view: View) -> View:
+    def present(self, view: AnyView) -> AnyView:
         """``view`` as the TV shows it now (unchanged when nothing is held back)."""
         with self._lock:
             if not self._leading or not self._unseen:

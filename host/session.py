@@ -113,7 +113,7 @@ class Session(HostControls):
         # The TV leads (host/pacing.py): phones see only what a running TV has shown.
         self._pacer = Pacer()
         self._pacer.on_release = self._repace
-        self._paced_last: weakref.WeakKeyDictionary[Subscription, dict[str, Any]] = (
+        self._paced_last: weakref.WeakKeyDictionary[Subscription, View] = (
             weakref.WeakKeyDictionary())
         saved = None
         if self._state_path is not None:
@@ -263,7 +263,7 @@ class Session(HostControls):
             player["connected"] = bool(player.get("bot")) or self._connections[player["id"]] > 0
             player["color"] = css_hex(player_colour(player["seat"]))  # the TV's seat colour
         view["standings"] = self._standings.table()
-        if player_id is not None:
+        if player_id is not None and view["me"] is not None:  # ``me`` is there for a player
             view["me"]["prediction"] = self._standings.predictions.get(player_id)
         self._add_control_fields(view, player_id)
         return view
@@ -445,7 +445,7 @@ class Session(HostControls):
         with self._lock:
             self.tutorial_asks += 1
 
-    def predict(self, player_id: str, target: Any) -> dict[str, Any]:
+    def predict(self, player_id: str, target: Any) -> View:
         """A guess of who loses a life this round (see ``host.social``); never a game action."""
         with self._lock:
             self._check_open()
@@ -577,7 +577,7 @@ class Session(HostControls):
             if self._closed:
                 return
             batch: list[tuple[Subscription, Update]] = []
-            views: dict[str, dict[str, Any]] = {}
+            views: dict[str, View] = {}
             for sub in self._subscribers:
                 pid = sub.player_id
                 if pid is None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from host.presence import Presence, Table, TurnClock
-from host.rules import MIN_PLAYERS, Game, IllegalAction, Reason
+from host.rules import MIN_PLAYERS, Game, IllegalAction, Reason, View
 from host.rules import controls as rules_controls
 from host.rules.bots import STRATEGIES
 from host.rules.controls import VIP_ACTIONS, TableFacts
@@ -84,7 +84,7 @@ class HostControls:
     def _seat_bot(self, strategy: str) -> str:
         raise NotImplementedError
 
-    def _view_locked(self, player_id: str | None) -> dict[str, Any]:
+    def _view_locked(self, player_id: str | None) -> View:
         raise NotImplementedError
 
     def timeout(self, player_id: str, step: int) -> bool:
@@ -126,7 +126,7 @@ class HostControls:
     def _can(self, player_id: str) -> list[str]:
         """The caller's ``can``: the engine's moves, then the VIP's controls."""
         game = self._game
-        can = list(game.legal_actions(player_id))
+        can: list[str] = list(game.legal_actions(player_id))
         if "start" in can and not self._enough_present():
             can.remove("start")
         controls = rules_controls.vip_actions(game, player_id, self._facts())
@@ -138,7 +138,7 @@ class HostControls:
                 can.append("new_evening")
         return can
 
-    def _add_control_fields(self, view: dict[str, Any], player_id: str | None) -> None:
+    def _add_control_fields(self, view: View, player_id: str | None) -> None:
         """Fields of the view for the controls (added to the contract's view)."""
         if player_id is not None:
             view["can"] = self._can(player_id)

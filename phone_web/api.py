@@ -32,6 +32,12 @@ class JoinAnswer(TypedDict):
     token: str
     status: Status
 
+
+class OkAnswer(TypedDict):
+    """A plain acknowledgement (``POST /api/social``'s reaction)."""
+
+    ok: bool
+
 api_bp = Blueprint("api", __name__)
 log = logging.getLogger(__name__)
 
@@ -141,7 +147,7 @@ def _caller(allow_query: bool = False) -> str:
     return player_id
 
 
-def _json(data: View | JoinAnswer, status: int = 200) -> Response:
+def _json(data: View | JoinAnswer | OkAnswer, status: int = 200) -> Response:
     return current_app.response_class(
         json.dumps(data, ensure_ascii=False, separators=(",", ":")),
         status=status, mimetype="application/json",

@@ -14,7 +14,7 @@ from flask import Blueprint, Response, current_app, request
 
 from host.i18n import Catalog, best_language
 from host.session import SessionError
-from phone_web.api import ApiError, _caller, _json, _json_body, _session
+from phone_web.api import ApiError, OkAnswer, _caller, _json, _json_body, _session
 
 social_bp = Blueprint("social", __name__)
 
@@ -33,7 +33,8 @@ def social() -> Response:
     try:
         if "react" in body:
             session.react(player_id, body["react"])
-            return _json({"ok": True})
+            ok: OkAnswer = {"ok": True}
+            return _json(ok)
         return _json(session.predict(player_id, body["predict"]))
     except SessionError as refusal:
         if refusal.code not in SOCIAL_STATUS:

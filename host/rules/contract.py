@@ -12,7 +12,7 @@ Stdlib only, like the rest of ``host/rules``.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Literal, TypedDict
+from typing import Any, Literal, TypedDict
 
 
 class Word(str, Enum):
@@ -304,8 +304,7 @@ class SeatView(_SeatRequired, total=False):
     """``#rrggbb``: the TV's seat colour (``host/palette.py``)."""
 
 
-class MeView(TypedDict):
-    """The caller's own facts (``me``); None in the public view."""
+class _MeRequired(TypedDict):
 
     id: str
     name: str
@@ -319,8 +318,14 @@ class MeView(TypedDict):
     """Whom an exchange would go to now (R7), while ``exchange`` is in ``can``."""
 
 
-class View(TypedDict):
-    """What one receiver may see (PHONE_API.md plus the added fields of docs/architecture.md)."""
+class MeView(_MeRequired, total=False):
+    """The caller's own facts (``me``); None in the public view. The session adds ``prediction``."""
+
+    prediction: str | None
+    """The caller's guess of this round's loser (``host/standings.py``), if any."""
+
+
+class _ViewRequired(TypedDict):
 
     room: str | None
     phase: Phase
@@ -352,3 +357,19 @@ class View(TypedDict):
     cuts_left: int
     lowest: str | None
     """The rank that lost at this round's reveal (R11), from the reveal on."""
+
+
+class View(_ViewRequired, total=False):
+    """What one receiver may see (PHONE_API.md plus the added fields of docs/architecture.md).
+
+    The engine gives every key of ``_ViewRequired``; the session adds the optional ones.
+    """
+
+    standings: list[dict[str, Any]]
+    """The evening's standings, best first (``host.standings.Standings.table``)."""
+    bot_strategies: list[str]
+    """For the VIP: the bot strategies on offer."""
+    tv_language: str
+    """For the VIP: the TV's language."""
+    voice_muted: bool
+    """For the VIP: whether the TV's voice is muted."""

@@ -48,7 +48,7 @@ def build_view(game: Game, player_id: str | None) -> View:
         for seat, p in enumerate(game.players)
     ]
     me: MeView | None = None
-    can: list[Action] = []
+    can: list[str] = []
     if player_id is not None:
         p = game.player(player_id)
         dealt_in = game.phase != Phase.LOBBY and player_id in game.order

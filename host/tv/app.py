@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol, cast
 
 import pygame
@@ -21,7 +21,7 @@ import pygame
 from host.audio.cueing import CueTrack
 from host.i18n import LANGUAGES, Catalog
 from host.pacing import Shown
-from host.rules import View
+from host.rules import EventDict, View
 from host.session import SessionError
 from host.tv import evening
 from host.tv.cards import CardPainter
@@ -110,7 +110,7 @@ class TVApp:
         self.session = session
         self.on_language = on_language  # e.g. remember L's choice for the next start
         # Captions by the event they tell, so a language switch re-tells the caption at once.
-        self._phrased: dict[str, tuple[dict[str, Any], int, str]] = {}
+        self._phrased: dict[str, tuple[Mapping[str, Any], int, str]] = {}
         self.announcer = announcer
         self.sounds = sounds
         self._cues = CueTrack(sounds) if sounds is not None else None
@@ -156,7 +156,7 @@ class TVApp:
         if self._pacer_host is not None:
             self._pacer_host.tv_shown(shown)
 
-    def _cue(self, event: dict[str, Any]) -> None:
+    def _cue(self, event: Mapping[str, Any]) -> None:
         """An event's moment is on screen: the voice says it now (and the caption shows it)."""
         announce = getattr(self.announcer, "announce", None)
         if callable(announce) and self.stage.latest is not None:
@@ -166,13 +166,14 @@ class TVApp:
                 self._phrased[text] = (event, index, self.props.lang)
             announce([event], self.stage.latest)
 
-    def _phrases(self, event: dict[str, Any], lang: str) -> list[str]:
+    def _phrases(self, event: Mapping[str, Any], lang: str) -> list[str]:
         """The voice's lines for ``event`` in ``lang`` (none if the voice cannot phrase it)."""
         try:
             from host.voice.phrases import phrases_for
 
-            view = self.stage.latest or {}
-            return phrases_for(event, view, self.props.catalog.translator(lang))
+            # The stage keeps the session's public events and view as it got them (plain dicts).
+            view = cast(View, self.stage.latest or {})
+            return phrases_for(cast(EventDict, event), view, self.props.catalog.translator(lang))
         except Exception:  # noqa: BLE001 - a caption is never worth a crash
             return []
 

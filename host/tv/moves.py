@@ -9,7 +9,7 @@ are shared with the table's resting messages.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,7 +118,7 @@ class Move:
     """Painted twice: ``"cards"`` (cards in flight, under the seats) then ``"top"`` (words)."""
 
     @property
-    def event(self) -> dict[str, Any]:
+    def event(self) -> Mapping[str, Any]:
         return self.beat.event
 
     def name(self, key: str) -> str:

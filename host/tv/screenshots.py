@@ -10,7 +10,7 @@ the TV.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import cast
 
@@ -95,7 +95,7 @@ class StillCamera:
             app.poll_caption()
 
 
-def _moment_of(kind: str, event: dict[str, object]) -> tuple[str | None, float]:
+def _moment_of(kind: str, event: Mapping[str, object]) -> tuple[str | None, float]:
     """Which scene a beat illustrates and how far into it the picture is taken (seconds)."""
     if kind == "round_dealt":
         return "deal", 0.55

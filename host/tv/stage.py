@@ -14,7 +14,7 @@ can reach a scene even if a caller made a mistake.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,7 +61,7 @@ def reveal_turned(elapsed: float, count: int) -> int:
     return sum(1 for i in range(count) if elapsed >= reveal_flip_start(i, count) + FLIP_SECONDS / 2)
 
 
-def beat_length(event: dict[str, Any]) -> float:
+def beat_length(event: Mapping[str, Any]) -> float:
     """How long an event's animation lasts; 0 for events with nothing to animate."""
     kind = event.get("type", "")
     if kind == "round_dealt":
@@ -71,7 +71,7 @@ def beat_length(event: dict[str, Any]) -> float:
     return BEAT_SECONDS.get(kind, 0.0)
 
 
-def public_view(view: dict[str, Any]) -> dict[str, Any]:
+def public_view(view: Mapping[str, Any]) -> dict[str, Any]:
     """The view with anything personal removed (``me``, ``can``, private log entries)."""
     clean = dict(view)
     clean["me"] = None
@@ -80,7 +80,7 @@ def public_view(view: dict[str, Any]) -> dict[str, Any]:
     return clean
 
 
-def public_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def public_events(events: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """Only events everyone may see (RULES.md "Hidden information")."""
     return [e for e in events if e.get("type") not in PRIVATE_EVENT_KINDS
             and e.get("audience") is None]
@@ -105,7 +105,7 @@ class SeatShow:
 class Beat:
     """One event being animated: ``elapsed`` runs from 0 to ``length`` seconds."""
 
-    event: dict[str, Any]
+    event: Mapping[str, Any]
     length: float
     elapsed: float = 0.0
     seq: int = -1
@@ -146,7 +146,7 @@ class Stage:
     sudden_death: list[dict[str, str]] = field(default_factory=list)
     next_dealer: str | None = None
     celebrating_since: float | None = None  # game time the winners' celebration began
-    trail: list[dict[str, Any]] = field(default_factory=list)
+    trail: list[Mapping[str, Any]] = field(default_factory=list)
     """This round's moves as the TV played them (the story for someone back from the kitchen)."""
     knocked_out: list[tuple[str, int]] = field(default_factory=list)
     """This game's eliminations in order, with the round (the final standings)."""
@@ -161,12 +161,12 @@ class Stage:
     batches: int = 0  # updates received so far
     on_shown: Callable[[Shown], None] | None = None
     """Told how far the TV has played (the session's pacer: phones follow the TV)."""
-    on_cue: Callable[[dict[str, Any]], None] | None = None
+    on_cue: Callable[[Mapping[str, Any]], None] | None = None
     """Told when an event's moment comes on screen (the voice speaks it then)."""
     _reported: Shown = field(default_factory=Shown)
 
     # -- input -----------------------------------------------------------------------------
-    def receive(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    def receive(self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> None:
         """Take one public update: queue its events, remember its view for later."""
         self.latest = public_view(view)
         self.batches += 1
@@ -184,7 +184,7 @@ class Stage:
             if self.on_shown is not None:
                 self.on_shown(shown)
 
-    def _cue(self, event: dict[str, Any]) -> None:
+    def _cue(self, event: Mapping[str, Any]) -> None:
         if self.on_cue is not None:
             self.on_cue(event)
 
@@ -312,7 +312,7 @@ class Stage:
             self.lowest = None
         self.changed = True
 
-    def _begin(self, event: dict[str, Any]) -> None:
+    def _begin(self, event: Mapping[str, Any]) -> None:
         kind = event.get("type")
         if kind in TRAIL_KINDS:
             self.trail.append(event)
@@ -352,7 +352,7 @@ class Stage:
         elif kind == "player_removed":
             self.players = [p for p in self.players if p.id != event.get("player")]
 
-    def _finish(self, event: dict[str, Any]) -> None:
+    def _finish(self, event: Mapping[str, Any]) -> None:
         kind = event.get("type")
         if kind == "round_dealt":
             for seat in self.players:

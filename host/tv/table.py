@@ -7,6 +7,8 @@ when a card is in flight, flipping, or face up — so the hidden-card tests can 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pygame
 
 from host.pacing import reveal_order as pacing_reveal_order
@@ -85,7 +87,7 @@ def card_look(stage: Stage, seat: SeatShow) -> CardLook:
     return look
 
 
-def reveal_order(stage: Stage, event: dict[str, object]) -> list[str]:
+def reveal_order(stage: Stage, event: Mapping[str, object]) -> list[str]:
     """Cards flip one by one in turn order (dealer last), like players turning them over —
     the same order the pacer lets phones see them in (``host.pacing.reveal_order``)."""
     cards = event.get("cards", {})

@@ -10,6 +10,7 @@ one knocked out to the first, with the round they went out in.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pygame
@@ -29,7 +30,7 @@ def phrase(props: Props, key: str, **params: Any) -> str:
     return props.catalog.t(props.lang, f"trail.{key}", **params)
 
 
-def trail_line(props: Props, stage: Stage, event: dict[str, Any]) -> str:
+def trail_line(props: Props, stage: Stage, event: Mapping[str, Any]) -> str:
     """One move as a short line ("Ana swaps with Chloé")."""
     kind = event.get("type")
     if kind == "kept":

@@ -155,7 +155,8 @@ class Tutorial:
     def _check_deal(self) -> None:
         session = self.rehearsal.session
         table = session.view(None)
-        dealt = tuple(str((session.view(pid)["me"] or {}).get("card")) for pid in table["order"])
+        dealt = tuple(str(me["card"] if (me := session.view(pid)["me"]) else None)
+                      for pid in table["order"])
         a, b, c, d = self.ids
         wanted = ([a, b, c, d], DEALT) if table["round"] == 1 else ([b, c, d, a], DEALT_2)
         if (table["order"], dealt) != wanted:

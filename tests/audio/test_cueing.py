@@ -10,12 +10,13 @@ from typing import Any
 import pygame
 import pytest
 
-from host.audio.cueing import CUE_AT_START, CueTrack, cue_times, reveal_marked_at
+from host.audio.cueing import CUE_AT_START, CueTrack, cue_times
 from host.audio.cues import DRUMROLL_SECONDS
 from host.i18n import Catalog
+from host.rules import EventDict
 from host.tv.app import FRAME_SECONDS, TVApp
 from host.tv.rehearsal import Rehearsal
-from host.tv.stage import DEAL_STAGGER, Beat, reveal_flip_start
+from host.tv.stage import DEAL_STAGGER, Beat, reveal_flip_start, reveal_marked_at
 
 
 class TickingClock:
@@ -60,7 +61,7 @@ class RecordingSounds:
 
 
 @pytest.fixture(scope="module")
-def played() -> tuple[RecordingSounds, list[Frame], list[dict[str, Any]]]:
+def played() -> tuple[RecordingSounds, list[Frame], list[EventDict]]:
     """A seeded game of five through the TV loop; every frame's beat and beat time."""
     pygame.font.init()
     table = Rehearsal(seed=11)
@@ -70,7 +71,7 @@ def played() -> tuple[RecordingSounds, list[Frame], list[dict[str, Any]]]:
     app = TVApp(table.session, None, Catalog.load(), lang="en", join_url="http://10.0.0.2:8000/?room=CAKE",
                 sounds=sounds)
     frames: list[Frame] = []
-    events: list[dict[str, Any]] = []
+    events: list[EventDict] = []
     surface = pygame.Surface((1920, 1080))
     clock = TickingClock()
 

@@ -293,6 +293,7 @@ def test_issue15_every_real_save_is_accepted(tmp_path: Path) -> None:
                     session.host_next()
                 continue
             current = view["current"]
+            assert current is not None  # in turns
             if move % 131 == 7 and current in people and len(view["players"]) > 3:
                 session.kick(current)
                 people.remove(current)

@@ -7,7 +7,7 @@ what every phone's view holds against what the TV has played.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from host.pacing import STALL_SECONDS, Pacer, Shown, Unseen, present
@@ -56,7 +56,7 @@ def _table(make_session: Callable[..., Session], rules: str = "") -> tuple[Sessi
     return session, ids
 
 
-def _cards_of_others(view: dict[str, Any]) -> dict[str, str]:
+def _cards_of_others(view: Mapping[str, Any]) -> dict[str, str]:
     me = view["me"]["id"]
     return {p["id"]: p["card"] for p in view["players"] if p["id"] != me and p["card"]}
 
@@ -68,6 +68,7 @@ def _to_dealer(session: Session, tv: TV | None) -> None:
         if table["current"] == table["dealer"]:
             return
         current = table["current"]
+        assert current is not None
         if tv is not None:
             while "keep" not in session.view(current)["can"]:
                 tv.play(0.1)
@@ -80,6 +81,7 @@ def test_issue12_headless_views_are_never_delayed(make_session: Callable[..., Se
     session.act(ids[0], "start", 0)
     _to_dealer(session, None)
     dealer = session.view(None)["dealer"]
+    assert dealer is not None
     session.act(dealer, "keep", session.step)
     for pid in ids:
         assert session.view(pid) == session.view(pid, paced=False)
@@ -96,6 +98,7 @@ def test_issue12_reveal_reaches_phones_card_by_card_with_the_tv(
     _to_dealer(session, tv)
     tv.finish()
     dealer = session.view(None)["dealer"]
+    assert dealer is not None
     answer = session.act(dealer, "keep", session.step)
     final = {pid: session.view(pid, paced=False) for pid in ids}
     reveal = next(e for e in final[ids[0]]["log"] if e["type"] == "reveal")
@@ -163,7 +166,9 @@ def test_issue12_a_reloading_phone_gets_what_the_tv_shows(
     tv.finish()
     _to_dealer(session, tv)
     tv.finish()
-    session.act(session.view(None)["dealer"], "keep", session.step)
+    dealer = session.view(None)["dealer"]
+    assert dealer is not None
+    session.act(dealer, "keep", session.step)
     count = len(ids)
     while tv.stage.beat is None or tv.stage.beat.kind != "reveal":
         tv.play(0.05)
@@ -269,7 +274,7 @@ def test_issue12_the_dealers_cut_reaches_the_dealer_when_the_tv_plays_it() -> No
     assert present(view, [])["me"]["card"] == "9S"
 
 
-def _codes(view: dict[str, Any]) -> set[str]:
+def _codes(view: Mapping[str, Any]) -> set[str]:
     """Every card code anywhere in a view."""
     found: set[str] = set()
 

@@ -67,6 +67,7 @@ def test_issue15_a_refused_save_still_applies_answers_and_tells_everyone(
     before_step, before_file = session.step, path.read_bytes()
     disk.full = True
     current = session.view(None)["current"]
+    assert current is not None
     view = session.act(current, "keep", before_step)  # answered: no exception, a real view
     assert view["step"] == before_step + 1 == session.step
     update = stream.get(timeout=1)
@@ -94,6 +95,7 @@ def test_issue15_a_refused_save_is_retried_on_the_next_change_of_any_kind(
     session, ids, path = party
     disk.full = True
     current = session.view(None)["current"]
+    assert current is not None
     session.act(current, "keep", session.step)
     assert session.save_problem is not None
     disk.full = False
@@ -109,7 +111,8 @@ def test_issue15_a_join_on_a_full_disk_is_a_real_seat_with_a_working_token(
     disk.full = True
     joined = session.join("Dan", "CAKE")
     assert session.player_for_token(joined.token) == joined.player_id
-    assert session.view(joined.player_id)["me"]["id"] == joined.player_id
+    me = session.view(joined.player_id)["me"]
+    assert me is not None and me["id"] == joined.player_id
     assert "Dan" not in {p["name"] for p in _saved(path)["game"]["players"]}
     disk.full = False
     session.join("Eve", "CAKE")
@@ -173,7 +176,9 @@ def test_issue15_the_tv_warns_while_saving_fails_and_clears_after(
     app.render(canvas)
     assert shown == [] and tuple(canvas.get_at((960, WARNING_TOP + 4)))[:3] != WARNING_STRIP
     disk.full = True
-    session.act(session.view(None)["current"], "keep", session.step)
+    current = session.view(None)["current"]
+    assert current is not None
+    session.act(current, "keep", session.step)
     app.poll_save_problem()
     assert app.needs_render
     app.render(canvas)
@@ -181,7 +186,9 @@ def test_issue15_the_tv_warns_while_saving_fails_and_clears_after(
     assert os.strerror(errno.ENOSPC) in shown[-1]
     assert tuple(canvas.get_at((960 - 600, WARNING_TOP + 4)))[:3] == WARNING_STRIP
     disk.full = False
-    session.act(session.view(None)["current"], "keep", session.step)
+    current = session.view(None)["current"]
+    assert current is not None
+    session.act(current, "keep", session.step)
     app.poll_save_problem()
     shown.clear()
     app.render(canvas)
@@ -203,7 +210,9 @@ def test_issue15_a_real_vanished_folder_then_restored(tmp_path: Path) -> None:
         assert session.save_problem is not None and session.view(None)["phase"] == "turns"
         folder.unlink()
         (tmp_path / "moved").rename(folder)
-        session.act(session.view(None)["current"], "keep", session.step)
+        current = session.view(None)["current"]
+        assert current is not None
+        session.act(current, "keep", session.step)
         assert session.save_problem is None
         assert _saved(path)["game"]["step"] == session.step
     finally:
@@ -238,7 +247,9 @@ def test_issue15_a_real_full_tmpfs_then_freed(tmp_path: Path) -> None:
         assert session.save_problem == os.strerror(errno.ENOSPC)
         assert session.view(None)["phase"] == "turns"
         filler.unlink()
-        session.act(session.view(None)["current"], "keep", session.step)
+        current = session.view(None)["current"]
+        assert current is not None
+        session.act(current, "keep", session.step)
         assert session.save_problem is None
         assert _saved(path)["game"]["step"] == session.step
         session.close()

@@ -109,7 +109,9 @@ def _finish_round(session: Session) -> None:
         view = session.view(None)
         if view["phase"] != "turns":
             return
-        session.act(view["current"], "keep", view["step"])
+        current = view["current"]
+        assert current is not None
+        session.act(current, "keep", view["step"])
 
 
 def test_issue14_predictions_scored_from_the_reveal(make_session: Any) -> None:
@@ -136,7 +138,8 @@ def test_issue14_predictions_scored_from_the_reveal(make_session: Any) -> None:
     if len(losers) == 1:  # the only one right is the best guesser
         assert rows[next(p for p, t in (("p4", "p2"), ("p5", "p3"), ("p6", "p1"))
                          if t in losers)]["titles"].count("best_guesser") == 1
-    assert session.view("p4")["me"]["prediction"] is None  # a new round, a new guess
+    me = session.view("p4")["me"]
+    assert me is not None and me["prediction"] is None  # a new round, a new guess
 
 
 def test_issue14_prediction_refused_once_the_dealer_acts(make_session: Any) -> None:
@@ -153,7 +156,8 @@ def test_issue14_prediction_refused_once_the_dealer_acts(make_session: Any) -> N
     step = session.step
     refused = _post(client, tokens["p4"], {"predict": dealer})
     assert refused.status_code == 409 and refused.get_json()["error"] == "not_allowed_now"
-    assert session.view("p4")["me"]["prediction"] == target and session.step == step
+    me = session.view("p4")["me"]
+    assert me is not None and me["prediction"] == target and session.step == step
     session.act(dealer, "keep", session.step)
     assert _post(client, tokens["p4"], {"predict": target}).status_code == 409  # the reveal
 

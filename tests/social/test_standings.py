@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from host.rules import Game, HouseRules
+from host.rules import Game, HouseRules, Phase
 from host.rules.events import Event
 from host.session import Session
 from host.standings import Standings
@@ -31,7 +31,7 @@ def _apply(game: Game, standings: Standings, *moves: tuple[str, str]) -> list[Ev
 def _deal(game: Game, standings: Standings, dealer: str, cards: dict[str, str],
           stock: list[str] | None = None) -> None:
     rig(game, dealer, cards, stock)
-    game.phase = "turns"
+    game.phase = Phase.TURNS
     standings.record(game.log[:1], game.options.starting_lives)  # the round_dealt event
 
 
@@ -71,7 +71,7 @@ def test_issue14_joint_win_counts_for_each() -> None:
     """R14: all remaining players lose their last lives together — each gets a win."""
     game = seated(3)
     standings = _tally(game)
-    game.phase = "turns"
+    game.phase = Phase.TURNS
     for p in game.players:
         p.lives = 1
     standings.lives = {p.id: 1 for p in game.players}
@@ -103,8 +103,10 @@ def _play_seeded_game(session: Session, people: list[str]) -> None:
         if view["phase"] == "reveal":
             session.host_next()
             continue
-        mine = session.view(view["current"])
-        session.act(view["current"], "cut" if "cut" in mine["can"] else "exchange",
+        current = view["current"]
+        assert current is not None
+        mine = session.view(current)
+        session.act(current, "cut" if "cut" in mine["can"] else "exchange",
                     mine["step"])
     raise AssertionError("the game did not end")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pygame
@@ -43,7 +44,7 @@ def seat_inner(app: TVApp, index: int) -> tuple[pygame.Rect, int]:
     return rect.inflate(-2 * INSET, -2 * INSET), spot.card_width
 
 
-def allowed_cards(view: dict[str, Any], events: list[dict[str, Any]]) -> set[str]:
+def allowed_cards(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> set[str]:
     """Cards the public may see in this update: shown Kings, a cut King, the reveal."""
     allowed = {c for c in view.get("shown", {}).values()}
     if view.get("cut_king"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pygame
@@ -38,10 +39,10 @@ def test_whole_game_with_bots_runs_through_the_tv_loop(catalog: Any) -> None:
         session.add_bot("simple")
     surface = pygame.Surface((1920, 1080))
     app = TVApp(session, FakeAnnouncer(), catalog, lang="fr", join_url=JOIN_URL)
-    received: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+    received: list[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]] = []
     original = app.stage.receive
 
-    def spy(view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    def spy(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> None:
         received.append((view, events))
         original(view, events)
 

@@ -3,12 +3,14 @@ a restart (saved beside the game)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
 
 import pygame
 
 from host.i18n import Catalog
+from host.rules import EventDict, View
 from host.tv.app import TVApp
 from host.tv.settings import load_language, save_language, settings_path, starting_language
 from tests.tv.views import StillSession, view
@@ -21,7 +23,7 @@ class SpeakingVoice:
         self.catalog, self.lang, self.muted = catalog, "en", True
         self.line: str | None = None
 
-    def announce(self, events: list[dict[str, Any]], table: dict[str, Any]) -> None:
+    def announce(self, events: Sequence[EventDict], table: View) -> None:
         from host.voice.phrases import phrases_for
 
         self.line = phrases_for(events[-1], table, self.catalog.translator(self.lang))[0]
