@@ -372,4 +372,6 @@ class View(_ViewRequired, total=False):
     tv_language: str
     """For the VIP: the TV's language."""
     voice_muted: bool
+    music_volume: int
+    """Percent (issue 20): the music under the voice and the cues, set by the VIP or the TV."""
     """For the VIP: whether the TV's voice is muted."""

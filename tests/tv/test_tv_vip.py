@@ -156,7 +156,7 @@ def test_issue20_tv_music_follows_the_vips_volume_and_the_keys_mirror_it(
         def set_muted(self, muted: bool) -> None: ...
 
     session, app, (ana, *_), _ = _party(make_session, catalog)
-    app.sounds = Board()  # type: ignore[assignment]
+    app.sounds = Board()
     _settle(app)
     session.act(ana, "set_tv", session.step, {"music_volume": 30})
     _settle(app)
