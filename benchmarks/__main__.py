@@ -22,8 +22,18 @@ import time
 from pathlib import Path
 
 #: In the order they run. Owned by: engine (lead), frames (TV), voice (voice), the rest (perf).
-MODULES = ("engine", "latency", "load", "abuse", "frames", "voice", "page", "startup", "memory",
-           "sound")
+MODULES = (
+    "engine",
+    "latency",
+    "load",
+    "abuse",
+    "frames",
+    "voice",
+    "page",
+    "startup",
+    "memory",
+    "sound",
+)
 MARKER = "BENCHMARK-ROWS "
 KEY_VALUE = re.compile(r"^([a-z][a-z0-9_]*): (\S+)$")
 #: ``label  n= 21  median  1.9 ms  p95  8.0 ms …`` (the voice module's lines).
@@ -65,12 +75,22 @@ def run_one(name: str) -> None:
 def run_child(name: str, timeout: float) -> tuple[str, list[Row], float]:
     """Run one module in a child; returns (status, rows, seconds). Its output is passed through."""
     started = time.perf_counter()
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy",
-           "SDL_AUDIODRIVER": "dummy"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "SDL_VIDEODRIVER": "dummy",
+        "SDL_AUDIODRIVER": "dummy",
+    }
     try:
-        done = subprocess.run([sys.executable, "-m", "benchmarks", "--child", name], cwd=ROOT,
-                              env=env, capture_output=True, text=True, timeout=timeout,
-                              check=False)
+        done = subprocess.run(
+            [sys.executable, "-m", "benchmarks", "--child", name],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
         output, code = done.stdout + done.stderr, done.returncode
     except subprocess.TimeoutExpired as expired:
         out = expired.stdout or ""
@@ -80,7 +100,7 @@ def run_child(name: str, timeout: float) -> tuple[str, list[Row], float]:
     report = None
     for line in output.splitlines():
         if line.startswith(MARKER):
-            report = json.loads(line[len(MARKER):])
+            report = json.loads(line[len(MARKER) :])
         else:
             print(f"  [{name}] {line}")
     if code is None:
@@ -92,12 +112,17 @@ def run_child(name: str, timeout: float) -> tuple[str, list[Row], float]:
         return str(report["status"]), [], seconds
     rows = [tuple(row) for row in report["rows"] or []]
     if not rows:  # a module that prints ``name: value`` lines instead of returning rows
-        rows = [(m.group(1), m.group(2), "(see its output)") for line in output.splitlines()
-                if (m := KEY_VALUE.match(line))]
+        rows = [
+            (m.group(1), m.group(2), "(see its output)")
+            for line in output.splitlines()
+            if (m := KEY_VALUE.match(line))
+        ]
         for line in output.splitlines():
             if match := SUMMARY.match(line):
-                rows += [(f"{match.group(1)}, median", match.group(2), "(see its output)"),
-                         (f"{match.group(1)}, p95", match.group(3), "(see its output)")]
+                rows += [
+                    (f"{match.group(1)}, median", match.group(2), "(see its output)"),
+                    (f"{match.group(1)}, p95", match.group(3), "(see its output)"),
+                ]
     return ("ok" if rows else "ran (see its output)"), rows, seconds
 
 
@@ -111,14 +136,19 @@ def machine() -> str:
     except OSError:
         pass
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
-    return (f"{os.cpu_count()} CPUs, {model}, Python {platform.python_version()}, "
-            f"load average {load}")
+    return (
+        f"{os.cpu_count()} CPUs, {model}, Python {platform.python_version()}, load average {load}"
+    )
 
 
 def write_markdown(path: Path, rows: list[tuple[str, str, str, str]]) -> None:
     """The table as Markdown, headed by the date and the machine, ready to paste."""
-    lines = [f"Run of {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {machine()}.", "",
-             "| module | figure | measured | target |", "| --- | --- | --- | --- |"]
+    lines = [
+        f"Run of {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on {machine()}.",
+        "",
+        "| module | figure | measured | target |",
+        "| --- | --- | --- | --- |",
+    ]
     lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -127,8 +157,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--only", default="", help="comma list of modules to run")
     parser.add_argument("--timeout", type=float, default=600.0, help="per module, in seconds")
-    parser.add_argument("--markdown", default=None, metavar="PATH",
-                        help="also write the table as Markdown (for docs/benchmarks.md)")
+    parser.add_argument(
+        "--markdown",
+        default=None,
+        metavar="PATH",
+        help="also write the table as Markdown (for docs/benchmarks.md)",
+    )
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -142,13 +176,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"== {name}", flush=True)
         results.append((name, *run_child(name, args.timeout)))
     print()
-    table = [(name, figure, measured, target)
-             for name, _, rows, _ in results for figure, measured, target in rows]
-    status_rows = [(name, f"[{status}, {seconds:.0f} s]", "", "")
-                   for name, status, rows, seconds in results if not rows or status != "ok"]
+    table = [
+        (name, figure, measured, target)
+        for name, _, rows, _ in results
+        for figure, measured, target in rows
+    ]
+    status_rows = [
+        (name, f"[{status}, {seconds:.0f} s]", "", "")
+        for name, status, rows, seconds in results
+        if not rows or status != "ok"
+    ]
     every = table + status_rows
-    widths = [max([len(h)] + [len(r[i]) for r in every]) for i, h in
-              enumerate(("module", "figure", "measured", "target"))]
+    widths = [
+        max([len(h)] + [len(r[i]) for r in every])
+        for i, h in enumerate(("module", "figure", "measured", "target"))
+    ]
     header = ("module", "figure", "measured", "target")
     print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
     print("  ".join("-" * w for w in widths))
@@ -157,7 +199,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"machine: {machine()}")
     if args.markdown:
         write_markdown(Path(args.markdown), every)
-    return 0 if all(status == "ok" or status.startswith("ran") for _, status, _, _ in results) else 1
+    return (
+        0 if all(status == "ok" or status.startswith("ran") for _, status, _, _ in results) else 1
+    )
 
 
 if __name__ == "__main__":

@@ -66,21 +66,44 @@ class HostProcess:
     """``python -m host.cli`` on 127.0.0.1 with a temporary state file; ``tv=True`` keeps the TV
     (SDL dummy drivers) and prints the first frame's wall time via ``FIRST_FRAME_PROBE``."""
 
-    def __init__(self, *flags: str, tv: bool = False, start_timeout: float = 30.0,
-                 state_dir: str | None = None) -> None:
+    def __init__(
+        self,
+        *flags: str,
+        tv: bool = False,
+        start_timeout: float = 30.0,
+        state_dir: str | None = None,
+    ) -> None:
         self._tmp = tempfile.TemporaryDirectory(prefix="cuckoo-bench-", dir=state_dir)
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "CI": "true",
-               "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
-               "XDG_CACHE_HOME": self._tmp.name}
-        base = ["--bind", "127.0.0.1", "--port", "0", "--room", "BENCH", "--seed", "42",
-                "--state", str(Path(self._tmp.name) / "state.json"), "--turn-timeout", "0"]
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "CI": "true",
+            "SDL_VIDEODRIVER": "dummy",
+            "SDL_AUDIODRIVER": "dummy",
+            "XDG_CACHE_HOME": self._tmp.name,
+        }
+        base = [
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--room",
+            "BENCH",
+            "--seed",
+            "42",
+            "--state",
+            str(Path(self._tmp.name) / "state.json"),
+            "--turn-timeout",
+            "0",
+        ]
         if tv:
             command = [sys.executable, "-c", FIRST_FRAME_PROBE, "--mute", *base, *flags]
         else:
             command = [sys.executable, "-m", "host.cli", "--headless", *base, *flags]
         self.started_wall = time.time()
-        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT, text=True)
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
         self.lines: list[str] = []
         self.first_frame_wall: float | None = None
         self.join_line_wall: float | None = None
@@ -146,8 +169,9 @@ class Http:
         self.port = port
         self._connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
 
-    def call(self, method: str, path: str, body: Any = None,
-             token: str | None = None) -> tuple[int, Any]:
+    def call(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, Any]:
         headers = {"Content-Type": "application/json"}
         if token:
             headers["Authorization"] = f"Bearer {token}"
@@ -192,8 +216,10 @@ class StreamHub(threading.Thread):
         self.sockets: dict[str, socket.socket] = {}
         for pid, token in tokens.items():
             sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
-            sock.sendall(f"GET /api/events?token={token} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                         "Accept: text/event-stream\r\n\r\n".encode())
+            sock.sendall(
+                f"GET /api/events?token={token} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                "Accept: text/event-stream\r\n\r\n".encode()
+            )
             sock.setblocking(False)
             self.sockets[pid] = sock
             self._buffers[pid] = b""
@@ -250,8 +276,9 @@ class StreamHub(threading.Thread):
 
 
 @contextmanager
-def phones_streaming(host: HostProcess, count: int,
-                     name: str = "Phone") -> Iterator[tuple[Http, dict[str, str], StreamHub]]:
+def phones_streaming(
+    host: HostProcess, count: int, name: str = "Phone"
+) -> Iterator[tuple[Http, dict[str, str], StreamHub]]:
     """``count`` phones join ``host`` (``"<name> 1"`` …) and hold their event streams, each
     with its first view before the body runs; the streams and the HTTP client are closed after.
     Yields the HTTP client, the tokens by player id and the stream hub."""

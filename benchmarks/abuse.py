@@ -109,13 +109,14 @@ def many_streams(port: int, token: str) -> Iterator[None]:
 
 
 SCENARIOS: dict[str, Callable[[int, str], AbstractContextManager[None]]] = {
-    "no abuse": nothing, f"{SOCKETS} idle sockets": idle_sockets,
-    f"{SOCKETS} slow-header sockets": slow_sockets, "64 streams of one token": many_streams,
+    "no abuse": nothing,
+    f"{SOCKETS} idle sockets": idle_sockets,
+    f"{SOCKETS} slow-header sockets": slow_sockets,
+    "64 streams of one token": many_streams,
 }
 
 
-def one_run(name: str, requests: int = REQUESTS,
-            timeout: float = 10.0) -> tuple[float, float, int]:
+def one_run(name: str, requests: int = REQUESTS, timeout: float = 10.0) -> tuple[float, float, int]:
     """(p50 ms, p99 ms, unanswered) for ``requests`` calls under scenario ``name``."""
     with HostProcess() as host:
         _, token = host.http.join("Ana", host.room)
@@ -143,11 +144,14 @@ def main(argv: list[str] | None = None) -> list[tuple[str, str, str]]:
         p99 = statistics.median(r[1] for r in runs)
         lost = max(r[2] for r in runs)
         load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-        print(f"{name}: p99 per run {[round(r[1], 1) for r in runs]} ms, load {load}",
-              flush=True)
-        rows.append((f"/api/state with {name}, p50 / p99 (median of {args.runs})",
-                     f"{p50:.1f} / {p99:.1f} ms" + (f", {lost} unanswered" if lost else ""),
-                     f"p99 < {TARGET_P99_MS:.0f} ms"))
+        print(f"{name}: p99 per run {[round(r[1], 1) for r in runs]} ms, load {load}", flush=True)
+        rows.append(
+            (
+                f"/api/state with {name}, p50 / p99 (median of {args.runs})",
+                f"{p50:.1f} / {p99:.1f} ms" + (f", {lost} unanswered" if lost else ""),
+                f"p99 < {TARGET_P99_MS:.0f} ms",
+            )
+        )
     print_table(rows)
     print(f"load average: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return rows

@@ -41,7 +41,8 @@ def rounds_per_second(rounds: int, players: int = 10, seed: int = 1) -> float:
         p.lives = 10**9  # nobody is ever eliminated: every round has all ten players
     game.apply("p0", "start")
     plans = [
-        [rng.choice(("keep", "exchange")) for _ in range(players - 1)] + [rng.choice(("keep", "cut"))]
+        [rng.choice(("keep", "exchange")) for _ in range(players - 1)]
+        + [rng.choice(("keep", "cut"))]
         for _ in range(rounds)
     ]
     apply = game.apply

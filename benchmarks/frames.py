@@ -40,8 +40,13 @@ def animated_frames(count: int, scaled: bool) -> tuple[list[float], list[float],
     table = Rehearsal(seed=9)
     for name in ("Ana", "Chloé", "Niccolò", "François", "Zoë", "Björn", "Inès", "Mattia"):
         table.join(name)
-    app = TVApp(table.session, None, Catalog.load(), lang="fr",
-                join_url="http://192.168.1.20:8000/?room=CAKE")
+    app = TVApp(
+        table.session,
+        None,
+        Catalog.load(),
+        lang="fr",
+        join_url="http://192.168.1.20:8000/?room=CAKE",
+    )
     times: list[float] = []
     flips: list[float] = []
     cpu: list[float] = []
@@ -78,8 +83,13 @@ def idle_cpu(seconds: float) -> float:
     table = Rehearsal(seed=9)
     for name in ("Ana", "Chloé"):
         table.join(name)
-    app = TVApp(table.session, None, Catalog.load(), lang="en",
-                join_url="http://192.168.1.20:8000/?room=CAKE")
+    app = TVApp(
+        table.session,
+        None,
+        Catalog.load(),
+        lang="en",
+        join_url="http://192.168.1.20:8000/?room=CAKE",
+    )
     try:
         app.run(surface, max_frames=5)  # first frame drawn, caches warm
         cpu, wall = time.process_time(), time.perf_counter()
@@ -107,7 +117,9 @@ def main(argv: list[str] | None = None) -> int:
     _, scaled_flips, _ = animated_frames(min(args.frames, 600), scaled=True)
     cpu = idle_cpu(args.idle_seconds)
     results: dict[str, Any] = {
-        "frames": len(frame), "frame_p50_ms": round(p50, 2), "frame_p99_ms": round(p99, 2),
+        "frames": len(frame),
+        "frame_p50_ms": round(p50, 2),
+        "frame_p99_ms": round(p99, 2),
         "frame_max_ms": round(max(frame), 2),
         "frame_cpu_p50_ms": round(statistics.median(cpu_ms), 2),
         "frame_cpu_p99_ms": round(cpu_p99, 2),
@@ -115,7 +127,8 @@ def main(argv: list[str] | None = None) -> int:
         # on a real screen SCALED presents on the GPU. Shown for information, not the target.
         "dummy_scaled_present_p50_ms": round(statistics.median(scaled_flips), 2),
         "dummy_scaled_present_p99_ms": round(percentile(scaled_flips, 0.99), 2),
-        "idle_cpu_percent": round(cpu, 2)}
+        "idle_cpu_percent": round(cpu, 2),
+    }
     results["load_average_1min"] = round(os.getloadavg()[0], 2)
     for key, value in results.items():
         print(f"{key}: {value}")

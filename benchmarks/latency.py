@@ -38,8 +38,9 @@ TMPFS = "/dev/shm"
 Row = tuple[str, str, str]
 
 
-def tap_to_phones(taps: int, phones: int = 20, seed: int = 1,
-                  state_dir: str | None = None) -> dict[str, list[float]]:
+def tap_to_phones(
+    taps: int, phones: int = 20, seed: int = 1, state_dir: str | None = None
+) -> dict[str, list[float]]:
     """Milliseconds from a tap's send: ``all`` to each other phone's stream receiving the new
     step; per tap, the ``first`` and ``last`` phone to get it; ``round_trip`` of the tap's own
     request. The spread between first and last is the per-stream cost of the fan-out."""
@@ -48,8 +49,10 @@ def tap_to_phones(taps: int, phones: int = 20, seed: int = 1,
     firsts: list[float] = []
     lasts: list[float] = []
     round_trips: list[float] = []
-    with (HostProcess("--house-rules", "H7", state_dir=state_dir) as host,
-          phones_streaming(host, phones) as (http, tokens, hub)):
+    with (
+        HostProcess("--house-rules", "H7", state_dir=state_dir) as host,
+        phones_streaming(host, phones) as (http, tokens, hub),
+    ):
         time.sleep(0.3)  # let the 'connected' presence updates settle
         for _ in range(taps):
             view = hub.view(next(iter(tokens)))
@@ -62,16 +65,20 @@ def tap_to_phones(taps: int, phones: int = 20, seed: int = 1,
                 raise RuntimeError(f"{who} has nothing to do in {view['phase']}")
             action = rng.choice(can)
             sent = time.perf_counter()
-            status, body = http.call("POST", "/api/action",
-                                     {"action": action, "step": step}, tokens[who])
+            status, body = http.call(
+                "POST", "/api/action", {"action": action, "step": step}, tokens[who]
+            )
             round_trips.append((time.perf_counter() - sent) * 1000.0)
             if status != 200:
                 raise RuntimeError(f"tap refused: {status} {body}")
             if not hub.wait_all(step + 1):
                 raise RuntimeError(f"a stream missed step {step + 1}")
             with hub.lock:
-                these = [(got[step + 1] - sent) * 1000.0
-                         for pid, got in hub.arrivals.items() if pid != who]
+                these = [
+                    (got[step + 1] - sent) * 1000.0
+                    for pid, got in hub.arrivals.items()
+                    if pid != who
+                ]
             samples += these
             firsts.append(min(these))
             lasts.append(max(these))
@@ -89,8 +96,13 @@ def act_cost(saved: bool, taps: int = 200, phones: int = 20, seed: int = 3) -> l
     rng = random.Random(seed)
     samples: list[float] = []
     with tempfile.TemporaryDirectory(prefix="cuckoo-bench-") as tmp:
-        session = Session(HouseRules.parse("H7"), seed=seed, room="BENCH", turn_timeout=0,
-                          state_path=Path(tmp) / "state.json" if saved else None)
+        session = Session(
+            HouseRules.parse("H7"),
+            seed=seed,
+            room="BENCH",
+            turn_timeout=0,
+            state_path=Path(tmp) / "state.json" if saved else None,
+        )
         try:
             pids = [session.join(f"Phone {i + 1}", "BENCH").player_id for i in range(phones)]
             subscriptions = [session.subscribe(pid) for pid in pids]
@@ -128,12 +140,22 @@ def tap_to_tv_frame(taps: int, players: int = 10, seed: int = 2) -> tuple[list[f
 
     catalog = Catalog.load()
     with tempfile.TemporaryDirectory(prefix="cuckoo-bench-") as tmp:
-        session = Session(HouseRules(), seed=seed, room="BENCH",
-                          state_path=Path(tmp) / "state.json", turn_timeout=0)
+        session = Session(
+            HouseRules(),
+            seed=seed,
+            room="BENCH",
+            state_path=Path(tmp) / "state.json",
+            turn_timeout=0,
+        )
         server = BackgroundServer(create_app(session, catalog), "127.0.0.1", 0).start()
         surface = open_window(False, "bench")
-        app = TVApp(session, None, catalog, lang="en",
-                    join_url=f"http://127.0.0.1:{server.port}/?room=BENCH")
+        app = TVApp(
+            session,
+            None,
+            catalog,
+            lang="en",
+            join_url=f"http://127.0.0.1:{server.port}/?room=BENCH",
+        )
         returned: dict[int, float] = {}
         received: dict[int, float] = {}
         shown: dict[int, float] = {}
@@ -169,9 +191,12 @@ def tap_to_tv_frame(taps: int, players: int = 10, seed: int = 2) -> tuple[list[f
                     who = actor_of(table)
                     assert who is not None, table["phase"]
                     mine = session.view(who, paced=False)  # the real table, not the TV's pace
-                    status, body = http.call("POST", "/api/action",
-                                             {"action": rng.choice(game_moves(mine["can"])),
-                                              "step": mine["step"]}, tokens[who])
+                    status, body = http.call(
+                        "POST",
+                        "/api/action",
+                        {"action": rng.choice(game_moves(mine["can"])), "step": mine["step"]},
+                        tokens[who],
+                    )
                     assert status == 200, body
                     returned[body["step"]] = time.perf_counter()
             except BaseException as error:  # noqa: BLE001 - reported by the main thread
@@ -204,29 +229,58 @@ def main(argv: list[str] | None = None) -> list[Row]:
     args = parser.parse_args(argv)
     rows: list[Row] = []
     phones = tap_to_phones(args.taps)
-    rows += [(f"tap -> 19 other phones' streams (20 connected), {name}",
-              f"{percentile(phones['all'], pct):.1f} ms", f"p99 <= {PHONE_TARGET_MS:.0f} ms")
-             for name, pct in (("p50", 50), ("p95", 95), ("p99", 99))]
-    rows += [(f"{label}, p50", f"{percentile(phones[key], 50):.1f} ms", "(context)")
-             for key, label in (("round_trip", "tap's own POST /api/action round trip"),
-                                ("first", "tap -> the first of the 19 phones"),
-                                ("last", "tap -> the last of the 19 phones"))]
+    rows += [
+        (
+            f"tap -> 19 other phones' streams (20 connected), {name}",
+            f"{percentile(phones['all'], pct):.1f} ms",
+            f"p99 <= {PHONE_TARGET_MS:.0f} ms",
+        )
+        for name, pct in (("p50", 50), ("p95", 95), ("p99", 99))
+    ]
+    rows += [
+        (f"{label}, p50", f"{percentile(phones[key], 50):.1f} ms", "(context)")
+        for key, label in (
+            ("round_trip", "tap's own POST /api/action round trip"),
+            ("first", "tap -> the first of the 19 phones"),
+            ("last", "tap -> the last of the 19 phones"),
+        )
+    ]
     if os.path.isdir(TMPFS):
         in_memory = tap_to_phones(args.taps, state_dir=TMPFS)["all"]
-        rows += [(f"same, state file on tmpfs ({TMPFS}: no disk wait), {name}",
-                  f"{percentile(in_memory, pct):.1f} ms", f"p99 <= {PHONE_TARGET_MS:.0f} ms")
-                 for name, pct in (("p50", 50), ("p99", 99))]
+        rows += [
+            (
+                f"same, state file on tmpfs ({TMPFS}: no disk wait), {name}",
+                f"{percentile(in_memory, pct):.1f} ms",
+                f"p99 <= {PHONE_TARGET_MS:.0f} ms",
+            )
+            for name, pct in (("p50", 50), ("p99", 99))
+        ]
     for saved in (True, False):
         cost = act_cost(saved)
         which = "with" if saved else "without"
-        rows.append((f"Session.act alone, 20 subscribers, {which} the fsynced save, p50",
-                     f"{percentile(cost, 50):.1f} ms", "(context)"))
+        rows.append(
+            (
+                f"Session.act alone, 20 subscribers, {which} the fsynced save, p50",
+                f"{percentile(cost, 50):.1f} ms",
+                "(context)",
+            )
+        )
     tv, render_ms = tap_to_tv_frame(args.tv_taps)
-    rows += [(f"tap -> TV frame showing it (request returned), {name}",
-              f"{percentile(tv, pct):.1f} ms", f"p99 <= {FRAME_MS:.1f} ms (1 frame)")
-             for name, pct in (("p50", 50), ("p99", 99))]
-    rows.append(("TV render work per frame during that game, p99",
-                 f"{percentile(render_ms, 99):.1f} ms", "(context)"))
+    rows += [
+        (
+            f"tap -> TV frame showing it (request returned), {name}",
+            f"{percentile(tv, pct):.1f} ms",
+            f"p99 <= {FRAME_MS:.1f} ms (1 frame)",
+        )
+        for name, pct in (("p50", 50), ("p99", 99))
+    ]
+    rows.append(
+        (
+            "TV render work per frame during that game, p99",
+            f"{percentile(render_ms, 99):.1f} ms",
+            "(context)",
+        )
+    )
     print_rows(rows)
     return rows
 

@@ -29,8 +29,10 @@ def flood(seconds: float, clients: int, phones: int = 20, seed: int = 5) -> dict
     reads: list[float] = []
     taps: list[float] = []
     errors: list[str] = []
-    with (HostProcess("--house-rules", "H7") as host,
-          phones_streaming(host, phones) as (http, tokens, hub)):
+    with (
+        HostProcess("--house-rules", "H7") as host,
+        phones_streaming(host, phones) as (http, tokens, hub),
+    ):
         deadline = time.monotonic() + seconds
         lock = threading.Lock()
 
@@ -51,8 +53,10 @@ def flood(seconds: float, clients: int, phones: int = 20, seed: int = 5) -> dict
                 with lock:
                     reads.extend(mine)
 
-        workers = [threading.Thread(target=reader, args=(token,), daemon=True)
-                   for token in list(tokens.values())[:clients]]
+        workers = [
+            threading.Thread(target=reader, args=(token,), daemon=True)
+            for token in list(tokens.values())[:clients]
+        ]
         for worker in workers:
             worker.start()
         while time.monotonic() < deadline:
@@ -61,16 +65,22 @@ def flood(seconds: float, clients: int, phones: int = 20, seed: int = 5) -> dict
             assert who is not None, view["phase"]
             mine = hub.view(who)
             sent = time.perf_counter()
-            status, body = http.call("POST", "/api/action",
-                                     {"action": rng.choice(game_moves(mine["can"])),
-                                      "step": mine["step"]}, tokens[who])
+            status, body = http.call(
+                "POST",
+                "/api/action",
+                {"action": rng.choice(game_moves(mine["can"])), "step": mine["step"]},
+                tokens[who],
+            )
             if status != 200:
                 raise RuntimeError(f"tap refused: {status} {body}")
             if not hub.wait_all(mine["step"] + 1):
                 raise RuntimeError("a stream fell behind")
             with hub.lock:
-                taps += [(got[mine["step"] + 1] - sent) * 1000.0
-                         for pid, got in hub.arrivals.items() if pid != who]
+                taps += [
+                    (got[mine["step"] + 1] - sent) * 1000.0
+                    for pid, got in hub.arrivals.items()
+                    if pid != who
+                ]
             time.sleep(0.05)
         for worker in workers:
             worker.join(10)
@@ -88,16 +98,31 @@ def main(argv: list[str] | None = None) -> list[Row]:
     reads, taps = got["reads"], got["taps"]
     label = f"{args.clients} clients reading, 20 streams"
     rows: list[Row] = [
-        (f"GET /api/state served per second ({label})", f"{len(reads) / args.seconds:,.0f}/s",
-         "(no target)"),
-        ("GET /api/state latency under that load, p50", f"{percentile(reads, 50):.1f} ms",
-         "(no target)"),
-        ("GET /api/state latency under that load, p99", f"{percentile(reads, 99):.1f} ms",
-         "(no target)"),
-        ("tap -> other phones' streams under that load, p50", f"{percentile(taps, 50):.1f} ms",
-         "p99 <= 15 ms (unloaded)"),
-        ("tap -> other phones' streams under that load, p99", f"{percentile(taps, 99):.1f} ms",
-         "p99 <= 15 ms (unloaded)"),
+        (
+            f"GET /api/state served per second ({label})",
+            f"{len(reads) / args.seconds:,.0f}/s",
+            "(no target)",
+        ),
+        (
+            "GET /api/state latency under that load, p50",
+            f"{percentile(reads, 50):.1f} ms",
+            "(no target)",
+        ),
+        (
+            "GET /api/state latency under that load, p99",
+            f"{percentile(reads, 99):.1f} ms",
+            "(no target)",
+        ),
+        (
+            "tap -> other phones' streams under that load, p50",
+            f"{percentile(taps, 50):.1f} ms",
+            "p99 <= 15 ms (unloaded)",
+        ),
+        (
+            "tap -> other phones' streams under that load, p99",
+            f"{percentile(taps, 99):.1f} ms",
+            "p99 <= 15 ms (unloaded)",
+        ),
     ]
     print_table(rows)
     return rows

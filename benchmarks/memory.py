@@ -37,8 +37,12 @@ def play_game(host: HostProcess, players: int = 10, seed: int = 3) -> int:
             who = actor_of(view)
             assert who is not None, view["phase"]
             mine = hub.view(who)
-            status, body = http.call("POST", "/api/action", {"action": rng.choice(game_moves(mine["can"])),
-                                                             "step": mine["step"]}, tokens[who])
+            status, body = http.call(
+                "POST",
+                "/api/action",
+                {"action": rng.choice(game_moves(mine["can"])), "step": mine["step"]},
+                tokens[who],
+            )
             if status != 200:
                 raise RuntimeError(f"tap refused: {status} {body}")
             if not hub.wait_all(mine["step"] + 1):
@@ -82,11 +86,17 @@ def main(argv: list[str] | None = None) -> list[Row]:
     with_tv, taps = peak_rss_mb(tv=True)
     headless, _ = peak_rss_mb(tv=False)
     rows: list[Row] = [
-        (f"peak RSS, host with TV, 10-player game ({taps} taps)", f"{with_tv:.1f} MB",
-         f"<= {TARGET_MB:.0f} MB"),
+        (
+            f"peak RSS, host with TV, 10-player game ({taps} taps)",
+            f"{with_tv:.1f} MB",
+            f"<= {TARGET_MB:.0f} MB",
+        ),
         ("peak RSS, headless host, same game", f"{headless:.1f} MB", f"<= {TARGET_MB:.0f} MB"),
-        ("peak Python allocations of the engine game (tracemalloc)",
-         f"{engine_peak_kb():.0f} KB", "(context)"),
+        (
+            "peak Python allocations of the engine game (tracemalloc)",
+            f"{engine_peak_kb():.0f} KB",
+            "(context)",
+        ),
     ]
     print_table(rows)
     return rows

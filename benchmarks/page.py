@@ -18,8 +18,13 @@ from benchmarks._host import HostProcess, print_table
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
 ]
 TARGET_BYTES = 12 * 1024
 TARGET_REQUESTS = 3
@@ -32,24 +37,41 @@ def load_page(url: str) -> list[dict[str, Any]]:
 
     seen: list[dict[str, Any]] = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                             headless=True, timeout=30_000)
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, timeout=30_000
+        )
         try:
-            context = browser.new_context(viewport={"width": 412, "height": 915},
-                                          is_mobile=True, has_touch=True, locale="en-GB")
+            context = browser.new_context(
+                viewport={"width": 412, "height": 915},
+                is_mobile=True,
+                has_touch=True,
+                locale="en-GB",
+            )
             page = context.new_page()
 
             def finished(request: Any) -> None:
                 response = request.response()
                 sizes = request.sizes()
-                seen.append({"url": request.url, "type": request.resource_type,
-                             "status": response.status if response else None,
-                             "body": sizes["responseBodySize"],
-                             "headers": sizes["responseHeadersSize"]})
+                seen.append(
+                    {
+                        "url": request.url,
+                        "type": request.resource_type,
+                        "status": response.status if response else None,
+                        "body": sizes["responseBodySize"],
+                        "headers": sizes["responseHeadersSize"],
+                    }
+                )
 
             def failed(request: Any) -> None:
-                seen.append({"url": request.url, "type": request.resource_type,
-                             "status": "failed", "body": 0, "headers": 0})
+                seen.append(
+                    {
+                        "url": request.url,
+                        "type": request.resource_type,
+                        "status": "failed",
+                        "body": 0,
+                        "headers": 0,
+                    }
+                )
 
             page.on("requestfinished", finished)
             page.on("requestfailed", failed)
@@ -67,14 +89,19 @@ def main(argv: list[str] | None = None) -> list[Row]:
     with HostProcess() as host:
         requests = load_page(f"http://127.0.0.1:{host.port}/?room={host.room}")
     for request in requests:
-        print(f"  {request['status']!s:>6} {request['type']:<10} {request['headers']:>5} B headers "
-              f"{request['body']:>6} B body  {request['url']}")
+        print(
+            f"  {request['status']!s:>6} {request['type']:<10} {request['headers']:>5} B headers "
+            f"{request['body']:>6} B body  {request['url']}"
+        )
     total = sum(r["body"] + r["headers"] for r in requests)
     bodies = sum(r["body"] for r in requests)
     after_html = len(requests) - 1
     rows: list[Row] = [
-        ("phone page: bytes transferred (headers + gzipped bodies)", f"{total / 1024:.1f} KB",
-         f"<= {TARGET_BYTES // 1024} KB"),
+        (
+            "phone page: bytes transferred (headers + gzipped bodies)",
+            f"{total / 1024:.1f} KB",
+            f"<= {TARGET_BYTES // 1024} KB",
+        ),
         ("phone page: bytes of encoded bodies only", f"{bodies / 1024:.1f} KB", "(context)"),
         ("phone page: requests after the HTML", str(after_html), f"<= {TARGET_REQUESTS}"),
     ]

@@ -71,8 +71,14 @@ def reveal_frames(count: int, sound: bool) -> tuple[list[float], list[float], Ti
     table = Rehearsal(seed=9)
     for name in NAMES:
         table.join(name)
-    app = TVApp(table.session, None, Catalog.load(), lang="en",
-                join_url="http://192.168.1.20:8000/?room=CAKE", sounds=timed)
+    app = TVApp(
+        table.session,
+        None,
+        Catalog.load(),
+        lang="en",
+        join_url="http://192.168.1.20:8000/?room=CAKE",
+        sounds=timed,
+    )
     times: list[float] = []
     cpu: list[float] = []
     try:
@@ -110,6 +116,7 @@ def main(argv: list[str] | None = None) -> list[tuple[str, str, str]]:
     loud, loud_cpu, timed = reveal_frames(args.frames, sound=True)
     assert timed is not None
     calls, calls_cpu = timed.calls_us, timed.calls_cpu_us
+
     def spread(values: list[float], unit: str, digits: int = 2) -> str:
         """``p50 / p99 / max unit`` of some timings."""
         figures = (statistics.median(values), percentile(values, 0.99), max(values))
@@ -120,8 +127,11 @@ def main(argv: list[str] | None = None) -> list[tuple[str, str, str]]:
         ("reveal frame p50 / p99 / max, sound on", spread(loud, "ms"), "p99 <= 8 ms"),
         ("reveal frame CPU p50 / p99 / max, sound off", spread(quiet_cpu, "ms"), "p99 <= 8 ms"),
         ("reveal frame CPU p50 / p99 / max, sound on", spread(loud_cpu, "ms"), "p99 <= 8 ms"),
-        (f"cue call on the TV thread p50 / p99 / max ({len(calls)} cues)",
-         spread(calls, "us", 0), "< 1 ms"),
+        (
+            f"cue call on the TV thread p50 / p99 / max ({len(calls)} cues)",
+            spread(calls, "us", 0),
+            "< 1 ms",
+        ),
         ("cue call CPU time p50 / p99 / max", spread(calls_cpu, "us", 0), "< 1 ms"),
     ]
     for figure, measured, target in rows:

@@ -68,14 +68,26 @@ def main(argv: list[str] | None = None) -> list[Row]:
     ready = start_to_ready_headless(args.runs)
     idle = idle_cpu_percent(args.idle_seconds)
     rows: list[Row] = [
-        (f"start -> QR on screen (TV host), median of {args.runs}",
-         f"{statistics.median(qr):.2f} s", f"<= {TARGET_START_S:.0f} s"),
-        (f"start -> QR on screen (TV host), worst of {args.runs}",
-         f"{max(qr):.2f} s", f"<= {TARGET_START_S:.0f} s"),
-        (f"start -> join line (headless), median of {args.runs}",
-         f"{statistics.median(ready):.2f} s", "(context)"),
-        (f"TV host idle CPU in the lobby ({args.idle_seconds:.0f} s)",
-         f"{idle:.1f} %", f"<= {TARGET_IDLE_PCT:.0f} % of a core"),
+        (
+            f"start -> QR on screen (TV host), median of {args.runs}",
+            f"{statistics.median(qr):.2f} s",
+            f"<= {TARGET_START_S:.0f} s",
+        ),
+        (
+            f"start -> QR on screen (TV host), worst of {args.runs}",
+            f"{max(qr):.2f} s",
+            f"<= {TARGET_START_S:.0f} s",
+        ),
+        (
+            f"start -> join line (headless), median of {args.runs}",
+            f"{statistics.median(ready):.2f} s",
+            "(context)",
+        ),
+        (
+            f"TV host idle CPU in the lobby ({args.idle_seconds:.0f} s)",
+            f"{idle:.1f} %",
+            f"<= {TARGET_IDLE_PCT:.0f} % of a core",
+        ),
     ]
     print_table(rows)
     return rows

@@ -46,15 +46,21 @@ def main(argv: list[str] | None = None) -> int:
 
     catalog = Catalog.load()
     with tempfile.TemporaryDirectory() as cache:
-        announcer = Announcer(catalog, args.lang, engine=Pyttsx3Engine(Path(cache)),
-                             player=StartOnly())
+        announcer = Announcer(
+            catalog, args.lang, engine=Pyttsx3Engine(Path(cache)), player=StartOnly()
+        )
         announcer.start()
         try:
             print(announcer.voice_status(timeout=10.0))
             # Only what the voice reads of a public view: names, dealer, house rules.
-            view = cast("View", {"players": [{"id": f"p{i}", "name": f"Guest {i}"}
-                                           for i in range(500)],
-                               "dealer": "p0", "house_rules": []})
+            view = cast(
+                "View",
+                {
+                    "players": [{"id": f"p{i}", "name": f"Guest {i}"} for i in range(500)],
+                    "dealer": "p0",
+                    "house_rules": [],
+                },
+            )
 
             def measure(pids: list[str]) -> tuple[list[float], list[float]]:
                 latencies: list[float] = []
@@ -86,8 +92,10 @@ def main(argv: list[str] | None = None) -> int:
             return
         ms = sorted(v * 1000 for v in values)
         p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
-        print(f"{label:<34} n={len(ms):3d}  median {statistics.median(ms):7.1f} ms"
-              f"  p95 {p95:7.1f} ms  max {ms[-1]:7.1f} ms")
+        print(
+            f"{label:<34} n={len(ms):3d}  median {statistics.median(ms):7.1f} ms"
+            f"  p95 {p95:7.1f} ms  max {ms[-1]:7.1f} ms"
+        )
 
     report("event -> audio start, cached", cached)
     report("event -> audio start, uncached", fresh)

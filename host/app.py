@@ -53,20 +53,31 @@ def run_party(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
         say("cli.bad_house_rules", sys.stderr, detail=str(error))
         return 2
     if args.bot_strategy not in STRATEGIES or not 0 <= args.bots < options.max_players:
-        say("cli.bad_bots", sys.stderr, strategies=", ".join(STRATEGIES),
-            most=options.max_players - 1)
+        say(
+            "cli.bad_bots",
+            sys.stderr,
+            strategies=", ".join(STRATEGIES),
+            most=options.max_players - 1,
+        )
         return 2
     state_path = Path(args.state) if args.state else default_state_path()
     try:
-        session = Session(options, seed=args.seed, room=args.room, state_path=state_path,
-                          fresh=args.fresh, turn_timeout=args.turn_timeout,
-                          bot_delay=args.bot_delay, bots=args.bots,
-                          bot_strategy=args.bot_strategy, presence=True,
-                          away_seconds=args.away_seconds,
-                          tv=TvSettings(lang, bool(args.mute)))
+        session = Session(
+            options,
+            seed=args.seed,
+            room=args.room,
+            state_path=state_path,
+            fresh=args.fresh,
+            turn_timeout=args.turn_timeout,
+            bot_delay=args.bot_delay,
+            bots=args.bots,
+            bot_strategy=args.bot_strategy,
+            presence=True,
+            away_seconds=args.away_seconds,
+            tv=TvSettings(lang, bool(args.mute)),
+        )
     except StateUnwritable as error:
-        say("safety.state_unwritable", sys.stderr, path=str(state_path),
-            detail=str(error))
+        say("safety.state_unwritable", sys.stderr, path=str(state_path), detail=str(error))
         return 2
     except (CorruptSave, KeyError, TypeError, ValueError) as error:
         say("cli.bad_state", sys.stderr, path=str(state_path), detail=str(error))
@@ -90,8 +101,12 @@ def _farewell(session: Session, say: Callable[..., None]) -> None:
     if session.save_problem is None:
         say("cli.saved_and_exiting")
     else:
-        say("safety.exit_unsaved", sys.stderr, path=str(session.state_path),
-            detail=session.save_problem)
+        say(
+            "safety.exit_unsaved",
+            sys.stderr,
+            path=str(session.state_path),
+            detail=session.save_problem,
+        )
 
 
 def _leave_now(out: TextIO) -> None:
@@ -108,8 +123,15 @@ def _leave_now(out: TextIO) -> None:
     os._exit(0)
 
 
-def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Session,
-           catalog: Catalog, options: HouseRules, say: Callable[..., None], out: TextIO) -> None:
+def _serve(
+    parts: contextlib.ExitStack,
+    args: argparse.Namespace,
+    session: Session,
+    catalog: Catalog,
+    options: HouseRules,
+    say: Callable[..., None],
+    out: TextIO,
+) -> None:
     """Start the server, bots and voice (each registered for teardown), then wait or run the TV."""
     lang: str = args.lang
     _fall_back_quietly(args, say)
@@ -129,8 +151,11 @@ def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Sessi
     parts.callback(server.stop)
     if server.port != args.port and args.port != 0:
         say("cli.port_busy", busy=args.port, port=server.port)
-    url = (public_join_url(args.public_url, session.room) if args.public_url
-           else join_url(lan_address(args.bind), server.port, session.room))
+    url = (
+        public_join_url(args.public_url, session.room)
+        if args.public_url
+        else join_url(lan_address(args.bind), server.port, session.room)
+    )
     print(catalog.t(CONTRACT_LANGUAGE, "cli.join_at", url=url), file=out, flush=True)
     if lang != CONTRACT_LANGUAGE:
         say("cli.join_at", url=url)
@@ -141,8 +166,9 @@ def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Sessi
     board = None if args.headless else _start_sound_board(args, catalog, lang, out)
     if board:
         parts.callback(_stop_quietly, board)
-    announcer = _start_announcer(catalog, lang, muted=args.mute or args.headless,
-                                 player=_voice_player(board, args.headless))
+    announcer = _start_announcer(
+        catalog, lang, muted=args.mute or args.headless, player=_voice_player(board, args.headless)
+    )
     if announcer is not None:
         parts.callback(_stop_quietly, announcer)
         if not args.headless:
@@ -169,9 +195,18 @@ def _serve(parts: contextlib.ExitStack, args: argparse.Namespace, session: Sessi
         if announcer is not None and tv_lang != lang:
             announcer.set_language(tv_lang)
         session.set_tv_settings(language=tv_lang)  # the VIP's phone shows the TV's language
-        run_tv(session, announcer, catalog, lang=tv_lang, fullscreen=args.fullscreen,
-               join_url=url, house_rules=options.ids(), sounds=board or None,
-               settings=settings, led=led)
+        run_tv(
+            session,
+            announcer,
+            catalog,
+            lang=tv_lang,
+            fullscreen=args.fullscreen,
+            join_url=url,
+            house_rules=options.ids(),
+            sounds=board or None,
+            settings=settings,
+            led=led,
+        )
 
 
 def _fall_back_quietly(args: argparse.Namespace, say: Callable[..., None]) -> None:
@@ -224,8 +259,7 @@ def _terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _start_sound_board(args: argparse.Namespace, catalog: Catalog, lang: str,
-                       out: TextIO) -> Any:
+def _start_sound_board(args: argparse.Namespace, catalog: Catalog, lang: str, out: TextIO) -> Any:
     """Cues and music (issue 20), opened before the voice so both share one mixer; with no
     sound output, one clear line and a silent party (the captions carry on). ``False`` means
     "tried, no device"."""
@@ -249,8 +283,9 @@ def _voice_player(board: Any, headless: bool) -> Any:
     return MixerPlayer(speech=board) if board else SilentPlayer()
 
 
-def _start_announcer(catalog: Catalog, lang: str, *, muted: bool,
-                     player: Any = None) -> Announcer | None:
+def _start_announcer(
+    catalog: Catalog, lang: str, *, muted: bool, player: Any = None
+) -> Announcer | None:
     """The voice, if it starts; the party goes on without it otherwise."""
     from host.voice import Announcer
 
@@ -300,8 +335,11 @@ def _caption_printer(catalog: Catalog, lang: str, out: TextIO) -> Captions:
                 log.debug("no caption for %r", event["type"], exc_info=True)
                 continue
             for text in texts:
-                print(catalog.t(lang, "cli.caption", room=view["room"], text=text), file=out,
-                      flush=True)
+                print(
+                    catalog.t(lang, "cli.caption", room=view["room"], text=text),
+                    file=out,
+                    flush=True,
+                )
 
     return print_captions
 
@@ -309,8 +347,9 @@ def _caption_printer(catalog: Catalog, lang: str, out: TextIO) -> Captions:
 class _AnnouncerPump:
     """Feeds public updates to the announcer off the writer's thread; prints captions headless."""
 
-    def __init__(self, subscription: Subscription, announcer: Announcer,
-                 captions: Captions | None) -> None:
+    def __init__(
+        self, subscription: Subscription, announcer: Announcer, captions: Captions | None
+    ) -> None:
         self._subscription = subscription
         self._announcer = announcer
         self._captions = captions

@@ -28,8 +28,14 @@ REVEAL_PAUSE_CAP = 6.0
 class BotRunner:
     """Plays the bots' moves and times out idle players (H4: the rapid limit)."""
 
-    def __init__(self, session: Session, *, bot_delay: float, turn_timeout: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        session: Session,
+        *,
+        bot_delay: float,
+        turn_timeout: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.session = session
         self.bot_delay = max(0.0, bot_delay)
         self.turn_timeout = max(0.0, turn_timeout)
@@ -91,8 +97,11 @@ class BotRunner:
         if self._step is None:
             return 0.01
         now = self._clock()
-        dues = ([self._since + self.bot_delay, self._since + self.pause_delay]
-                if self.session.bots else [])
+        dues = (
+            [self._since + self.bot_delay, self._since + self.pause_delay]
+            if self.session.bots
+            else []
+        )
         if self.idle_limit > 0:
             dues.append(self._since + self.idle_limit)
         presence = self.session.presence_due_in()

@@ -17,33 +17,25 @@ from host.logs import configure_logging, log_path_for
 
 
 def _add_party_flags(parser: argparse.ArgumentParser, _: Callable[..., str]) -> None:
-    parser.add_argument("--headless", action="store_true",
-                        help=_("help.headless"))
+    parser.add_argument("--headless", action="store_true", help=_("help.headless"))
     parser.add_argument("--bind", default="0.0.0.0", help=_("help.bind"))
-    parser.add_argument("--port", type=int, default=8000,
-                        help=_("help.port"))
+    parser.add_argument("--port", type=int, default=8000, help=_("help.port"))
     parser.add_argument("--room", default=None, help=_("help.room"))
     parser.add_argument("--seed", type=int, default=None, help=_("help.seed"))
-    parser.add_argument("--state", default=None,
-                        help=_("help.state"))
+    parser.add_argument("--state", default=None, help=_("help.state"))
     parser.add_argument("--fresh", action="store_true", help=_("help.fresh"))
     parser.add_argument("--bots", type=int, default=0, help=_("help.bots"))
-    parser.add_argument("--bot-delay", type=float, default=1.5,
-                        help=_("help.bot_delay"))
+    parser.add_argument("--bot-delay", type=float, default=1.5, help=_("help.bot_delay"))
     parser.add_argument("--bot-strategy", default="smart", help=_("help.bot_strategy"))
     parser.add_argument("--lang", choices=LANGUAGES, default="en", help=_("help.lang"))
     parser.add_argument("--mute", action="store_true", help=_("help.mute"))
     parser.add_argument("--no-music", action="store_true", help=_("sound.help_no_music"))
     parser.add_argument("--fullscreen", action="store_true", help=_("help.fullscreen"))
-    parser.add_argument("--house-rules", default="",
-                        help=_("help.house_rules"))
+    parser.add_argument("--house-rules", default="", help=_("help.house_rules"))
     parser.add_argument("--rapid-seconds", type=int, default=10, help=_("help.rapid_seconds"))
-    parser.add_argument("--turn-timeout", type=float, default=90.0,
-                        help=_("help.turn_timeout"))
-    parser.add_argument("--away-seconds", type=float, default=15.0,
-                        help=_("vip.help_away_seconds"))
-    parser.add_argument("--public-url", default=None,
-                        help=_("help.public_url"))
+    parser.add_argument("--turn-timeout", type=float, default=90.0, help=_("help.turn_timeout"))
+    parser.add_argument("--away-seconds", type=float, default=15.0, help=_("vip.help_away_seconds"))
+    parser.add_argument("--public-url", default=None, help=_("help.public_url"))
 
 
 def help_language(argv: Sequence[str] | None) -> str:
@@ -74,30 +66,35 @@ def build_parser(lang: str = "en", catalog: Catalog | None = None) -> argparse.A
     sim = commands.add_parser("simulate", help=_("help.simulate"))
     sim.add_argument("--games", type=int, default=1000, help=_("help.games"))
     sim.add_argument("--players", type=int, default=5, help=_("help.players"))
-    sim.add_argument("--strategies", default="simple,smart",
-                     help=_("help.strategies"))
-    sim.add_argument("--house-rules", dest="sim_house_rules", default="", help=_("help.house_rules"))
+    sim.add_argument("--strategies", default="simple,smart", help=_("help.strategies"))
+    sim.add_argument(
+        "--house-rules", dest="sim_house_rules", default="", help=_("help.house_rules")
+    )
     sim.add_argument("--seed", dest="sim_seed", type=int, default=1, help=_("help.seed"))
     sim.add_argument("--no-progress", action="store_true", help=_("help.no_progress"))
 
     shots = commands.add_parser("screenshots", help=_("help.screenshots"))
     shots.add_argument("directory", help=_("help.directory"))
-    shots.add_argument("--lang", dest="shots_lang", choices=LANGUAGES, default=None,
-                       help=_("help.lang"))
+    shots.add_argument(
+        "--lang", dest="shots_lang", choices=LANGUAGES, default=None, help=_("help.lang")
+    )
 
     voice = commands.add_parser("test-voice", help=_("help.test_voice"))
-    voice.add_argument("--lang", dest="voice_lang", choices=LANGUAGES, default=None,
-                       help=_("help.lang"))
+    voice.add_argument(
+        "--lang", dest="voice_lang", choices=LANGUAGES, default=None, help=_("help.lang")
+    )
     voice.add_argument("--out", default=None, help=_("help.out"))
 
     doctor = commands.add_parser("doctor", help=_("help.doctor"))
-    doctor.add_argument("--lang", dest="doctor_lang", choices=LANGUAGES, default=None,
-                        help=_("help.lang"))
+    doctor.add_argument(
+        "--lang", dest="doctor_lang", choices=LANGUAGES, default=None, help=_("help.lang")
+    )
     doctor.add_argument("--speak", action="store_true", help=_("help.speak"))
 
     sounds = commands.add_parser("test-sounds", help=_("sound.help_test_sounds"))
-    sounds.add_argument("--out", dest="sounds_out", default=None, metavar="DIR",
-                        help=_("sound.help_out_dir"))
+    sounds.add_argument(
+        "--out", dest="sounds_out", default=None, metavar="DIR", help=_("sound.help_out_dir")
+    )
     return parser
 
 

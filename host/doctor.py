@@ -33,8 +33,22 @@ from host.system import Probe, probe_audio, probe_display
 LIBRARIES: tuple[str, ...] = ("pygame", "pyttsx3", "flask", "waitress", "qrcode", "platformdirs")
 SUPPORTED_PYTHON = ((3, 10), (3, 14))  # from 3.10 up to, not including, 3.14
 #: Interface names that are rarely the Wi-Fi the phones are on (containers, VPNs, bridges).
-VIRTUAL_PREFIXES = ("docker", "br-", "veth", "virbr", "vboxnet", "vmnet", "tun", "tap", "wg",
-                    "utun", "zt", "tailscale", "lo", "vEthernet")
+VIRTUAL_PREFIXES = (
+    "docker",
+    "br-",
+    "veth",
+    "virbr",
+    "vboxnet",
+    "vmnet",
+    "tun",
+    "tap",
+    "wg",
+    "utun",
+    "zt",
+    "tailscale",
+    "lo",
+    "vEthernet",
+)
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 
@@ -101,8 +115,9 @@ def is_virtual(interface: str) -> bool:
     return interface.startswith(VIRTUAL_PREFIXES)
 
 
-def examine(machine: Machine, t: Callable[..., str], *, bind: str, port: int,
-            state: Path) -> list[Finding]:
+def examine(
+    machine: Machine, t: Callable[..., str], *, bind: str, port: int, state: Path
+) -> list[Finding]:
     """Every check, in the order a host would fix things."""
     findings: list[Finding] = []
     findings += _python_and_libraries(machine, t)
@@ -115,16 +130,21 @@ def examine(machine: Machine, t: Callable[..., str], *, bind: str, port: int,
 def _python_and_libraries(machine: Machine, t: Callable[..., str]) -> list[Finding]:
     low, high = SUPPORTED_PYTHON
     version = ".".join(map(str, machine.python))
-    found = [Finding(OK, t("doctor.python_ok", version=version)) if low <= machine.python[:2] < high
-             else Finding(FAIL, t("doctor.python_bad", version=version),
-                          t("doctor.python_hint"))]
+    found = [
+        Finding(OK, t("doctor.python_ok", version=version))
+        if low <= machine.python[:2] < high
+        else Finding(FAIL, t("doctor.python_bad", version=version), t("doctor.python_hint"))
+    ]
     versions: list[str] = []
     for library in LIBRARIES:
         try:
             versions.append(f"{library} {machine.version(library)}")
         except importlib.metadata.PackageNotFoundError:
-            found.append(Finding(FAIL, t("doctor.library_missing", library=library),
-                                 t("doctor.library_hint")))
+            found.append(
+                Finding(
+                    FAIL, t("doctor.library_missing", library=library), t("doctor.library_hint")
+                )
+            )
     found.append(Finding(OK, t("doctor.libraries", versions=", ".join(versions))))
     return found
 
@@ -132,18 +152,24 @@ def _python_and_libraries(machine: Machine, t: Callable[..., str]) -> list[Findi
 def _screen_and_sound(machine: Machine, t: Callable[..., str]) -> list[Finding]:
     found: list[Finding] = []
     display = machine.display()
-    found.append(Finding(OK, t("doctor.display_ok", driver=display.detail)) if display.available
-                 else Finding(WARN, t("doctor.display_none"), t("doctor.display_hint")))
+    found.append(
+        Finding(OK, t("doctor.display_ok", driver=display.detail))
+        if display.available
+        else Finding(WARN, t("doctor.display_none"), t("doctor.display_hint"))
+    )
     audio = machine.audio()
-    found.append(Finding(OK, t("doctor.audio_ok", detail=audio.detail)) if audio.available
-                 else Finding(WARN, t("doctor.audio_none", detail=audio.detail),
-                              t("doctor.audio_hint")))
+    found.append(
+        Finding(OK, t("doctor.audio_ok", detail=audio.detail))
+        if audio.available
+        else Finding(WARN, t("doctor.audio_none", detail=audio.detail), t("doctor.audio_hint"))
+    )
     if machine.voice is not None:
         try:
             found.append(Finding(OK, t("doctor.voice_ok", voice=machine.voice(""))))
         except Exception as error:  # noqa: BLE001 - any engine failure means captions only
-            found.append(Finding(WARN, t("doctor.voice_none", reason=str(error)),
-                                 t("doctor.voice_hint")))
+            found.append(
+                Finding(WARN, t("doctor.voice_none", reason=str(error)), t("doctor.voice_hint"))
+            )
     return found
 
 
@@ -154,8 +180,11 @@ def _network(machine: Machine, t: Callable[..., str], bind: str, port: int) -> l
         found.append(Finding(FAIL, t("doctor.address_loopback"), t("doctor.address_hint")))
     else:
         found.append(Finding(OK, t("doctor.address_ok", address=chosen, port=port)))
-    others = [(name, address) for name, address in machine.interfaces()
-              if address != chosen and not ipaddress.ip_address(address).is_loopback]
+    others = [
+        (name, address)
+        for name, address in machine.interfaces()
+        if address != chosen and not ipaddress.ip_address(address).is_loopback
+    ]
     for name, address in others:
         key = "doctor.interface_virtual" if is_virtual(name) else "doctor.interface_other"
         found.append(Finding(OK, t(key, interface=name, address=address)))
@@ -168,8 +197,11 @@ def _network(machine: Machine, t: Callable[..., str], bind: str, port: int) -> l
     system = _system(machine.platform)
     active = machine.firewall(machine.platform)
     hint = t(f"doctor.firewall_{system}", port=port)
-    found.append(Finding(WARN, t("doctor.firewall_on", firewall=active), hint) if active
-                 else Finding(OK, t("doctor.firewall_check"), hint))
+    found.append(
+        Finding(WARN, t("doctor.firewall_on", firewall=active), hint)
+        if active
+        else Finding(OK, t("doctor.firewall_check"), hint)
+    )
     return found
 
 
@@ -213,8 +245,9 @@ def _real_voice(lang: str) -> Callable[[str], str]:
     return describe
 
 
-def run_doctor_command(args: argparse.Namespace, *, out: TextIO | None = None,
-                       machine: Machine | None = None) -> int:
+def run_doctor_command(
+    args: argparse.Namespace, *, out: TextIO | None = None, machine: Machine | None = None
+) -> int:
     """``cuckoo-party doctor [--speak]`` with the party's own ``--lang/--bind/--port/--state``."""
     out = out or sys.stdout
     lang: str = getattr(args, "doctor_lang", None) or args.lang

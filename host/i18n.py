@@ -64,9 +64,7 @@ def is_elision(message: Message) -> bool:
 
 def placeholders(text: str) -> frozenset[str]:
     """The ``{names}`` a message uses, so tests can compare languages."""
-    return frozenset(
-        name for _, name, _, _ in string.Formatter().parse(text) if name is not None
-    )
+    return frozenset(name for _, name, _, _ in string.Formatter().parse(text) if name is not None)
 
 
 def normalize_language(value: str | None) -> str:
@@ -129,7 +127,7 @@ class Catalog:
         """Every message of one domain (e.g. ``phone``) for shipping to a browser."""
         prefix = domain + "."
         return {
-            key[len(prefix):]: value
+            key[len(prefix) :]: value
             for key, value in self.messages[normalize_language(lang)].items()
             if key.startswith(prefix)
         }

@@ -25,17 +25,31 @@ MAX_NAME_WIDTH = 16
 
 #: Invisible characters that may stand *inside* a name next to visible ones: the joiners of
 #: emoji sequences and Indic scripts, and the variation selectors of emoji ("❤️" is U+2764 U+FE0F).
-_ALLOWED_INVISIBLE = frozenset({"\u200c", "\u200d", *map(chr, range(0xFE00, 0xFE10)),
-                                *map(chr, range(0xE0100, 0xE01F0))})
+_ALLOWED_INVISIBLE = frozenset(
+    {"\u200c", "\u200d", *map(chr, range(0xFE00, 0xFE10)), *map(chr, range(0xE0100, 0xE01F0))}
+)
 #: Joiners join nothing at either end of a name: they are dropped there ("Ana" + ZWJ is "Ana").
 _EDGE_JOINERS = "\u200c\u200d \t"
 #: Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt, Unicode 15): they
 #: render as nothing, so they never count as visible and, but for the above, are refused.
 _DEFAULT_IGNORABLE: tuple[tuple[int, int], ...] = (
-    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
-    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
-    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
-    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
 )
 #: Printable characters that nevertheless draw blank (or nothing) in the TV's font.
 _BLANK_GLYPHS = frozenset({"\u2800", "\ufffc", "\u3000", "\U00016fe4", "\U0001d159"})

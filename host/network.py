@@ -114,9 +114,17 @@ class BackgroundServer:
     instead of ``select`` so descriptors past 1024 are fine.
     """
 
-    def __init__(self, app: Any, bind: str, port: int, *, tries: int = 100,
-                 threads: int = SERVER_THREADS, idle_seconds: int = IDLE_SECONDS,
-                 guard: ConnectionGuard | None = None) -> None:
+    def __init__(
+        self,
+        app: Any,
+        bind: str,
+        port: int,
+        *,
+        tries: int = 100,
+        threads: int = SERVER_THREADS,
+        idle_seconds: int = IDLE_SECONDS,
+        guard: ConnectionGuard | None = None,
+    ) -> None:
         from waitress.server import create_server
 
         self.requested_port = port
@@ -125,10 +133,17 @@ class BackgroundServer:
         for candidate in candidates:
             try:
                 self._server = create_server(
-                    app, host=bind, port=candidate, threads=threads, send_bytes=1,
-                    channel_request_lookahead=1, ident="cuckoo-party",
-                    connection_limit=CONNECTION_LIMIT, clear_untrusted_proxy_headers=True,
-                    channel_timeout=idle_seconds, cleanup_interval=1,
+                    app,
+                    host=bind,
+                    port=candidate,
+                    threads=threads,
+                    send_bytes=1,
+                    channel_request_lookahead=1,
+                    ident="cuckoo-party",
+                    connection_limit=CONNECTION_LIMIT,
+                    clear_untrusted_proxy_headers=True,
+                    channel_timeout=idle_seconds,
+                    cleanup_interval=1,
                     asyncore_use_poll=True,
                 )
                 break
@@ -226,8 +241,13 @@ class ConnectionGuard:
     ``adj.socket_options``, set after creation (``BackgroundServer``).
     """
 
-    def __init__(self, *, request_seconds: float = REQUEST_SECONDS,
-                 stall_seconds: float = STALL_SECONDS, evict_above: int = EVICT_ABOVE) -> None:
+    def __init__(
+        self,
+        *,
+        request_seconds: float = REQUEST_SECONDS,
+        stall_seconds: float = STALL_SECONDS,
+        evict_above: int = EVICT_ABOVE,
+    ) -> None:
         self.request_seconds = request_seconds
         self.stall_seconds = stall_seconds
         self.evict_above = evict_above
@@ -249,8 +269,9 @@ class ConnectionGuard:
         idle: list[Any] = []
         open_count = 0
         for channel in channels:
-            stuck = bool(channel.total_outbufs_len) and \
-                now - channel.last_activity > self.stall_seconds
+            stuck = (
+                bool(channel.total_outbufs_len) and now - channel.last_activity > self.stall_seconds
+            )
             if stuck:  # even when already marked: a full socket never gets to its close
                 self._close(channel, at_once=True)
                 continue
@@ -269,7 +290,7 @@ class ConnectionGuard:
             idle.append(channel)
         if open_count > self.evict_above:
             idle.sort(key=lambda channel: float(channel.last_activity))
-            for channel in idle[:open_count - self.evict_above]:
+            for channel in idle[: open_count - self.evict_above]:
                 self._close(channel)
 
     def _close(self, channel: Any, *, at_once: bool = False) -> None:

@@ -34,8 +34,9 @@ AnyView = TypeVar("AnyView", bound=Mapping[str, Any])
 #: Without any progress from the TV for this long, everything held back is released.
 STALL_SECONDS = 8.0
 #: Events after which the table is a new deal: nothing before them can be undone on a view.
-BOUNDARY_KINDS = frozenset({"round_dealt", "game_started", "misdeal", "new_game",
-                            "player_removed", "player_joined"})
+BOUNDARY_KINDS = frozenset(
+    {"round_dealt", "game_started", "misdeal", "new_game", "player_removed", "player_joined"}
+)
 #: Actions that only follow a turn the TV has announced.
 PLAY_ACTIONS = frozenset({"keep", "exchange", "cut"})
 #: Actions that only follow a reveal the TV has fully played.
@@ -73,8 +74,14 @@ def reveal_order(order: Sequence[str], cards: Mapping[str, str]) -> list[str]:
     return ordered + [pid for pid in cards if pid not in ordered]
 
 
-def present(view: AnyView, unseen: Sequence[Unseen], *, playing: bool = False, turned: int = 0,
-            marked: bool = False) -> AnyView:
+def present(
+    view: AnyView,
+    unseen: Sequence[Unseen],
+    *,
+    playing: bool = False,
+    turned: int = 0,
+    marked: bool = False,
+) -> AnyView:
     """``view`` as the TV shows it: before the ``unseen`` events, oldest first.
 
     ``playing``: the first unseen event is on screen now; if it is a reveal, ``turned`` of its
@@ -127,8 +134,9 @@ def _me(view: View, player: object) -> dict[str, Any] | None:
     return me if isinstance(me, dict) and me.get("id") == player else None
 
 
-def _undo(view: View, item: Unseen, kings_up: set[str], playing: bool, turned: int,
-          marked: bool) -> None:
+def _undo(
+    view: View, item: Unseen, kings_up: set[str], playing: bool, turned: int, marked: bool
+) -> None:
     """Put back the table as it was before ``item.event`` (one kind at a time)."""
     event = item.event
     kind = event.get("type")
@@ -179,8 +187,9 @@ def _undo(view: View, item: Unseen, kings_up: set[str], playing: bool, turned: i
         _undo_exchange(view, event, players)
 
 
-def _undo_reveal(view: View, event: EventDict, kings_up: set[str], playing: bool,
-                 turned: int, marked: bool) -> None:
+def _undo_reveal(
+    view: View, event: EventDict, kings_up: set[str], playing: bool, turned: int, marked: bool
+) -> None:
     """Before the reveal: no card up but shown Kings. During it: the first ``turned`` cards."""
     cards: Mapping[str, str] = event.get("cards") or {}
     up = set(reveal_order(view.get("order") or [], cards)[:turned]) if playing else set()
@@ -195,8 +204,9 @@ def _undo_reveal(view: View, event: EventDict, kings_up: set[str], playing: bool
         view["phase"] = "turns"
         view["lowest"] = None
         view["eliminated"] = []
-        view["shown"] = {str(p["id"]): p["card"] for p in view.get("players", [])
-                         if p.get("card") is not None}
+        view["shown"] = {
+            str(p["id"]): p["card"] for p in view.get("players", []) if p.get("card") is not None
+        }
 
 
 def _undo_exchange(view: View, event: EventDict, players: dict[str, dict[str, Any]]) -> None:
@@ -206,8 +216,11 @@ def _undo_exchange(view: View, event: EventDict, players: dict[str, dict[str, An
         a, b = players[asker], players[target]
         a["card"], b["card"] = b.get("card"), a.get("card")
         if view.get("phase") == "turns":
-            view["shown"] = {str(p["id"]): p["card"] for p in view.get("players", [])
-                             if p.get("card") is not None}
+            view["shown"] = {
+                str(p["id"]): p["card"]
+                for p in view.get("players", [])
+                if p.get("card") is not None
+            }
     for pid, own in ((asker, "gave"), (target, "got")):
         me = _me(view, pid)
         if me is None:
@@ -238,8 +251,9 @@ class Pacer:
     thread) when a stalled TV is skipped, so the session can send the released views.
     """
 
-    def __init__(self, *, stall_seconds: float = STALL_SECONDS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, *, stall_seconds: float = STALL_SECONDS, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.stall_seconds = stall_seconds
         self._clock = clock
         self._lock = threading.Lock()

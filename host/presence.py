@@ -63,8 +63,12 @@ class TurnClock:
 class Presence:
     """Remembers when people went away and when the current turn began; says what is due."""
 
-    def __init__(self, *, away_seconds: float = DEFAULT_AWAY_SECONDS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        *,
+        away_seconds: float = DEFAULT_AWAY_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.away_seconds = max(0.0, away_seconds)
         self.clock = clock
         self._away_since: dict[str, float] = {}
@@ -113,12 +117,18 @@ class Presence:
         now = self.clock()
         found: list[Due] = []
         if table.phase == "lobby":
-            found += [Due("leave", pid, table.step) for pid in table.humans
-                      if now - self._away_since.get(pid, now) >= LOBBY_AWAY_SECONDS]
+            found += [
+                Due("leave", pid, table.step)
+                for pid in table.humans
+                if now - self._away_since.get(pid, now) >= LOBBY_AWAY_SECONDS
+            ]
         vip = table.vip
-        if (vip in self._away_since and now - self._away_since[vip] >= VIP_AWAY_SECONDS
-                and not any(d.player == vip for d in found)
-                and any(pid in table.present for pid in table.humans)):
+        if (
+            vip in self._away_since
+            and now - self._away_since[vip] >= VIP_AWAY_SECONDS
+            and not any(d.player == vip for d in found)
+            and any(pid in table.present for pid in table.humans)
+        ):
             found.append(Due("hand_over", vip, table.step))
         keep_at = self._keep_due_at(table)
         if keep_at is not None and now >= keep_at and table.current is not None:

@@ -28,8 +28,14 @@ def check_saved_session(data: Any, save_format: str, version: int) -> Game:
         return _check(data, save_format, version)
     except SaveInvalid as fault:
         raise CorruptSave(str(fault)) from None
-    except (ArithmeticError, AttributeError, LookupError, RecursionError, TypeError,
-            ValueError) as error:  # a shape no check foresaw: still one clear line
+    except (
+        ArithmeticError,
+        AttributeError,
+        LookupError,
+        RecursionError,
+        TypeError,
+        ValueError,
+    ) as error:  # a shape no check foresaw: still one clear line
         raise CorruptSave(f"unreadable ({type(error).__name__}: {error})") from None
 
 
@@ -77,7 +83,10 @@ def _check(data: Any, save_format: str, version: int) -> Game:
         if match is None or int(match.group(1)) >= next_number:
             raise SaveInvalid(f"game.players: {pid!r} is not an id below next_number")
     pending = data.get("pending_bots", 0)
-    if not isinstance(pending, int) or isinstance(pending, bool) or not (
-            0 <= pending <= MAX_PENDING_BOTS):
+    if (
+        not isinstance(pending, int)
+        or isinstance(pending, bool)
+        or not (0 <= pending <= MAX_PENDING_BOTS)
+    ):
         raise SaveInvalid("pending_bots: expected a whole number from 0 to 19")
     return game

@@ -43,8 +43,25 @@ SAVE_VERSION = 1
 MAX_NAME_LENGTH = names.MAX_NAME_LENGTH
 #: Proper names for computer players: names are never translated.
 BOT_NAMES: tuple[str, ...] = (
-    "Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Margaret", "Dennis", "Frances",
-    "Claude", "Hedy", "Tim", "Radia", "Linus", "Sophie", "Guido", "Katherine", "John", "Joan",
+    "Ada",
+    "Alan",
+    "Grace",
+    "Edsger",
+    "Barbara",
+    "Donald",
+    "Margaret",
+    "Dennis",
+    "Frances",
+    "Claude",
+    "Hedy",
+    "Tim",
+    "Radia",
+    "Linus",
+    "Sophie",
+    "Guido",
+    "Katherine",
+    "John",
+    "Joan",
     "Niklaus",
 )
 
@@ -84,14 +101,25 @@ class Session(HostControls):
     in unit tests counts every seated player as present). ``clock`` drives them.
     """
 
-    def __init__(self, options: HouseRules | None = None, *, seed: int | None = None,
-                 rng: random.Random | None = None, room: str | None = None, state_path: str | Path | None = None,
-                 fresh: bool = False, turn_timeout: float = 90.0, bot_delay: float = 1.5,
-                 bots: int = 0, bot_strategy: str = "smart", presence: bool = False,
-                 away_seconds: float = DEFAULT_AWAY_SECONDS,
-                 clock: Callable[[], float] = time.monotonic,
-                 tv: TvSettings | None = None,
-                 saver: Callable[[Path, dict[str, Any]], None] | None = None) -> None:
+    def __init__(
+        self,
+        options: HouseRules | None = None,
+        *,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        room: str | None = None,
+        state_path: str | Path | None = None,
+        fresh: bool = False,
+        turn_timeout: float = 90.0,
+        bot_delay: float = 1.5,
+        bots: int = 0,
+        bot_strategy: str = "smart",
+        presence: bool = False,
+        away_seconds: float = DEFAULT_AWAY_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+        tv: TvSettings | None = None,
+        saver: Callable[[Path, dict[str, Any]], None] | None = None,
+    ) -> None:
         self._presence = Presence(away_seconds=away_seconds, clock=clock) if presence else None
         self.tv = tv or TvSettings()
         self.turn_timeout = turn_timeout
@@ -114,7 +142,8 @@ class Session(HostControls):
         self._pacer = Pacer()
         self._pacer.on_release = self._repace
         self._paced_last: weakref.WeakKeyDictionary[Subscription, View] = (
-            weakref.WeakKeyDictionary())
+            weakref.WeakKeyDictionary()
+        )
         saved = None
         if self._state_path is not None:
             saved = self._open_state(self._state_path, fresh)
@@ -137,11 +166,16 @@ class Session(HostControls):
     def to_dict(self) -> dict[str, Any]:
         """Everything needed to carry on exactly: room, tokens, bots and the whole game."""
         return {
-            "format": SAVE_FORMAT, "version": SAVE_VERSION, "room": self.room,
-            "tokens": dict(self._tokens), "bots": dict(self._bots),
-            "next_number": self._next_number, "pending_bots": self._pending_bots,
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "room": self.room,
+            "tokens": dict(self._tokens),
+            "bots": dict(self._bots),
+            "next_number": self._next_number,
+            "pending_bots": self._pending_bots,
             "tv": self.tv.to_dict(),
-            "game": self._game.to_dict(), "standings": self._standings.to_dict(),
+            "game": self._game.to_dict(),
+            "standings": self._standings.to_dict(),
         }
 
     @staticmethod
@@ -192,8 +226,11 @@ class Session(HostControls):
         except OSError as error:  # a full disk, a read-only or vanished folder…
             problem = persistence.describe_failure(error)
             if problem != self._save_problem:
-                log.warning("cannot save the game to %s: %s (the game goes on in memory)",
-                            self._state_path, problem)
+                log.warning(
+                    "cannot save the game to %s: %s (the game goes on in memory)",
+                    self._state_path,
+                    problem,
+                )
             self._save_problem = problem
             return
         except Exception as error:  # anything else is a bug, but the change stays true
@@ -367,8 +404,9 @@ class Session(HostControls):
 
     # --------------------------------------------------------------- actions
 
-    def act(self, player_id: str, action: Any, step: Any,
-            extra: Mapping[str, Any] | None = None) -> View:
+    def act(
+        self, player_id: str, action: Any, step: Any, extra: Mapping[str, Any] | None = None
+    ) -> View:
         """Play ``action`` for ``player_id`` if ``step`` is current and it is in ``can``.
 
         ``extra``: a host control's checked fields (``phone_web.controls``).
@@ -396,11 +434,16 @@ class Session(HostControls):
         with self._lock:
             self._check_open()
             game = self._game
-            actor = {"lobby": game.vip, "reveal": game.next_dealer,
-                     "game_over": game.vip}.get(game.phase)
+            actor = {"lobby": game.vip, "reveal": game.next_dealer, "game_over": game.vip}.get(
+                game.phase
+            )
             action = {"lobby": "start", "reveal": "deal", "game_over": "new_game"}.get(game.phase)
-            if actor is None or action is None or action not in game.legal_actions(actor) or (
-                    action == "start" and not self._enough_present()):
+            if (
+                actor is None
+                or action is None
+                or action not in game.legal_actions(actor)
+                or (action == "start" and not self._enough_present())
+            ):
                 raise SessionError("not_allowed_now", "nothing to start now")
             self._apply(lambda: game.apply(actor, action))
         self._flush()
@@ -528,16 +571,16 @@ class Session(HostControls):
         if events or self._save_problem is not None:  # a failed save is retried at once
             self._save()
         if events:
-            self._pacer.sent(visible_to(events, None),
-                             {p.id: p.lives for p in self._game.players})
+            self._pacer.sent(visible_to(events, None), {p.id: p.lives for p in self._game.players})
         holding = self._pacer.holding()
         views: dict[str | None, View] = {}
         batch: list[tuple[Subscription, Update]] = []
         for sub in self._subscribers:
             if sub.player_id not in views:
                 view = self._view_locked(sub.player_id)
-                views[sub.player_id] = (self._pacer.present(view) if sub.player_id is not None
-                                        else view)
+                views[sub.player_id] = (
+                    self._pacer.present(view) if sub.player_id is not None else view
+                )
             view = views[sub.player_id]
             paced = sub.player_id is not None
             if paced:
@@ -623,4 +666,3 @@ def _random_room(seed: int | None) -> str:
         chooser = random.Random(f"room-{seed}")
         return "".join(chooser.choice(string.ascii_uppercase) for _ in range(4))
     return "".join(secrets.choice(string.ascii_uppercase) for _ in range(4))
-

@@ -29,7 +29,8 @@ SESSION_ACTIONS: tuple[str, ...] = ("set_tv", "how_to_play", "new_evening")
 CONTROL_ACTIONS: tuple[str, ...] = (*VIP_ACTIONS, *SESSION_ACTIONS)
 #: Strategies offered to the VIP, best first (PHONE_API.md ``bot_strategies``).
 BOT_STRATEGIES: tuple[str, ...] = tuple(
-    name for name in ("smart", "simple", "random") if name in STRATEGIES)
+    name for name in ("smart", "simple", "random") if name in STRATEGIES
+)
 
 
 @dataclass
@@ -42,15 +43,20 @@ class TvSettings:
     """Percent, 0–100 (issue 20): the music's level under the voice and the cues."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"language": self.language, "voice_muted": self.voice_muted,
-                "music_volume": self.music_volume}
+        return {
+            "language": self.language,
+            "voice_muted": self.voice_muted,
+            "music_volume": self.music_volume,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None, default: TvSettings) -> TvSettings:
         data = data or {}
-        return cls(str(data.get("language", default.language)),
-                   bool(data.get("voice_muted", default.voice_muted)),
-                   _percent(data.get("music_volume"), default.music_volume))
+        return cls(
+            str(data.get("language", default.language)),
+            bool(data.get("voice_muted", default.voice_muted)),
+            _percent(data.get("music_volume"), default.music_volume),
+        )
 
 
 def _percent(value: Any, default: int) -> int:
@@ -98,8 +104,9 @@ class HostControls:
         """Humans with no stream open. Without presence rules nobody counts as away."""
         if self._presence is None:
             return frozenset()
-        return frozenset(p.id for p in self._game.players
-                         if not p.bot and self._connections[p.id] <= 0)
+        return frozenset(
+            p.id for p in self._game.players if not p.bot and self._connections[p.id] <= 0
+        )
 
     def _facts(self) -> TableFacts:
         deciding = self._presence.deciding_for() if self._presence is not None else 0.0
@@ -108,8 +115,14 @@ class HostControls:
     def _table(self) -> Table:
         game = self._game
         humans = tuple(p.id for p in game.players if not p.bot)
-        return Table(game.phase, game.step, game.current, game.vip, humans,
-                     frozenset(pid for pid in humans if self._connections[pid] > 0))
+        return Table(
+            game.phase,
+            game.step,
+            game.current,
+            game.vip,
+            humans,
+            frozenset(pid for pid in humans if self._connections[pid] > 0),
+        )
 
     def _observe_presence(self) -> None:
         """Called under the lock on every change: presence notes who went or came back."""
@@ -198,8 +211,12 @@ class HostControls:
     def control_refusal(self, player_id: str, action: str) -> str | None:
         """A more precise refusal than ``bad_action`` for the VIP: ``table_full`` (add_bot)."""
         game = self._game
-        if (action == "add_bot" and player_id == game.vip and game.phase == "lobby"
-                and len(game.players) >= game.options.max_players):
+        if (
+            action == "add_bot"
+            and player_id == game.vip
+            and game.phase == "lobby"
+            and len(game.players) >= game.options.max_players
+        ):
             return "table_full"
         return None
 
@@ -228,14 +245,21 @@ class HostControls:
         self._save()
         self._changed([])
 
-    def set_tv_settings(self, *, language: str | None = None, voice_muted: bool | None = None,
-                        music_volume: int | None = None) -> None:
+    def set_tv_settings(
+        self,
+        *,
+        language: str | None = None,
+        voice_muted: bool | None = None,
+        music_volume: int | None = None,
+    ) -> None:
         """The TV's keys (L, M, -/=): the same settings, from the host (not an action: no step)."""
         with self._lock:
             self._check_open()
-            new = TvSettings(language or self.tv.language,
-                             self.tv.voice_muted if voice_muted is None else voice_muted,
-                             self.tv.music_volume if music_volume is None else music_volume)
+            new = TvSettings(
+                language or self.tv.language,
+                self.tv.voice_muted if voice_muted is None else voice_muted,
+                self.tv.music_volume if music_volume is None else music_volume,
+            )
             if new == self.tv:
                 return
             self.tv = new
@@ -294,12 +318,12 @@ class HostControls:
         game = self._game
         current = game.current
         marker = (game.step, current)
-        if (current is None or current not in self._away()
-                or self._away_announced == marker):
+        if current is None or current not in self._away() or self._away_announced == marker:
             return
         self._away_announced = marker
-        self._changed([public(EventKind.PLAYER_AWAY, player=current,
-                              seconds=round(presence.away_seconds))])
+        self._changed(
+            [public(EventKind.PLAYER_AWAY, player=current, seconds=round(presence.away_seconds))]
+        )
 
     def _refresh_skip(self, presence: Presence) -> bool:
         """True once per turn when ``skip`` newly appears in the VIP's ``can`` (10 s idle)."""
@@ -354,13 +378,17 @@ def control_fields(action: str, body: Mapping[str, Any]) -> dict[str, Any]:
     if action == "set_rules":
         rules = body.get("rules")
         if not isinstance(rules, list) or not all(
-                isinstance(rule, str) and rule in RULE_FIELDS for rule in rules):
+            isinstance(rule, str) and rule in RULE_FIELDS for rule in rules
+        ):
             raise BadControlFields("rules must be a list of house-rule ids H1…H8")
         fields: dict[str, Any] = {"rules": sorted(set(rules), key=list(RULE_FIELDS).index)}
         if "rapid_seconds" in body:
             seconds = body["rapid_seconds"]
-            if (not isinstance(seconds, int) or isinstance(seconds, bool)
-                    or seconds not in RAPID_SECONDS_RANGE):
+            if (
+                not isinstance(seconds, int)
+                or isinstance(seconds, bool)
+                or seconds not in RAPID_SECONDS_RANGE
+            ):
                 raise BadControlFields("rapid_seconds must be a whole number from 5 to 60")
             fields["rapid_seconds"] = seconds
         return fields

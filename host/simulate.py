@@ -45,16 +45,27 @@ class SimulationResult:
         return mean, mean - half, mean + half
 
 
-def simulate(games: int, players: int, strategies: list[str], options: HouseRules,
-             seed: int, progress: TextIO | None = None) -> SimulationResult:
+def simulate(
+    games: int,
+    players: int,
+    strategies: list[str],
+    options: HouseRules,
+    seed: int,
+    progress: TextIO | None = None,
+) -> SimulationResult:
     """Play ``games`` games; seat strategies in rotation, shifted each game so every strategy
     sits in every seat equally often."""
     rng = random.Random(seed)
-    result = SimulationResult(games, players, strategies,
-                              {s: 0.0 for s in strategies}, {s: 0 for s in strategies},
-                              [0.0] * players)
+    result = SimulationResult(
+        games,
+        players,
+        strategies,
+        {s: 0.0 for s in strategies},
+        {s: 0 for s in strategies},
+        [0.0] * players,
+    )
     for index in range(games):
-        rotated = strategies[index % len(strategies):] + strategies[: index % len(strategies)]
+        rotated = strategies[index % len(strategies) :] + strategies[: index % len(strategies)]
         game, seats = new_game(players, options, rng.randrange(2**32), rotated)
         winners = play_game(game, seats, rng)
         share = 1.0 / len(winners)
@@ -84,19 +95,34 @@ def simulate(games: int, players: int, strategies: list[str], options: HouseRule
 
 def format_result(result: SimulationResult, catalog: Catalog, lang: str) -> str:
     _ = catalog.translator(lang)
-    lines = [_("sim.header", games=result.games, players=result.players,
-               fair=f"{100 / result.players:.1f}")]
+    lines = [
+        _(
+            "sim.header",
+            games=result.games,
+            players=result.players,
+            fair=f"{100 / result.players:.1f}",
+        )
+    ]
     for strategy in dict.fromkeys(result.strategies):
-        lines.append(_("sim.strategy_row", strategy=strategy,
-                       rate=f"{100 * result.win_rate(strategy):.1f}"))
+        lines.append(
+            _("sim.strategy_row", strategy=strategy, rate=f"{100 * result.win_rate(strategy):.1f}")
+        )
     lines.append(_("sim.seat_header"))
     for seat, wins in enumerate(result.wins_by_seat):
         lines.append(_("sim.seat_row", seat=seat + 1, rate=f"{100 * wins / result.games:.1f}"))
     if len(set(result.strategies)) >= 2:
         mean, low, high = result.edge_interval()
         a, b = result.strategies[0], result.strategies[1]
-        lines.append(_("sim.edge", first=a, second=b, edge=f"{100 * mean:+.1f}",
-                       low=f"{100 * low:+.1f}", high=f"{100 * high:+.1f}"))
+        lines.append(
+            _(
+                "sim.edge",
+                first=a,
+                second=b,
+                edge=f"{100 * mean:+.1f}",
+                low=f"{100 * low:+.1f}",
+                high=f"{100 * high:+.1f}",
+            )
+        )
         if low > 0:
             lines.append(_("sim.verdict_stronger", stronger=b, weaker=a))
         elif high < 0:
@@ -112,8 +138,10 @@ def run_simulation_command(args: argparse.Namespace) -> int:
     strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
     unknown = [s for s in strategies if s not in STRATEGIES]
     if not strategies or unknown:
-        print(_("sim.bad_strategy", names=", ".join(unknown) or "-",
-                known=", ".join(STRATEGIES)), file=sys.stderr)
+        print(
+            _("sim.bad_strategy", names=", ".join(unknown) or "-", known=", ".join(STRATEGIES)),
+            file=sys.stderr,
+        )
         return 2
     try:
         options = HouseRules.parse(args.sim_house_rules or args.house_rules)

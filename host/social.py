@@ -89,8 +89,9 @@ class ReactionDesk:
     def forget(self, player_id: str) -> None:
         with self._lock:
             self._last.pop(player_id, None)
-            self._recent = deque((r for r in self._recent if r.player != player_id),
-                                 maxlen=self._recent.maxlen)
+            self._recent = deque(
+                (r for r in self._recent if r.player != player_id), maxlen=self._recent.maxlen
+            )
 
     def on_screen(self) -> list[Reaction]:
         """What the TV shows now: the newest reactions of the last few seconds, at most

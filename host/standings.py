@@ -21,8 +21,13 @@ from host.rules.cards import RANKS
 from host.rules.events import Event, EventKind
 
 #: Fun titles, in the order they are awarded; each goes to the single best at its figure.
-TITLES: tuple[str, ...] = ("most_cuckoos", "closest_escape", "king_cutter", "best_guesser",
-                           "survivor")
+TITLES: tuple[str, ...] = (
+    "most_cuckoos",
+    "closest_escape",
+    "king_cutter",
+    "best_guesser",
+    "survivor",
+)
 
 
 @dataclass
@@ -54,8 +59,13 @@ class Line:
 
     def sort_key(self) -> tuple[int, int, int, int, str]:
         """Best first: wins, then rounds survived, then fewer lives lost, then name."""
-        return (-self.wins, -self.survived, self.lives_lost, -self.good_guesses,
-                self.name.casefold())
+        return (
+            -self.wins,
+            -self.survived,
+            self.lives_lost,
+            -self.good_guesses,
+            self.name.casefold(),
+        )
 
 
 @dataclass
@@ -81,17 +91,24 @@ class Standings:
             ranked = sorted(self.lines.values(), key=Line.sort_key)
             titles = self.titles()
             self._cache = [
-                {**asdict(line), "rank": place,
-                 "titles": [t for t in TITLES if titles.get(t) == line.player]}
+                {
+                    **asdict(line),
+                    "rank": place,
+                    "titles": [t for t in TITLES if titles.get(t) == line.player],
+                }
                 for place, line in enumerate(ranked, start=1)
             ]
         return [dict(row, titles=list(row["titles"])) for row in self._cache]
 
     def titles(self) -> dict[str, str]:
         """Each fun title and who holds it: the only one best at its figure (ties: nobody)."""
-        figures = {"most_cuckoos": "cuckoos", "closest_escape": "close_escapes",
-                   "king_cutter": "king_cuts", "best_guesser": "good_guesses",
-                   "survivor": "survived"}
+        figures = {
+            "most_cuckoos": "cuckoos",
+            "closest_escape": "close_escapes",
+            "king_cutter": "king_cuts",
+            "best_guesser": "good_guesses",
+            "survivor": "survived",
+        }
         held: dict[str, str] = {}
         for title, name in figures.items():
             scores = [(getattr(line, name), line.player) for line in self.lines.values()]
@@ -181,7 +198,8 @@ class Standings:
         return {
             "lines": [asdict(line) for line in self.lines.values()],
             "names": {pid: [name, bot] for pid, (name, bot) in self.names.items()},
-            "lives": dict(self.lives), "playing": list(self.playing),
+            "lives": dict(self.lives),
+            "playing": list(self.playing),
             "predictions": dict(self.predictions),
         }
 
@@ -196,8 +214,9 @@ class Standings:
             for spec in fields(Line):
                 wanted = {"player": str, "name": str, "bot": bool}.get(spec.name, int)
                 if type(getattr(line, spec.name)) is not wanted:
-                    raise ValueError(f"standings: {spec.name} of {line.player!r} is not "
-                                     f"a {wanted.__name__}")
+                    raise ValueError(
+                        f"standings: {spec.name} of {line.player!r} is not a {wanted.__name__}"
+                    )
         return cls(
             lines={line.player: line for line in lines},
             names={str(pid): (str(v[0]), bool(v[1])) for pid, v in data["names"].items()},

@@ -29,8 +29,9 @@ class Update:
 class Subscription:
     """A recipient's queue of updates. Never blocks the writer; drops the oldest if ignored."""
 
-    def __init__(self, player_id: str | None, presence: bool,
-                 on_close: Callable[[Subscription], None]) -> None:
+    def __init__(
+        self, player_id: str | None, presence: bool, on_close: Callable[[Subscription], None]
+    ) -> None:
         self.player_id = player_id
         self.presence = presence
         self._queue: deque[Update] = deque(maxlen=_QUEUE_LIMIT)

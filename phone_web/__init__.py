@@ -31,9 +31,13 @@ _SUBRESOURCE_TYPES = frozenset({"text/css", "text/javascript"})
 _SUBRESOURCE_TYPES = frozenset({"text/css", "text/javascript", "application/javascript"})
 
 
-def create_app(session: Session, catalog: Catalog | None = None, *,
-               heartbeat_seconds: float = 5.0,
-               guesses_per_minute: int | None = GUESSES_PER_MINUTE) -> Flask:
+def create_app(
+    session: Session,
+    catalog: Catalog | None = None,
+    *,
+    heartbeat_seconds: float = 5.0,
+    guesses_per_minute: int | None = GUESSES_PER_MINUTE,
+) -> Flask:
     """A Flask app serving ``session``: the API blueprint, the phone page and ``/api/social``.
 
     ``guesses_per_minute``: wrong room codes or failed joins an address may make per minute

@@ -38,20 +38,37 @@ class OkAnswer(TypedDict):
 
     ok: bool
 
+
 api_bp = Blueprint("api", __name__)
 log = logging.getLogger(__name__)
 
 #: Every error code the API answers with, and its HTTP status.
 ERROR_STATUS: dict[str, int] = {
-    "bad_request": 400, "bad_name": 400, "bad_action": 400, "unauthorized": 401,
-    "bad_room": 403, "not_found": 404, "method_not_allowed": 405, "name_taken": 409,
-    "table_full": 409, "stale_step": 409, "too_large": 413, "rate_limited": 429,
-    "internal": 500, "closed": 503,
+    "bad_request": 400,
+    "bad_name": 400,
+    "bad_action": 400,
+    "unauthorized": 401,
+    "bad_room": 403,
+    "not_found": 404,
+    "method_not_allowed": 405,
+    "name_taken": 409,
+    "table_full": 409,
+    "stale_step": 409,
+    "too_large": 413,
+    "rate_limited": 429,
+    "internal": 500,
+    "closed": 503,
 }
 #: Session refusals that are not client mistakes of their own kind.
 _SESSION_ALIASES = {"unknown_player": "unauthorized"}
-_HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "bad_room", 404: "not_found",
-               405: "method_not_allowed", 413: "too_large"}
+_HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "bad_room",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "too_large",
+}
 #: How often a stream checks whether its phone went away (frees the server thread).
 _STREAM_POLL_SECONDS = 1.0
 #: The last message of a stream whose player opened a newer one (the page stops reconnecting).
@@ -75,10 +92,15 @@ def error_response(code: str, retry_after: int = 0) -> Response:
     status = ERROR_STATUS.get(code, 400)
     catalog: Catalog = current_app.extensions["cuckoo_catalog"]
     lang = best_language(request.headers.get("Accept-Language"))
-    key = f"cli.error_{code}" if f"cli.error_{code}" in catalog.keys(lang) else "cli.error_bad_request"
+    key = (
+        f"cli.error_{code}"
+        if f"cli.error_{code}" in catalog.keys(lang)
+        else "cli.error_bad_request"
+    )
     response = current_app.response_class(
         json.dumps({"error": code, "message": catalog.t(lang, key)}, ensure_ascii=False),
-        status=status, mimetype="application/json",
+        status=status,
+        mimetype="application/json",
     )
     if status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="cuckoo-party"'
@@ -150,7 +172,8 @@ def _caller(allow_query: bool = False) -> str:
 def _json(data: View | JoinAnswer | OkAnswer, status: int = 200) -> Response:
     return current_app.response_class(
         json.dumps(data, ensure_ascii=False, separators=(",", ":")),
-        status=status, mimetype="application/json",
+        status=status,
+        mimetype="application/json",
     )
 
 
@@ -194,8 +217,11 @@ def join() -> Response:
         # A missing or non-text room is a wrong room, a missing or non-text name a bad name:
         # the contract lists only those codes for joins (the session checks the room first).
         result = _session().join(body.get("name"), body.get("room"))
-    answer: JoinAnswer = {"player_id": result.player_id, "token": result.token,
-                          "status": result.status}
+    answer: JoinAnswer = {
+        "player_id": result.player_id,
+        "token": result.token,
+        "status": result.status,
+    }
     return _json(answer, 201)
 
 

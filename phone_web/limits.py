@@ -26,9 +26,14 @@ MAX_ADDRESSES = 4096
 class GuessLimiter:
     """Counts failures per address over a sliding minute; says how long a guesser must wait."""
 
-    def __init__(self, per_minute: int = GUESSES_PER_MINUTE, *,
-                 window: float = WINDOW_SECONDS, max_addresses: int = MAX_ADDRESSES,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        per_minute: int = GUESSES_PER_MINUTE,
+        *,
+        window: float = WINDOW_SECONDS,
+        max_addresses: int = MAX_ADDRESSES,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if per_minute < 1:
             raise ValueError("per_minute must be at least 1")
         self.per_minute = per_minute

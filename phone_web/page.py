@@ -31,11 +31,26 @@ _ROOM_RE = re.compile(r"^[A-Z0-9]{1,12}$")
 #: The shared words the page needs besides its own domain (card names for screen readers).
 _COMMON_PREFIXES = ("suit_", "rank_", "lives")
 #: Messages the template renders on the server; the script never needs them again.
-_SERVER_ONLY = frozenset({
-    "title", "language", "room_label", "room_hint", "room_go", "name_label", "name_hint",
-    "story_title", "players_title", "alerts_title", "sound_label", "vibrate_label",
-    "reveal_title", "reconnecting", "stream_replaced", "stream_take_back",
-})
+_SERVER_ONLY = frozenset(
+    {
+        "title",
+        "language",
+        "room_label",
+        "room_hint",
+        "room_go",
+        "name_label",
+        "name_hint",
+        "story_title",
+        "players_title",
+        "alerts_title",
+        "sound_label",
+        "vibrate_label",
+        "reveal_title",
+        "reconnecting",
+        "stream_replaced",
+        "stream_take_back",
+    }
+)
 #: The page's two assets and their content types (issue 16.5: at most 3 requests after the HTML).
 #: The stylesheet is pure ASCII, so it needs no ``charset``.
 ASSETS = {"phone.js": "text/javascript; charset=utf-8", "phone.css": "text/css"}
@@ -88,8 +103,11 @@ def translations(catalog: Catalog, lang: str) -> str:
         if key.startswith(_COMMON_PREFIXES)
     }
     phone = {k: v for k, v in catalog.domain(lang, "phone").items() if k not in _SERVER_ONLY}
-    addons = {f"{domain}.{key}": value
-              for domain in ADDON_DOMAINS for key, value in catalog.domain(lang, domain).items()}
+    addons = {
+        f"{domain}.{key}": value
+        for domain in ADDON_DOMAINS
+        for key, value in catalog.domain(lang, domain).items()
+    }
     data = {key: _one_form_if_same(value) for key, value in {**common, **phone, **addons}.items()}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return text.replace("<", "\\u003c")
@@ -103,8 +121,9 @@ def _one_form_if_same(message: object) -> object:
 
 def suit_colour_rules() -> str:
     """The four-colour pack as CSS classes, from ``host.palette`` (the TV draws the same)."""
-    return "".join(f".suit-{suit}{{color:{css_hex(colour)}}}"
-                   for suit, colour in SUIT_COLOURS.items())
+    return "".join(
+        f".suit-{suit}{{color:{css_hex(colour)}}}" for suit, colour in SUIT_COLOURS.items()
+    )
 
 
 def _static_text(name: str) -> str | None:
@@ -121,7 +140,9 @@ def script_bundle() -> str:
     one is parsed.
     """
     sources = [_static_text(name) for name in (CORE_SCRIPT, *ADDON_SCRIPTS)]
-    return ";\n".join(rjsmin.jsmin(source).strip().rstrip(";") for source in sources if source) + ";"
+    return (
+        ";\n".join(rjsmin.jsmin(source).strip().rstrip(";") for source in sources if source) + ";"
+    )
 
 
 def stylesheet() -> str:
@@ -158,8 +179,10 @@ def page_assets(app: Flask) -> dict[str, Asset]:
     assets: dict[str, Asset] | None = app.extensions.get("cuckoo_page_assets")
     if assets is None:
         texts = {"phone.js": script_bundle(), "phone.css": stylesheet()}
-        assets = {name: Asset(ASSETS[name], text.encode(), _gzip(text.encode()))
-                  for name, text in texts.items()}
+        assets = {
+            name: Asset(ASSETS[name], text.encode(), _gzip(text.encode()))
+            for name, text in texts.items()
+        }
         app.extensions["cuckoo_page_assets"] = assets
     return assets
 
@@ -203,8 +226,11 @@ def index() -> Response:
         languages=[(code, LANGUAGE_NAMES[code]) for code in LANGUAGES],
     )
     body = _BETWEEN_TAGS.sub("><", html).encode()
-    response = compressed_response(body, "text/html; charset=utf-8",
-                                   _gzip_page(current_app, body) if accepts_gzip(request) else None)
+    response = compressed_response(
+        body,
+        "text/html; charset=utf-8",
+        _gzip_page(current_app, body) if accepts_gzip(request) else None,
+    )
     if request.args.get("lang") in LANGUAGES:
         response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="Lax")
     return response

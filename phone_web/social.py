@@ -46,6 +46,9 @@ def _refused(code: str) -> Response:
     catalog: Catalog = current_app.extensions["cuckoo_catalog"]
     lang = best_language(request.headers.get("Accept-Language"))
     return current_app.response_class(
-        json.dumps({"error": code, "message": catalog.t(lang, f"social.error_{code}")},
-                   ensure_ascii=False),
-        status=SOCIAL_STATUS[code], mimetype="application/json")
+        json.dumps(
+            {"error": code, "message": catalog.t(lang, f"social.error_{code}")}, ensure_ascii=False
+        ),
+        status=SOCIAL_STATUS[code],
+        mimetype="application/json",
+    )

@@ -30,24 +30,57 @@ ROOT = Path(__file__).resolve().parents[1]
 PYTHONS = ("3.10", "3.11", "3.12", "3.13")
 #: Each target: the wheel platform tags pip may use there, and its marker environment.
 TARGETS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
-    "linux-x86_64": (("manylinux_2_28_x86_64", "manylinux_2_17_x86_64", "manylinux2014_x86_64"),
-                     {"sys_platform": "linux", "platform_system": "Linux",
-                      "platform_machine": "x86_64", "os_name": "posix"}),
-    "linux-aarch64": (("manylinux_2_28_aarch64", "manylinux_2_17_aarch64",
-                       "manylinux2014_aarch64"),
-                      {"sys_platform": "linux", "platform_system": "Linux",
-                       "platform_machine": "aarch64", "os_name": "posix"}),
-    "macos-x86_64": (("macosx_12_0_x86_64", "macosx_11_0_x86_64", "macosx_10_13_x86_64",
-                      "macosx_10_9_x86_64", "macosx_10_9_universal2"),
-                     {"sys_platform": "darwin", "platform_system": "Darwin",
-                      "platform_machine": "x86_64", "os_name": "posix"}),
-    "macos-arm64": (("macosx_14_0_arm64", "macosx_12_0_arm64", "macosx_11_0_arm64",
-                     "macosx_10_9_universal2"),
-                    {"sys_platform": "darwin", "platform_system": "Darwin",
-                     "platform_machine": "arm64", "os_name": "posix"}),
-    "windows-amd64": (("win_amd64",),
-                      {"sys_platform": "win32", "platform_system": "Windows",
-                       "platform_machine": "AMD64", "os_name": "nt"}),
+    "linux-x86_64": (
+        ("manylinux_2_28_x86_64", "manylinux_2_17_x86_64", "manylinux2014_x86_64"),
+        {
+            "sys_platform": "linux",
+            "platform_system": "Linux",
+            "platform_machine": "x86_64",
+            "os_name": "posix",
+        },
+    ),
+    "linux-aarch64": (
+        ("manylinux_2_28_aarch64", "manylinux_2_17_aarch64", "manylinux2014_aarch64"),
+        {
+            "sys_platform": "linux",
+            "platform_system": "Linux",
+            "platform_machine": "aarch64",
+            "os_name": "posix",
+        },
+    ),
+    "macos-x86_64": (
+        (
+            "macosx_12_0_x86_64",
+            "macosx_11_0_x86_64",
+            "macosx_10_13_x86_64",
+            "macosx_10_9_x86_64",
+            "macosx_10_9_universal2",
+        ),
+        {
+            "sys_platform": "darwin",
+            "platform_system": "Darwin",
+            "platform_machine": "x86_64",
+            "os_name": "posix",
+        },
+    ),
+    "macos-arm64": (
+        ("macosx_14_0_arm64", "macosx_12_0_arm64", "macosx_11_0_arm64", "macosx_10_9_universal2"),
+        {
+            "sys_platform": "darwin",
+            "platform_system": "Darwin",
+            "platform_machine": "arm64",
+            "os_name": "posix",
+        },
+    ),
+    "windows-amd64": (
+        ("win_amd64",),
+        {
+            "sys_platform": "win32",
+            "platform_system": "Windows",
+            "platform_machine": "AMD64",
+            "os_name": "nt",
+        },
+    ),
 }
 PLATFORM_KEYS = ("sys_platform", "platform_system", "platform_machine", "os_name")
 
@@ -58,8 +91,7 @@ def project_requirements() -> list[Requirement]:
 
 
 def applies(requirement: Requirement, environment: dict[str, str]) -> bool:
-    return requirement.marker is None or requirement.marker.evaluate(
-        {**environment, "extra": ""})
+    return requirement.marker is None or requirement.marker.evaluate({**environment, "extra": ""})
 
 
 def requirements_for(environment: dict[str, str]) -> list[str]:
@@ -75,23 +107,47 @@ def requirements_for(environment: dict[str, str]) -> list[str]:
             continue
         for text in nested:
             child = Requirement(text)
-            if child.marker is not None and any(key in str(child.marker) for key in PLATFORM_KEYS) \
-                    and "extra" not in str(child.marker) and applies(child, environment):
+            if (
+                child.marker is not None
+                and any(key in str(child.marker) for key in PLATFORM_KEYS)
+                and "extra" not in str(child.marker)
+                and applies(child, environment)
+            ):
                 lines.append(str(Requirement(text.split(";")[0])))
     return lines
 
 
 def check(target: str, python: str) -> tuple[str, str, bool, str]:
     tags, environment = TARGETS[target]
-    environment = {**environment, "python_version": python, "python_full_version": f"{python}.0",
-                   "implementation_name": "cpython", "platform_python_implementation": "CPython"}
+    environment = {
+        **environment,
+        "python_version": python,
+        "python_full_version": f"{python}.0",
+        "implementation_name": "cpython",
+        "platform_python_implementation": "CPython",
+    }
     with tempfile.TemporaryDirectory() as folder:
         requirements = Path(folder) / "requirements.txt"
         requirements.write_text("\n".join(requirements_for(environment)) + "\n")
-        command = [sys.executable, "-m", "pip", "install", "--dry-run", "--quiet",
-                   "--ignore-installed", "--only-binary=:all:", "--target", str(Path(folder) / "t"),
-                   "--python-version", python, "--implementation", "cp",
-                   *[arg for tag in tags for arg in ("--platform", tag)], "-r", str(requirements)]
+        command = [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--dry-run",
+            "--quiet",
+            "--ignore-installed",
+            "--only-binary=:all:",
+            "--target",
+            str(Path(folder) / "t"),
+            "--python-version",
+            python,
+            "--implementation",
+            "cp",
+            *[arg for tag in tags for arg in ("--platform", tag)],
+            "-r",
+            str(requirements),
+        ]
         done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
     errors = [line for line in done.stderr.splitlines() if line.startswith("ERROR")]
     return target, python, done.returncode == 0, (errors[-1] if errors else "")

@@ -20,8 +20,13 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
 ]
 NAMES = ("Chloé", "Bo", "Dário")
 LOCALES = {"en": "en-GB", "fr": "fr-FR", "it": "it-IT"}
@@ -51,7 +56,8 @@ def choose(session: Any, pid: str) -> str:
 
 def wait_step(page: Any, step: int) -> None:
     page.wait_for_function(
-        "s => Number(document.getElementById('main').dataset.step) === s", arg=step)
+        "s => Number(document.getElementById('main').dataset.step) === s", arg=step
+    )
 
 
 def shoot(page: Any, out: Path, name: str, focus: str | None = None) -> None:
@@ -79,8 +85,9 @@ def run(out: Path, lang: str, seed: int, only: str | None = None) -> int:
         url = f"http://127.0.0.1:{server.port}/?room=TEST"
         try:
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
-                                                     args=CHROMIUM_ARGS)
+                browser = playwright.chromium.launch(
+                    executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
+                )
                 try:
                     return play(browser, playwright, session, url, out, lang, only)
                 finally:
@@ -104,8 +111,15 @@ def shoot_vip(page: Any, session: Any, out: Path) -> None:
     wait_step(page, step + 1)
 
 
-def play(browser: Any, playwright: Any, session: Any, url: str, out: Path, lang: str,
-         only: str | None = None) -> int:
+def play(
+    browser: Any,
+    playwright: Any,
+    session: Any,
+    url: str,
+    out: Path,
+    lang: str,
+    only: str | None = None,
+) -> int:
     from host.rules import game_moves
 
     device = dict(playwright.devices["Pixel 7"])
@@ -170,8 +184,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img")
     parser.add_argument("--lang", choices=sorted(LOCALES), default="en")
     parser.add_argument("--seed", type=int, default=42)
-    parser.add_argument("--only", choices=["vip"], default=None,
-                        help="only the VIP's controls (the others are left as they are)")
+    parser.add_argument(
+        "--only",
+        choices=["vip"],
+        default=None,
+        help="only the VIP's controls (the others are left as they are)",
+    )
     args = parser.parse_args(argv)
     return run(args.out, args.lang, args.seed, args.only)
 

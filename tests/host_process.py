@@ -29,10 +29,30 @@ class HostProcess:
     def __init__(self, state: Path, *extra: str, port: int = 0) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "CI": "true"}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "host.cli", "--headless", "--bind", "127.0.0.1",
-             "--port", str(port), "--room", "TEST", "--seed", "42", "--state", str(state),
-             "--turn-timeout", "0", *extra],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            [
+                sys.executable,
+                "-m",
+                "host.cli",
+                "--headless",
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--room",
+                "TEST",
+                "--seed",
+                "42",
+                "--state",
+                str(state),
+                "--turn-timeout",
+                "0",
+                *extra,
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
         )
         self.lines: list[str] = []
         self.streams: list[EventStream] = []
@@ -82,6 +102,8 @@ PRESENCE_CONTROLS = ("skip", "make_vip")
 def without_connected(view: dict[str, Any]) -> dict[str, Any]:
     """The view minus ``players[].connected`` (the one field a restart may change) and the
     VIP's controls that follow from it (a restart forgets who was deciding since when)."""
-    return {**view, "players": [{k: v for k, v in p.items() if k != "connected"}
-                                for p in view["players"]],
-            "can": [a for a in view["can"] if a not in PRESENCE_CONTROLS]}
+    return {
+        **view,
+        "players": [{k: v for k, v in p.items() if k != "connected"} for p in view["players"]],
+        "can": [a for a in view["can"] if a not in PRESENCE_CONTROLS],
+    }

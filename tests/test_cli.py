@@ -8,13 +8,43 @@ from host.cli import build_parser, help_language, main
 
 
 def test_contract_flags_parse() -> None:
-    args = build_parser().parse_args([
-        "--headless", "--bind", "127.0.0.1", "--port", "8765", "--room", "TEST", "--seed", "42",
-        "--state", "/tmp/s.json", "--fresh", "--bots", "2", "--bot-delay", "0.5", "--lang", "fr",
-        "--mute", "--fullscreen", "--house-rules", "H1,H3", "--public-url", "http://10.0.0.5:8000",
-        "--turn-timeout", "0"])
+    args = build_parser().parse_args(
+        [
+            "--headless",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            "8765",
+            "--room",
+            "TEST",
+            "--seed",
+            "42",
+            "--state",
+            "/tmp/s.json",
+            "--fresh",
+            "--bots",
+            "2",
+            "--bot-delay",
+            "0.5",
+            "--lang",
+            "fr",
+            "--mute",
+            "--fullscreen",
+            "--house-rules",
+            "H1,H3",
+            "--public-url",
+            "http://10.0.0.5:8000",
+            "--turn-timeout",
+            "0",
+        ]
+    )
     assert (args.headless, args.bind, args.port, args.room, args.seed) == (
-        True, "127.0.0.1", 8765, "TEST", 42)
+        True,
+        "127.0.0.1",
+        8765,
+        "TEST",
+        42,
+    )
     assert (args.state, args.fresh, args.bots, args.bot_delay) == ("/tmp/s.json", True, 2, 0.5)
     assert (args.lang, args.mute, args.fullscreen, args.house_rules) == ("fr", True, True, "H1,H3")
     assert args.public_url == "http://10.0.0.5:8000" and args.turn_timeout == 0
@@ -31,11 +61,14 @@ def test_help_language_from_flag_then_environment(monkeypatch: pytest.MonkeyPatc
     assert help_language([]) == "en"
 
 
-@pytest.mark.parametrize(("lang", "phrase"), [
-    ("en", "captions only, no speech"),
-    ("fr", "sous-titres seulement, sans voix"),
-    ("it", "solo sottotitoli, senza voce"),
-])
+@pytest.mark.parametrize(
+    ("lang", "phrase"),
+    [
+        ("en", "captions only, no speech"),
+        ("fr", "sous-titres seulement, sans voix"),
+        ("it", "solo sottotitoli, senza voce"),
+    ],
+)
 def test_help_is_translated(lang: str, phrase: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as done:
         main(["--lang", lang, "--help"])

@@ -17,18 +17,27 @@ from host.system import Probe
 
 def healthy(tmp_path: Path) -> Machine:
     return Machine(
-        platform="linux", python=(3, 12, 4),
-        display=lambda: Probe(True, "x11"), audio=lambda: Probe(True, "44100 Hz, 2 channels"),
+        platform="linux",
+        python=(3, 12, 4),
+        display=lambda: Probe(True, "x11"),
+        audio=lambda: Probe(True, "44100 Hz, 2 channels"),
         voice=lambda lang: "English (Great Britain)",
-        interfaces=lambda: [("lo", "127.0.0.1"), ("wlan0", "192.168.1.20"),
-                            ("docker0", "172.17.0.1")],
-        route_address=lambda bind: "192.168.1.20", port_free=lambda bind, port: True,
-        version=lambda name: "1.0", firewall=lambda system: None)
+        interfaces=lambda: [
+            ("lo", "127.0.0.1"),
+            ("wlan0", "192.168.1.20"),
+            ("docker0", "172.17.0.1"),
+        ],
+        route_address=lambda bind: "192.168.1.20",
+        port_free=lambda bind, port: True,
+        version=lambda name: "1.0",
+        firewall=lambda system: None,
+    )
 
 
 def run(machine: Machine, tmp_path: Path, lang: str = "en") -> tuple[int, str]:
-    args = build_parser().parse_args(["--lang", lang, "--state", str(tmp_path / "s.json"),
-                                      "--port", "8000", "doctor"])
+    args = build_parser().parse_args(
+        ["--lang", lang, "--state", str(tmp_path / "s.json"), "--port", "8000", "doctor"]
+    )
     out = io.StringIO()
     return run_doctor_command(args, out=out, machine=machine), out.getvalue()
 
@@ -45,8 +54,11 @@ def test_all_well_exits_0_and_names_the_address_and_other_interfaces(tmp_path: P
 
 
 def test_no_reachable_address_is_a_failure(tmp_path: Path) -> None:
-    machine = replace(healthy(tmp_path), route_address=lambda bind: "127.0.0.1",
-                      interfaces=lambda: [("lo", "127.0.0.1")])
+    machine = replace(
+        healthy(tmp_path),
+        route_address=lambda bind: "127.0.0.1",
+        interfaces=lambda: [("lo", "127.0.0.1")],
+    )
     code, text = run(machine, tmp_path)
     assert code == 1
     assert "✗ No network address that phones can reach" in text
@@ -57,8 +69,12 @@ def test_missing_screen_sound_and_voice_only_warn(tmp_path: Path) -> None:
     def no_voice(lang: str) -> str:
         raise RuntimeError("pyttsx3 could not start")
 
-    machine = replace(healthy(tmp_path), display=lambda: Probe(False, "offscreen"),
-                      audio=lambda: Probe(False, "ALSA: no device"), voice=no_voice)
+    machine = replace(
+        healthy(tmp_path),
+        display=lambda: Probe(False, "offscreen"),
+        audio=lambda: Probe(False, "ALSA: no device"),
+        voice=no_voice,
+    )
     code, text = run(machine, tmp_path)
     assert code == 0
     assert "! No screen found: the party will run headless" in text
@@ -72,11 +88,14 @@ def test_busy_port_warns_with_a_way_out(tmp_path: Path) -> None:
     assert "! Port 8000 is busy" in text and "--port" in text
 
 
-@pytest.mark.parametrize("system, hint", [
-    ("linux", "sudo ufw allow 8000/tcp"),
-    ("darwin", "System Settings › Network › Firewall"),
-    ("win32", "allow Python on private networks"),
-])
+@pytest.mark.parametrize(
+    "system, hint",
+    [
+        ("linux", "sudo ufw allow 8000/tcp"),
+        ("darwin", "System Settings › Network › Firewall"),
+        ("win32", "allow Python on private networks"),
+    ],
+)
 def test_firewall_hint_per_system(tmp_path: Path, system: str, hint: str) -> None:
     code, text = run(replace(healthy(tmp_path), platform=system), tmp_path)
     assert code == 0 and hint in text
@@ -102,8 +121,14 @@ def test_unsupported_python_and_missing_library_fail(tmp_path: Path) -> None:
 def test_a_state_folder_that_cannot_hold_a_save_fails(tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
-    args = Namespace(lang="en", doctor_lang=None, bind="0.0.0.0", port=8000,
-                     state=str(blocker / "state.json"), speak=False)
+    args = Namespace(
+        lang="en",
+        doctor_lang=None,
+        bind="0.0.0.0",
+        port=8000,
+        state=str(blocker / "state.json"),
+        speak=False,
+    )
     out = io.StringIO()
     assert run_doctor_command(args, out=out, machine=healthy(tmp_path)) == 1
     assert f"✗ The game cannot be saved to {blocker / 'state.json'}" in out.getvalue()

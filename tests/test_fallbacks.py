@@ -18,8 +18,11 @@ RAW_SDL = ("ALSA lib", "XDG_RUNTIME_DIR", "Hello from the pygame community")
 
 def _environ(**env: str) -> dict[str, str]:
     """This process's environment without any screen or sound chosen (tests set dummies)."""
-    environ = {k: v for k, v in os.environ.items()
-               if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER", "SDL_AUDIODRIVER")}
+    environ = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER", "SDL_AUDIODRIVER")
+    }
     environ.update(PYTHONPATH=str(ROOT), **env)
     return environ
 
@@ -27,8 +30,15 @@ def _environ(**env: str) -> dict[str, str]:
 def _available(probe: str, **env: str) -> bool:
     """Ask ``host.system`` in a child with the host's environment (not the tests' dummies)."""
     code = f"from host.system import {probe}; print({probe}().available)"
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=_environ(**env),
-                          capture_output=True, text=True, timeout=60, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=_environ(**env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     return done.stdout.strip().endswith("True")
 
 
@@ -36,9 +46,24 @@ def _start_windowed_host(tmp_path: Path, **env: str) -> list[str]:
     """Start the party without --headless, read its first lines, stop it with SIGTERM."""
     environ = _environ(**env)
     process = subprocess.Popen(
-        [sys.executable, "-m", "host.cli", "--bind", "127.0.0.1", "--port", "0",
-         "--state", str(tmp_path / "s.json"), "--fresh"],
-        cwd=ROOT, env=environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        [
+            sys.executable,
+            "-m",
+            "host.cli",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--state",
+            str(tmp_path / "s.json"),
+            "--fresh",
+        ],
+        cwd=ROOT,
+        env=environ,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     lines: list[str] = []
     assert process.stdout is not None
     deadline = time.monotonic() + 30
@@ -64,7 +89,9 @@ def test_no_screen_runs_headless_with_one_clear_line(tmp_path: Path) -> None:
 
 
 def test_no_sound_shows_captions_with_one_clear_line(tmp_path: Path) -> None:
-    if _available("probe_audio", SDL_VIDEODRIVER="dummy"):  # pragma: no cover - a machine with a sound card
+    if _available(
+        "probe_audio", SDL_VIDEODRIVER="dummy"
+    ):  # pragma: no cover - a machine with a sound card
         pytest.skip("this machine has a sound output: the fallback cannot happen here")
     lines = _start_windowed_host(tmp_path, SDL_VIDEODRIVER="dummy")
     assert lines[0] == "No sound output found: captions only."

@@ -34,13 +34,19 @@ def test_every_key_in_every_language(catalog: Catalog) -> None:
     assert len(english) > 50
     for lang in LANGUAGES:
         assert catalog.keys(lang) == english, (
-            lang, sorted(english - catalog.keys(lang)), sorted(catalog.keys(lang) - english))
+            lang,
+            sorted(english - catalog.keys(lang)),
+            sorted(catalog.keys(lang) - english),
+        )
 
 
 def test_same_placeholders_in_every_language(catalog: Catalog) -> None:
     for key in catalog.keys("en"):
-        reference = {name for text in forms(catalog.messages["en"][key]).values()
-                     for name in placeholders(text)}
+        reference = {
+            name
+            for text in forms(catalog.messages["en"][key]).values()
+            for name in placeholders(text)
+        }
         for lang in LANGUAGES:
             message = catalog.messages[lang][key]
             for form, text in forms(message).items():
@@ -85,23 +91,40 @@ def test_issue12_elision_follows_the_names_first_sound(catalog: Catalog) -> None
 
 
 def test_issue12_calls_follow_the_seeds(catalog: Catalog) -> None:
-    assert catalog.t("fr", "voice.cuckoo") == "Cuckoo !" and catalog.t("fr", "voice.chase") == "Chasse !"
-    assert catalog.t("it", "voice.cuckoo") == "Cuckoo!" and catalog.t("it", "voice.chase") == "Chase!"
-    assert catalog.t("fr", "tv.call_cuckoo") == "CUCKOO !" and catalog.t("it", "tv.call_chase") == "CHASE!"
+    assert (
+        catalog.t("fr", "voice.cuckoo") == "Cuckoo !"
+        and catalog.t("fr", "voice.chase") == "Chasse !"
+    )
+    assert (
+        catalog.t("it", "voice.cuckoo") == "Cuckoo!" and catalog.t("it", "voice.chase") == "Chase!"
+    )
+    assert (
+        catalog.t("fr", "tv.call_cuckoo") == "CUCKOO !"
+        and catalog.t("it", "tv.call_chase") == "CHASE!"
+    )
     for lang in ("fr", "it"):
         for key, message in catalog.messages[lang].items():
             if key.startswith(("voice.cuckoo", "voice.chase", "voice.cut_king", "tv.call_")):
                 for text in forms(message).values():
                     assert not {"Coucou", "COUCOU", "Cucù", "CUCÙ", "Caccia", "CACCIA"} & set(
-                        text.replace("!", " ").replace(",", " ").split()), (lang, key)
+                        text.replace("!", " ").replace(",", " ").split()
+                    ), (lang, key)
 
 
 def test_issue12_tv_speaks_tu_and_names_the_phone_buttons(catalog: Catalog) -> None:
     for key, message in catalog.messages["fr"].items():
         if key.startswith(("tv.", "trail.", "voice.")):
             for text in forms(message).values():
-                for formal in ("Appuyez", "appuyez", "Scannez", "scannez", "ouvrez", " vous ",
-                               "installez", "Essayez"):
+                for formal in (
+                    "Appuyez",
+                    "appuyez",
+                    "Scannez",
+                    "scannez",
+                    "ouvrez",
+                    " vous ",
+                    "installez",
+                    "Essayez",
+                ):
                     assert formal not in text, (key, text)
     assert "Commencer" in catalog.t("fr", "tv.next_vip", name="Ana")
     assert "Inizia" in catalog.t("it", "tv.next_vip", name="Ana")

@@ -29,9 +29,15 @@ def test_pyttsx3_espeak_driver_internals_used_by_synth() -> None:
         assert callable(driver.setProperty)
         print("ok")
     """)
-    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
-                          text=True, timeout=60, check=False,
-                          env={"PYTHONPATH": str(ROOT), "PATH": ""})
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={"PYTHONPATH": str(ROOT), "PATH": ""},
+    )
     assert done.stdout.strip().endswith("ok"), done.stderr[-2000:]
 
 

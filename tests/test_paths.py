@@ -23,7 +23,8 @@ def test_linux_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> N
 def test_macos_uses_library_folders(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", "/Users/ana")
     assert paths.state_path("darwin") == Path(
-        "/Users/ana/Library/Application Support/cuckoo-party/state.json")
+        "/Users/ana/Library/Application Support/cuckoo-party/state.json"
+    )
     assert paths.cache_dir("darwin") == Path("/Users/ana/Library/Caches/cuckoo-party")
     assert paths.log_dir("darwin") == Path("/Users/ana/Library/Logs/cuckoo-party")
 
@@ -43,8 +44,9 @@ def test_windows_uses_local_app_data(monkeypatch: pytest.MonkeyPatch) -> None:
     assert str(paths.log_dir("win32")).startswith(local)
 
 
-def test_voice_cache_lives_in_the_cache_folder(monkeypatch: pytest.MonkeyPatch,
-                                                tmp_path: Path) -> None:
+def test_voice_cache_lives_in_the_cache_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     from host.voice.engine import default_cache_dir
 
     monkeypatch.setattr(paths, "cache_dir", lambda platform=None: tmp_path / "c")

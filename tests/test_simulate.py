@@ -10,8 +10,19 @@ from host.simulate import simulate
 
 
 def test_simulate_reports_rates_and_a_verdict(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["simulate", "--games", "200", "--players", "4", "--strategies", "random,simple",
-                 "--seed", "3"])
+    code = main(
+        [
+            "simulate",
+            "--games",
+            "200",
+            "--players",
+            "4",
+            "--strategies",
+            "random,simple",
+            "--seed",
+            "3",
+        ]
+    )
     out, err = capsys.readouterr()
     assert code == 0
     assert "200/200" in err  # the progress bar reached the end
@@ -38,12 +49,15 @@ def test_simulate_with_house_rules_and_big_table() -> None:
     assert all(w == int(w) for w in result.wins_by_seat)  # H5: never a shared win
 
 
-@pytest.mark.parametrize("argv", [
-    ["simulate", "--strategies", "genius"],
-    ["simulate", "--players", "2"],
-    ["simulate", "--players", "11"],
-    ["simulate", "--house-rules", "H9"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--strategies", "genius"],
+        ["simulate", "--players", "2"],
+        ["simulate", "--players", "11"],
+        ["simulate", "--house-rules", "H9"],
+    ],
+)
 def test_simulate_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv + ["--no-progress", "--games", "5"]) == 2
     assert capsys.readouterr().err.strip()

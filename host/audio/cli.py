@@ -27,10 +27,14 @@ LOOP_SAMPLE_S = 4.0
 GAP_S = 0.35
 
 
-def run_test_sounds_command(args: argparse.Namespace, *,
-                            output_factory: Callable[[], Output] | None = None,
-                            out: TextIO | None = None, err: TextIO | None = None,
-                            sleep: Callable[[float], None] = time.sleep) -> int:
+def run_test_sounds_command(
+    args: argparse.Namespace,
+    *,
+    output_factory: Callable[[], Output] | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+) -> int:
     """Write or play every sound; 0 on success, 1 when it cannot."""
     out = out or sys.stdout
     err = err or sys.stderr
@@ -64,10 +68,12 @@ def _write(folder: Path, t: Callable[..., str], out: TextIO, err: TextIO) -> int
         folder.mkdir(parents=True, exist_ok=True)
         for name in sound_names():
             path = render(name, folder / file_name(name))
-            print(t("sound.test_written", path=str(path), seconds=f"{_seconds(path):.1f}"),
-                  file=out)
+            print(
+                t("sound.test_written", path=str(path), seconds=f"{_seconds(path):.1f}"), file=out
+            )
     except OSError as error:
-        print(t("sound.test_bad_out", path=str(folder), reason=error.strerror or str(error)),
-              file=err)
+        print(
+            t("sound.test_bad_out", path=str(folder), reason=error.strerror or str(error)), file=err
+        )
         return 1
     return 0

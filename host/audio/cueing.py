@@ -18,9 +18,15 @@ from host.tv.stage import DEAL_STAGGER, Beat, reveal_flip_start, reveal_marked_a
 
 #: Events with one cue as their animation starts.
 CUE_AT_START: dict[str, str] = {
-    "blocked": "cuckoo", "cut_king": "cuckoo", "exchanged": "swap", "cut": "cut",
-    "life_lost": "life_lost", "eliminated": "eliminated", "game_over": "fanfare",
-    "player_joined": "join", "sudden_death": "drumroll",
+    "blocked": "cuckoo",
+    "cut_king": "cuckoo",
+    "exchanged": "swap",
+    "cut": "cut",
+    "life_lost": "life_lost",
+    "eliminated": "eliminated",
+    "game_over": "fanfare",
+    "player_joined": "join",
+    "sudden_death": "drumroll",
 }
 
 

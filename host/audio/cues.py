@@ -83,8 +83,7 @@ def drumroll() -> Samples:
     index = 0
     while at < seconds - 0.1:
         level = 0.3 + 0.6 * at / seconds
-        hits.append((at, noise(0.05, volume=level, seed=40 + index, brightness=0.6,
-                               decay=0.02)))
+        hits.append((at, noise(0.05, volume=level, seed=40 + index, brightness=0.6, decay=0.02)))
         at += 0.034
         index += 1
     hits.append((seconds - 0.08, noise(0.08, volume=1.0, seed=99, brightness=0.5, decay=0.04)))
@@ -93,31 +92,75 @@ def drumroll() -> Samples:
 
 def life_lost() -> Samples:
     """A life goes: two sagging low notes ("wah-wah")."""
-    first = tone(note("G3"), 0.28, volume=0.8, freq_end=note("F#3"), harmonics=BRASS,
-                 attack=0.02, release=0.06)
-    second = tone(note("F#3"), 0.45, volume=0.8, freq_end=note("E3"), harmonics=BRASS,
-                  attack=0.02, release=0.2, vibrato=0.3)
+    first = tone(
+        note("G3"),
+        0.28,
+        volume=0.8,
+        freq_end=note("F#3"),
+        harmonics=BRASS,
+        attack=0.02,
+        release=0.06,
+    )
+    second = tone(
+        note("F#3"),
+        0.45,
+        volume=0.8,
+        freq_end=note("E3"),
+        harmonics=BRASS,
+        attack=0.02,
+        release=0.2,
+        vibrato=0.3,
+    )
     return sequence([(0.0, first), (0.3, second)], 0.8)
 
 
 def eliminated() -> Samples:
     """A player is out: a sad trombone, three steps down and a long slide."""
     steps = [("D#4", 0.0, 0.3), ("D4", 0.32, 0.3), ("C#4", 0.64, 0.3)]
-    parts = [(at, tone(note(n), length, volume=0.8, harmonics=BRASS, attack=0.02,
-                       release=0.06)) for n, at, length in steps]
-    parts.append((0.96, tone(note("C4"), 0.75, volume=0.8, freq_end=note("A#3"),
-                             harmonics=BRASS, attack=0.02, release=0.3, vibrato=0.4)))
+    parts = [
+        (at, tone(note(n), length, volume=0.8, harmonics=BRASS, attack=0.02, release=0.06))
+        for n, at, length in steps
+    ]
+    parts.append(
+        (
+            0.96,
+            tone(
+                note("C4"),
+                0.75,
+                volume=0.8,
+                freq_end=note("A#3"),
+                harmonics=BRASS,
+                attack=0.02,
+                release=0.3,
+                vibrato=0.4,
+            ),
+        )
+    )
     return sequence(parts, 1.75)
 
 
 def fanfare() -> Samples:
     """The winner: a brass call (three quick notes) and a long major chord."""
-    parts = [(at, tone(note(n), 0.14, volume=0.6, harmonics=BRASS, attack=0.01, release=0.04))
-             for n, at in (("C5", 0.0), ("C5", 0.16), ("C5", 0.32))]
+    parts = [
+        (at, tone(note(n), 0.14, volume=0.6, harmonics=BRASS, attack=0.01, release=0.04))
+        for n, at in (("C5", 0.0), ("C5", 0.16), ("C5", 0.32))
+    ]
     parts.append((0.48, tone(note("G5"), 0.3, volume=0.6, harmonics=BRASS, release=0.05)))
     for chord_note in ("C5", "E5", "G5", "C6"):
-        parts.append((0.8, tone(note(chord_note), 1.0, volume=0.5, harmonics=BRASS,
-                                attack=0.02, release=0.45, vibrato=0.1)))
+        parts.append(
+            (
+                0.8,
+                tone(
+                    note(chord_note),
+                    1.0,
+                    volume=0.5,
+                    harmonics=BRASS,
+                    attack=0.02,
+                    release=0.45,
+                    vibrato=0.1,
+                ),
+            )
+        )
     return sequence(parts, 1.85)
 
 
@@ -130,43 +173,90 @@ def join() -> Samples:
 
 #: Every cue by name (the name is the WAV file's name in the cache and for ``test-sounds``).
 CUES: dict[str, Callable[[], Samples]] = {
-    "cuckoo": cuckoo, "deal": deal, "swap": swap, "cut": cut, "turn": turn,
-    "drumroll": drumroll, "life_lost": life_lost, "eliminated": eliminated,
-    "fanfare": fanfare, "join": join,
+    "cuckoo": cuckoo,
+    "deal": deal,
+    "swap": swap,
+    "cut": cut,
+    "turn": turn,
+    "drumroll": drumroll,
+    "life_lost": life_lost,
+    "eliminated": eliminated,
+    "fanfare": fanfare,
+    "join": join,
 }
 
 
-def _loop(bpm: int, chords: list[tuple[str, str, str, str]], arpeggio: list[int],
-          pad_level: float, pluck_level: float, bass_level: float) -> Samples:
+def _loop(
+    bpm: int,
+    chords: list[tuple[str, str, str, str]],
+    arpeggio: list[int],
+    pad_level: float,
+    pluck_level: float,
+    bass_level: float,
+) -> Samples:
     """Four bars of 4/4, one chord (bass, three pad notes) a bar, an eighth-note arpeggio."""
     beat = round(RATE * 60 / bpm) / RATE  # a whole number of samples per beat
     bar = 4 * beat
     bus = silence(bar * len(chords))
     for index, (bass, *pad) in enumerate(chords):
         start = index * bar
-        mix_into(bus, tone(note(bass), bar * 0.95, volume=bass_level, harmonics=(1.0, 0.3),
-                           attack=0.02, decay=bar * 0.6, release=0.1), start, wrap=True)
+        mix_into(
+            bus,
+            tone(
+                note(bass),
+                bar * 0.95,
+                volume=bass_level,
+                harmonics=(1.0, 0.3),
+                attack=0.02,
+                decay=bar * 0.6,
+                release=0.1,
+            ),
+            start,
+            wrap=True,
+        )
         for pitch in pad:
-            mix_into(bus, tone(note(pitch), bar * 1.05, volume=pad_level, attack=0.25,
-                               release=0.3), start, wrap=True)
+            mix_into(
+                bus,
+                tone(note(pitch), bar * 1.05, volume=pad_level, attack=0.25, release=0.3),
+                start,
+                wrap=True,
+            )
         for step, chosen in enumerate(arpeggio):
-            mix_into(bus, tone(note(pad[chosen]) * 2, beat * 0.45, volume=pluck_level,
-                               harmonics=PLUCK, decay=0.09, release=0.03),
-                     start + step * beat / 2, wrap=True)
+            mix_into(
+                bus,
+                tone(
+                    note(pad[chosen]) * 2,
+                    beat * 0.45,
+                    volume=pluck_level,
+                    harmonics=PLUCK,
+                    decay=0.09,
+                    release=0.03,
+                ),
+                start + step * beat / 2,
+                wrap=True,
+            )
     return bus
 
 
 def lobby_loop() -> Samples:
     """The lobby while guests scan the QR code: light and bright, 112 bpm, C–Am–F–G."""
-    chords = [("C3", "C4", "E4", "G4"), ("A2", "A3", "C4", "E4"),
-              ("F2", "F3", "A3", "C4"), ("G2", "G3", "B3", "D4")]
+    chords = [
+        ("C3", "C4", "E4", "G4"),
+        ("A2", "A3", "C4", "E4"),
+        ("F2", "F3", "A3", "C4"),
+        ("G2", "G3", "B3", "D4"),
+    ]
     return normalised(_loop(112, chords, [0, 1, 2, 1, 0, 1, 2, 1], 0.12, 0.22, 0.3), 0.55)
 
 
 def game_loop() -> Samples:
     """Under the game: quieter and slower, 84 bpm, Am–F–C–G, a sparse arpeggio."""
-    chords = [("A2", "A3", "C4", "E4"), ("F2", "F3", "A3", "C4"),
-              ("C3", "C4", "E4", "G4"), ("G2", "G3", "B3", "D4")]
+    chords = [
+        ("A2", "A3", "C4", "E4"),
+        ("F2", "F3", "A3", "C4"),
+        ("C3", "C4", "E4", "G4"),
+        ("G2", "G3", "B3", "D4"),
+    ]
     return normalised(_loop(84, chords, [0, 2, 1, 2, 0, 2, 1, 2], 0.1, 0.12, 0.25), 0.35)
 
 

@@ -40,8 +40,9 @@ class Ducker:
     when it is cut short. The gain moves in straight lines, so it is never a jump (a click).
     """
 
-    def __init__(self, depth_db: float = DEPTH_DB, fall_s: float = FALL_S,
-                 rise_s: float = RISE_S) -> None:
+    def __init__(
+        self, depth_db: float = DEPTH_DB, fall_s: float = FALL_S, rise_s: float = RISE_S
+    ) -> None:
         self.ducked = db_to_gain(depth_db)
         self.fall_s = fall_s
         self.rise_s = rise_s

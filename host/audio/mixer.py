@@ -124,9 +124,15 @@ class SoundBoard:
     ``SimpleQueue`` (its ``put`` never blocks) and the thread applies them in order.
     """
 
-    def __init__(self, *, music: bool = True, muted: bool = False,
-                 output: Output | None = None, clock: Callable[[], float] = time.monotonic,
-                 loader: Callable[[], dict[str, Path]] = prepare) -> None:
+    def __init__(
+        self,
+        *,
+        music: bool = True,
+        muted: bool = False,
+        output: Output | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        loader: Callable[[], dict[str, Path]] = prepare,
+    ) -> None:
         self.music_enabled = music
         self._muted = muted
         self._output: Output = output if output is not None else PygameOutput()

@@ -48,9 +48,18 @@ def envelope(count: int, attack: float, decay: float, release: float) -> Samples
     return gains
 
 
-def tone(freq: float, seconds: float, *, volume: float = 0.5, freq_end: float | None = None,
-         harmonics: Sequence[float] = (1.0,), attack: float = 0.005, decay: float = 0.0,
-         release: float = 0.03, vibrato: float = 0.0) -> Samples:
+def tone(
+    freq: float,
+    seconds: float,
+    *,
+    volume: float = 0.5,
+    freq_end: float | None = None,
+    harmonics: Sequence[float] = (1.0,),
+    attack: float = 0.005,
+    decay: float = 0.0,
+    release: float = 0.03,
+    vibrato: float = 0.0,
+) -> Samples:
     """A note: ``harmonics`` are the levels of partials 1, 2, 3…; ``freq_end`` slides the pitch
     (exponentially, like a slide whistle); ``vibrato`` is its depth in semitones at 5.5 Hz."""
     count = seconds_to_samples(seconds)
@@ -70,9 +79,17 @@ def tone(freq: float, seconds: float, *, volume: float = 0.5, freq_end: float | 
     return out
 
 
-def noise(seconds: float, *, volume: float = 0.5, seed: int = 1, brightness: float = 0.5,
-          attack: float = 0.002, decay: float = 0.0, release: float = 0.01,
-          swell: bool = False) -> Samples:
+def noise(
+    seconds: float,
+    *,
+    volume: float = 0.5,
+    seed: int = 1,
+    brightness: float = 0.5,
+    attack: float = 0.002,
+    decay: float = 0.0,
+    release: float = 0.01,
+    swell: bool = False,
+) -> Samples:
     """A burst of noise (a card's flick, a drum): ``brightness`` 0 (dull) … 1 (hiss) is a
     one-pole filter; ``swell`` rises then falls, like a card sliding across cloth. Seeded, so
     every rendering is the same."""
@@ -90,8 +107,9 @@ def noise(seconds: float, *, volume: float = 0.5, seed: int = 1, brightness: flo
     return out
 
 
-def mix_into(bus: Samples, sound: Sequence[float], at: float, gain: float = 1.0,
-             wrap: bool = False) -> None:
+def mix_into(
+    bus: Samples, sound: Sequence[float], at: float, gain: float = 1.0, wrap: bool = False
+) -> None:
     """Add ``sound`` to ``bus`` starting ``at`` seconds. With ``wrap`` the tail that passes
     the end comes round to the start: a loop rendered this way joins without a click."""
     start = seconds_to_samples(at)

@@ -139,12 +139,16 @@ def _read_table(view: View, kings_block: bool) -> tuple[list[float], list[Surviv
         if event["type"] == "kept" and event["player"] != me["id"]:
             who = event["player"]
             if who not in kinds:
-                kinds[who] = range(1, KING + 1) if event["auto"] else (
-                    low if who in handed else high)
+                kinds[who] = (
+                    range(1, KING + 1) if event["auto"] else (low if who in handed else high)
+                )
         elif event["type"] == "exchanged" and event["player"] != me["id"]:
             handed.add(event["target"])
-            kinds[event["player"]] = _exact(Card.parse(my_old).rank_value) if (
-                event["target"] == me["id"] and my_old) else dealt_any
+            kinds[event["player"]] = (
+                _exact(Card.parse(my_old).rank_value)
+                if (event["target"] == me["id"] and my_old)
+                else dealt_any
+            )
         elif event["type"] == "blocked" and event["player"] != me["id"]:
             kinds[event["player"]] = low
             kinds[event["target"]] = _exact(KING)
@@ -174,16 +178,24 @@ def _future(m: int, seats: int, p: list[float], king: float) -> list[tuple[float
     ge = sum(p[m:])
     through = ge - king  # the card is >= m and does not block
     low, cut_max = SEED_THRESHOLD, SEED_THRESHOLD  # simple passes below 7, the dealer cuts <= 7
-    dealer_none = sum(p[max(m, cut_max + 1):]) + king * sum(p[m:cut_max + 1]) + sum(
-        p[1:cut_max + 1]) * through
+    dealer_none = (
+        sum(p[max(m, cut_max + 1) :])
+        + king * sum(p[m : cut_max + 1])
+        + sum(p[1 : cut_max + 1]) * through
+    )
     values = [(dealer_none, king + through * (king + through), through * through)]
-    keep_ok = sum(p[max(m, low):])
+    keep_ok = sum(p[max(m, low) :])
     pass_ok = sum(p[m:low])
     pass_bad = sum(p[1:low]) - pass_ok
     for _ in range(seats):
         none, ok, bad = values[-1]
-        values.append((keep_ok * none + pass_ok * ok + pass_bad * bad,
-                       king * none + through * ok, through * bad))
+        values.append(
+            (
+                keep_ok * none + pass_ok * ok + pass_bad * bad,
+                king * none + through * ok,
+                through * bad,
+            )
+        )
     return values
 
 
@@ -243,7 +255,9 @@ def lose_chances(view: View) -> tuple[float, float]:
         if "H3" in view["house_rules"] and cuts == 0:  # H3: a second cut may mend a bad first
             cut = king * min(stay, king * stay + drawn) + sum(
                 p[y] * min(fixed(y), king * fixed(y) + drawn)
-                for y in RANK_VALUES if y < KING or not king)
+                for y in RANK_VALUES
+                if y < KING or not king
+            )
         else:
             cut = king * stay + drawn
         return _clamp(stay), _clamp(cut)

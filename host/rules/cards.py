@@ -16,7 +16,6 @@ KING = "K"
 """The highest rank, which blocks exchanges and cuts (R7, R9)."""
 
 
-
 class InvalidCard(ValueError):
     """A string that is not a card code such as ``10D`` or ``KS``."""
 

@@ -305,7 +305,6 @@ class SeatView(_SeatRequired, total=False):
 
 
 class _MeRequired(TypedDict):
-
     id: str
     name: str
     lives: int
@@ -326,7 +325,6 @@ class MeView(_MeRequired, total=False):
 
 
 class _ViewRequired(TypedDict):
-
     room: str | None
     phase: Phase
     step: int

@@ -23,7 +23,13 @@ if TYPE_CHECKING:
 
 #: Every control, in the order the VIP's ``can`` lists them.
 VIP_ACTIONS: tuple[str, ...] = (
-    "set_rules", "add_bot", "kick", "make_vip", "skip", "misdeal", "end_game",
+    "set_rules",
+    "add_bot",
+    "kick",
+    "make_vip",
+    "skip",
+    "misdeal",
+    "end_game",
 )
 #: The VIP may skip a present player who has been deciding for longer than this.
 SKIP_AFTER_SECONDS = 10.0
@@ -86,8 +92,13 @@ def set_rules(game: Game, rules: HouseRules) -> list[Event]:
     for player in game.players:
         player.lives = rules.starting_lives
     game.step += 1
-    return [public(EventKind.RULES_SET, rules=rules.ids(),
-                   rapid_seconds=rules.rapid_seconds if rules.rapid else None)]
+    return [
+        public(
+            EventKind.RULES_SET,
+            rules=rules.ids(),
+            rapid_seconds=rules.rapid_seconds if rules.rapid else None,
+        )
+    ]
 
 
 def add_bot(game: Game, player_id: str, name: str) -> list[Event]:
@@ -137,7 +148,8 @@ def next_vip(game: Game, after_seat: int, away: frozenset[str]) -> str | None:
 def skip(game: Game, facts: TableFacts) -> list[Event]:
     """Turns: the current player, away or deciding too long, keeps as on a time-out."""
     if game.phase != "turns" or not (
-            game.current in facts.away or facts.deciding_seconds > SKIP_AFTER_SECONDS):
+        game.current in facts.away or facts.deciding_seconds > SKIP_AFTER_SECONDS
+    ):
         raise IllegalAction(Reason.NOT_ALLOWED_NOW, "the current player may still decide")
     return game.timeout()
 

@@ -133,10 +133,11 @@ class Game:
         self.players.append(Player(player_id, name, self.options.starting_lives, status, bot))
         if self.vip is None:
             self.vip = player_id
-        return [public(EventKind.PLAYER_JOINED, player=player_id, name=name, status=status, bot=bot)]
+        return [
+            public(EventKind.PLAYER_JOINED, player=player_id, name=name, status=status, bot=bot)
+        ]
 
-    def remove_player(self, player_id: str, *,
-                      away: frozenset[str] = frozenset()) -> list[Event]:
+    def remove_player(self, player_id: str, *, away: frozenset[str] = frozenset()) -> list[Event]:
         """A kick. Mid-round the round is voided and redealt (R16) among those left.
 
         A leaving VIP hands the role to the next human clockwise not ``away`` (issue 13).
@@ -234,7 +235,9 @@ class Game:
     def misdeal(self) -> list[Event]:
         """R16: void the round before the reveal; the same dealer deals again, no lives change."""
         if self.phase != Phase.TURNS:
-            raise IllegalAction(Reason.NOT_ALLOWED_NOW, "a misdeal is only possible before the reveal")
+            raise IllegalAction(
+                Reason.NOT_ALLOWED_NOW, "a misdeal is only possible before the reveal"
+            )
         self.step += 1
         return self._redeal()
 
@@ -278,8 +281,9 @@ class Game:
         self.order = [p.id for p in dealt_to]
         self.round += 1
         self.phase = Phase.TURNS
-        round_dealt = public(EventKind.ROUND_DEALT, round=self.round, dealer=self.dealer,
-                             order=list(self.order))
+        round_dealt = public(
+            EventKind.ROUND_DEALT, round=self.round, dealer=self.dealer, order=list(self.order)
+        )
         first = public(EventKind.TURN, player=self.order[0])
         self.log = [round_dealt, first]
         return [round_dealt, *dealt, first]
@@ -314,14 +318,25 @@ class Game:
         if got.is_king and self.options.kings_block:
             self.shown.add(got)
             self.kings_seen.add(got)
-            blocked = public(EventKind.BLOCKED, player=player_id, target=target_id,
-                             king=str(got), call=self.options.call)
+            blocked = public(
+                EventKind.BLOCKED,
+                player=player_id,
+                target=target_id,
+                king=str(got),
+                call=self.options.call,
+            )
             self.log.append(blocked)
             return self._next_turn([blocked])
         asker.card, target.card = got, gave
         exchanged = public(EventKind.EXCHANGED, player=player_id, target=target_id)
-        swap = private(EventKind.SWAP, (player_id, target_id), player=player_id,
-                       target=target_id, gave=str(gave), got=str(got))
+        swap = private(
+            EventKind.SWAP,
+            (player_id, target_id),
+            player=player_id,
+            target=target_id,
+            gave=str(gave),
+            got=str(got),
+        )
         self.log.append(exchanged)
         self.history[player_id].append(swap)
         self.history[target_id].append(swap)
@@ -341,8 +356,9 @@ class Game:
             self.set_aside.append(card)
             self.kings_seen.add(card)
             self.cut_king = card
-            blocked = public(EventKind.CUT_KING, dealer=dealer_id, king=str(card),
-                             call=self.options.call)
+            blocked = public(
+                EventKind.CUT_KING, dealer=dealer_id, king=str(card), call=self.options.call
+            )
             self.log += (cut, blocked)
             events = [cut, blocked]
         else:
@@ -350,8 +366,13 @@ class Game:
             self.shown.discard(old)
             dealer.card = card
             taken = public(EventKind.CUT_TAKEN, dealer=dealer_id)
-            secret = private(EventKind.CUT_CARD, (dealer_id,), dealer=dealer_id, card=str(card),
-                             discarded=str(old))
+            secret = private(
+                EventKind.CUT_CARD,
+                (dealer_id,),
+                dealer=dealer_id,
+                card=str(card),
+                discarded=str(old),
+            )
             self.log += (cut, taken)
             self.history[dealer_id].append(secret)
             events = [cut, taken, secret]

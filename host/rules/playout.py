@@ -21,8 +21,9 @@ def seat_table(game: Game, count: int, *, bots: bool = True) -> list[str]:
     return ids
 
 
-def play_game(game: Game, strategies: Mapping[str, str], rng: random.Random,
-              *, max_actions: int = MAX_ACTIONS) -> list[str]:
+def play_game(
+    game: Game, strategies: Mapping[str, str], rng: random.Random, *, max_actions: int = MAX_ACTIONS
+) -> list[str]:
     """From the lobby to ``game_over``; each player moves by its strategy. Returns the winners."""
     for _ in range(max_actions):
         if game.phase == "game_over":
@@ -46,8 +47,12 @@ def _whose_move(game: Game) -> str:
     raise RuntimeError("the game is over")
 
 
-def new_game(players: int, options: HouseRules | None = None, seed: int | None = None,
-             strategies: Sequence[str] = ("random",)) -> tuple[Game, dict[str, str]]:
+def new_game(
+    players: int,
+    options: HouseRules | None = None,
+    seed: int | None = None,
+    strategies: Sequence[str] = ("random",),
+) -> tuple[Game, dict[str, str]]:
     """A seated lobby and the strategy of each seat (assigned in rotation)."""
     game = Game(options or HouseRules(), random.Random(seed))
     ids = seat_table(game, players)

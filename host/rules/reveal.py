@@ -33,8 +33,14 @@ def reveal_round(game: Game) -> list[Event]:
         losses[pid] = losses.get(pid, 0) + penalty
     losers = [p for p in dealt if p.id in losses]
     doomed = [p for p in losers if p.lives <= losses[p.id]]
-    events = [public(EventKind.REVEAL, cards={pid: str(card) for pid, card in cards.items()},
-                     lowest=RANKS[lowest - 1], losers=[p.id for p in losers])]
+    events = [
+        public(
+            EventKind.REVEAL,
+            cards={pid: str(card) for pid, card in cards.items()},
+            lowest=RANKS[lowest - 1],
+            losers=[p.id for p in losers],
+        )
+    ]
     spared = None
     if len(doomed) == len(dealt) >= 2 and game.options.sudden_death:
         spared, duel = sudden_death(game, [p.id for p in doomed])
@@ -43,8 +49,14 @@ def reveal_round(game: Game) -> list[Event]:
         new_lives = max(p.lives - losses[p.id], 1 if p.id == spared else 0)
         if new_lives < p.lives:
             game.losers.append(p.id)
-            events.append(public(EventKind.LIFE_LOST, player=p.id, lives=new_lives,
-                                 timed_out=p.id in game.penalties))
+            events.append(
+                public(
+                    EventKind.LIFE_LOST,
+                    player=p.id,
+                    lives=new_lives,
+                    timed_out=p.id in game.penalties,
+                )
+            )
         p.lives = new_lives
     for p in losers:
         if p.lives == 0:

@@ -25,10 +25,34 @@ MAX_LIVES = 5
 MAX_NAME_LENGTH = 64
 _STATUSES = tuple(status.value for status in Status)
 _EVENT_TYPES = frozenset(kind.value for kind in EventKind)
-_GAME_KEYS = ("format", "options", "rng", "players", "vip", "phase", "step", "round", "dealer",
-              "next_dealer", "order", "turn_index", "cuts_made", "stock", "discard",
-              "set_aside", "shown", "kings_seen", "cut_king", "penalties", "losers",
-              "eliminated", "winners", "sudden_death", "log", "history")
+_GAME_KEYS = (
+    "format",
+    "options",
+    "rng",
+    "players",
+    "vip",
+    "phase",
+    "step",
+    "round",
+    "dealer",
+    "next_dealer",
+    "order",
+    "turn_index",
+    "cuts_made",
+    "stock",
+    "discard",
+    "set_aside",
+    "shown",
+    "kings_seen",
+    "cut_king",
+    "penalties",
+    "losers",
+    "eliminated",
+    "winners",
+    "sudden_death",
+    "log",
+    "history",
+)
 
 
 class SaveInvalid(ValueError):
@@ -145,8 +169,9 @@ def _check_events(value: Any, where: str) -> None:
             raise _fail(f"{where}[{i}].type", f"{event.get('type')!r} is not an event")
 
 
-def _check_turns(data: dict[str, Any], players: dict[str, dict[str, Any]],
-                 options: HouseRules) -> None:
+def _check_turns(
+    data: dict[str, Any], players: dict[str, dict[str, Any]], options: HouseRules
+) -> None:
     """A round being played: everyone dealt in is active and holds one card, the turn is one
     of theirs, the dealer is last, and the 52 cards are each exactly once somewhere."""
     order = _ids(data["order"], "game.order", set(players))
@@ -165,8 +190,12 @@ def _check_turns(data: dict[str, Any], players: dict[str, dict[str, Any]],
             raise _fail(f"game.players[{pid}]", "holds a card but is not dealt in")
         if dealt_in:
             held.append(Card.parse(entry["card"]))
-    pack = held + _cards(data["stock"], "game.stock") + _cards(
-        data["discard"], "game.discard") + _cards(data["set_aside"], "game.set_aside")
+    pack = (
+        held
+        + _cards(data["stock"], "game.stock")
+        + _cards(data["discard"], "game.discard")
+        + _cards(data["set_aside"], "game.set_aside")
+    )
     twice = [str(card) for card, count in Counter(pack).items() if count > 1]
     if twice or len(pack) != len(PACK):
         raise _fail("game.cards", f"the pack is not whole (twice: {twice}, {len(pack)} cards)")
@@ -232,7 +261,6 @@ def _resumes(data: dict[str, Any], players: set[str]) -> Game:
         for pid in players:
             game.view(pid)
             game.legal_actions(pid)
-    except (ArithmeticError, AttributeError, KeyError, LookupError, TypeError,
-            ValueError) as error:
+    except (ArithmeticError, AttributeError, KeyError, LookupError, TypeError, ValueError) as error:
         raise _fail("game", f"does not resume ({type(error).__name__}: {error})") from None
     return game

@@ -82,8 +82,11 @@ def build_view(game: Game, player_id: str | None) -> View:
         "vip": game.vip,
         "next_dealer": game.next_dealer if game.phase == Phase.REVEAL else None,
         "order": list(game.order) if game.phase != Phase.LOBBY else [],
-        "shown": {seat["id"]: seat["card"] for seat in players
-                  if seat["card"] is not None and game.phase == Phase.TURNS},
+        "shown": {
+            seat["id"]: seat["card"]
+            for seat in players
+            if seat["card"] is not None and game.phase == Phase.TURNS
+        },
         "log": [event.to_dict() for event in game.log],
         "sudden_death": [dict(deal) for deal in game.sudden_death],
         "house_rules": game.options.ids(),
@@ -142,6 +145,9 @@ def may_see(game: Game, player_id: str | None) -> set[str]:
         if me.card is not None and player_id in game.order:
             allowed.add(str(me.card))
         for private in game.history.get(player_id, []):
-            allowed |= {str(private.data[k]) for k in ("card", "gave", "got", "discarded")
-                        if k in private.data}
+            allowed |= {
+                str(private.data[k])
+                for k in ("card", "gave", "got", "discarded")
+                if k in private.data
+            }
     return allowed

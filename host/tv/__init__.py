@@ -13,9 +13,19 @@ if TYPE_CHECKING:
     from host.i18n import Catalog
 
 
-def run_tv(session: Any, announcer: Any, catalog: Catalog, *, lang: str, fullscreen: bool,
-           join_url: str, house_rules: list[str], sounds: Any = None,
-           settings: Path | None = None, led: Any = None) -> None:
+def run_tv(
+    session: Any,
+    announcer: Any,
+    catalog: Catalog,
+    *,
+    lang: str,
+    fullscreen: bool,
+    join_url: str,
+    house_rules: list[str],
+    sounds: Any = None,
+    settings: Path | None = None,
+    led: Any = None,
+) -> None:
     """Show the party until the host quits (Esc/Q, confirmed) or closes the window.
 
     ``settings``: where the TV remembers the language chosen with L (``host.tv.settings``);
@@ -32,9 +42,18 @@ def run_tv(session: Any, announcer: Any, catalog: Catalog, *, lang: str, fullscr
 
     surface = open_window(fullscreen, catalog.t(lang, "tv.title"))
     try:
-        app = TVApp(session, announcer, catalog, lang=lang, join_url=join_url,
-                    house_rules=house_rules, fullscreen=fullscreen, sounds=sounds,
-                    on_language=remember, led=led)
+        app = TVApp(
+            session,
+            announcer,
+            catalog,
+            lang=lang,
+            join_url=join_url,
+            house_rules=house_rules,
+            fullscreen=fullscreen,
+            sounds=sounds,
+            on_language=remember,
+            led=led,
+        )
         try:
             app.run(surface)
         finally:

@@ -42,8 +42,15 @@ BUSY_FPS = 60
 IDLE_FPS = 10
 TOAST_SECONDS = 2.5
 MAX_UPDATES_PER_FRAME = 200
-REDRAW_EVENTS = frozenset({pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED, pygame.WINDOWRESTORED,
-                           pygame.WINDOWSIZECHANGED, pygame.WINDOWSHOWN})
+REDRAW_EVENTS = frozenset(
+    {
+        pygame.VIDEOEXPOSE,
+        pygame.WINDOWEXPOSED,
+        pygame.WINDOWRESTORED,
+        pygame.WINDOWSIZECHANGED,
+        pygame.WINDOWSHOWN,
+    }
+)
 #: What a host key may be refused with (shown as a notice; the table is unchanged).
 REFUSALS = (SessionError,)
 
@@ -102,11 +109,20 @@ MUSIC_STEP = 0.1
 class TVApp:
     """Everything the TV shows and every host key, independent of the real window."""
 
-    def __init__(self, session: TableHost, announcer: Voice | None, catalog: Catalog, *,
-                 lang: str, join_url: str, house_rules: list[str] | None = None,
-                 fullscreen: bool = False, sounds: Sounds | None = None,
-                 on_language: Callable[[str], None] | None = None,
-                 led: Subscription | None = None) -> None:
+    def __init__(
+        self,
+        session: TableHost,
+        announcer: Voice | None,
+        catalog: Catalog,
+        *,
+        lang: str,
+        join_url: str,
+        house_rules: list[str] | None = None,
+        fullscreen: bool = False,
+        sounds: Sounds | None = None,
+        on_language: Callable[[str], None] | None = None,
+        led: Subscription | None = None,
+    ) -> None:
         self.session = session
         self.on_language = on_language  # e.g. remember L's choice for the next start
         # Captions by the event they tell, so a language switch re-tells the caption at once.
@@ -116,8 +132,9 @@ class TVApp:
         self._cues = CueTrack(sounds) if sounds is not None else None
         self._music: str | None = None
         theme_ = Theme()
-        self.props = Props(theme_, CardPainter(theme_), catalog, lang, join_url,
-                           list(house_rules or []))
+        self.props = Props(
+            theme_, CardPainter(theme_), catalog, lang, join_url, list(house_rules or [])
+        )
         self.stage = Stage()
         if self._cues is not None:
             self.stage.on_begin = self._cues.begin
@@ -142,8 +159,13 @@ class TVApp:
         leads = callable(getattr(session, "lead", None))
         self._pacer_host = cast(Leader, session) if leads else None
         # ``led``: the stream of a lead the party took before the phones could join.
-        self.subscription = led if led is not None else (
-            self._pacer_host.lead() if self._pacer_host is not None else session.subscribe(None))
+        self.subscription = (
+            led
+            if led is not None
+            else (
+                self._pacer_host.lead() if self._pacer_host is not None else session.subscribe(None)
+            )
+        )
         self.stage.on_shown = self._shown
         self.stage.on_cue = self._cue
         first = self.subscription.get(0.0)
@@ -253,8 +275,14 @@ class TVApp:
         elif key == pygame.K_t:
             self.start_tutorial()
         elif key == pygame.K_n and callable(getattr(self.session, "new_evening", None)):
-            self._push(ConfirmOverlay(self.props, evening.t(self.props, "new_evening_question"),
-                                      self.new_evening, self._pop))
+            self._push(
+                ConfirmOverlay(
+                    self.props,
+                    evening.t(self.props, "new_evening_question"),
+                    self.new_evening,
+                    self._pop,
+                )
+            )
         elif key == pygame.K_m:
             self.toggle_mute()
         elif key in (pygame.K_MINUS, pygame.K_KP_MINUS):
@@ -268,8 +296,9 @@ class TVApp:
         elif key in (pygame.K_h, pygame.K_QUESTION) or event.dict.get("unicode") == "?":
             self._push(HelpOverlay(self.props, self._pop))
         elif key in (pygame.K_ESCAPE, pygame.K_q):
-            self._push(ConfirmOverlay(self.props, self.props.t("quit_question"), self.quit,
-                                      self._pop))
+            self._push(
+                ConfirmOverlay(self.props, self.props.t("quit_question"), self.quit, self._pop)
+            )
 
     def _call(self, action: Callable[..., Any], *args: Any) -> bool:
         """Run a host action; a refusal becomes a notice on screen and changes nothing."""
@@ -357,8 +386,9 @@ class TVApp:
             return
         volume = self.sounds.set_music_volume(self.sounds.music_volume + step)
         self._tell_session(music_volume=round(volume * 100))
-        self.notify(self.props.catalog.t(self.props.lang, "sound.music_volume",
-                                         percent=round(volume * 100)))
+        self.notify(
+            self.props.catalog.t(self.props.lang, "sound.music_volume", percent=round(volume * 100))
+        )
 
     def toggle_fullscreen(self) -> None:
         self.fullscreen = not self.fullscreen
@@ -410,8 +440,11 @@ class TVApp:
     def base_scene(self) -> Scene:
         if self.tutorial is not None:
             return self.tutorial
-        if (self.stage.phase == "game_over" and not self.stage.busy
-                and evening.standings_of(self.stage)):
+        if (
+            self.stage.phase == "game_over"
+            and not self.stage.busy
+            and evening.standings_of(self.stage)
+        ):
             return self.standings  # between games, once the winners were cheered
         return self.lobby if self.stage.phase == "lobby" else self.table
 
@@ -456,19 +489,24 @@ class TVApp:
         scene = self.base_scene()
         self._guarded(scene.draw, surface)
         if scene is self.lobby:
-            self._guarded(lambda target: evening.draw_lobby_standings(
-                target, self.props, self.stage), surface)
+            self._guarded(
+                lambda target: evening.draw_lobby_standings(target, self.props, self.stage), surface
+            )
         if self.tutorial is None:
-            self._guarded(lambda target: evening.draw_reactions(
-                target, self.props, self.stage, self._reactions()), surface)
-        self._guarded(lambda target: self.vip_hooks.draw(
-            target, self.props, self.stage.name_of), surface)
+            self._guarded(
+                lambda target: evening.draw_reactions(
+                    target, self.props, self.stage, self._reactions()
+                ),
+                surface,
+            )
+        self._guarded(
+            lambda target: self.vip_hooks.draw(target, self.props, self.stage.name_of), surface
+        )
         problem = self._save_problem
         self._guarded(lambda target: draw_save_warning(target, self.props, problem), surface)
         caption = self.tutorial.caption if self.tutorial is not None else self._caption
         notice = self._toast[0] if self._toast is not None else None
-        self._guarded(lambda target: draw_caption_bar(target, self.props, caption, notice),
-                      surface)
+        self._guarded(lambda target: draw_caption_bar(target, self.props, caption, notice), surface)
         for overlay in self.overlays:
             self._guarded(overlay.draw, surface)
         self.stage.changed = False
@@ -485,9 +523,13 @@ class TVApp:
                     self._draw_failures.add(signature)
                 log.exception("drawing failed (skipped this layer): %s", signature)
 
-    def run(self, surface: pygame.Surface | None = None, max_frames: int | None = None,
-            clock: Callable[[], float] = time.perf_counter,
-            wait: Callable[[int], object] | None = None) -> None:
+    def run(
+        self,
+        surface: pygame.Surface | None = None,
+        max_frames: int | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+        wait: Callable[[int], object] | None = None,
+    ) -> None:
         """The fixed-timestep loop: 60 fps while anything moves, ``IDLE_FPS`` when idle.
 
         ``clock`` (seconds) and ``wait`` (called with the frame rate wanted, sleeps) are

@@ -75,10 +75,16 @@ class CardPainter:
         surface.set_clip(inner.inflate(-4, -4))
         for offset in range(-inner.height, inner.width + inner.height, step):
             start = (inner.left + offset, inner.top)
-            pygame.draw.line(surface, theme.CARD_BACK_LINE, start,
-                             (start[0] + inner.height, inner.bottom), 2)
-            pygame.draw.line(surface, theme.CARD_BACK_LINE, (start[0] + inner.height, inner.top),
-                             (start[0], inner.bottom), 2)
+            pygame.draw.line(
+                surface, theme.CARD_BACK_LINE, start, (start[0] + inner.height, inner.bottom), 2
+            )
+            pygame.draw.line(
+                surface,
+                theme.CARD_BACK_LINE,
+                (start[0] + inner.height, inner.top),
+                (start[0], inner.bottom),
+                2,
+            )
         surface.set_clip(clip)
         pygame.draw.rect(surface, theme.CARD_BACK_LINE, inner, 2, border_radius=max(2, radius - 3))
         return surface
@@ -95,14 +101,18 @@ class CardPainter:
         rank_img = self._theme.text(rank, corner, colour, bold=True)
         suit_img = self._theme.text(symbol, corner, colour)
         surface.blit(rank_img, rank_img.get_rect(midtop=(pad + corner // 2 + 2, pad)))
-        surface.blit(suit_img, suit_img.get_rect(midtop=(pad + corner // 2 + 2,
-                                                         pad + rank_img.get_height() - 2)))
+        surface.blit(
+            suit_img,
+            suit_img.get_rect(midtop=(pad + corner // 2 + 2, pad + rank_img.get_height() - 2)),
+        )
         turned_rank = pygame.transform.rotate(rank_img, 180)
         turned_suit = pygame.transform.rotate(suit_img, 180)
         right, bottom = rect.right - pad - corner // 2 - 2, rect.bottom - pad
         surface.blit(turned_rank, turned_rank.get_rect(midbottom=(right, bottom)))
-        surface.blit(turned_suit, turned_suit.get_rect(
-            midbottom=(right, bottom - turned_rank.get_height() + 2)))
+        surface.blit(
+            turned_suit,
+            turned_suit.get_rect(midbottom=(right, bottom - turned_rank.get_height() + 2)),
+        )
         if rank in ("J", "Q", "K"):
             # Court cards: a framed big letter over the suit, readable across the room.
             frame = rect.inflate(-width // 2, -width // 2)

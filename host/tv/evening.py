@@ -22,8 +22,12 @@ from host.tv.stage import Stage
 
 #: Columns of the standings table: (catalog key, line field); the name column comes first.
 COLUMNS: tuple[tuple[str, str], ...] = (
-    ("col_wins", "wins"), ("col_games", "games"), ("col_survived", "survived"),
-    ("col_lives_lost", "lives_lost"), ("col_cuckoos", "cuckoos"), ("col_guesses", "good_guesses"),
+    ("col_wins", "wins"),
+    ("col_games", "games"),
+    ("col_survived", "survived"),
+    ("col_lives_lost", "lives_lost"),
+    ("col_cuckoos", "cuckoos"),
+    ("col_guesses", "good_guesses"),
 )
 TABLE_BOX = pygame.Rect(120, 150, 1680, 760)
 LOBBY_BOX = pygame.Rect(720, 630, 480, 216)
@@ -68,15 +72,20 @@ class StandingsScene:
     def draw(self, surface: pygame.Surface) -> None:
         props, th = self.props, self.props.theme
         surface.fill(theme.BACKGROUND)
-        th.blit_text(surface, t(props, "standings_title"), 64, theme.GOLD, True,
-                     midtop=(960, 40))
+        th.blit_text(surface, t(props, "standings_title"), 64, theme.GOLD, True, midtop=(960, 40))
         draw_standings_table(surface, props, self.stage, TABLE_BOX)
-        th.blit_text(surface, t(props, "next_game"), 34, theme.MUTED_INK,
-                     midbottom=(960, 1080 - CAPTION_HEIGHT - 30))
+        th.blit_text(
+            surface,
+            t(props, "next_game"),
+            34,
+            theme.MUTED_INK,
+            midbottom=(960, 1080 - CAPTION_HEIGHT - 30),
+        )
 
 
-def draw_standings_table(surface: pygame.Surface, props: Props, stage: Stage,
-                         box: pygame.Rect) -> None:
+def draw_standings_table(
+    surface: pygame.Surface, props: Props, stage: Stage, box: pygame.Rect
+) -> None:
     """Every line, best first: rank, colour, name (computer marked), figures, titles."""
     th = props.theme
     rows = standings_of(stage)
@@ -87,10 +96,12 @@ def draw_standings_table(surface: pygame.Surface, props: Props, stage: Stage,
     y = box.top + 24
     for i, (key, _) in enumerate(COLUMNS):
         head = th.fitted_text(t(props, key), 26, col_w - 12, theme.MUTED_INK, True)
-        surface.blit(head, head.get_rect(midtop=(box.left + 120 + name_w + col_w * i + col_w // 2,
-                                                 y)))
-    th.blit_text(surface, t(props, "col_player"), 26, theme.MUTED_INK, True,
-                 topleft=(box.left + 120, y))
+        surface.blit(
+            head, head.get_rect(midtop=(box.left + 120 + name_w + col_w * i + col_w // 2, y))
+        )
+    th.blit_text(
+        surface, t(props, "col_player"), 26, theme.MUTED_INK, True, topleft=(box.left + 120, y)
+    )
     row_h = max(30, min(56, (box.height - 90) // max(1, len(rows))))
     size = max(18, min(34, row_h - 18))
     seats = {seat.id: seat.seat for seat in stage.players}
@@ -99,11 +110,21 @@ def draw_standings_table(surface: pygame.Surface, props: Props, stage: Stage,
         if y + row_h > box.bottom:
             break
         colour = theme.GOLD if place == 0 and row.get("wins") else theme.INK
-        th.blit_text(surface, str(row.get("rank", place + 1)), size, theme.MUTED_INK, True,
-                     topright=(box.left + 70, y))
+        th.blit_text(
+            surface,
+            str(row.get("rank", place + 1)),
+            size,
+            theme.MUTED_INK,
+            True,
+            topright=(box.left + 70, y),
+        )
         if row.get("player") in seats:
-            pygame.draw.circle(surface, theme.player_colour(seats[row["player"]]),
-                               (box.left + 98, y + size // 2 + 4), size // 3)
+            pygame.draw.circle(
+                surface,
+                theme.player_colour(seats[row["player"]]),
+                (box.left + 98, y + size // 2 + 4),
+                size // 3,
+            )
         label = str(row.get("name", "?"))
         if row.get("bot"):
             label += f" ({t(props, 'bot')})"
@@ -133,8 +154,14 @@ def draw_lobby_standings(surface: pygame.Surface, props: Props, stage: Stage) ->
         return
     box = pygame.Rect(LOBBY_BOX.left, top, LOBBY_BOX.width, 60 + 36 * shown)
     pygame.draw.rect(surface, theme.PANEL, box, border_radius=16)
-    th.blit_text(surface, t(props, "standings_short"), 28, theme.GOLD, True,
-                 topleft=(box.left + 18, box.top + 10))
+    th.blit_text(
+        surface,
+        t(props, "standings_short"),
+        28,
+        theme.GOLD,
+        True,
+        topleft=(box.left + 18, box.top + 10),
+    )
     head = th.fitted_text(t(props, "col_wins"), 22, 150, theme.MUTED_INK)
     surface.blit(head, head.get_rect(topright=(box.right - 18, box.top + 16)))
     for i, row in enumerate(rows[:shown]):
@@ -142,13 +169,17 @@ def draw_lobby_standings(surface: pygame.Surface, props: Props, stage: Stage) ->
         label = f"{i + 1}. {row.get('name', '?')}"
         if row.get("bot"):
             label += f" ({t(props, 'bot')})"
-        surface.blit(th.fitted_text(label, 26, LOBBY_BOX.width - 110, theme.INK),
-                     (box.left + 18, y))
-        th.blit_text(surface, str(row.get("wins", 0)), 26, theme.INK, True,
-                     topright=(box.right - 18, y))
+        surface.blit(
+            th.fitted_text(label, 26, LOBBY_BOX.width - 110, theme.INK), (box.left + 18, y)
+        )
+        th.blit_text(
+            surface, str(row.get("wins", 0)), 26, theme.INK, True, topright=(box.right - 18, y)
+        )
 
 
-def reaction_spots(stage: Stage, reactions: Sequence[ReactionLike]) -> list[tuple[str, pygame.Rect]]:
+def reaction_spots(
+    stage: Stage, reactions: Sequence[ReactionLike]
+) -> list[tuple[str, pygame.Rect]]:
     """Where each reaction goes: beside its sender's name plate, on no card and above the
     caption bar. A reaction with no free place (or no seat) is not shown."""
     players = stage.players
@@ -167,23 +198,29 @@ def reaction_spots(stage: Stage, reactions: Sequence[ReactionLike]) -> list[tupl
             candidates = [pygame.Rect(1180 + column * 310, 262 + row * 46, 50, 50)]
         else:
             plate = plate_rect(spot)
-            candidates = [pygame.Rect(plate.right + 8, plate.centery - BUBBLE // 2, BUBBLE, BUBBLE),
-                          pygame.Rect(plate.left - 8 - BUBBLE, plate.centery - BUBBLE // 2,
-                                      BUBBLE, BUBBLE),
-                          pygame.Rect(plate.centerx - BUBBLE // 2, plate.bottom + 6, BUBBLE,
-                                      BUBBLE)]
+            candidates = [
+                pygame.Rect(plate.right + 8, plate.centery - BUBBLE // 2, BUBBLE, BUBBLE),
+                pygame.Rect(plate.left - 8 - BUBBLE, plate.centery - BUBBLE // 2, BUBBLE, BUBBLE),
+                pygame.Rect(plate.centerx - BUBBLE // 2, plate.bottom + 6, BUBBLE, BUBBLE),
+            ]
         for rect in candidates:
-            free = (rect.left >= 0 and rect.right <= 1920 and rect.top >= 0
-                    and rect.bottom <= floor and rect.collidelist(cards) == -1
-                    and all(not rect.colliderect(other) for _, other in placed))
+            free = (
+                rect.left >= 0
+                and rect.right <= 1920
+                and rect.top >= 0
+                and rect.bottom <= floor
+                and rect.collidelist(cards) == -1
+                and all(not rect.colliderect(other) for _, other in placed)
+            )
             if free:
                 placed.append((reaction.emoji, rect))
                 break
     return placed
 
 
-def draw_reactions(surface: pygame.Surface, props: Props, stage: Stage,
-                   reactions: Sequence[ReactionLike]) -> int:
+def draw_reactions(
+    surface: pygame.Surface, props: Props, stage: Stage, reactions: Sequence[ReactionLike]
+) -> int:
     """Paint the reactions (see ``reaction_spots``); returns how many were drawn."""
     placed = reaction_spots(stage, reactions)
     for emoji, rect in placed:

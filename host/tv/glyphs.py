@@ -43,8 +43,10 @@ class Glyphs:
         """The index of the first font that has ``char`` (0 if none has it)."""
         index = self._known.get(char)
         if index is None:
-            index = next((i for i, face in enumerate(self._faces)
-                          if face.get_metrics(char)[0] is not None), 0)
+            index = next(
+                (i for i, face in enumerate(self._faces) if face.get_metrics(char)[0] is not None),
+                0,
+            )
             self._known[char] = index
         return index
 

@@ -94,9 +94,13 @@ def _place(count: int, scale: float) -> tuple[SeatSpot, ...]:
     ry = min(cy + top - HEADER_HEIGHT, CANVAS_H - CAPTION_HEIGHT - 12 - cy - bottom)
     # Screen y grows downwards, so a growing angle walks clockwise as seen by the viewer.
     samples = 720
-    points = [(cx + rx * math.cos(math.pi / 2 + 2 * math.pi * i / samples),
-               cy + ry * math.sin(math.pi / 2 + 2 * math.pi * i / samples))
-              for i in range(samples + 1)]
+    points = [
+        (
+            cx + rx * math.cos(math.pi / 2 + 2 * math.pi * i / samples),
+            cy + ry * math.sin(math.pi / 2 + 2 * math.pi * i / samples),
+        )
+        for i in range(samples + 1)
+    ]
     lengths = [0.0]
     for a, b in pairwise(points):
         lengths.append(lengths[-1] + math.dist(a, b))
@@ -106,8 +110,9 @@ def _place(count: int, scale: float) -> tuple[SeatSpot, ...]:
         wanted = lengths[-1] * index / count
         while lengths[j + 1] < wanted:
             j += 1
-        x, y = lerp(points[j], points[j + 1],
-                    (wanted - lengths[j]) / ((lengths[j + 1] - lengths[j]) or 1.0))
+        x, y = lerp(
+            points[j], points[j + 1], (wanted - lengths[j]) / ((lengths[j + 1] - lengths[j]) or 1.0)
+        )
         spots.append(SeatSpot(index, x, y, scale))
     return tuple(spots)
 
@@ -115,8 +120,13 @@ def _place(count: int, scale: float) -> tuple[SeatSpot, ...]:
 def _overlap(spots: tuple[SeatSpot, ...]) -> bool:
     boxes = [spot.box() for spot in spots]
     for i, (l1, t1, r1, b1) in enumerate(boxes):
-        for l2, t2, r2, b2 in boxes[i + 1:]:
-            if l1 < r2 + SEAT_GAP and l2 < r1 + SEAT_GAP and t1 < b2 + SEAT_GAP and t2 < b1 + SEAT_GAP:
+        for l2, t2, r2, b2 in boxes[i + 1 :]:
+            if (
+                l1 < r2 + SEAT_GAP
+                and l2 < r1 + SEAT_GAP
+                and t1 < b2 + SEAT_GAP
+                and t2 < b1 + SEAT_GAP
+            ):
                 return True
     return False
 
@@ -156,8 +166,9 @@ def lerp(a: tuple[float, float], b: tuple[float, float], t: float) -> tuple[floa
     return a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
 
 
-def arc(a: tuple[float, float], b: tuple[float, float], t: float,
-        lift: float = 80.0) -> tuple[float, float]:
+def arc(
+    a: tuple[float, float], b: tuple[float, float], t: float, lift: float = 80.0
+) -> tuple[float, float]:
     """A point on a gentle arc from ``a`` to ``b`` (two cards crossing pass apart)."""
     x, y = lerp(a, b, t)
     dx, dy = b[0] - a[0], b[1] - a[1]

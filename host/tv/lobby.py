@@ -47,8 +47,9 @@ class LobbyScene:
         surface.fill(theme.BACKGROUND)
         th.blit_text(surface, props.t("title"), 76, theme.GOLD, True, topleft=(80, 30))
         th.blit_text(surface, props.t("subtitle"), 32, theme.MUTED_INK, topleft=(84, 128))
-        th.blit_text(surface, f"{props.language_name} · L", 26, theme.MUTED_INK,
-                     topright=(1860, 40))
+        th.blit_text(
+            surface, f"{props.language_name} · L", 26, theme.MUTED_INK, topright=(1860, 40)
+        )
         th.blit_text(surface, props.t("help_hint"), 26, theme.MUTED_INK, topright=(1860, 80))
         self._draw_join(surface)
         self._draw_rules(surface)
@@ -60,10 +61,21 @@ class LobbyScene:
         pygame.draw.rect(surface, (255, 255, 255), QR_BOX, border_radius=18)
         image = self.qr_image()
         surface.blit(image, image.get_rect(center=QR_BOX.center))
-        th.blit_text(surface, props.t("scan"), 40, theme.INK, True,
-                     midtop=(QR_BOX.centerx, QR_BOX.bottom + 16))
-        th.blit_text(surface, props.t("or_open"), 28, theme.MUTED_INK,
-                     midtop=(QR_BOX.centerx, QR_BOX.bottom + 70))
+        th.blit_text(
+            surface,
+            props.t("scan"),
+            40,
+            theme.INK,
+            True,
+            midtop=(QR_BOX.centerx, QR_BOX.bottom + 16),
+        )
+        th.blit_text(
+            surface,
+            props.t("or_open"),
+            28,
+            theme.MUTED_INK,
+            midtop=(QR_BOX.centerx, QR_BOX.bottom + 70),
+        )
         url = th.fitted_text(props.join_url, 40, 1100, theme.INK, bold=True)
         surface.blit(url, url.get_rect(topleft=(QR_BOX.left, QR_BOX.bottom + 108)))
         th.blit_text(surface, props.t("room_code"), 34, theme.MUTED_INK, topleft=(MIDDLE_X, 210))
@@ -74,10 +86,12 @@ class LobbyScene:
         props, th = self.props, self.props.theme
         # The session's choice, live (the VIP's phone may change it); the flag before any view.
         ids = self.stage.house_rules if self.stage.latest is not None else props.house_rules
-        th.blit_text(surface, props.t("house_rules"), 34, theme.MUTED_INK,
-                     topleft=(MIDDLE_X, 470))
-        lines = [props.common(f"house_{rule}", seconds=self.stage.rapid_seconds)
-                 for rule in ids if rule in _RULE_IDS] or [props.t("standard_rules")]
+        th.blit_text(surface, props.t("house_rules"), 34, theme.MUTED_INK, topleft=(MIDDLE_X, 470))
+        lines = [
+            props.common(f"house_{rule}", seconds=self.stage.rapid_seconds)
+            for rule in ids
+            if rule in _RULE_IDS
+        ] or [props.t("standard_rules")]
         for i, line in enumerate(lines):
             text = th.fitted_text(f"• {line}", 32, PLAYERS_X - MIDDLE_X - 40, theme.INK)
             surface.blit(text, (MIDDLE_X, 520 + i * 44))
@@ -85,8 +99,14 @@ class LobbyScene:
     def _draw_players(self, surface: pygame.Surface) -> None:
         props, th = self.props, self.props.theme
         players = self.stage.players
-        th.blit_text(surface, props.t("players_title", count=len(players)), 40, theme.INK, True,
-                     topleft=(PLAYERS_X, 200))
+        th.blit_text(
+            surface,
+            props.t("players_title", count=len(players)),
+            40,
+            theme.INK,
+            True,
+            topleft=(PLAYERS_X, 200),
+        )
         if not players:
             for i, line in enumerate(th.wrap(props.t("nobody_yet"), 32, 600)):
                 th.blit_text(surface, line, 32, theme.MUTED_INK, topleft=(PLAYERS_X, 270 + i * 44))
@@ -97,8 +117,9 @@ class LobbyScene:
             column, row = divmod(i, per_column)
             self._draw_player(surface, seat, PLAYERS_X + column * width, 268 + row * ROW, width)
 
-    def _draw_player(self, surface: pygame.Surface, seat: SeatShow, x: int, y: int,
-                     width: int) -> None:
+    def _draw_player(
+        self, surface: pygame.Surface, seat: SeatShow, x: int, y: int, width: int
+    ) -> None:
         props, th = self.props, self.props.theme
         pygame.draw.circle(surface, theme.player_colour(seat.seat), (x + 14, y + 20), 13)
         marks: list[tuple[str, theme.Colour]] = []

@@ -41,21 +41,28 @@ def point(at: tuple[float, float]) -> tuple[int, int]:
     return round(at[0]), round(at[1])
 
 
-def plate(size: tuple[int, int], colour: tuple[int, int, int, int],
-          radius: int) -> pygame.Surface:
+def plate(size: tuple[int, int], colour: tuple[int, int, int, int], radius: int) -> pygame.Surface:
     """A translucent rounded plate behind a banner or a bubble."""
     surface = pygame.Surface(size, pygame.SRCALPHA)
     pygame.draw.rect(surface, colour, surface.get_rect(), border_radius=radius)
     return surface
 
 
-def banner(surface: pygame.Surface, props: Props, text: str, size: int, colour: theme.Colour,
-           y: int = BANNER_Y, max_width: int = 1300) -> None:
+def banner(
+    surface: pygame.Surface,
+    props: Props,
+    text: str,
+    size: int,
+    colour: theme.Colour,
+    y: int = BANNER_Y,
+    max_width: int = 1300,
+) -> None:
     """Big centred text on a dark plate, readable from the sofa."""
     image = props.theme.fitted_text(text, size, min(1300, max_width - 50), colour, bold=True)
     box = image.get_rect(center=(960, y)).inflate(50, 24)
-    surface.blit(props.memo(("banner", box.size), lambda: plate(box.size, (8, 12, 20, 210), 24)),
-                 box)
+    surface.blit(
+        props.memo(("banner", box.size), lambda: plate(box.size, (8, 12, 20, 210), 24)), box
+    )
     surface.blit(image, image.get_rect(center=box.center))
 
 
@@ -63,8 +70,14 @@ def label(surface: pygame.Surface, props: Props, text: str, at: tuple[float, flo
     props.theme.blit_text(surface, text, 22, theme.MUTED_INK, center=point(at))
 
 
-def bubble(surface: pygame.Surface, props: Props, text: str, at: tuple[float, float],
-           fade: float, width: int = 112) -> None:
+def bubble(
+    surface: pygame.Surface,
+    props: Props,
+    text: str,
+    at: tuple[float, float],
+    fade: float,
+    width: int = 112,
+) -> None:
     """A short word on a seat's card ("Keeps") fading out; it stays within the card."""
     alpha = max(0, min(255, round(255 * min(1.0, fade * 2))))
     image = props.theme.fitted_text(text, 30, width - 12, theme.DARK_INK, bold=True, min_size=10)
@@ -81,19 +94,39 @@ def band_width(spots: Iterable[SeatSpot], y: int, size: int) -> int:
     return free_width(list(spots), y - half, y + half)
 
 
-def winners_banner(surface: pygame.Surface, props: Props, stage: Stage,
-                   spots: Iterable[SeatSpot] = ()) -> None:
+def winners_banner(
+    surface: pygame.Surface, props: Props, stage: Stage, spots: Iterable[SeatSpot] = ()
+) -> None:
     """R14: the sole winner, or every joint winner, in gold."""
     spots = list(spots)
     names = [stage.name_of(w) for w in stage.winners]
     if len(names) == 1:
-        banner(surface, props, props.t("winner", name=names[0]), 84, theme.GOLD,
-               max_width=band_width(spots, BANNER_Y, 84))
+        banner(
+            surface,
+            props,
+            props.t("winner", name=names[0]),
+            84,
+            theme.GOLD,
+            max_width=band_width(spots, BANNER_Y, 84),
+        )
     elif names:
-        banner(surface, props, props.t("joint_winners"), 84, theme.GOLD,
-               max_width=band_width(spots, BANNER_Y, 84))
-        banner(surface, props, " · ".join(names), 40, theme.INK, y=SUBTITLE_Y,
-               max_width=band_width(spots, SUBTITLE_Y, 40))
+        banner(
+            surface,
+            props,
+            props.t("joint_winners"),
+            84,
+            theme.GOLD,
+            max_width=band_width(spots, BANNER_Y, 84),
+        )
+        banner(
+            surface,
+            props,
+            " · ".join(names),
+            40,
+            theme.INK,
+            y=SUBTITLE_Y,
+            max_width=band_width(spots, SUBTITLE_Y, 40),
+        )
 
 
 def confetti(surface: pygame.Surface, t: float) -> None:
@@ -146,11 +179,19 @@ class Move:
         if self.layer == "cards":
             self.surface.blit(image, image.get_rect(center=point(at)))
 
-    def banner(self, text: str, size: int, colour: theme.Colour = theme.INK,
-               y: int = BANNER_Y) -> None:
+    def banner(
+        self, text: str, size: int, colour: theme.Colour = theme.INK, y: int = BANNER_Y
+    ) -> None:
         if self.layer == "top":
-            banner(self.surface, self.props, text, size, colour, y,
-                   band_width(self.spots.values(), y, size))
+            banner(
+                self.surface,
+                self.props,
+                text,
+                size,
+                colour,
+                y,
+                band_width(self.spots.values(), y, size),
+            )
 
 
 def _deal(m: Move) -> None:
@@ -193,8 +234,9 @@ def _call(m: Move) -> None:
 
 def _blocked(m: Move) -> None:
     _call(m)
-    m.banner(m.props.t("blocked_by", target=m.name("target"), player=m.name("player")), 36,
-             y=SUBTITLE_Y)
+    m.banner(
+        m.props.t("blocked_by", target=m.name("target"), player=m.name("player")), 36, y=SUBTITLE_Y
+    )
 
 
 def _cut(m: Move) -> None:
@@ -214,8 +256,10 @@ def _cut_taken(m: Move) -> None:
 def _cut_king(m: Move) -> None:
     """R9: a cut King turns face up and is set aside; the dealer keeps their card."""
     t = min(1.0, m.beat.elapsed / 0.8)
-    m.card(m.props.cards.flipped(m.event.get("king"), PILE_WIDTH, t),
-           lerp(stock_spot(), aside_spot(), ease(t)))
+    m.card(
+        m.props.cards.flipped(m.event.get("king"), PILE_WIDTH, t),
+        lerp(stock_spot(), aside_spot(), ease(t)),
+    )
     _call(m)
     m.banner(m.props.t("cut_king", name=m.name("dealer")), 36, y=SUBTITLE_Y)
 
@@ -223,8 +267,9 @@ def _cut_king(m: Move) -> None:
 def _reveal(m: Move) -> None:
     done = m.beat.elapsed >= reveal_marked_at(len(m.event.get("cards", {})))
     if done:
-        m.banner(m.props.t("lowest", rank=m.props.rank_name(str(m.event.get("lowest")))), 60,
-                 theme.ALERT)
+        m.banner(
+            m.props.t("lowest", rank=m.props.rank_name(str(m.event.get("lowest")))), 60, theme.ALERT
+        )
     else:
         m.banner(m.props.t("reveal"), 60)
 
@@ -262,10 +307,19 @@ def _misdeal(m: Move) -> None:
 
 
 MOVES: dict[str, Callable[[Move], None]] = {
-    "round_dealt": _deal, "game_started": _game_started, "kept": _kept,
-    "exchanged": _exchanged, "blocked": _blocked, "cut": _cut, "cut_taken": _cut_taken,
-    "cut_king": _cut_king, "reveal": _reveal, "eliminated": _eliminated,
-    "sudden_death": _sudden_death, "game_over": _game_over, "misdeal": _misdeal,
+    "round_dealt": _deal,
+    "game_started": _game_started,
+    "kept": _kept,
+    "exchanged": _exchanged,
+    "blocked": _blocked,
+    "cut": _cut,
+    "cut_taken": _cut_taken,
+    "cut_king": _cut_king,
+    "reveal": _reveal,
+    "eliminated": _eliminated,
+    "sudden_death": _sudden_death,
+    "game_over": _game_over,
+    "misdeal": _misdeal,
 }
 
 

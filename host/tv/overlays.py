@@ -21,8 +21,9 @@ CONFIRM_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_y, pygame.K_SPACE)
 CANCEL_KEYS = (pygame.K_ESCAPE, pygame.K_n, pygame.K_BACKSPACE)
 
 
-def draw_caption_bar(surface: pygame.Surface, props: Props, caption: str | None,
-                     notice: str | None = None) -> None:
+def draw_caption_bar(
+    surface: pygame.Surface, props: Props, caption: str | None, notice: str | None = None
+) -> None:
     """The line the voice is speaking (shown also when muted), at the bottom of every scene.
 
     A host notice (mute, language, a refused key) takes the bar for a moment instead of
@@ -42,7 +43,9 @@ def draw_caption_bar(surface: pygame.Surface, props: Props, caption: str | None,
     size = 40 if len(lines) <= 2 and props.theme.measure(lines[0], 40) <= 1800 else 30
     step = bar.height // (len(lines) + 1)
     for i, line in enumerate(lines):
-        props.theme.blit_text(surface, line, size, theme.INK, center=(960, bar.top + step * (i + 1)))
+        props.theme.blit_text(
+            surface, line, size, theme.INK, center=(960, bar.top + step * (i + 1))
+        )
 
 
 def _shade() -> pygame.Surface:
@@ -95,8 +98,14 @@ class HelpOverlay:
         th = self.props.theme
         rect = pygame.Rect(260, 110, 1400, 780)
         draw_panel(surface, self.props, rect)
-        th.blit_text(surface, self.props.t("help_title"), 56, theme.GOLD, True,
-                     midtop=(rect.centerx, rect.top + 30))
+        th.blit_text(
+            surface,
+            self.props.t("help_title"),
+            56,
+            theme.GOLD,
+            True,
+            midtop=(rect.centerx, rect.top + 30),
+        )
         rows = self.rows()
         gap = min(62, (rect.height - 150) // len(rows))
         for i, (key, what) in enumerate(rows):
@@ -109,8 +118,9 @@ class HelpOverlay:
 class ConfirmOverlay:
     """A yes/no question (quit, kick): Enter/Y confirms, Esc/N cancels."""
 
-    def __init__(self, props: Props, question: str, on_yes: Callable[[], None],
-                 close: Callable[[], None]) -> None:
+    def __init__(
+        self, props: Props, question: str, on_yes: Callable[[], None], close: Callable[[], None]
+    ) -> None:
         self.props = props
         self.question = question
         self._on_yes = on_yes
@@ -135,15 +145,25 @@ class ConfirmOverlay:
         draw_panel(surface, self.props, rect)
         question = th.fitted_text(self.question, 54, rect.width - 80, theme.INK, bold=True)
         surface.blit(question, question.get_rect(center=(rect.centerx, rect.top + 110)))
-        th.blit_text(surface, self.props.t("confirm_keys"), 36, theme.GOLD,
-                     center=(rect.centerx, rect.top + 220))
+        th.blit_text(
+            surface,
+            self.props.t("confirm_keys"),
+            36,
+            theme.GOLD,
+            center=(rect.centerx, rect.top + 220),
+        )
 
 
 class KickOverlay:
     """Choose a player with the arrows (or their number), Enter asks to confirm the kick."""
 
-    def __init__(self, props: Props, players: list[SeatShow],
-                 choose: Callable[[SeatShow], None], close: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        props: Props,
+        players: list[SeatShow],
+        choose: Callable[[SeatShow], None],
+        close: Callable[[], None],
+    ) -> None:
         self.props = props
         self.players = list(players)
         # Away players are the likely ones to remove: start at the first of them (issue 12.3).
@@ -180,22 +200,35 @@ class KickOverlay:
         rect = pygame.Rect(0, 0, 900 * columns, min(900, 220 + per_column * 56))
         rect.center = (960, 480)
         draw_panel(surface, self.props, rect)
-        th.blit_text(surface, self.props.t("kick_title"), 48, theme.GOLD, True,
-                     midtop=(rect.centerx, rect.top + 24))
+        th.blit_text(
+            surface,
+            self.props.t("kick_title"),
+            48,
+            theme.GOLD,
+            True,
+            midtop=(rect.centerx, rect.top + 24),
+        )
         if not self.players:
-            th.blit_text(surface, self.props.t("nobody_to_kick"), 36, theme.INK,
-                         center=rect.center)
+            th.blit_text(surface, self.props.t("nobody_to_kick"), 36, theme.INK, center=rect.center)
         for i, seat in enumerate(self.players):
             column, row = divmod(i, per_column)
             line = pygame.Rect(rect.left + 40 + column * 900, rect.top + 100 + row * 56, 820, 50)
             if i == self.selected:
                 pygame.draw.rect(surface, theme.GOLD, line, border_radius=10)
             colour = theme.DARK_INK if i == self.selected else theme.INK
-            th.blit_text(surface, f"{i + 1}", 30, colour, True, midleft=(line.left + 16,
-                                                                         line.centery))
-            tag = None if seat.connected else th.text(
-                self.props.catalog.t(self.props.lang, "vip.away"), 26,
-                colour if i == self.selected else theme.ALERT, True)
+            th.blit_text(
+                surface, f"{i + 1}", 30, colour, True, midleft=(line.left + 16, line.centery)
+            )
+            tag = (
+                None
+                if seat.connected
+                else th.text(
+                    self.props.catalog.t(self.props.lang, "vip.away"),
+                    26,
+                    colour if i == self.selected else theme.ALERT,
+                    True,
+                )
+            )
             room = 700 - (tag.get_width() + 20 if tag is not None else 0)
             name = th.fitted_text(seat.name, 34, room, colour, bold=i == self.selected)
             surface.blit(name, name.get_rect(midleft=(line.left + 70, line.centery)))

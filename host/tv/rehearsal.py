@@ -35,7 +35,11 @@ class Rehearsal:
     ) -> None:
         """``rng``: the engine's random source instead of the seed's (a rigged deck)."""
         self.session = Session(
-            rules or HouseRules(), seed=seed, rng=rng, room=room, state_path=None,
+            rules or HouseRules(),
+            seed=seed,
+            rng=rng,
+            room=room,
+            state_path=None,
             bot_strategy=strategy,
         )
         self._public = self.session.subscribe(None, presence=False)

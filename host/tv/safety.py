@@ -18,7 +18,7 @@ WARNING_SIZE = 30
 
 
 def save_warning_text(props: Props, problem: str) -> str:
-    """"Can't save the game: …" in the TV's language."""
+    """ "Can't save the game: …" in the TV's language."""
     return props.catalog.t(props.lang, "safety.cant_save", detail=problem)
 
 
@@ -26,8 +26,14 @@ def draw_save_warning(surface: pygame.Surface, props: Props, problem: str | None
     """A red strip across the top with the translated warning (nothing when saving works)."""
     if not problem:
         return
-    text = props.theme.fitted_text(save_warning_text(props, problem), WARNING_SIZE,
-                                   WARNING_WIDTH, theme.INK, bold=True, min_size=22)
+    text = props.theme.fitted_text(
+        save_warning_text(props, problem),
+        WARNING_SIZE,
+        WARNING_WIDTH,
+        theme.INK,
+        bold=True,
+        min_size=22,
+    )
     box = text.get_rect(midtop=(960, WARNING_TOP)).inflate(48, 20)
     box.top = WARNING_TOP
     pygame.draw.rect(surface, theme.WARNING_STRIP, box, border_radius=12)

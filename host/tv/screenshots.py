@@ -26,8 +26,18 @@ from host.tv.tutorial import Tutorial, play_through
 
 JOIN_URL = "http://192.168.1.20:8000/?room=CAKE"
 PLAYERS = ("Ana", "Chloé", "Niccolò", "François", "Zoë")
-SCENES = ("lobby", "deal", "turn", "exchange", "block", "cut", "reveal", "game-over",
-          "standings", "lobby-standings")
+SCENES = (
+    "lobby",
+    "deal",
+    "turn",
+    "exchange",
+    "block",
+    "cut",
+    "reveal",
+    "game-over",
+    "standings",
+    "lobby-standings",
+)
 MAX_MOVES = 3000
 
 
@@ -135,11 +145,16 @@ def director(rehearsal: Rehearsal, wanted: Callable[[str], bool]) -> Callable[[s
     return choose
 
 
-def take_screenshots(directory: Path, lang: str, *, seed: int = 11,
-                     catalog: Catalog | None = None,
-                     camera_type: Callable[[TVApp, Path], StillCamera] = StillCamera,
-                     players: tuple[str, ...] = PLAYERS,
-                     rules: HouseRules | None = None) -> dict[str, Path]:
+def take_screenshots(
+    directory: Path,
+    lang: str,
+    *,
+    seed: int = 11,
+    catalog: Catalog | None = None,
+    camera_type: Callable[[TVApp, Path], StillCamera] = StillCamera,
+    players: tuple[str, ...] = PLAYERS,
+    rules: HouseRules | None = None,
+) -> dict[str, Path]:
     """Play one seeded game (five players by default) and write every scene of ``SCENES``.
 
     ``camera_type``, ``players`` and ``rules`` let the layout tests film other tables with the
@@ -183,15 +198,17 @@ def take_screenshots(directory: Path, lang: str, *, seed: int = 11,
     return camera.taken
 
 
-def take_tutorial_screenshots(directory: Path, lang: str, *,
-                              catalog: Catalog | None = None) -> list[Path]:
-    """"How to play" (issue 14): one picture per step, ``tv-tutorial-<lang>-<nn>-<step>.png``."""
+def take_tutorial_screenshots(
+    directory: Path, lang: str, *, catalog: Catalog | None = None
+) -> list[Path]:
+    """ "How to play" (issue 14): one picture per step, ``tv-tutorial-<lang>-<nn>-<step>.png``."""
     directory.mkdir(parents=True, exist_ok=True)
     if not pygame.font.get_init():
         pygame.font.init()
     catalog = catalog or Catalog.load()
-    app = TVApp(Rehearsal(HouseRules(), room="CAKE").session, None, catalog, lang=lang,
-                join_url=JOIN_URL)
+    app = TVApp(
+        Rehearsal(HouseRules(), room="CAKE").session, None, catalog, lang=lang, join_url=JOIN_URL
+    )
     app.start_tutorial()
     assert app.tutorial is not None
     surface = pygame.Surface(CANVAS_SIZE)

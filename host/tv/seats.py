@@ -32,8 +32,9 @@ class CardLook:
 def plate_rect(spot: SeatSpot) -> pygame.Rect:
     """The name plate under a seat's card."""
     width, height = spot.plate_size
-    return pygame.Rect(round(spot.x - width / 2), round(spot.y + spot.card_height / 2 + 8),
-                       width, height)
+    return pygame.Rect(
+        round(spot.x - width / 2), round(spot.y + spot.card_height / 2 + 8), width, height
+    )
 
 
 def card_rect(spot: SeatSpot) -> pygame.Rect:
@@ -41,14 +42,24 @@ def card_rect(spot: SeatSpot) -> pygame.Rect:
     return pygame.Rect(0, 0, w, h).move(round(spot.x - w / 2), round(spot.y - h / 2))
 
 
-def draw_seat(surface: pygame.Surface, props: Props, stage: Stage, seat: SeatShow,
-              spot: SeatSpot, look: CardLook, lives_shown: int, flying_token: float | None) -> None:
+def draw_seat(
+    surface: pygame.Surface,
+    props: Props,
+    stage: Stage,
+    seat: SeatShow,
+    spot: SeatSpot,
+    look: CardLook,
+    lives_shown: int,
+    flying_token: float | None,
+) -> None:
     """Paint one seat. ``lives_shown`` may lag the model while a token is leaving."""
     crect = card_rect(spot)
     prect = plate_rect(spot)
     is_turn = stage.current == seat.id and stage.phase == "turns"
     if stage.phase == "game_over" and seat.id in stage.winners:
-        pygame.draw.rect(surface, theme.GOLD, crect.union(prect).inflate(30, 30), 12, border_radius=22)
+        pygame.draw.rect(
+            surface, theme.GOLD, crect.union(prect).inflate(30, 30), 12, border_radius=22
+        )
     if is_turn:
         glow = crect.union(prect).inflate(26, 26)
         pygame.draw.rect(surface, theme.GOLD, glow, 8, border_radius=22)
@@ -57,8 +68,11 @@ def draw_seat(surface: pygame.Surface, props: Props, stage: Stage, seat: SeatSho
     elif look.kind in ("face", "flip"):
         if look.lowest:
             pygame.draw.rect(surface, theme.HIGHLIGHT, crect.inflate(16, 16), border_radius=14)
-        image = (props.cards.face(look.code, spot.card_width) if look.kind == "face" and look.code
-                 else props.cards.flipped(look.code, spot.card_width, look.flip))
+        image = (
+            props.cards.face(look.code, spot.card_width)
+            if look.kind == "face" and look.code
+            else props.cards.flipped(look.code, spot.card_width, look.flip)
+        )
         surface.blit(image, image.get_rect(center=crect.center))
     elif seat.status != "waiting":
         pygame.draw.rect(surface, (40, 110, 80), crect, 3, border_radius=10)
@@ -66,16 +80,19 @@ def draw_seat(surface: pygame.Surface, props: Props, stage: Stage, seat: SeatSho
     greyed = seat.status in ("eliminated", "waiting") or not seat.connected
     scale = spot.scale
     key = ("plate", seat.name, seat.seat, greyed, lives_shown, stage.max_lives, scale)
-    surface.blit(props.memo(key, lambda: _plate(props, seat, scale, greyed, lives_shown,
-                                                stage.max_lives)), prect)
+    surface.blit(
+        props.memo(key, lambda: _plate(props, seat, scale, greyed, lives_shown, stage.max_lives)),
+        prect,
+    )
     if stage.dealer == seat.id and stage.phase != "lobby":
         button = props.memo(("dealer", props.lang, scale), lambda: _dealer_button(props, scale))
         half = button.get_width() // 2
         # Beside the card over the wider plate: clear of the red frame that marks a lowest
         # card and inside the turn's frame around card and plate.
         room = (crect.right + 8, prect.right + 4)
-        surface.blit(button, button.get_rect(center=((room[0] + room[1]) // 2,
-                                                     crect.bottom - half)))
+        surface.blit(
+            button, button.get_rect(center=((room[0] + room[1]) // 2, crect.bottom - half))
+        )
     tag = _seat_tag(props, seat)
     if tag:
         colour = theme.INK if seat.status != "eliminated" else theme.ALERT
@@ -85,23 +102,32 @@ def draw_seat(surface: pygame.Surface, props: Props, stage: Stage, seat: SeatSho
         pygame.draw.line(surface, theme.GREYED, crect.topleft, crect.bottomright, 4)
         pygame.draw.line(surface, theme.GREYED, crect.topright, crect.bottomleft, 4)
     if flying_token is not None:  # last: it rises over this seat's own marks
-        _draw_leaving_token(surface, props, prect, lives_shown, stage.max_lives, flying_token,
-                            scale)
+        _draw_leaving_token(
+            surface, props, prect, lives_shown, stage.max_lives, flying_token, scale
+        )
 
 
-def _plate(props: Props, seat: SeatShow, scale: float, greyed: bool, lives: int,
-           max_lives: int) -> pygame.Surface:
+def _plate(
+    props: Props, seat: SeatShow, scale: float, greyed: bool, lives: int, max_lives: int
+) -> pygame.Surface:
     """The name plate: colour stripe, name, lives as tokens (drawn once, then reused)."""
     size = (round(224 * scale), round(78 * scale))
     plate = pygame.Surface(size, pygame.SRCALPHA)
     rect = plate.get_rect()
     pygame.draw.rect(plate, theme.PANEL if not greyed else GREY_PLATE, rect, border_radius=12)
     stripe = max(6, round(12 * scale))
-    pygame.draw.rect(plate, theme.player_colour(seat.seat), (0, 0, stripe, rect.height),
-                     border_radius=6)
+    pygame.draw.rect(
+        plate, theme.player_colour(seat.seat), (0, 0, stripe, rect.height), border_radius=6
+    )
     name_colour = theme.INK if not greyed else theme.MUTED_INK
-    name = props.theme.fitted_text(seat.name, round(30 * scale), rect.width - 2 * stripe - 6,
-                                   name_colour, bold=True, min_size=12)
+    name = props.theme.fitted_text(
+        seat.name,
+        round(30 * scale),
+        rect.width - 2 * stripe - 6,
+        name_colour,
+        bold=True,
+        min_size=12,
+    )
     plate.blit(name, name.get_rect(midtop=(rect.centerx + stripe // 2, round(5 * scale))))
     _draw_lives(plate, max_lives, rect, lives, greyed, scale)
     return plate
@@ -134,8 +160,14 @@ def _token_centres(prect: pygame.Rect, count: int, scale: float) -> list[tuple[i
     return [(round(left + i * gap), prect.bottom - round(20 * scale)) for i in range(count)]
 
 
-def _draw_lives(surface: pygame.Surface, max_lives: int, prect: pygame.Rect, lives: int,
-                greyed: bool, scale: float) -> None:
+def _draw_lives(
+    surface: pygame.Surface,
+    max_lives: int,
+    prect: pygame.Rect,
+    lives: int,
+    greyed: bool,
+    scale: float,
+) -> None:
     """Filled tokens for lives left, empty rings for lives lost."""
     slots = max(max_lives, lives)
     radius = max(5, round(11 * scale))
@@ -147,8 +179,15 @@ def _draw_lives(surface: pygame.Surface, max_lives: int, prect: pygame.Rect, liv
             pygame.draw.circle(surface, theme.GREYED, centre, radius, 2)
 
 
-def _draw_leaving_token(surface: pygame.Surface, props: Props, prect: pygame.Rect, index: int,
-                        slots: int, progress: float, scale: float) -> None:
+def _draw_leaving_token(
+    surface: pygame.Surface,
+    props: Props,
+    prect: pygame.Rect,
+    index: int,
+    slots: int,
+    progress: float,
+    scale: float,
+) -> None:
     """A life token rising off the plate and fading, with a "−1"."""
     centres = _token_centres(prect, max(slots, index + 1), scale)
     x, y = centres[min(index, len(centres) - 1)]
@@ -157,8 +196,9 @@ def _draw_leaving_token(surface: pygame.Surface, props: Props, prect: pygame.Rec
     token = pygame.Surface((26, 26), pygame.SRCALPHA)
     pygame.draw.circle(token, (*theme.GOLD, alpha), (13, 13), 11)
     surface.blit(token, (x - 13, y - 13 - rise))
-    label = props.theme.text(props.t("loses_life"), max(20, round(40 * scale)), theme.ALERT,
-                             bold=True)
+    label = props.theme.text(
+        props.t("loses_life"), max(20, round(40 * scale)), theme.ALERT, bold=True
+    )
     label.set_alpha(alpha)
     surface.blit(label, label.get_rect(midbottom=(x, y - 20 - rise)))
 
@@ -169,6 +209,12 @@ def _dealer_button(props: Props, scale: float) -> pygame.Surface:
     centre = (radius + 1, radius + 1)
     pygame.draw.circle(button, (250, 250, 250), centre, radius)
     pygame.draw.circle(button, theme.DARK_INK, centre, radius, 3)
-    props.theme.blit_text(button, props.t("dealer_mark"), max(13, round(26 * scale)),
-                          theme.DARK_INK, bold=True, center=centre)
+    props.theme.blit_text(
+        button,
+        props.t("dealer_mark"),
+        max(13, round(26 * scale)),
+        theme.DARK_INK,
+        bold=True,
+        center=centre,
+    )
     return button

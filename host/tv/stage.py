@@ -25,9 +25,19 @@ PRIVATE_EVENT_KINDS = frozenset({"card_dealt", "swap", "cut_card"})
 
 #: Seconds each public event takes on screen (per-seat parts are added in ``beat_length``).
 BEAT_SECONDS: dict[str, float] = {
-    "game_started": 1.4, "turn": 0.35, "kept": 0.7, "exchanged": 1.2, "blocked": 2.2,
-    "cut": 0.6, "cut_taken": 1.0, "cut_king": 2.0, "life_lost": 1.0, "eliminated": 1.0,
-    "sudden_death": 2.8, "game_over": 4.0, "misdeal": 1.4,
+    "game_started": 1.4,
+    "turn": 0.35,
+    "kept": 0.7,
+    "exchanged": 1.2,
+    "blocked": 2.2,
+    "cut": 0.6,
+    "cut_taken": 1.0,
+    "cut_king": 2.0,
+    "life_lost": 1.0,
+    "eliminated": 1.0,
+    "sudden_death": 2.8,
+    "game_over": 4.0,
+    "misdeal": 1.4,
 }
 #: The moves the round's trail tells (host/tv/trail.py).
 TRAIL_KINDS = frozenset({"kept", "exchanged", "blocked", "cut_taken", "cut_king"})
@@ -82,8 +92,9 @@ def public_view(view: Mapping[str, Any]) -> dict[str, Any]:
 
 def public_events(events: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """Only events everyone may see (RULES.md "Hidden information")."""
-    return [e for e in events if e.get("type") not in PRIVATE_EVENT_KINDS
-            and e.get("audience") is None]
+    return [
+        e for e in events if e.get("type") not in PRIVATE_EVENT_KINDS and e.get("audience") is None
+    ]
 
 
 @dataclass
@@ -171,8 +182,9 @@ class Stage:
         self.latest = public_view(view)
         self.batches += 1
         for event in public_events(events):
-            self.queue.append(Beat(event, beat_length(event), seq=self.received,
-                                   batch=self.batches))
+            self.queue.append(
+                Beat(event, beat_length(event), seq=self.received, batch=self.batches)
+            )
             self.received += 1
         self.changed = True
         if self.beat is None:
@@ -298,10 +310,14 @@ class Stage:
         in_round = self.phase in ("turns", "reveal", "game_over")
         self.players = [
             SeatShow(
-                id=p["id"], name=shown_name(p["name"]), seat=int(p.get("seat", i)),
+                id=p["id"],
+                name=shown_name(p["name"]),
+                seat=int(p.get("seat", i)),
                 lives=int(p["lives"]),
-                status=p.get("status", "active"), bot=bool(p.get("bot", False)),
-                connected=bool(p.get("connected", True)), card=p.get("card"),
+                status=p.get("status", "active"),
+                bot=bool(p.get("bot", False)),
+                connected=bool(p.get("connected", True)),
+                card=p.get("card"),
                 dealt=in_round and (p["id"] in self.order or p.get("card") is not None),
             )
             for i, p in enumerate(view.get("players", []))
@@ -338,17 +354,27 @@ class Stage:
             if one:
                 one.status = "eliminated"
         elif kind == "game_over":
-            self.phase, self.winners, self.current = "game_over", list(event.get("winners", [])), None
+            self.phase, self.winners, self.current = (
+                "game_over",
+                list(event.get("winners", [])),
+                None,
+            )
             self.celebrating_since = self.time
         elif kind == "reveal":
             self.phase, self.current = "reveal", None
         elif kind == "new_game":
             self.phase, self.celebrating_since = "lobby", None
         elif kind == "player_joined" and self.seat_of(event.get("player")) is None:
-            self.players.append(SeatShow(
-                id=event["player"], name=shown_name(event.get("name")), seat=len(self.players),
-                lives=self.max_lives, status=event.get("status", "active"),
-                bot=bool(event.get("bot", False))))
+            self.players.append(
+                SeatShow(
+                    id=event["player"],
+                    name=shown_name(event.get("name")),
+                    seat=len(self.players),
+                    lives=self.max_lives,
+                    status=event.get("status", "active"),
+                    bot=bool(event.get("bot", False)),
+                )
+            )
         elif kind == "player_removed":
             self.players = [p for p in self.players if p.id != event.get("player")]
 

@@ -52,10 +52,19 @@ from host.tv.trail import draw_standings, draw_trail
 
 def card_look(stage: Stage, seat: SeatShow) -> CardLook:
     """How ``seat``'s card shows now: nothing, its back, its face, or mid-flip."""
-    lowest = (stage.phase in ("reveal", "game_over") and seat.card is not None
-              and stage.lowest is not None and seat.card[:-1] == stage.lowest)
-    look = (CardLook("face", seat.card, 1.0, lowest) if seat.card
-            else CardLook("back") if seat.dealt else CardLook("none"))
+    lowest = (
+        stage.phase in ("reveal", "game_over")
+        and seat.card is not None
+        and stage.lowest is not None
+        and seat.card[:-1] == stage.lowest
+    )
+    look = (
+        CardLook("face", seat.card, 1.0, lowest)
+        if seat.card
+        else CardLook("back")
+        if seat.dealt
+        else CardLook("none")
+    )
     beat = stage.beat
     if beat is None:
         return look
@@ -67,8 +76,11 @@ def card_look(stage: Stage, seat: SeatShow) -> CardLook:
         return CardLook("none")
     if kind == "blocked" and seat.id == event.get("target") and seat.card is None:
         flip = beat.elapsed / 0.5
-        return CardLook("flip", event.get("king"), flip) if flip < 1 else CardLook(
-            "face", event.get("king"))
+        return (
+            CardLook("flip", event.get("king"), flip)
+            if flip < 1
+            else CardLook("face", event.get("king"))
+        )
     if kind == "cut_taken" and seat.id == event.get("dealer"):
         return CardLook("none")
     if kind == "misdeal" and seat.dealt:
@@ -124,8 +136,16 @@ class TableScene:
             lives, token = seat.lives, None
             if beat and beat.kind == "life_lost" and beat.event.get("player") == seat.id:
                 lives, token = int(beat.event.get("lives", seat.lives)), beat.progress
-            draw_seat(surface, self.props, stage, seat, spots[seat.id], card_look(stage, seat),
-                      lives, token)
+            draw_seat(
+                surface,
+                self.props,
+                stage,
+                seat,
+                spots[seat.id],
+                card_look(stage, seat),
+                lives,
+                token,
+            )
         draw_trail(surface, self.props, stage, list(spots.values()))
         left = stage.rapid_left()
         if left is not None and stage.current in spots:
@@ -144,8 +164,11 @@ class TableScene:
             felt.fill(theme.BACKGROUND)
             cx, cy = TABLE_CENTRE
             rx, ry = TABLE_RADII
-            pygame.draw.ellipse(felt, theme.FELT_EDGE,
-                                pygame.Rect(cx - rx - 22, cy - ry - 22, 2 * rx + 44, 2 * ry + 44))
+            pygame.draw.ellipse(
+                felt,
+                theme.FELT_EDGE,
+                pygame.Rect(cx - rx - 22, cy - ry - 22, 2 * rx + 44, 2 * ry + 44),
+            )
             pygame.draw.ellipse(felt, theme.FELT, pygame.Rect(cx - rx, cy - ry, 2 * rx, 2 * ry))
             self._felt = felt
         return self._felt
@@ -156,17 +179,36 @@ class TableScene:
         stage, props, th = self.stage, self.props, self.props.theme
         x = 40
         if stage.round:
-            x = th.blit_text(surface, props.t("round", round=stage.round), 36, theme.INK, True,
-                             topleft=(x, 12)).right + 28
+            x = (
+                th.blit_text(
+                    surface,
+                    props.t("round", round=stage.round),
+                    36,
+                    theme.INK,
+                    True,
+                    topleft=(x, 12),
+                ).right
+                + 28
+            )
         if stage.dealer:
-            deals = th.fitted_text(props.t("deals", name=stage.name_of(stage.dealer)), 30, 600,
-                                   theme.MUTED_INK)
+            deals = th.fitted_text(
+                props.t("deals", name=stage.name_of(stage.dealer)), 30, 600, theme.MUTED_INK
+            )
             surface.blit(deals, deals.get_rect(midleft=(x, 34)))
-        right = th.blit_text(surface, props.t("help_hint"), 24, theme.MUTED_INK,
-                             midright=(1880, 34)).left - 32
+        right = (
+            th.blit_text(
+                surface, props.t("help_hint"), 24, theme.MUTED_INK, midright=(1880, 34)
+            ).left
+            - 32
+        )
         if stage.phase == "turns" and stage.current:
-            turn = th.fitted_text(props.t("turn_of", name=stage.name_of(stage.current)), 40,
-                                  right - 1000, theme.GOLD, bold=True)
+            turn = th.fitted_text(
+                props.t("turn_of", name=stage.name_of(stage.current)),
+                40,
+                right - 1000,
+                theme.GOLD,
+                bold=True,
+            )
             surface.blit(turn, turn.get_rect(midright=(right, 34)))
 
     def _draw_piles(self, surface: pygame.Surface) -> None:
@@ -192,12 +234,17 @@ class TableScene:
         if stage.phase not in ("turns", "reveal"):
             return
         sx, sy = stock_spot()
-        label(surface, self.props, self.props.t("stock"),
-              (sx, sy + card_size(PILE_WIDTH)[1] / 2 + 22))
+        label(
+            surface, self.props, self.props.t("stock"), (sx, sy + card_size(PILE_WIDTH)[1] / 2 + 22)
+        )
         if stage.discard_count:
             dx, dy = discard_spot()
-            label(surface, self.props, self.props.t("discard"),
-                  (dx, dy + card_size(PILE_WIDTH)[1] / 2 + 22))
+            label(
+                surface,
+                self.props,
+                self.props.t("discard"),
+                (dx, dy + card_size(PILE_WIDTH)[1] / 2 + 22),
+            )
 
     def _draw_countdown(self, surface: pygame.Surface, spot: SeatSpot, left: float) -> None:
         """H4: a bar under the current player's plate that empties as their time runs out."""
@@ -216,17 +263,36 @@ class TableScene:
         stage, props = self.stage, self.props
         if stage.phase == "reveal":
             if stage.lowest:
-                banner(surface, props, props.t("lowest", rank=props.rank_name(stage.lowest)), 56,
-                       theme.ALERT, max_width=band_width(spots, BANNER_Y, 56))
+                banner(
+                    surface,
+                    props,
+                    props.t("lowest", rank=props.rank_name(stage.lowest)),
+                    56,
+                    theme.ALERT,
+                    max_width=band_width(spots, BANNER_Y, 56),
+                )
             if stage.next_dealer:
-                banner(surface, props, props.t("next_deal_hint", name=stage.name_of(
-                    stage.next_dealer)), 32, theme.INK, y=SUBTITLE_Y,
-                    max_width=band_width(spots, SUBTITLE_Y, 32))
+                banner(
+                    surface,
+                    props,
+                    props.t("next_deal_hint", name=stage.name_of(stage.next_dealer)),
+                    32,
+                    theme.INK,
+                    y=SUBTITLE_Y,
+                    max_width=band_width(spots, SUBTITLE_Y, 32),
+                )
         elif stage.phase == "game_over":
             winners_banner(surface, props, stage, spots)
             y = SUBTITLE_Y + (90 if len(stage.winners) > 1 else 0)
-            banner(surface, props, props.t("new_game_hint"), 32, theme.INK, y=y,
-                   max_width=band_width(spots, y, 32))
+            banner(
+                surface,
+                props,
+                props.t("new_game_hint"),
+                32,
+                theme.INK,
+                y=y,
+                max_width=band_width(spots, y, 32),
+            )
             draw_standings(surface, props, stage, spots, y + 44)
 
 

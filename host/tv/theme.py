@@ -81,8 +81,10 @@ class Theme:
         glyphs = self._glyphs.get(bold)
         if glyphs is None:
             glyphs = self._glyphs[bold] = Glyphs([font_path(bold), emoji_font_path()])
-        return [(self.font(size, bold) if index == 0 else self._emoji_font(size), piece)
-                for index, piece in glyphs.runs(text)]
+        return [
+            (self.font(size, bold) if index == 0 else self._emoji_font(size), piece)
+            for index, piece in glyphs.runs(text)
+        ]
 
     def _emoji_font(self, size: int) -> pygame.font.Font:
         if size not in self._emoji_fonts:
@@ -97,15 +99,18 @@ class Theme:
         images = [(font, font.render(piece, True, colour)) for font, piece in runs]
         ascent = max(font.get_ascent() for font, _ in images)
         height = max(ascent - font.get_ascent() + image.get_height() for font, image in images)
-        line = pygame.Surface((sum(image.get_width() for _, image in images), height),
-                              pygame.SRCALPHA)
+        line = pygame.Surface(
+            (sum(image.get_width() for _, image in images), height), pygame.SRCALPHA
+        )
         x = 0
         for font, image in images:  # pieces share one baseline
             line.blit(image, (x, ascent - font.get_ascent()))
             x += image.get_width()
         return line
 
-    def text(self, text: str, size: int, colour: Colour = INK, bold: bool = False) -> pygame.Surface:
+    def text(
+        self, text: str, size: int, colour: Colour = INK, bold: bool = False
+    ) -> pygame.Surface:
         """Rendered, anti-aliased text (emoji from the fallback font); cached (pure
         memoisation, no visible state).
 
@@ -138,8 +143,7 @@ class Theme:
                 reason = "it draws as nothing"
         except _FONT_ERRORS as error:  # the TV must go on
             reason = f"{type(error).__name__}: {error}"
-        log.warning("cannot draw the text %r (%s): drawing %r instead", text, reason,
-                    FALLBACK_TEXT)
+        log.warning("cannot draw the text %r (%s): drawing %r instead", text, reason, FALLBACK_TEXT)
         if text == FALLBACK_TEXT:
             return pygame.Surface((1, font.get_height()), pygame.SRCALPHA)
         return self.text(FALLBACK_TEXT, size, colour, bold)
@@ -151,8 +155,15 @@ class Theme:
         except _FONT_ERRORS:  # drawn as the fallback later, which logs it
             return 0
 
-    def fitted_text(self, text: str, size: int, max_width: int, colour: Colour = INK,
-                    bold: bool = False, min_size: int = 14) -> pygame.Surface:
+    def fitted_text(
+        self,
+        text: str,
+        size: int,
+        max_width: int,
+        colour: Colour = INK,
+        bold: bool = False,
+        min_size: int = 14,
+    ) -> pygame.Surface:
         """Text shrunk until it fits ``max_width`` (long names, long French phrases), and
         ellipsized (by measured width) if it still does not fit at ``min_size``."""
         while size > min_size and self.measure(text, size, bold) > max_width:
@@ -177,8 +188,15 @@ class Theme:
             cut = cut[:-1]
         return cut + ELLIPSIS
 
-    def blit_text(self, surface: pygame.Surface, text: str, size: int, colour: Colour = INK,
-                  bold: bool = False, **anchor: tuple[int, int] | int) -> pygame.Rect:
+    def blit_text(
+        self,
+        surface: pygame.Surface,
+        text: str,
+        size: int,
+        colour: Colour = INK,
+        bold: bool = False,
+        **anchor: tuple[int, int] | int,
+    ) -> pygame.Rect:
         """Draw text positioned by a ``pygame.Rect`` anchor, e.g. ``center=(x, y)``."""
         image = self.text(text, size, colour, bold)
         rect = image.get_rect(**anchor)

@@ -37,11 +37,19 @@ def trail_line(props: Props, stage: Stage, event: Mapping[str, Any]) -> str:
         key = "kept_auto" if event.get("auto") else "kept"
         return phrase(props, key, name=stage.name_of(event.get("player")))
     if kind == "exchanged":
-        return phrase(props, "swapped", player=stage.name_of(event.get("player")),
-                      target=stage.name_of(event.get("target")))
+        return phrase(
+            props,
+            "swapped",
+            player=stage.name_of(event.get("player")),
+            target=stage.name_of(event.get("target")),
+        )
     if kind == "blocked":
-        return phrase(props, "blocked", target=stage.name_of(event.get("target")),
-                      player=stage.name_of(event.get("player")))
+        return phrase(
+            props,
+            "blocked",
+            target=stage.name_of(event.get("target")),
+            player=stage.name_of(event.get("player")),
+        )
     if kind == "cut_king":
         return phrase(props, "cut_king", name=stage.name_of(event.get("dealer")))
     return phrase(props, "cut_taken", name=stage.name_of(event.get("dealer")))
@@ -57,8 +65,7 @@ def trail_room(spots: list[SeatSpot]) -> pygame.Rect:
     return box
 
 
-def draw_trail(surface: pygame.Surface, props: Props, stage: Stage,
-               spots: list[SeatSpot]) -> None:
+def draw_trail(surface: pygame.Surface, props: Props, stage: Stage, spots: list[SeatSpot]) -> None:
     """This round's moves, newest last, as many as fit in the free corner."""
     if stage.phase not in ("turns", "reveal") or not stage.trail:
         return
@@ -67,12 +74,14 @@ def draw_trail(surface: pygame.Surface, props: Props, stage: Stage,
     if fits <= 0:
         return
     th = props.theme
-    title = th.fitted_text(phrase(props, "title", round=stage.round), TEXT_SIZE, room.width,
-                           theme.GOLD, bold=True)
+    title = th.fitted_text(
+        phrase(props, "title", round=stage.round), TEXT_SIZE, room.width, theme.GOLD, bold=True
+    )
     surface.blit(title, room.topleft)
     for i, event in enumerate(stage.trail[-fits:]):
-        line = th.fitted_text(trail_line(props, stage, event), TEXT_SIZE, room.width,
-                              theme.MUTED_INK, min_size=14)
+        line = th.fitted_text(
+            trail_line(props, stage, event), TEXT_SIZE, room.width, theme.MUTED_INK, min_size=14
+        )
         surface.blit(line, (room.left, room.top + LINE * (i + 1)))
 
 
@@ -80,13 +89,16 @@ def standings(stage: Stage) -> list[str]:
     """Player ids from first to last: winners, then the last knocked out … the first."""
     out = [pid for pid, _ in stage.knocked_out if pid not in stage.winners]
     known = set(stage.winners) | set(out)
-    rest = sorted((s for s in stage.players if s.id not in known and s.status != "waiting"),
-                  key=lambda s: -s.lives)
+    rest = sorted(
+        (s for s in stage.players if s.id not in known and s.status != "waiting"),
+        key=lambda s: -s.lives,
+    )
     return [*stage.winners, *[s.id for s in rest], *reversed(out)]
 
 
-def draw_standings(surface: pygame.Surface, props: Props, stage: Stage, spots: list[SeatSpot],
-                   top: int) -> None:
+def draw_standings(
+    surface: pygame.Surface, props: Props, stage: Stage, spots: list[SeatSpot], top: int
+) -> None:
     """R14's result in full: rank, name, lives left or the round they went out in."""
     rounds = dict(stage.knocked_out)
     entries = []
@@ -97,11 +109,12 @@ def draw_standings(surface: pygame.Surface, props: Props, stage: Stage, spots: l
         if pid in rounds and pid not in stage.winners:
             entries.append(phrase(props, "out_in", rank=rank, name=seat.name, round=rounds[pid]))
         else:
-            entries.append(phrase(props, "lives_left", count=seat.lives, rank=rank,
-                                  name=seat.name))
+            entries.append(phrase(props, "lives_left", count=seat.lives, rank=rank, name=seat.name))
     th = props.theme
-    blocked = [pygame.Rect(round(l), round(t), round(r - l), round(b - t))
-               for l, t, r, b in (spot.box() for spot in spots)]
+    blocked = [
+        pygame.Rect(round(l), round(t), round(r - l), round(b - t))
+        for l, t, r, b in (spot.box() for spot in spots)
+    ]
     width = free_width(spots, top, top + LINE * 4) - 40
     lines = [phrase(props, "standings")]
     for entry in entries:  # whole entries per line, as many as fit
@@ -111,8 +124,9 @@ def draw_standings(surface: pygame.Surface, props: Props, stage: Stage, spots: l
         else:
             lines.append(entry)
     for i, text in enumerate(lines):
-        image = th.fitted_text(text, TEXT_SIZE, width, theme.GOLD if i == 0 else theme.INK,
-                               bold=i == 0)
+        image = th.fitted_text(
+            text, TEXT_SIZE, width, theme.GOLD if i == 0 else theme.INK, bold=i == 0
+        )
         rect = image.get_rect(midtop=(960, top + i * LINE))
         if rect.collidelist(blocked) >= 0 or rect.bottom > 1080 - 110:
             return  # no room left between the seats

@@ -1,4 +1,4 @@
-""""How to play": the host teaches the game by playing the rules' worked example on the TV.
+""" "How to play": the host teaches the game by playing the rules' worked example on the TV.
 
 Why a real engine game: the table, the cards and every animation are drawn by the TV's own
 ``TableScene`` from a real ``Game`` (through ``Rehearsal``, public views only), so what guests
@@ -116,8 +116,12 @@ class Tutorial:
         self.props = props
         self.speak = speak
         dealer = f"p{len(NAMES)}"  # the session numbers seats p1, p2, … in joining order
-        self.rehearsal = Rehearsal(HouseRules(), seed=0, room="HOWTO",
-                                   rng=RiggedDeck([(DEALT, CUT), (DEALT_2, None)], dealer))
+        self.rehearsal = Rehearsal(
+            HouseRules(),
+            seed=0,
+            room="HOWTO",
+            rng=RiggedDeck([(DEALT, CUT), (DEALT_2, None)], dealer),
+        )
         self.ids = [self.rehearsal.join(name) for name in NAMES]
         assert self.ids[3] == dealer
         self.stage = Stage()
@@ -155,8 +159,9 @@ class Tutorial:
     def _check_deal(self) -> None:
         session = self.rehearsal.session
         table = session.view(None)
-        dealt = tuple(str(me["card"] if (me := session.view(pid)["me"]) else None)
-                      for pid in table["order"])
+        dealt = tuple(
+            str(me["card"] if (me := session.view(pid)["me"]) else None) for pid in table["order"]
+        )
         a, b, c, d = self.ids
         wanted = ([a, b, c, d], DEALT) if table["round"] == 1 else ([b, c, d, a], DEALT_2)
         if (table["order"], dealt) != wanted:
@@ -171,17 +176,25 @@ class Tutorial:
             return
         self.elapsed += dt
         step, stage = self.step, self.stage
-        waiting = (step.hold_before is not None and stage.beat is not None and stage.queue
-                   and stage.queue[0].kind == step.hold_before)
+        waiting = (
+            step.hold_before is not None
+            and stage.beat is not None
+            and stage.queue
+            and stage.queue[0].kind == step.hold_before
+        )
         if waiting and self.elapsed < step.seconds:
             assert stage.beat is not None
             stage.update(max(0.0, min(dt, stage.beat.length - stage.beat.elapsed - 1e-3)))
             return
         stage.update(dt)
-        reached = step.hold_before is not None and stage.beat is not None and \
-            stage.beat.kind == step.hold_before
-        if reached or (step.hold_before is None and self.elapsed >= step.seconds
-                       and not stage.animating):
+        reached = (
+            step.hold_before is not None
+            and stage.beat is not None
+            and stage.beat.kind == step.hold_before
+        )
+        if reached or (
+            step.hold_before is None and self.elapsed >= step.seconds and not stage.animating
+        ):
             if self.index + 1 >= len(SCRIPT):
                 self.done = True
             else:
@@ -197,18 +210,27 @@ class Tutorial:
     def draw(self, surface: pygame.Surface) -> None:
         self.scene.draw(surface)
         th = self.props.theme
-        title = th.text(self.props.catalog.t(self.props.lang, "evening.tutorial_title"), 40,
-                        theme.DARK_INK, True)
-        skip = th.text(self.props.catalog.t(self.props.lang, "evening.tutorial_skip"), 24,
-                       theme.DARK_INK)
+        title = th.text(
+            self.props.catalog.t(self.props.lang, "evening.tutorial_title"),
+            40,
+            theme.DARK_INK,
+            True,
+        )
+        skip = th.text(
+            self.props.catalog.t(self.props.lang, "evening.tutorial_skip"), 24, theme.DARK_INK
+        )
         box = pygame.Rect(30, 130, max(title.get_width(), skip.get_width()) + 60, 96)
         pygame.draw.rect(surface, theme.GOLD, box, border_radius=20)
         surface.blit(title, title.get_rect(midtop=(box.centerx, box.top + 10)))
         surface.blit(skip, skip.get_rect(midtop=(box.centerx, box.top + 60)))
 
 
-def play_through(tutorial: Tutorial, frame: float,
-                 shoot: Callable[[Tutorial], Any] | None = None, limit: int = 20_000) -> float:
+def play_through(
+    tutorial: Tutorial,
+    frame: float,
+    shoot: Callable[[Tutorial], Any] | None = None,
+    limit: int = 20_000,
+) -> float:
     """Run a lesson to its end with ``frame``-second steps; ``shoot`` sees each step once, at
     its most telling moment. Returns the lesson's length in seconds (for tests)."""
     seen: set[int] = set()

@@ -48,8 +48,11 @@ class VipHooks:
         """Returns True when something the TV draws changed (a redraw is needed)."""
         changed = False
         if latest is not None and "tv_language" in latest:
-            settings = (str(latest["tv_language"]), bool(latest.get("voice_muted")),
-                        int(latest.get("music_volume", -1)))
+            settings = (
+                str(latest["tv_language"]),
+                bool(latest.get("voice_muted")),
+                int(latest.get("music_volume", -1)),
+            )
             if settings != self._settings:
                 first = self._settings is None
                 self._settings = settings
@@ -59,8 +62,9 @@ class VipHooks:
                 changed = not first
         read: Callable[[], Clocked | None] | None = getattr(app.session, "turn_clock", None)
         clock = read() if callable(read) else None
-        countdown = None if clock is None else (
-            clock.player, math.ceil(clock.seconds_left), clock.away)
+        countdown = (
+            None if clock is None else (clock.player, math.ceil(clock.seconds_left), clock.away)
+        )
         if countdown != self.countdown:
             self.countdown, changed = countdown, True
         return changed
@@ -69,13 +73,20 @@ class VipHooks:
         """A notice for "X is now the VIP" (the voice says it too, when it speaks)."""
         for event in events:
             if event.get("type") == "vip_changed" and event.get("player"):
-                name = next((p["name"] for p in (app.session.view(None).get("players") or [])
-                             if p["id"] == event["player"]), "?")
+                name = next(
+                    (
+                        p["name"]
+                        for p in (app.session.view(None).get("players") or [])
+                        if p["id"] == event["player"]
+                    ),
+                    "?",
+                )
                 app.notify(app.props.catalog.t(app.props.lang, "vip.now_vip", name=name))
 
     @staticmethod
-    def _apply(app: TvApp, settings: tuple[str, bool, int], *, quiet: bool,
-               volume_only: bool = False) -> None:
+    def _apply(
+        app: TvApp, settings: tuple[str, bool, int], *, quiet: bool, volume_only: bool = False
+    ) -> None:
         lang, muted, volume = settings
         sounds = getattr(app, "sounds", None)
         if sounds is not None and 0 <= volume <= 100 and round(sounds.music_volume * 100) != volume:
@@ -99,6 +110,7 @@ class VipHooks:
         text = props.catalog.t(props.lang, key, name=name_of(player), seconds=seconds)
         image = props.theme.fitted_text(text, 40, 1200, theme.DARK_INK, bold=True)
         box = image.get_rect(midtop=(960, 14)).inflate(48, 20)
-        pygame.draw.rect(surface, theme.ALERT if away or seconds <= 5 else theme.GOLD, box,
-                         border_radius=22)
+        pygame.draw.rect(
+            surface, theme.ALERT if away or seconds <= 5 else theme.GOLD, box, border_radius=22
+        )
         surface.blit(image, image.get_rect(center=box.center))

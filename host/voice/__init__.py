@@ -10,7 +10,17 @@ from host.voice.lines import Line, LineQueue
 from host.voice.phrases import PRIVATE_KINDS, PUBLIC_KINDS, HiddenEvent, UnknownEvent, phrases_for
 
 __all__ = [
-    "PRIVATE_KINDS", "PUBLIC_KINDS", "Announcer", "HiddenEvent", "Line", "LineQueue",
-    "Pyttsx3Engine", "Said", "SpeechEngine", "UnknownEvent", "VoiceUnavailable",
-    "phrases_for", "reading_seconds",
+    "PRIVATE_KINDS",
+    "PUBLIC_KINDS",
+    "Announcer",
+    "HiddenEvent",
+    "Line",
+    "LineQueue",
+    "Pyttsx3Engine",
+    "Said",
+    "SpeechEngine",
+    "UnknownEvent",
+    "VoiceUnavailable",
+    "phrases_for",
+    "reading_seconds",
 ]

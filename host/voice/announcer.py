@@ -53,12 +53,15 @@ def likely_lines(event: EventDict, view: View, translate: Translate) -> list[str
     and keep when they join, and each neighbour's swap when a round is dealt."""
     if event["type"] == "player_joined" and event.get("name"):
         name = str(event["name"])
-        return [translate(key, name=name) for key in ("voice.turn", "voice.turn_dealer",
-                                                      "voice.kept")]
+        return [
+            translate(key, name=name) for key in ("voice.turn", "voice.turn_dealer", "voice.kept")
+        ]
     if event["type"] == "round_dealt":
         names = [player_name(view, pid, translate) for pid in event.get("order") or ()]
-        return [translate("voice.exchanged", name=asker, target=target)
-                for asker, target in pairwise(names)]
+        return [
+            translate("voice.exchanged", name=asker, target=target)
+            for asker, target in pairwise(names)
+        ]
     return []
 
 
@@ -82,11 +85,20 @@ class Announcer:
     silent on purpose.
     """
 
-    def __init__(self, catalog: Catalog, lang: str, *, muted: bool = False,
-                 engine: SpeechEngine | None = None, max_lag_s: float = 2.0,
-                 player: Player | None = None, render_timeout_s: float = 3.0,
-                 cache_dir: Path | None = None, warm_up: bool | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        catalog: Catalog,
+        lang: str,
+        *,
+        muted: bool = False,
+        engine: SpeechEngine | None = None,
+        max_lag_s: float = 2.0,
+        player: Player | None = None,
+        render_timeout_s: float = 3.0,
+        cache_dir: Path | None = None,
+        warm_up: bool | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._catalog = catalog
         self._lang = self._checked_language(lang)
         self._muted = muted
@@ -141,8 +153,10 @@ class Announcer:
         for kind, event in zip(kinds, events):
             try:
                 if not (kind == "round_dealt" and told_deal):
-                    lines.extend(Line(text, lang, kind, now, batch)
-                                 for text in phrases_for(event, view, translate))
+                    lines.extend(
+                        Line(text, lang, kind, now, batch)
+                        for text in phrases_for(event, view, translate)
+                    )
                 self._warm(lang, likely_lines(event, view, translate))
             except HiddenEvent as error:
                 log.error("voice refused an event: %s", error)
@@ -268,8 +282,7 @@ class Announcer:
 
     def _warm(self, lang: str, texts: list[str]) -> None:
         """Render ``texts`` into the cache when the render thread has nothing urgent."""
-        if (not self._warm_up or not self._started or self._muted
-                or self._engine_error is not None):
+        if not self._warm_up or not self._started or self._muted or self._engine_error is not None:
             return
         for text in texts:
             self._renderer.submit(partial(self._engine.render, text, lang), AHEAD)
@@ -368,7 +381,8 @@ class Announcer:
             for old in list(self._prefetched)[:4]:
                 self._prefetched.pop(old).cancel()
         self._prefetched[key] = self._renderer.submit(
-            lambda: self._engine.render(nxt.text, nxt.lang))
+            lambda: self._engine.render(nxt.text, nxt.lang)
+        )
 
     def _hold(self, seconds: float) -> None:
         """Keep a caption-only line up for ``seconds`` — less if more lines are waiting."""

@@ -73,8 +73,11 @@ def read_aiff(path: Path) -> Pcm:
     sound: bytes | None = None
     offset = 12
     while offset + 8 <= len(data):
-        chunk, size = data[offset:offset + 4], struct.unpack(">I", data[offset + 4:offset + 8])[0]
-        body = data[offset + 8:offset + 8 + size]
+        chunk, size = (
+            data[offset : offset + 4],
+            struct.unpack(">I", data[offset + 4 : offset + 8])[0],
+        )
+        body = data[offset + 8 : offset + 8 + size]
         if chunk == b"COMM":
             channels, _frames, bits = struct.unpack(">hIh", body[:8])
             rate = _extended_to_float(body[8:18])
@@ -82,14 +85,14 @@ def read_aiff(path: Path) -> Pcm:
                 encoding = body[18:22]
         elif chunk == b"SSND":
             data_offset = struct.unpack(">I", body[:4])[0]
-            sound = body[8 + data_offset:]
+            sound = body[8 + data_offset :]
         offset += 8 + size + (size & 1)  # chunks are padded to an even length
     if sound is None or channels <= 0 or not 1 <= bits <= 32 or rate <= 0:
         raise UnknownAudioFormat(f"{Path(path).name}: an AIFF file without PCM sound")
     if encoding not in (b"NONE", b"twos", b"sowt"):
         raise UnknownAudioFormat(f"{Path(path).name}: AIFF-C compression {encoding!r}")
     width = (bits + 7) // 8
-    sound = sound[:len(sound) - len(sound) % (width * channels)]
+    sound = sound[: len(sound) - len(sound) % (width * channels)]
     return Pcm(channels, width, round(rate), _to_wav_samples(sound, width, encoding == b"sowt"))
 
 
@@ -105,7 +108,7 @@ def _to_wav_samples(sound: bytes, width: int, little_endian: bool) -> bytes:
         if sys.byteorder == "little":
             samples.byteswap()
         return samples.tobytes()
-    return b"".join(sound[i:i + width][::-1] for i in range(0, len(sound), width))
+    return b"".join(sound[i : i + width][::-1] for i in range(0, len(sound), width))
 
 
 def read_pcm(path: Path) -> Pcm:
@@ -113,8 +116,12 @@ def read_pcm(path: Path) -> Pcm:
     if sniff(path) == "aiff":
         return read_aiff(path)
     with wave.open(str(path), "rb") as wav:
-        return Pcm(wav.getnchannels(), wav.getsampwidth(), wav.getframerate(),
-                   wav.readframes(wav.getnframes()))
+        return Pcm(
+            wav.getnchannels(),
+            wav.getsampwidth(),
+            wav.getframerate(),
+            wav.readframes(wav.getnframes()),
+        )
 
 
 def write_wav(path: Path, pcm: Pcm) -> None:

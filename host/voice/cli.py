@@ -24,10 +24,14 @@ from host.voice.renderer import Renderer
 RENDER_TIMEOUT_S = 20.0
 
 
-def run_test_voice_command(args: argparse.Namespace, *,
-                           engine: Pyttsx3Engine | None = None,
-                           player_factory: Callable[[], Player] = MixerPlayer,
-                           out: TextIO | None = None, err: TextIO | None = None) -> int:
+def run_test_voice_command(
+    args: argparse.Namespace,
+    *,
+    engine: Pyttsx3Engine | None = None,
+    player_factory: Callable[[], Player] = MixerPlayer,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
     """Speak or write the sample line; 0 on success, 1 when no voice or sound is available."""
     out = out or sys.stdout
     err = err or sys.stderr
@@ -56,21 +60,25 @@ def run_test_voice_command(args: argparse.Namespace, *,
         renderer.close()
 
 
-def _write(target: Path, wav: Path, voice: str, t: Callable[..., str],
-           out: TextIO, err: TextIO) -> int:
+def _write(
+    target: Path, wav: Path, voice: str, t: Callable[..., str], out: TextIO, err: TextIO
+) -> int:
     try:
         shutil.copyfile(wav, target)
     except OSError as error:
-        print(t("voice.test_voice_bad_out", path=str(target), reason=error.strerror or error),
-              file=err)
+        print(
+            t("voice.test_voice_bad_out", path=str(target), reason=error.strerror or error),
+            file=err,
+        )
         return 1
     seconds = f"{wav_seconds(target):.1f}"
     print(t("voice.test_voice_written", path=str(target), seconds=seconds, voice=voice), file=out)
     return 0
 
 
-def _speak(wav: Path, voice: str, player: Player, t: Callable[..., str],
-           out: TextIO, err: TextIO) -> int:
+def _speak(
+    wav: Path, voice: str, player: Player, t: Callable[..., str], out: TextIO, err: TextIO
+) -> int:
     try:
         seconds = player.play(wav)
     except PlaybackUnavailable as error:

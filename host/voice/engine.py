@@ -82,9 +82,11 @@ def load_bundled_espeak() -> str:
     return str(library)
 
 
-def init_pyttsx3(init: Callable[[], Any] | None = None,
-                 load_bundled: Callable[[], str] = load_bundled_espeak,
-                 platform: str = sys.platform) -> Any:
+def init_pyttsx3(
+    init: Callable[[], Any] | None = None,
+    load_bundled: Callable[[], str] = load_bundled_espeak,
+    platform: str = sys.platform,
+) -> Any:
     """``pyttsx3.init()``; on Linux, if that fails, load the bundled espeak-ng and retry."""
     if init is None:
         try:
@@ -175,9 +177,13 @@ class Pyttsx3Engine:
     cannot take the party down if the synthesiser crashes. Cached lines cost no process.
     """
 
-    def __init__(self, cache_dir: Path | None = None, rate: int = 185,
-                 timeout_s: float = FINISH_TIMEOUT_S,
-                 command: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        cache_dir: Path | None = None,
+        rate: int = 185,
+        timeout_s: float = FINISH_TIMEOUT_S,
+        command: Sequence[str] | None = None,
+    ) -> None:
         self.cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
         self.rate = rate
         self.timeout_s = timeout_s
@@ -188,14 +194,22 @@ class Pyttsx3Engine:
 
     def _run_child(self, args: list[str], text: str = "") -> str:
         env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (_project_root(), env.get("PYTHONPATH")) if p)
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (_project_root(), env.get("PYTHONPATH")) if p
+        )
         try:
-            done = subprocess.run([*self._command, *args], input=text.encode("utf-8"),
-                                  capture_output=True, timeout=self.timeout_s, env=env,
-                                  check=False)
+            done = subprocess.run(
+                [*self._command, *args],
+                input=text.encode("utf-8"),
+                capture_output=True,
+                timeout=self.timeout_s,
+                env=env,
+                check=False,
+            )
         except subprocess.TimeoutExpired as error:  # the child is killed by now
             raise VoiceUnavailable(
-                f"the speech engine did not answer within {self.timeout_s:g} s") from error
+                f"the speech engine did not answer within {self.timeout_s:g} s"
+            ) from error
         except OSError as error:
             raise VoiceUnavailable(f"could not start the speech engine: {error}") from error
         if done.returncode != 0:
@@ -210,7 +224,7 @@ class Pyttsx3Engine:
         except OSError:
             return 0
         gone = 0
-        for path in lines[:max(0, len(lines) - keep)]:
+        for path in lines[: max(0, len(lines) - keep)]:
             try:
                 path.unlink()
                 gone += 1
@@ -232,8 +246,9 @@ class Pyttsx3Engine:
                     }
                     self._driver = str(data["driver"])
                 except (IndexError, KeyError, TypeError, ValueError) as error:
-                    raise VoiceUnavailable(f"unexpected answer from the speech engine: {error}"
-                                           ) from error
+                    raise VoiceUnavailable(
+                        f"unexpected answer from the speech engine: {error}"
+                    ) from error
             return self._driver
 
     def voice_for(self, lang: str) -> ChosenVoice | None:
@@ -263,8 +278,18 @@ class Pyttsx3Engine:
         self.cache_dir.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.part.wav")
         try:
-            self._run_child(["render", "--voice", voice.id if voice is not None else "",
-                             "--rate", str(self.rate), "--out", str(partial)], text)
+            self._run_child(
+                [
+                    "render",
+                    "--voice",
+                    voice.id if voice is not None else "",
+                    "--rate",
+                    str(self.rate),
+                    "--out",
+                    str(partial),
+                ],
+                text,
+            )
             if not partial.exists() or wav_seconds(partial) <= 0:
                 raise VoiceUnavailable(f"the engine wrote no audio for {text!r}")
             os.replace(partial, path)  # atomic: a half-written WAV is never cached

@@ -34,8 +34,17 @@ from host.rules.contract import (
 )
 from host.voice.vip_phrases import VIP_PHRASE_MAKERS
 
-__all__ = ["PRIVATE_KINDS", "PUBLIC_KINDS", "RANKS", "HiddenEvent", "Translate",
-           "UnknownEvent", "phrases_for", "player_name", "spoken_list"]
+__all__ = [
+    "PRIVATE_KINDS",
+    "PUBLIC_KINDS",
+    "RANKS",
+    "HiddenEvent",
+    "Translate",
+    "UnknownEvent",
+    "phrases_for",
+    "player_name",
+    "spoken_list",
+]
 
 
 class Translate(Protocol):
@@ -61,7 +70,7 @@ def player_name(view: View, player_id: str | None, translate: Translate) -> str:
 
 
 def spoken_list(names: Sequence[str], translate: Translate) -> str:
-    """"Ana, Bo and Chloé" with the language's own list words (no joined fragments)."""
+    """ "Ana, Bo and Chloé" with the language's own list words (no joined fragments)."""
     if not names:
         return translate("voice.someone")
     if len(names) == 1:
@@ -72,14 +81,14 @@ def spoken_list(names: Sequence[str], translate: Translate) -> str:
 
 
 def king_name(code: object, translate: Translate) -> str:
-    """"the King of Spades" for ``"KS"``; refuses any card that is not a King."""
+    """ "the King of Spades" for ``"KS"``; refuses any card that is not a King."""
     if not isinstance(code, str) or len(code) != 2 or code[0] != KING or code[1] not in SUITS:
         raise HiddenEvent(f"only a shown or cut King may be spoken, not {code!r}")
     return translate(f"voice.king_{code[1]}")
 
 
 def rank_name(rank: object, translate: Translate) -> str:
-    """"a two" for the reveal's lowest rank."""
+    """ "a two" for the reveal's lowest rank."""
     if rank not in RANKS:
         raise UnknownEvent(f"not a rank: {rank!r}")
     return translate(f"voice.rank_{rank}")
@@ -94,7 +103,9 @@ def call_key(event: BlockedEvent | CutKingEvent, view: View) -> str:
 
 
 def _joined(event: PlayerJoinedEvent, view: View, _: Translate) -> list[str]:
-    key = "voice.player_joined_waiting" if event.get("status") == "waiting" else "voice.player_joined"
+    key = (
+        "voice.player_joined_waiting" if event.get("status") == "waiting" else "voice.player_joined"
+    )
     return [_(key, name=event.get("name") or _("voice.someone"))]
 
 
@@ -129,15 +140,26 @@ def _kept(event: KeptEvent, view: View, _: Translate) -> list[str]:
 
 
 def _exchanged(event: ExchangedEvent, view: View, _: Translate) -> list[str]:
-    return [_("voice.exchanged", name=player_name(view, event.get("player"), _),
-              target=player_name(view, event.get("target"), _))]
+    return [
+        _(
+            "voice.exchanged",
+            name=player_name(view, event.get("player"), _),
+            target=player_name(view, event.get("target"), _),
+        )
+    ]
 
 
 def _blocked(event: BlockedEvent, view: View, _: Translate) -> list[str]:
     king = king_name(event.get("king"), _)
-    return [_(call_key(event, view)),
-            _("voice.blocked", target=player_name(view, event.get("target"), _),
-              king=king, name=player_name(view, event.get("player"), _))]
+    return [
+        _(call_key(event, view)),
+        _(
+            "voice.blocked",
+            target=player_name(view, event.get("target"), _),
+            king=king,
+            name=player_name(view, event.get("player"), _),
+        ),
+    ]
 
 
 def _cut(event: CutEvent, view: View, _: Translate) -> list[str]:
@@ -150,7 +172,11 @@ def _cut_taken(event: object, view: View, _: Translate) -> list[str]:
 
 
 def _cut_king(event: CutKingEvent, view: View, _: Translate) -> list[str]:
-    key = "voice.cut_king_chase" if call_key(event, view) == "voice.chase" else "voice.cut_king_cuckoo"
+    key = (
+        "voice.cut_king_chase"
+        if call_key(event, view) == "voice.chase"
+        else "voice.cut_king_cuckoo"
+    )
     return [_(key, king=king_name(event.get("king"), _))]
 
 
@@ -187,8 +213,13 @@ def _game_over(event: GameOverEvent, view: View, _: Translate) -> list[str]:
 
 
 def _misdeal(event: MisdealEvent, view: View, _: Translate) -> list[str]:
-    return [_("voice.misdeal", dealer=player_name(view, event.get("dealer"), _),
-              round=event.get("round"))]
+    return [
+        _(
+            "voice.misdeal",
+            dealer=player_name(view, event.get("dealer"), _),
+            round=event.get("round"),
+        )
+    ]
 
 
 def _new_game(event: object, view: View, _: Translate) -> list[str]:

@@ -53,14 +53,21 @@ def list_voices() -> VoiceList:
     chosen: dict[str, VoiceChoice | None] = {}
     for lang in LANGUAGES:
         voice = pick_voice(voices, lang)
-        chosen[lang] = None if voice is None else {
-            "id": str(voice.id), "name": str(getattr(voice, "name", None) or voice.id),
-            "languages": language_tags(voice)}
+        chosen[lang] = (
+            None
+            if voice is None
+            else {
+                "id": str(voice.id),
+                "name": str(getattr(voice, "name", None) or voice.id),
+                "languages": language_tags(voice),
+            }
+        )
     return {"driver": str(getattr(engine, "driver_name", "pyttsx3")), "voices": chosen}
 
 
-def render_line(text: str, voice_id: str, rate: int, out: Path,
-                timeout_s: float = FINISH_TIMEOUT_S) -> float:
+def render_line(
+    text: str, voice_id: str, rate: int, out: Path, timeout_s: float = FINISH_TIMEOUT_S
+) -> float:
     """Render ``text`` to the WAV ``out``; returns its length in seconds."""
     engine = init_pyttsx3()
     espeak = "espeak" in str(getattr(engine, "driver_name", ""))
@@ -120,8 +127,12 @@ def main(argv: list[str] | None = None) -> int:
             text = sys.stdin.buffer.read().decode("utf-8")
             render_line(text, args.voice, args.rate, Path(args.out))
     except Exception as error:  # noqa: BLE001 - reported to the parent as one line
-        print(f"{type(error).__name__}: {error}" if not isinstance(error, VoiceUnavailable)
-              else str(error), file=sys.stderr)
+        print(
+            f"{type(error).__name__}: {error}"
+            if not isinstance(error, VoiceUnavailable)
+            else str(error),
+            file=sys.stderr,
+        )
         return 1
     return 0
 

@@ -33,8 +33,13 @@ def _game_ended(event: Event, view: View, _: Callable[..., str]) -> list[str]:
 
 
 def _player_away(event: Event, view: View, _: Callable[..., str]) -> list[str]:
-    return [_("vip.player_away", name=_name(view, event.get("player"), _),
-              seconds=event.get("seconds", 15))]
+    return [
+        _(
+            "vip.player_away",
+            name=_name(view, event.get("player"), _),
+            seconds=event.get("seconds", 15),
+        )
+    ]
 
 
 VIP_PHRASE_MAKERS: Mapping[str, Callable[[Event, View, Any], list[str]]] = {

@@ -21,8 +21,14 @@ class Http:
         parts = urlsplit(base)
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
 
-    def call(self, method: str, path: str, body: Any = None, token: str | None = None,
-             raw: bytes | None = None) -> tuple[int, Any]:
+    def call(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        raw: bytes | None = None,
+    ) -> tuple[int, Any]:
         connection = http.client.HTTPConnection(self.host, self.port, timeout=TIMEOUT)
         headers = {"Content-Type": "application/json"}
         if token:
@@ -96,8 +102,9 @@ class EventStream(threading.Thread):
         with self._lock:
             return list(self.views)
 
-    def wait_for(self, predicate: Callable[[list[dict[str, Any]]], bool],
-                 timeout: float = TIMEOUT) -> bool:
+    def wait_for(
+        self, predicate: Callable[[list[dict[str, Any]]], bool], timeout: float = TIMEOUT
+    ) -> bool:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if predicate(self.snapshot()):

@@ -20,14 +20,22 @@ def table(make_session: Any, tmp_path: Path) -> Any:
         answer = client.post("/api/join", json={"name": name, "room": "TEST"}).json
         assert answer is not None
         tokens.append(answer["token"])
-    assert client.post("/api/action", json={"action": "start", "step": 0},
-                       headers={"Authorization": f"Bearer {tokens[0]}"}).status_code == 200
+    assert (
+        client.post(
+            "/api/action",
+            json={"action": "start", "step": 0},
+            headers={"Authorization": f"Bearer {tokens[0]}"},
+        ).status_code
+        == 200
+    )
     kicked = tokens.pop()
     session.kick(session.player_for_token(kicked))
     return session, client, tokens, kicked, tmp_path / "state.json"
 
 
-def _bad_requests(tokens: list[str], kicked: str, step: int) -> list[tuple[str, str, Any, dict[str, str], int, str]]:
+def _bad_requests(
+    tokens: list[str], kicked: str, step: int
+) -> list[tuple[str, str, Any, dict[str, str], int, str]]:
     good = {"Authorization": f"Bearer {tokens[0]}"}
     keep = json.dumps({"action": "keep", "step": step})
     return [
@@ -35,26 +43,53 @@ def _bad_requests(tokens: list[str], kicked: str, step: int) -> list[tuple[str, 
         ("POST", "/api/join", "[]", {}, 400, "bad_request"),
         ("POST", "/api/join", '{"name": ["Eve"], "room": "TEST"}', {}, 400, "bad_name"),
         ("POST", "/api/join", '{"name": "Eve", "room": 7}', {}, 403, "bad_room"),
-        ("POST", "/api/join", '{"name": "' + "E" * 5000 + '", "room": "TEST"}', {}, 413,
-         "too_large"),
-        ("POST", "/api/join", '{"name": "' + "E" * 40 + '", "room": "TEST"}', {}, 400,
-         "bad_name"),
+        (
+            "POST",
+            "/api/join",
+            '{"name": "' + "E" * 5000 + '", "room": "TEST"}',
+            {},
+            413,
+            "too_large",
+        ),
+        ("POST", "/api/join", '{"name": "' + "E" * 40 + '", "room": "TEST"}', {}, 400, "bad_name"),
         ("POST", "/api/join", '{"name": "Eve", "room": "XXXX"}', {}, 403, "bad_room"),
         ("POST", "/api/join", '{"name": "bea", "room": "TEST"}', {}, 409, "name_taken"),
         ("POST", "/api/action", "{broken", good, 400, "bad_request"),
-        ("POST", "/api/action", json.dumps({"action": None, "step": step}), good, 400, "bad_request"),
-        ("POST", "/api/action", json.dumps({"action": "keep", "step": str(step)}), good, 400,
-         "bad_request"),
-        ("POST", "/api/action", json.dumps({"action": "dance", "step": step}), good, 400,
-         "bad_action"),
-        ("POST", "/api/action", json.dumps({"action": "keep", "step": step + 5}), good, 409,
-         "stale_step"),
-        ("POST", "/api/action", keep,
-         {"Authorization": "Bearer " + "A" * 43}, 401, "unauthorized"),
-        ("POST", "/api/action", keep, {}, 401,
-         "unauthorized"),
-        ("POST", "/api/action", keep,
-         {"Authorization": f"Bearer {kicked}"}, 401, "unauthorized"),
+        (
+            "POST",
+            "/api/action",
+            json.dumps({"action": None, "step": step}),
+            good,
+            400,
+            "bad_request",
+        ),
+        (
+            "POST",
+            "/api/action",
+            json.dumps({"action": "keep", "step": str(step)}),
+            good,
+            400,
+            "bad_request",
+        ),
+        (
+            "POST",
+            "/api/action",
+            json.dumps({"action": "dance", "step": step}),
+            good,
+            400,
+            "bad_action",
+        ),
+        (
+            "POST",
+            "/api/action",
+            json.dumps({"action": "keep", "step": step + 5}),
+            good,
+            409,
+            "stale_step",
+        ),
+        ("POST", "/api/action", keep, {"Authorization": "Bearer " + "A" * 43}, 401, "unauthorized"),
+        ("POST", "/api/action", keep, {}, 401, "unauthorized"),
+        ("POST", "/api/action", keep, {"Authorization": f"Bearer {kicked}"}, 401, "unauthorized"),
         ("GET", "/api/state", "", {"Authorization": f"Bearer {kicked}"}, 401, "unauthorized"),
         ("GET", "/api/table?room=ZZZZ", "", {}, 403, "bad_room"),
     ]
@@ -65,8 +100,9 @@ def test_bad_input_changes_nothing(table: Any) -> None:
     before_file = state_file.read_bytes()
     before_state = session.to_dict()
     for method, path, body, headers, status, code in _bad_requests(tokens, kicked, session.step):
-        response = client.open(path, method=method, data=body, headers=headers,
-                               content_type="application/json")
+        response = client.open(
+            path, method=method, data=body, headers=headers, content_type="application/json"
+        )
         assert response.status_code == status, (path, body[:60], response.json)
         assert response.json["error"] == code
         assert state_file.read_bytes() == before_file, (path, body[:60])
@@ -78,7 +114,10 @@ def test_a_move_out_of_turn_changes_nothing(table: Any) -> None:
     before = state_file.read_bytes()
     current = session.view(None)["current"]
     idle = next(t for t in tokens if session.player_for_token(t) != current)
-    response = client.post("/api/action", json={"action": "keep", "step": session.step},
-                           headers={"Authorization": f"Bearer {idle}"})
+    response = client.post(
+        "/api/action",
+        json={"action": "keep", "step": session.step},
+        headers={"Authorization": f"Bearer {idle}"},
+    )
     assert response.status_code == 400 and response.json["error"] == "bad_action"
     assert state_file.read_bytes() == before

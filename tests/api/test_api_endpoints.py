@@ -31,8 +31,9 @@ def _error(response: Any, status: int, code: str) -> None:
 
 def _table_of_three(client: Any) -> list[dict[str, Any]]:
     players = [_join(client, name) for name in ("Ana", "Bea", "Cal")]
-    response = client.post("/api/action", json={"action": "start", "step": 0},
-                           headers=_auth(players[0]["token"]))
+    response = client.post(
+        "/api/action", json={"action": "start", "step": 0}, headers=_auth(players[0]["token"])
+    )
     assert response.status_code == 200
     return players
 
@@ -60,8 +61,9 @@ def test_join_bad_names(client: Any, name: Any) -> None:
 
 def test_join_without_a_json_object_is_bad_request(client: Any) -> None:
     for body in ("nonsense", "[]", '"Ana"', "{"):
-        _error(client.post("/api/join", data=body, content_type="application/json"),
-               400, "bad_request")
+        _error(
+            client.post("/api/join", data=body, content_type="application/json"), 400, "bad_request"
+        )
     _error(client.post("/api/join", json={"room": "TEST"}), 400, "bad_name")
     _error(client.post("/api/join", json={"name": "Ana"}), 403, "bad_room")
     _error(client.post("/api/join", json={"name": "Ana", "room": 7}), 403, "bad_room")
@@ -119,15 +121,24 @@ def test_state_is_the_callers_view(client: Any) -> None:
     assert view["room"] == "TEST" and view["phase"] == "lobby" and view["step"] == 0
     assert view["round"] == 0 and view["me"]["id"] == ana["player_id"]
     assert view["players"][0]["connected"] is False
-    for key in ("can", "players", "dealer", "current", "cut_king", "losers", "eliminated",
-                "winners"):
+    for key in (
+        "can",
+        "players",
+        "dealer",
+        "current",
+        "cut_king",
+        "losers",
+        "eliminated",
+        "winners",
+    ):
         assert key in view
 
 
 def test_action_applies_and_step_rises_by_one(client: Any) -> None:
     players = [_join(client, name) for name in ("Ana", "Bea", "Cal")]
-    response = client.post("/api/action", json={"action": "start", "step": 0},
-                           headers=_auth(players[0]["token"]))
+    response = client.post(
+        "/api/action", json={"action": "start", "step": 0}, headers=_auth(players[0]["token"])
+    )
     assert response.status_code == 200
     assert response.json["step"] == 1 and response.json["phase"] == "turns"
     assert response.json["me"]["card"] is not None
@@ -139,30 +150,53 @@ def test_action_order_of_checks(client: Any) -> None:
     # 401 first, even with a bad body
     _error(client.post("/api/action", data="nonsense"), 401, "unauthorized")
     # then 400 bad_request for the body's shape
-    for body in ("nonsense", "[1, 2]", '{"action": "keep"}', '{"step": 1}',
-                 '{"action": "keep", "step": "1"}', '{"action": "keep", "step": true}',
-                 '{"action": 5, "step": 1}', '{"action": "keep", "step": 1.5}'):
-        _error(client.post("/api/action", data=body, headers=_auth(token),
-                           content_type="application/json"), 400, "bad_request")
+    for body in (
+        "nonsense",
+        "[1, 2]",
+        '{"action": "keep"}',
+        '{"step": 1}',
+        '{"action": "keep", "step": "1"}',
+        '{"action": "keep", "step": true}',
+        '{"action": 5, "step": 1}',
+        '{"action": "keep", "step": 1.5}',
+    ):
+        _error(
+            client.post(
+                "/api/action", data=body, headers=_auth(token), content_type="application/json"
+            ),
+            400,
+            "bad_request",
+        )
     # then 409 stale_step whatever the action
     for action in ("keep", "fly", "start"):
-        _error(client.post("/api/action", json={"action": action, "step": 0},
-                           headers=_auth(token)), 409, "stale_step")
+        _error(
+            client.post("/api/action", json={"action": action, "step": 0}, headers=_auth(token)),
+            409,
+            "stale_step",
+        )
     # then 400 bad_action: unknown, or not in `can`
-    _error(client.post("/api/action", json={"action": "fly", "step": 1}, headers=_auth(token)),
-           400, "bad_action")
+    _error(
+        client.post("/api/action", json={"action": "fly", "step": 1}, headers=_auth(token)),
+        400,
+        "bad_action",
+    )
     view = client.get("/api/state", headers=_auth(token)).json
     not_allowed = next(a for a in ("start", "deal", "new_game") if a not in view["can"])
-    _error(client.post("/api/action", json={"action": not_allowed, "step": 1},
-                       headers=_auth(token)), 400, "bad_action")
+    _error(
+        client.post("/api/action", json={"action": not_allowed, "step": 1}, headers=_auth(token)),
+        400,
+        "bad_action",
+    )
 
 
 def test_a_double_tap_changes_nothing(client: Any, session: Any) -> None:
     players = [_join(client, name) for name in ("Ana", "Bea", "Cal")]
-    first = client.post("/api/action", json={"action": "start", "step": 0},
-                        headers=_auth(players[0]["token"]))
-    again = client.post("/api/action", json={"action": "start", "step": 0},
-                        headers=_auth(players[0]["token"]))
+    first = client.post(
+        "/api/action", json={"action": "start", "step": 0}, headers=_auth(players[0]["token"])
+    )
+    again = client.post(
+        "/api/action", json={"action": "start", "step": 0}, headers=_auth(players[0]["token"])
+    )
     assert first.status_code == 200
     _error(again, 409, "stale_step")
     assert session.step == 1
@@ -172,8 +206,9 @@ def test_table_is_the_public_view(client: Any) -> None:
     _table_of_three(client)
     view = client.get("/api/table?room=TEST").json
     assert view["me"] is None and view["can"] == [] and view["phase"] == "turns"
-    assert all(player["card"] is None or player["card"].startswith("K")
-               for player in view["players"])
+    assert all(
+        player["card"] is None or player["card"].startswith("K") for player in view["players"]
+    )
     _error(client.get("/api/table?room=NOPE"), 403, "bad_room")
     _error(client.get("/api/table"), 403, "bad_room")
 
@@ -211,13 +246,13 @@ def test_unknown_paths_and_methods_are_json(client: Any) -> None:
 
 def test_bodies_over_4kb_get_413(client: Any, session: Any) -> None:
     big = json.dumps({"name": "Ana", "room": "TEST", "pad": "x" * 5000})
-    _error(client.post("/api/join", data=big, content_type="application/json"),
-           413, "too_large")
+    _error(client.post("/api/join", data=big, content_type="application/json"), 413, "too_large")
     assert session.view(None)["players"] == []
 
 
-def test_crash_is_json_without_stack_trace(client: Any, session: Any,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_crash_is_json_without_stack_trace(
+    client: Any, session: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     ana = _join(client, "Ana")
 
     def explode(player_id: Any) -> Any:
@@ -232,8 +267,11 @@ def test_crash_is_json_without_stack_trace(client: Any, session: Any,
 def test_every_response_is_no_store_with_a_strict_csp(client: Any) -> None:
     ana = _join(client, "Ana")
     responses = [
-        client.get("/healthz"), client.get("/api/state", headers=_auth(ana["token"])),
-        client.get("/api/state"), client.get("/api/table?room=TEST"), client.get("/nope"),
+        client.get("/healthz"),
+        client.get("/api/state", headers=_auth(ana["token"])),
+        client.get("/api/state"),
+        client.get("/api/table?room=TEST"),
+        client.get("/nope"),
         client.post("/api/join", json={"name": "", "room": "TEST"}),
     ]
     for response in responses:
@@ -244,10 +282,14 @@ def test_every_response_is_no_store_with_a_strict_csp(client: Any) -> None:
 
 def test_error_messages_follow_the_phones_language(client: Any) -> None:
     english = client.post("/api/join", json={"name": "", "room": "TEST"}).json["message"]
-    french = client.post("/api/join", json={"name": "", "room": "TEST"},
-                         headers={"Accept-Language": "fr-FR,fr;q=0.9"}).json["message"]
-    italian = client.post("/api/join", json={"name": "", "room": "TEST"},
-                          headers={"Accept-Language": "it"}).json["message"]
+    french = client.post(
+        "/api/join",
+        json={"name": "", "room": "TEST"},
+        headers={"Accept-Language": "fr-FR,fr;q=0.9"},
+    ).json["message"]
+    italian = client.post(
+        "/api/join", json={"name": "", "room": "TEST"}, headers={"Accept-Language": "it"}
+    ).json["message"]
     assert len({english, french, italian}) == 3
 
 
@@ -263,5 +305,10 @@ def test_a_closing_host_answers_503_closed(client: Any, session: Any) -> None:
     ana = _join(client, "Ana")
     session.close()
     _error(client.post("/api/join", json={"name": "Bea", "room": "TEST"}), 503, "closed")
-    _error(client.post("/api/action", json={"action": "start", "step": 0},
-                       headers=_auth(ana["token"])), 503, "closed")
+    _error(
+        client.post(
+            "/api/action", json={"action": "start", "step": 0}, headers=_auth(ana["token"])
+        ),
+        503,
+        "closed",
+    )

@@ -35,13 +35,15 @@ def _app(session: Any, clock: Clock | None = None) -> Any:
 
 def test_issue15_wrong_room_codes_past_20_a_minute_get_429(session: Any) -> None:
     client = _app(session)
-    ana = client.post("/api/join", json={"name": "Ana", "room": "TEST"},
-                      environ_base=GUESSER).get_json()
+    ana = client.post(
+        "/api/join", json={"name": "Ana", "room": "TEST"}, environ_base=GUESSER
+    ).get_json()
     for guess in range(GUESSES_PER_MINUTE):
         answer = client.get(f"/api/table?room=Z{guess:03d}", environ_base=GUESSER)
         assert answer.status_code == 403, guess
-    limited = client.get("/api/table?room=ZZZZ", environ_base=GUESSER,
-                         headers={"Accept-Language": "fr"})
+    limited = client.get(
+        "/api/table?room=ZZZZ", environ_base=GUESSER, headers={"Accept-Language": "fr"}
+    )
     assert limited.status_code == 429
     assert 1 <= int(limited.headers["Retry-After"]) <= 60
     body = limited.get_json()
@@ -49,8 +51,12 @@ def test_issue15_wrong_room_codes_past_20_a_minute_get_429(session: Any) -> None
     assert body["message"] == Catalog.load().t("fr", "cli.error_rate_limited")
     # Further attempts, even the right code, wait; the refusal changed nothing.
     assert client.get("/api/table?room=TEST", environ_base=GUESSER).status_code == 429
-    assert client.post("/api/join", json={"name": "Bea", "room": "TEST"},
-                       environ_base=GUESSER).status_code == 429
+    assert (
+        client.post(
+            "/api/join", json={"name": "Bea", "room": "TEST"}, environ_base=GUESSER
+        ).status_code
+        == 429
+    )
     assert [p["name"] for p in session.view(None)["players"]] == ["Ana"]
     # A seated player at the same address is never slowed down.
     auth = {"Authorization": f"Bearer {ana['token']}"}
@@ -64,14 +70,17 @@ def test_issue15_wrong_room_codes_past_20_a_minute_get_429(session: Any) -> None
 def test_issue15_failed_joins_count_and_the_wait_ends_after_a_minute(session: Any) -> None:
     clock = Clock()
     client = _app(session, clock)
-    refusals = [({"name": "", "room": "TEST"}, 400), ({"name": "Ana", "room": "NOPE"}, 403),
-                ({"name": "Ana"}, 403), ({"room": "TEST"}, 400)]
+    refusals = [
+        ({"name": "", "room": "TEST"}, 400),
+        ({"name": "Ana", "room": "NOPE"}, 403),
+        ({"name": "Ana"}, 403),
+        ({"room": "TEST"}, 400),
+    ]
     for index in range(GUESSES_PER_MINUTE):
         body, status = refusals[index % len(refusals)]
         assert client.post("/api/join", json=body, environ_base=GUESSER).status_code == status
         clock.now += 1
-    limited = client.post("/api/join", json={"name": "Ana", "room": "TEST"},
-                          environ_base=GUESSER)
+    limited = client.post("/api/join", json={"name": "Ana", "room": "TEST"}, environ_base=GUESSER)
     assert limited.status_code == 429
     assert int(limited.headers["Retry-After"]) == 40  # when the oldest failure leaves the window
     assert session.view(None)["players"] == []
@@ -80,8 +89,7 @@ def test_issue15_failed_joins_count_and_the_wait_ends_after_a_minute(session: An
     assert joined.status_code == 201
 
 
-def test_issue15_a_few_mistakes_are_not_limited_and_the_limit_can_be_raised(
-        session: Any) -> None:
+def test_issue15_a_few_mistakes_are_not_limited_and_the_limit_can_be_raised(session: Any) -> None:
     client = _app(session)
     for _ in range(5):
         assert client.get("/api/table?room=NOPE", environ_base=GUESSER).status_code == 403

@@ -46,7 +46,8 @@ def _hostile_bodies() -> list[tuple[str, bytes]]:
 
 @pytest.mark.parametrize("path", ["/api/join", "/api/action"])
 def test_issue15_hostile_bodies_get_a_4xx_json_answer_and_no_crash_log(
-        seated: Any, path: str, caplog: pytest.LogCaptureFixture) -> None:
+    seated: Any, path: str, caplog: pytest.LogCaptureFixture
+) -> None:
     session, client, auth = seated
     before = session.to_dict()
     for label, body in _hostile_bodies():
@@ -62,6 +63,5 @@ def test_issue15_hostile_bodies_get_a_4xx_json_answer_and_no_crash_log(
 
 def test_issue15_deeply_nested_join_is_bad_request(seated: Any) -> None:
     _, client, _ = seated
-    answer = client.post("/api/join", data="[" * 1020 + "]" * 1020,
-                         content_type="application/json")
+    answer = client.post("/api/join", data="[" * 1020 + "]" * 1020, content_type="application/json")
     assert answer.status_code == 400 and json.loads(answer.data)["error"] == "bad_request"

@@ -47,8 +47,9 @@ class Oracle:
                 if player.card is not None and player.id in game.order:
                     self.held.setdefault(player.id, set()).add(str(player.card))
             if game.phase in ("reveal", "game_over"):
-                public |= {str(p.card) for p in game.players
-                           if p.card is not None and p.id in game.order}
+                public |= {
+                    str(p.card) for p in game.players if p.card is not None and p.id in game.order
+                }
             allowed: dict[str | None, set[str]] = {None: public}
             for player in game.players:
                 allowed[player.id] = public | self.held.get(player.id, set())
@@ -63,8 +64,9 @@ class Oracle:
 
 
 @pytest.mark.parametrize("house_rules, seed", [("", 11), ("H2,H3", 12), ("H5,H1", 13)])
-def test_no_response_or_stream_message_leaks_a_card(make_session: Any, live_server: Any,
-                                                    house_rules: str, seed: int) -> None:
+def test_no_response_or_stream_message_leaks_a_card(
+    make_session: Any, live_server: Any, house_rules: str, seed: int
+) -> None:
     session = make_session(house_rules, seed=seed)
     server = live_server(session)
     http = Http(server.url)

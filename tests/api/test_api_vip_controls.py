@@ -48,8 +48,11 @@ class Table:
 
     def act(self, pid: str, action: str, step: int | None = None, **extra: Any) -> Any:
         step = self.view()["step"] if step is None else step
-        return self.client.post("/api/action", json={"action": action, "step": step, **extra},
-                                headers={"Authorization": f"Bearer {self.tokens[pid]}"})
+        return self.client.post(
+            "/api/action",
+            json={"action": action, "step": step, **extra},
+            headers={"Authorization": f"Bearer {self.tokens[pid]}"},
+        )
 
     def ok(self, pid: str, action: str, **extra: Any) -> dict[str, Any]:
         before = self.view()["step"]
@@ -125,8 +128,12 @@ def test_issue13_kick_in_the_lobby_and_mid_round_redeals_r16(table: Table) -> No
     ana, _bea, _cal, dan = table.join("Ana", "Bea", "Cal", "Dan")
     table.ok(ana, "kick", player=dan)
     assert dan not in [p["id"] for p in table.view()["players"]]
-    assert table.client.get("/api/state", headers={
-        "Authorization": f"Bearer {table.tokens[dan]}"}).status_code == 401
+    assert (
+        table.client.get(
+            "/api/state", headers={"Authorization": f"Bearer {table.tokens[dan]}"}
+        ).status_code
+        == 401
+    )
     table.join("Eve")
     table.ok(ana, "start")
     before = table.view()
@@ -134,7 +141,9 @@ def test_issue13_kick_in_the_lobby_and_mid_round_redeals_r16(table: Table) -> No
     view = table.ok(ana, "kick", player=victim)
     assert view["phase"] == "turns" and view["round"] == before["round"] == 1
     assert victim not in view["order"] and view["dealer"] == before["dealer"]
-    assert any(e["type"] == "misdeal" for e in view["log"]) or view["log"][0]["type"] == "round_dealt"
+    assert (
+        any(e["type"] == "misdeal" for e in view["log"]) or view["log"][0]["type"] == "round_dealt"
+    )
     _error(table.act(ana, "kick", player=ana), 400, "bad_action")  # not the VIP
 
 
@@ -261,7 +270,9 @@ def test_issue13_check_order_401_400_409_400(table: Table) -> None:
         _error(table.act(who, "set_rules", step=99, rules=["H9"]), 400, "bad_request")
         _error(table.act(who, "set_rules", step=99, rules=[], rapid_seconds=4), 400, "bad_request")
         _error(table.act(who, "set_rules", step=99, rules=[], rapid_seconds=61), 400, "bad_request")
-        _error(table.act(who, "set_rules", step=99, rules=[], rapid_seconds=True), 400, "bad_request")
+        _error(
+            table.act(who, "set_rules", step=99, rules=[], rapid_seconds=True), 400, "bad_request"
+        )
         _error(table.act(who, "add_bot", step=99, strategy="genius"), 400, "bad_request")
         _error(table.act(who, "make_vip", step=99, player=""), 400, "bad_request")
     # 409 stale_step before bad_action
@@ -272,12 +283,21 @@ def test_issue13_check_order_401_400_409_400(table: Table) -> None:
 
 
 def _every_control(target: str) -> list[dict[str, Any]]:
-    return [{"action": "set_rules", "rules": ["H1"]}, {"action": "set_rules", "rules": []},
-            {"action": "add_bot"}, {"action": "add_bot", "strategy": "random"},
-            {"action": "kick", "player": target}, {"action": "make_vip", "player": target},
-            {"action": "skip"}, {"action": "misdeal"}, {"action": "end_game"},
-            {"action": "set_tv", "language": "it"}, {"action": "set_tv", "voice_muted": True},
-            {"action": "how_to_play"}, {"action": "new_evening"}]
+    return [
+        {"action": "set_rules", "rules": ["H1"]},
+        {"action": "set_rules", "rules": []},
+        {"action": "add_bot"},
+        {"action": "add_bot", "strategy": "random"},
+        {"action": "kick", "player": target},
+        {"action": "make_vip", "player": target},
+        {"action": "skip"},
+        {"action": "misdeal"},
+        {"action": "end_game"},
+        {"action": "set_tv", "language": "it"},
+        {"action": "set_tv", "voice_muted": True},
+        {"action": "how_to_play"},
+        {"action": "new_evening"},
+    ]
 
 
 def _comparable(view: dict[str, Any]) -> dict[str, Any]:
@@ -319,8 +339,16 @@ def test_issue13_safety_a_non_vip_never_triggers_a_control(table: Table) -> None
 def test_issue13_controls_are_listed_only_when_allowed(table: Table) -> None:
     ana, bea, _cal = table.join("Ana", "Bea", "Cal")
     lobby = table.view(ana)["can"]
-    assert lobby == ["start", "set_rules", "add_bot", "kick", "make_vip", "set_tv",
-                     "how_to_play", "new_evening"]
+    assert lobby == [
+        "start",
+        "set_rules",
+        "add_bot",
+        "kick",
+        "make_vip",
+        "set_tv",
+        "how_to_play",
+        "new_evening",
+    ]
     table.ok(ana, "start")
     turns = table.view(ana)["can"]
     assert {"kick", "make_vip", "misdeal", "end_game"} <= set(turns)
@@ -340,8 +368,9 @@ def test_issue13_controls_survive_a_kill_9(tmp_path: Any, host_processes: list[A
 
     def control(action: str, **extra: Any) -> dict[str, Any]:
         step = host.http.state(vip)["step"]
-        status, body = host.http.call("POST", "/api/action",
-                                      {"action": action, "step": step, **extra}, token=vip)
+        status, body = host.http.call(
+            "POST", "/api/action", {"action": action, "step": step, **extra}, token=vip
+        )
         assert status == 200, body
         assert body["step"] == step + 1
         return body  # type: ignore[no-any-return]

@@ -17,19 +17,29 @@ from tests.api.cuckoo_http_client import Http
 from tests.host_process import ROOT, HostProcess, without_connected
 
 
-def _random_moves(http: Http, tokens: dict[str, str], rng: random.Random, *, limit: int,
-                  until_phase: str | None = None) -> None:
+def _random_moves(
+    http: Http,
+    tokens: dict[str, str],
+    rng: random.Random,
+    *,
+    limit: int,
+    until_phase: str | None = None,
+) -> None:
     for _ in range(limit):
         views = {pid: http.state(t) for pid, t in tokens.items()}
         phase = next(iter(views.values()))["phase"]
         if phase == until_phase or phase == "game_over":
             return
         pid = rng.choice([p for p, v in views.items() if game_moves(v["can"])])
-        status, body = http.act(tokens[pid], rng.choice(game_moves(views[pid]["can"])), views[pid]["step"])
+        status, body = http.act(
+            tokens[pid], rng.choice(game_moves(views[pid]["can"])), views[pid]["step"]
+        )
         assert status == 200, body
 
 
-def test_kill_9_then_resume_exactly_and_finish(tmp_path: Path, host_processes: list[HostProcess]) -> None:
+def test_kill_9_then_resume_exactly_and_finish(
+    tmp_path: Path, host_processes: list[HostProcess]
+) -> None:
     state = tmp_path / "s.json"
     first = HostProcess(state, port=free_port("127.0.0.1", 0))
     host_processes.append(first)
@@ -58,7 +68,9 @@ def test_kill_9_then_resume_exactly_and_finish(tmp_path: Path, host_processes: l
     assert final["phase"] == "game_over" and final["winners"]
 
 
-def test_sigterm_saves_and_exits_within_two_seconds(tmp_path: Path, host_processes: list[HostProcess]) -> None:
+def test_sigterm_saves_and_exits_within_two_seconds(
+    tmp_path: Path, host_processes: list[HostProcess]
+) -> None:
     state = tmp_path / "s.json"
     host = HostProcess(state, port=free_port("127.0.0.1", 0))
     host_processes.append(host)
@@ -74,7 +86,9 @@ def test_sigterm_saves_and_exits_within_two_seconds(tmp_path: Path, host_process
     assert '"Ana"' in state.read_text(encoding="utf-8")
 
 
-def test_busy_port_takes_the_next_free_one(tmp_path: Path, host_processes: list[HostProcess]) -> None:
+def test_busy_port_takes_the_next_free_one(
+    tmp_path: Path, host_processes: list[HostProcess]
+) -> None:
     busy = free_port("127.0.0.1", 0)
     with socket.socket() as blocker:
         blocker.bind(("127.0.0.1", busy))
@@ -86,10 +100,22 @@ def test_busy_port_takes_the_next_free_one(tmp_path: Path, host_processes: list[
 
 def test_bad_house_rule_is_a_clear_error(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "host.cli", "--headless", "--house-rules", "H9",
-         "--state", str(tmp_path / "s.json")],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
-        timeout=30, check=False,
+        [
+            sys.executable,
+            "-m",
+            "host.cli",
+            "--headless",
+            "--house-rules",
+            "H9",
+            "--state",
+            str(tmp_path / "s.json"),
+        ],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
     )
     assert result.returncode == 2 and "H9" in result.stderr
     assert "Traceback" not in result.stderr

@@ -12,7 +12,8 @@ from tests.host_process import HostProcess
 
 
 def test_issue15_real_host_goes_on_when_the_disk_refuses_and_says_so(
-        tmp_path: Path, host_processes: list[HostProcess]) -> None:
+    tmp_path: Path, host_processes: list[HostProcess]
+) -> None:
     folder = tmp_path / "party"
     host = HostProcess(folder / "state.json")
     host_processes.append(host)
@@ -28,8 +29,9 @@ def test_issue15_real_host_goes_on_when_the_disk_refuses_and_says_so(
     host.process.send_signal(signal.SIGTERM)
     assert host.process.wait(20) == 0
     deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and not any("could not be saved" in line
-                                                  for line in host.lines):
+    while time.monotonic() < deadline and not any(
+        "could not be saved" in line for line in host.lines
+    ):
         time.sleep(0.05)
     assert any("could not be saved" in line for line in host.lines), host.lines
     assert not any("Traceback" in line for line in host.lines), host.lines

@@ -48,8 +48,13 @@ def test_six_players_play_a_whole_game_over_http_with_streams(live_server: Any) 
         assert status == 200 and body["phase"] == "turns"
         final_step = _play_to_game_over(http, tokens, random.Random(7))
         for pid, stream in streams.items():
-            assert stream.wait_for(lambda views: bool(views) and views[-1]["step"] == final_step
-                                   and views[-1]["phase"] == "game_over"), pid
+            assert stream.wait_for(
+                lambda views: (
+                    bool(views)
+                    and views[-1]["step"] == final_step
+                    and views[-1]["phase"] == "game_over"
+                )
+            ), pid
             views = stream.snapshot()
             steps = [view["step"] for view in views]
             assert steps == sorted(steps), f"{pid}: out of order"
@@ -124,8 +129,9 @@ def test_a_kicked_players_stream_ends(live_server: Any) -> None:
     stream.close()
 
 
-def test_h7_twenty_phones_with_open_streams_are_all_served(make_session: Any,
-                                                           live_server: Any) -> None:
+def test_h7_twenty_phones_with_open_streams_are_all_served(
+    make_session: Any, live_server: Any
+) -> None:
     server = live_server(make_session("H7"))
     http = Http(server.url)
     tokens = [http.join(f"P{number}")["token"] for number in range(20)]

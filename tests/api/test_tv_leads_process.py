@@ -24,13 +24,37 @@ NAMES = ("Ana", "Bo", "Cy", "Di")
 
 class Host:
     def __init__(self, state: Path, headless: bool) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy",
-               "SDL_AUDIODRIVER": "dummy"}
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "SDL_VIDEODRIVER": "dummy",
+            "SDL_AUDIODRIVER": "dummy",
+        }
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "host.cli", *(["--headless"] if headless else ["--mute"]),
-             "--bind", "127.0.0.1", "--port", "0", "--room", "TEST", "--seed", "42",
-             "--state", str(state), "--turn-timeout", "0"],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            [
+                sys.executable,
+                "-m",
+                "host.cli",
+                *(["--headless"] if headless else ["--mute"]),
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--room",
+                "TEST",
+                "--seed",
+                "42",
+                "--state",
+                str(state),
+                "--turn-timeout",
+                "0",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         self.port = 0
         self.lines: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()

@@ -73,8 +73,10 @@ class RecordingOutput:
 
 
 def fake_paths() -> dict[str, Path]:
-    return {name: Path(f"/nowhere/{'music_' if name in ('lobby', 'game') else ''}{name}.wav")
-            for name in sound_names()}
+    return {
+        name: Path(f"/nowhere/{'music_' if name in ('lobby', 'game') else ''}{name}.wav")
+        for name in sound_names()
+    }
 
 
 @pytest.fixture

@@ -47,8 +47,14 @@ def press(app: TVApp, key: int) -> None:
 def tv() -> tuple[TVApp, Voice, RecordingSounds]:
     pygame.font.init()
     voice, sounds = Voice(), RecordingSounds()
-    app = TVApp(Rehearsal().session, voice, Catalog.load(), lang="en", join_url="http://x/?room=CAKE",
-                sounds=sounds)
+    app = TVApp(
+        Rehearsal().session,
+        voice,
+        Catalog.load(),
+        lang="en",
+        join_url="http://x/?room=CAKE",
+        sounds=sounds,
+    )
     return app, voice, sounds
 
 
@@ -93,7 +99,8 @@ def party_args(**flags: Any) -> argparse.Namespace:
 
 
 def test_issue20_no_device_one_clear_line_and_a_silent_voice(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     class NoDevice(RecordingOutput):
         def open(self) -> None:
             raise SoundUnavailable("No available audio device")
@@ -103,15 +110,17 @@ def test_issue20_no_device_one_clear_line_and_a_silent_voice(
     board = _start_sound_board(party_args(), Catalog.load(), "en", out)
     assert board is False
     assert out.getvalue().splitlines() == [
-        "No sound output (No available audio device): the party goes on silently, with captions."]
+        "No sound output (No available audio device): the party goes on silently, with captions."
+    ]
     assert isinstance(_voice_player(board, headless=False), SilentPlayer)
 
 
 def test_issue20_mute_and_no_music_reach_the_board(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("host.audio.mixer.PygameOutput", lambda: RecordingOutput(FakeClock()))
     monkeypatch.setattr("host.audio.mixer.prepare", dict)
-    board: Any = _start_sound_board(party_args(mute=True, no_music=True), Catalog.load(), "en",
-                                    io.StringIO())
+    board: Any = _start_sound_board(
+        party_args(mute=True, no_music=True), Catalog.load(), "en", io.StringIO()
+    )
     close = board.close
     try:
         assert board.muted and not board.music_enabled
@@ -143,21 +152,24 @@ def test_issue20_test_sounds_into_a_file_is_refused_clearly(tmp_path: Path) -> N
     assert err.getvalue().startswith(f"Cannot write to {blocker}")
 
 
-def test_issue20_test_sounds_plays_every_sound(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_issue20_test_sounds_plays_every_sound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     output = RecordingOutput(FakeClock())
     out = io.StringIO()
     args = argparse.Namespace(sounds_out=None, lang="en")
-    assert run_test_sounds_command(args, output_factory=lambda: output, out=out,
-                                   sleep=lambda s: None) == 0
-    assert [sound for _, _, sound in output.plays()] == [
-        name for name in sound_names()]
+    assert (
+        run_test_sounds_command(args, output_factory=lambda: output, out=out, sleep=lambda s: None)
+        == 0
+    )
+    assert [sound for _, _, sound in output.plays()] == [name for name in sound_names()]
     assert out.getvalue().splitlines()[-1] == "Every sound played."
 
 
-def test_issue20_test_sounds_without_a_device_says_so(capsys: pytest.CaptureFixture[str],
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_issue20_test_sounds_without_a_device_says_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     class NoDevice(RecordingOutput):
         def open(self) -> None:
             raise SoundUnavailable("No available audio device")

@@ -68,8 +68,14 @@ def played() -> tuple[RecordingSounds, list[Frame], list[EventDict]]:
     for name in ("Ana", "Chloé", "Niccolò", "François", "Zoë"):
         table.join(name)
     sounds = RecordingSounds()
-    app = TVApp(table.session, None, Catalog.load(), lang="en", join_url="http://10.0.0.2:8000/?room=CAKE",
-                sounds=sounds)
+    app = TVApp(
+        table.session,
+        None,
+        Catalog.load(),
+        lang="en",
+        join_url="http://10.0.0.2:8000/?room=CAKE",
+        sounds=sounds,
+    )
     frames: list[Frame] = []
     events: list[EventDict] = []
     surface = pygame.Surface((1920, 1080))
@@ -158,8 +164,10 @@ def test_issue20_cue_times_follow_the_tv_pacing() -> None:
     assert deal == [(0.0, "deal"), (DEAL_STAGGER, "deal"), (2 * DEAL_STAGGER, "deal")]
     reveal = cue_times({"type": "reveal", "cards": {"a": "5H", "b": "KS"}})
     # each card turns as the TV flips it (the reveal's suspense first, then one by one)
-    assert [at for at, cue in reveal if cue == "turn"] == [reveal_flip_start(0, 2),
-                                                            reveal_flip_start(1, 2)]
+    assert [at for at, cue in reveal if cue == "turn"] == [
+        reveal_flip_start(0, 2),
+        reveal_flip_start(1, 2),
+    ]
     assert reveal_flip_start(0, 2) > 0.0 and reveal_flip_start(1, 2) > reveal_flip_start(0, 2)
     assert cue_times({"type": "turn", "player": "a"}) == []
     for kind, cue in CUE_AT_START.items():

@@ -14,8 +14,18 @@ from host.audio.library import file_name, prepare, sound_cache_dir
 from host.audio.synth import RATE, mix_into, read_wav, silence, tone
 
 #: The cues the issue asks for, by the moment they belong to.
-ASKED = {"cuckoo", "deal", "swap", "cut", "turn", "drumroll", "life_lost", "eliminated",
-         "fanfare", "join"}
+ASKED = {
+    "cuckoo",
+    "deal",
+    "swap",
+    "cut",
+    "turn",
+    "drumroll",
+    "life_lost",
+    "eliminated",
+    "fanfare",
+    "join",
+}
 
 
 def rms(samples: list[float]) -> float:
@@ -45,8 +55,8 @@ def test_issue20_cuckoo_is_two_falling_tones() -> None:
         ups = sum(1 for a, b in itertools.pairwise(part) if a < 0 <= b)
         return ups / (len(part) / RATE)
 
-    first = crossings(samples[round(0.05 * RATE):round(0.22 * RATE)])
-    second = crossings(samples[round(0.4 * RATE):round(0.65 * RATE)])
+    first = crossings(samples[round(0.05 * RATE) : round(0.22 * RATE)])
+    second = crossings(samples[round(0.4 * RATE) : round(0.65 * RATE)])
     assert first > second * 1.1
     assert second > 400
 
@@ -60,7 +70,7 @@ def test_issue20_loop_joins_without_a_click(name: str) -> None:
     steps = sorted(abs(b - a) for a, b in itertools.pairwise(samples))
     seam = abs(samples[0] - samples[-1])
     assert seam <= steps[int(0.99 * len(steps))]
-    assert rms(samples[:RATE // 10]) > 0.01  # and no gap of silence at the seam
+    assert rms(samples[: RATE // 10]) > 0.01  # and no gap of silence at the seam
 
 
 def test_issue20_seam_check_catches_a_click() -> None:
@@ -88,7 +98,8 @@ def test_issue20_sounds_are_rendered_once_and_cached(tmp_path: Path) -> None:
     assert {name: path.stat().st_mtime_ns for name, path in again.items()} == stamps
 
 
-def test_issue20_cache_sits_beside_the_voice_cache(monkeypatch: pytest.MonkeyPatch,
-                                                   tmp_path: Path) -> None:
+def test_issue20_cache_sits_beside_the_voice_cache(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert sound_cache_dir() == tmp_path / "cuckoo-party" / "sounds"

@@ -58,7 +58,7 @@ def render_mix(seconds: float) -> tuple[list[float], RecordingOutput]:
 def music_level(mix: list[float], until: float) -> float:
     """The music's level over the 50 ms that end at ``until`` seconds."""
     end = round(until * MIX_RATE)
-    return level_db(mix[end - WINDOW:end], MUSIC_HZ)
+    return level_db(mix[end - WINDOW : end], MUSIC_HZ)
 
 
 @pytest.fixture(scope="module")
@@ -71,15 +71,18 @@ def test_issue20_music_ducks_by_12_db_within_100_ms(rendered: tuple[list[float],
     before = music_level(mix, LINE_AT - 0.05)
     assert before == pytest.approx(gain_to_db(0.5 * DEFAULT_MUSIC_VOLUME), abs=0.3)
     # timing: the first 50 ms window whose level is down by 11 dB ends within 100 ms
-    reached = next(t / 1000 for t in range(round(LINE_AT * 1000), 3500, 5)
-                   if music_level(mix, t / 1000) <= before - 11)
+    reached = next(
+        t / 1000
+        for t in range(round(LINE_AT * 1000), 3500, 5)
+        if music_level(mix, t / 1000) <= before - 11
+    )
     assert reached - LINE_AT <= 0.1
     # level: under the whole line, about -12 dB
     for t in (LINE_AT + 0.2, LINE_AT + 0.8, LINE_AT + LINE_S - 0.01):
         assert music_level(mix, t) - before == pytest.approx(DEPTH_DB, abs=0.5)
     # the voice itself is untouched
     end = round((LINE_AT + 0.5) * MIX_RATE)
-    assert level_db(mix[end - WINDOW:end], VOICE_HZ) == pytest.approx(gain_to_db(0.5), abs=0.3)
+    assert level_db(mix[end - WINDOW : end], VOICE_HZ) == pytest.approx(gain_to_db(0.5), abs=0.3)
 
 
 def test_issue20_music_comes_back_after_the_line(rendered: tuple[list[float], Any]) -> None:

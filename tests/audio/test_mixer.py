@@ -33,7 +33,8 @@ def loaded_board(output: RecordingOutput, clock: FakeClock, **flags: Any) -> Sou
 
 
 def test_issue20_cues_play_on_effect_channels_and_music_on_its_own(
-        output: RecordingOutput, clock: FakeClock) -> None:
+    output: RecordingOutput, clock: FakeClock
+) -> None:
     board = loaded_board(output, clock)
     board.play_music("lobby")
     for name in ("swap", "deal", "deal", "turn"):
@@ -47,7 +48,8 @@ def test_issue20_cues_play_on_effect_channels_and_music_on_its_own(
 
 
 def test_issue20_many_cues_at_once_reuse_effect_channels_only(
-        output: RecordingOutput, clock: FakeClock) -> None:
+    output: RecordingOutput, clock: FakeClock
+) -> None:
     board = loaded_board(output, clock)
     for _ in range(20):
         board.cue("deal")
@@ -55,8 +57,9 @@ def test_issue20_many_cues_at_once_reuse_effect_channels_only(
     assert {channel for _, channel, _ in output.plays()} <= set(EFFECT_CHANNELS)
 
 
-def test_issue20_stale_and_unknown_cues_are_dropped(output: RecordingOutput,
-                                                    clock: FakeClock) -> None:
+def test_issue20_stale_and_unknown_cues_are_dropped(
+    output: RecordingOutput, clock: FakeClock
+) -> None:
     board = loaded_board(output, clock)
     board.cue("swap")
     board.cue("no_such_cue")
@@ -66,8 +69,7 @@ def test_issue20_stale_and_unknown_cues_are_dropped(output: RecordingOutput,
     assert output.plays() == []
 
 
-def test_issue20_mute_silences_music_and_effects(output: RecordingOutput,
-                                                 clock: FakeClock) -> None:
+def test_issue20_mute_silences_music_and_effects(output: RecordingOutput, clock: FakeClock) -> None:
     board = loaded_board(output, clock, muted=True)
     board.play_music("lobby")
     board.cue("join")
@@ -89,8 +91,9 @@ def test_issue20_no_music_flag_plays_no_loop(output: RecordingOutput, clock: Fak
     assert [sound for _, _, sound in output.plays()] == ["join"]
 
 
-def test_issue20_music_cross_fades_from_lobby_to_game(output: RecordingOutput,
-                                                      clock: FakeClock) -> None:
+def test_issue20_music_cross_fades_from_lobby_to_game(
+    output: RecordingOutput, clock: FakeClock
+) -> None:
     board = loaded_board(output, clock)
     board.play_music("lobby")
     board.tick(0.0)
@@ -108,8 +111,9 @@ def test_issue20_music_cross_fades_from_lobby_to_game(output: RecordingOutput,
     assert output.volume_at(game, clock.now) == pytest.approx(board.music_volume)
 
 
-def test_issue20_music_volume_is_clamped_and_applied(output: RecordingOutput,
-                                                     clock: FakeClock) -> None:
+def test_issue20_music_volume_is_clamped_and_applied(
+    output: RecordingOutput, clock: FakeClock
+) -> None:
     board = loaded_board(output, clock)
     assert board.set_music_volume(1.7) == 1.0
     assert board.set_music_volume(-3) == 0.0
@@ -208,7 +212,8 @@ def test_issue20_effects_never_cut_a_spoken_line(tmp_path: Path) -> None:
 
 
 def test_issue20_a_board_started_muted_opens_and_loads_nothing_until_unmuted(
-        clock: FakeClock) -> None:
+    clock: FakeClock,
+) -> None:
     opened: list[str] = []
     loaded: list[int] = []
 

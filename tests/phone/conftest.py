@@ -17,8 +17,13 @@ from tests.phone.helpers import Phone
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
 ]
 #: Waits inside one browser test never exceed this (milliseconds).
 TIMEOUT_MS = 10_000
@@ -39,14 +44,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
             if missing:
-                item.add_marker(pytest.mark.skip(
-                    reason=f"needs Chromium at {CHROMIUM} (apt install chromium; .ci/run does)"))
+                item.add_marker(
+                    pytest.mark.skip(
+                        reason=f"needs Chromium at {CHROMIUM} (apt install chromium; .ci/run does)"
+                    )
+                )
 
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args() -> dict[str, Any]:
-    return {"executable_path": CHROMIUM, "args": CHROMIUM_ARGS, "headless": True,
-            "timeout": 30_000}
+    return {"executable_path": CHROMIUM, "args": CHROMIUM_ARGS, "headless": True, "timeout": 30_000}
 
 
 @pytest.fixture

@@ -93,11 +93,13 @@ class Phone:
 
     def wait_step(self, step: int) -> None:
         self.page.wait_for_function(
-            "s => Number(document.getElementById('main').dataset.step) === s", arg=step)
+            "s => Number(document.getElementById('main').dataset.step) === s", arg=step
+        )
 
     def buttons(self) -> list[str]:
-        return list(self.page.eval_on_selector_all(
-            "#actions button", "bs => bs.map(b => b.dataset.action)"))
+        return list(
+            self.page.eval_on_selector_all("#actions button", "bs => bs.map(b => b.dataset.action)")
+        )
 
     def button_text(self, action: str) -> str:
         return str(self.page.inner_text(f'#actions button[data-action="{action}"]'))
@@ -176,9 +178,13 @@ def king_seeker(session: Any) -> Callable[[dict[str, Any]], str]:
     return choose
 
 
-def play_until(phones: dict[str, Phone], session: Any, done: Callable[[dict[str, Any]], bool],
-               choose: Callable[[dict[str, Any]], str] = simple_choice,
-               on_step: Callable[[dict[str, Any]], None] | None = None) -> int:
+def play_until(
+    phones: dict[str, Phone],
+    session: Any,
+    done: Callable[[dict[str, Any]], bool],
+    choose: Callable[[dict[str, Any]], str] = simple_choice,
+    on_step: Callable[[dict[str, Any]], None] | None = None,
+) -> int:
     """Tap the real buttons of whoever may act until ``done(public view)``; returns the taps.
 
     Before every tap it checks that every phone shows the current step, that only the actor
@@ -209,8 +215,12 @@ def play_until(phones: dict[str, Phone], session: Any, done: Callable[[dict[str,
     raise AssertionError("the game did not end")
 
 
-def rig_round(session: Any, cards: dict[str, str], lives: dict[str, int] | None = None,
-              dealer: str | None = None) -> None:
+def rig_round(
+    session: Any,
+    cards: dict[str, str],
+    lives: dict[str, int] | None = None,
+    dealer: str | None = None,
+) -> None:
     """Deal ``cards`` (player id → card) with the lives given, by ``dealer`` (else the current
     one); the test is the dealer and sets them through the session's game under its lock."""
     from tests.rules.helpers import rig
@@ -225,8 +235,9 @@ def rig_round(session: Any, cards: dict[str, str], lives: dict[str, int] | None 
         rig(game, dealer or game.dealer, cards)
 
 
-def rigged_reveal(session: Any, cards: dict[str, str], lives: dict[str, int] | None = None,
-                  max_turns: int = 12) -> dict[str, Any]:
+def rigged_reveal(
+    session: Any, cards: dict[str, str], lives: dict[str, int] | None = None, max_turns: int = 12
+) -> dict[str, Any]:
     """Deal ``cards`` (player id → card) with the lives given, everyone keeps: the reveal.
 
     The test is the dealer: it starts the game when in the lobby, sets the cards and lives

@@ -55,10 +55,17 @@ def i18n_of(client: Any, **headers: str) -> dict[str, Any]:
     return json.loads(page.data["i18n"])  # type: ignore[no-any-return]
 
 
-@pytest.mark.parametrize(("header", "lang"), [
-    ("fr-FR,fr;q=0.9,en;q=0.8", "fr"), ("it-IT", "it"), ("de-DE,it;q=0.5", "it"),
-    ("en-US,fr;q=0.9", "en"), ("ja-JP", "en"), ("", "en"),
-])
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [
+        ("fr-FR,fr;q=0.9,en;q=0.8", "fr"),
+        ("it-IT", "it"),
+        ("de-DE,it;q=0.5", "it"),
+        ("en-US,fr;q=0.9", "en"),
+        ("ja-JP", "en"),
+        ("", "en"),
+    ],
+)
 def test_each_phone_gets_its_browsers_language(client: Any, header: str, lang: str) -> None:
     response = client.get("/?room=TEST", headers={"Accept-Language": header})
     html = response.get_data(as_text=True)
@@ -66,8 +73,7 @@ def test_each_phone_gets_its_browsers_language(client: Any, header: str, lang: s
     assert f'<html lang="{lang}">' in html
     catalog = Catalog.load()
     assert catalog.t(lang, "phone.name_label") in html
-    assert i18n_of(client, **{"Accept-Language": header})["keep"] == \
-        catalog.t(lang, "phone.keep")
+    assert i18n_of(client, **{"Accept-Language": header})["keep"] == catalog.t(lang, "phone.keep")
 
 
 def test_the_language_switch_wins_and_is_remembered(client: Any) -> None:
@@ -97,9 +103,17 @@ def test_markup_obeys_the_csp_no_inline_code_no_inline_style(client: Any) -> Non
             value = attrs.get(name) or ""
             assert not re.match(r"^(https?:)?//", value), f"external {name}: {value}"
     # no maxlength: a 17th character is not dropped silently, the page says why (issue 12.6)
-    assert ("input", {"id": "name-input", "name": "name", "autocomplete": "nickname",
-                      "required": None, "aria-describedby": "name-hint join-error",
-                      "autofocus": None}) in page.tags
+    assert (
+        "input",
+        {
+            "id": "name-input",
+            "name": "name",
+            "autocomplete": "nickname",
+            "required": None,
+            "aria-describedby": "name-hint join-error",
+            "autofocus": None,
+        },
+    ) in page.tags
 
 
 def test_a_malformed_room_is_never_echoed(client: Any) -> None:
@@ -109,8 +123,9 @@ def test_a_malformed_room_is_never_echoed(client: Any) -> None:
 
 
 def test_the_data_block_cannot_be_closed_by_a_message() -> None:
-    catalog = Catalog({lang: {"phone.keep": "</script><script>alert(1)</script>"}
-                       for lang in LANGUAGES})
+    catalog = Catalog(
+        {lang: {"phone.keep": "</script><script>alert(1)</script>"} for lang in LANGUAGES}
+    )
     text = translations(catalog, "en")
     assert "</script" not in text.lower()
     assert json.loads(text)["keep"] == "</script><script>alert(1)</script>"
@@ -135,8 +150,15 @@ def test_phone_catalog_is_complete_in_every_language() -> None:
 
 
 #: Words of the view and the API the script compares with, not message keys.
-VIEW_WORDS = {"card_dealt", "cut_card", "cut_king", "cut_taken", "game_over", "round_dealt",
-              "stale_step"}
+VIEW_WORDS = {
+    "card_dealt",
+    "cut_card",
+    "cut_king",
+    "cut_taken",
+    "game_over",
+    "round_dealt",
+    "stale_step",
+}
 
 
 def test_every_key_the_script_uses_exists() -> None:
@@ -190,8 +212,9 @@ def test_issue16_the_readable_sources_are_minified_by_a_library() -> None:
     source = (STATIC / "phone.js").read_text(encoding="utf-8")
     assert "/**" in source and "function render(view)" in source
     bundle = script_bundle()
-    sources = len(source) + sum(len((STATIC / name).read_text(encoding="utf-8"))
-                                for name in ADDON_SCRIPTS)
+    sources = len(source) + sum(
+        len((STATIC / name).read_text(encoding="utf-8")) for name in ADDON_SCRIPTS
+    )
     assert "/**" not in bundle and "\n  " not in bundle and len(bundle) < sources * 0.8
     assert "window.cuckoo" in bundle
     css = stylesheet()
@@ -199,13 +222,13 @@ def test_issue16_the_readable_sources_are_minified_by_a_library() -> None:
 
 
 def test_addon_scripts_are_bundled_after_the_core_and_missing_ones_skipped(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """PHONE_ADDONS.md: one script response, phone.js first, then each add-on file present."""
     from phone_web import page
 
     (tmp_path / "phone.js").write_text("window.core = 1;\n", encoding="utf-8")
-    (tmp_path / ADDON_SCRIPTS[1]).write_text("/* social */\nwindow.social = 2;\n",
-                                             encoding="utf-8")
+    (tmp_path / ADDON_SCRIPTS[1]).write_text("/* social */\nwindow.social = 2;\n", encoding="utf-8")
 
     def from_tmp(name: str) -> str | None:
         path = tmp_path / name

@@ -26,22 +26,29 @@ def audit(axe: Axe, phone: Phone, state: str) -> None:
     found = results.response
     violations = [(v["id"], [n["html"] for n in v["nodes"]]) for v in found["violations"]]
     assert violations == [], (state, violations)
-    review = [(r["id"], [n["html"] for n in r["nodes"]]) for r in found["incomplete"]
-              if r["id"] in PROHIBITED]
+    review = [
+        (r["id"], [n["html"] for n in r["nodes"]])
+        for r in found["incomplete"]
+        if r["id"] in PROHIBITED
+    ]
     assert review == [], (state, review)
 
 
 def spoken_forms(phone: Phone) -> list[str]:
     """Every card chip and life-dot group must be an image with a label (read, not symbols)."""
-    return list(phone.page.eval_on_selector_all(
-        ".chip, .lives, #card",
-        "es => es.filter(e => e.getAttribute('role') !== 'img' || !e.getAttribute('aria-label'))"
-        ".map(e => e.outerHTML)"))
+    return list(
+        phone.page.eval_on_selector_all(
+            ".chip, .lives, #card",
+            "es => es.filter(e => e.getAttribute('role') !== 'img' || !e.getAttribute('aria-label'))"
+            ".map(e => e.outerHTML)",
+        )
+    )
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "fr-FR", "it-IT"])
 def test_issue19_axe_finds_nothing_in_any_state_of_a_whole_game(
-        live_server: Any, phone_factory: Any, locale: str) -> None:
+    live_server: Any, phone_factory: Any, locale: str
+) -> None:
     server = live_server()
     session = server.session
     axe = Axe()
@@ -54,16 +61,20 @@ def test_issue19_axe_finds_nothing_in_any_state_of_a_whole_game(
             phone.page.fill("#name-input", name + "x")  # the too-long message, audited too
             audit(axe, phone, "name too long")
         phone.join(name)
-        phone.player_id = next(p["id"] for p in session.view(None)["players"]
-                               if p["name"] == name)
+        phone.player_id = next(p["id"] for p in session.view(None)["players"] if p["name"] == name)
         phones[phone.player_id] = phone
     audited: set[tuple[str, Any]] = set()
 
     def check(table: dict[str, Any]) -> None:
         for pid, phone in phones.items():
             view = session.view(pid)
-            state = (view["phase"], view["current"] == pid, tuple(view["can"]),
-                     view["me"]["status"], bool(table["losers"]))
+            state = (
+                view["phase"],
+                view["current"] == pid,
+                tuple(view["can"]),
+                view["me"]["status"],
+                bool(table["losers"]),
+            )
             if (pid, state) not in audited:
                 audited.add((pid, state))
                 phone.wait_step(table["step"])
@@ -78,7 +89,8 @@ def test_issue19_axe_finds_nothing_in_any_state_of_a_whole_game(
 
 def overflow(phone: Phone) -> dict[str, Any]:
     """Sideways scroll, text running past the screen edge, and names cut short."""
-    return dict(phone.page.evaluate("""() => {
+    return dict(
+        phone.page.evaluate("""() => {
         const width = document.documentElement.clientWidth;
         const past = [...document.querySelectorAll('body *')].filter((e) => {
             if (!e.getClientRects().length || e.closest('[hidden], .sr-only')) return false;
@@ -89,12 +101,14 @@ def overflow(phone: Phone) -> dict[str, Any]:
             .filter((e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1)
             .map((e) => e.textContent);
         return {scroll: document.documentElement.scrollWidth > width, past, cut};
-    }"""))
+    }""")
+    )
 
 
 @pytest.mark.parametrize("zoom", ["text", "page"])
 def test_issue19_200_percent_zoom_on_a_360px_phone_with_16_character_names(
-        live_server: Any, phone_factory: Any, zoom: str) -> None:
+    live_server: Any, phone_factory: Any, zoom: str
+) -> None:
     """Text zoom doubles the root font size; page zoom halves the CSS width (360 → 180 px)."""
     server = live_server()
     session = server.session
@@ -103,7 +117,8 @@ def test_issue19_200_percent_zoom_on_a_360px_phone_with_16_character_names(
     if zoom == "text":
         phone.page.add_init_script(
             "document.addEventListener('DOMContentLoaded', () => "
-            "{ document.documentElement.style.fontSize = '200%'; })")
+            "{ document.documentElement.style.fontSize = '200%'; })"
+        )
     phone.open(f"{server.url}/?room=TEST")
     phone.join(NAMES[0])
     me = session.view(None)["players"][0]["id"]
@@ -123,15 +138,17 @@ def test_issue19_200_percent_zoom_on_a_360px_phone_with_16_character_names(
     if current["phase"] == "turns":  # someone else is deciding: "Maximilianus-Ott is deciding…"
         phone.wait_step(current["step"])
         assert overflow(phone) == clean, "deciding"
-    table = rigged_reveal(session, {me: "10D", others[0]: "QC", others[1]: "2S"},
-                          lives={others[1]: 1, others[0]: 1})
+    table = rigged_reveal(
+        session, {me: "10D", others[0]: "QC", others[1]: "2S"}, lives={others[1]: 1, others[0]: 1}
+    )
     phone.wait_step(table["step"])
     phone.page.wait_for_selector("#moment", state="hidden", timeout=5000)
     assert overflow(phone) == clean, table["phase"]
 
 
 def test_issue19_focus_stays_on_a_kept_button_and_moves_deliberately(
-        live_server: Any, phone_factory: Any) -> None:
+    live_server: Any, phone_factory: Any
+) -> None:
     server = live_server()
     session = server.session
     phone: Phone = phone_factory("Pixel 7", "en-GB")
@@ -154,7 +171,8 @@ def test_issue19_focus_stays_on_a_kept_button_and_moves_deliberately(
     session.join("Dee", "TEST")  # an update that leaves my buttons as they are
     phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 4")
     focused = phone.page.evaluate(
-        "() => [document.activeElement.dataset.action, document.activeElement.dataset.mark]")
+        "() => [document.activeElement.dataset.action, document.activeElement.dataset.mark]"
+    )
     assert focused == ["exchange", "same"]  # the very same button, still focused
     phone.page.keyboard.press("Shift+Tab")  # to Keep, by keyboard
     phone.page.keyboard.press("Enter")

@@ -119,5 +119,6 @@ def test_reduced_motion_is_honoured(live_server: Any, phone_factory: Any) -> Non
         phone.join(name)
         phone.page.evaluate("() => document.body.classList.add('myturn')")
         animation = phone.page.evaluate(
-            "() => getComputedStyle(document.getElementById('card')).animationName")
+            "() => getComputedStyle(document.getElementById('card')).animationName"
+        )
         assert animation == expected, motion

@@ -40,8 +40,9 @@ def addon_server(make_session: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator
     from phone_web import create_app, page
 
     real = page._static_text
-    monkeypatch.setattr(page, "_static_text",
-                        lambda name: ADDON if name == "vip.js" else real(name))
+    monkeypatch.setattr(
+        page, "_static_text", lambda name: ADDON if name == "vip.js" else real(name)
+    )
     catalog = Catalog.load()
     for lang in LANGUAGES:
         catalog.messages[lang]["vip.hello"] = f"[{lang}] Hello {{name}}"
@@ -52,7 +53,8 @@ def addon_server(make_session: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator
 
 
 def test_addons_share_one_script_and_use_window_cuckoo(
-        addon_server: Any, phone_factory: Any) -> None:
+    addon_server: Any, phone_factory: Any
+) -> None:
     session = addon_server.session
     phone: Phone = phone_factory("Pixel 7", "en-GB")
     phone.open(f"{addon_server.url}/?room=TEST")
@@ -79,7 +81,8 @@ def test_addons_share_one_script_and_use_window_cuckoo(
     assert session.step == 1  # nothing changed
     # request(): authenticated, JSON.
     status = phone.page.evaluate(
-        "async () => (await window.cuckoo.request('GET', '/api/state')).status")
+        "async () => (await window.cuckoo.request('GET', '/api/state')).status"
+    )
     assert status == 200
 
 
@@ -87,15 +90,20 @@ REPLACED = "event: replaced\ndata: {}\n\n"
 
 
 def test_a_replaced_stream_is_said_and_not_reconnected_until_taken_back(
-        live_server: Any, phone_factory: Any) -> None:
+    live_server: Any, phone_factory: Any
+) -> None:
     server = live_server()
     phone: Phone = phone_factory("Pixel 7", "en-GB")
     phone.open(f"{server.url}/?room=TEST")
     phone.join("Ana")
     phone.wait_step(0)
     # From now on the server says: this game is open elsewhere.
-    phone.page.route("**/api/events*", lambda route: route.fulfill(
-        status=200, headers={"Content-Type": "text/event-stream"}, body=REPLACED))
+    phone.page.route(
+        "**/api/events*",
+        lambda route: route.fulfill(
+            status=200, headers={"Content-Type": "text/event-stream"}, body=REPLACED
+        ),
+    )
     phone.page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
     phone.page.wait_for_selector("#replaced:not([hidden])")
     assert phone.text("#replaced p") == CATALOG.t("en", "phone.stream_replaced")

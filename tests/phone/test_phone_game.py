@@ -48,7 +48,7 @@ class StoryChecks:
 
     def __call__(self, table: dict[str, Any]) -> None:
         log = table["log"]
-        for event in log[self.seen.get(table["round"], 0):]:
+        for event in log[self.seen.get(table["round"], 0) :]:
             self.event(event)
         self.seen[table["round"]] = len(log)
         if table["phase"] == "turns":
@@ -63,33 +63,47 @@ class StoryChecks:
     def event(self, event: dict[str, Any]) -> None:
         if event["type"] == "exchanged":
             asker, target = event["player"], event["target"]
-            swap = next(e for e in self.session.view(asker)["me"]["history"]
-                        if e["type"] == "swap" and e["target"] == target)
+            swap = next(
+                e
+                for e in self.session.view(asker)["me"]["history"]
+                if e["type"] == "swap" and e["target"] == target
+            )
             gave, got = shown(swap["gave"]), shown(swap["got"])
-            assert self.t("you_gave", gave=gave, got=got, name=self.names[target]) \
-                in self.story(asker)
-            assert self.t("took_yours", name=self.names[asker], got=got, gave=gave) \
-                in self.story(target)
+            assert self.t("you_gave", gave=gave, got=got, name=self.names[target]) in self.story(
+                asker
+            )
+            assert self.t("took_yours", name=self.names[asker], got=got, gave=gave) in self.story(
+                target
+            )
             self.counts["exchange"] += 1
         elif event["type"] == "blocked":
             asker, target = event["player"], event["target"]
             card = shown(self.session.view(asker)["me"]["card"])
             call = self.t("call_chase" if event["call"] == "chase" else "call_cuckoo")
-            assert self.t("you_blocked", name=self.names[target], call=call, card=card) \
-                in self.story(asker)
-            assert self.t("you_showed", king=shown(event["king"]), name=self.names[asker],
-                          call=call) in self.story(target)
+            assert self.t(
+                "you_blocked", name=self.names[target], call=call, card=card
+            ) in self.story(asker)
+            assert self.t(
+                "you_showed", king=shown(event["king"]), name=self.names[asker], call=call
+            ) in self.story(target)
             for pid in self.phones:
                 if pid not in (asker, target):
-                    assert self.t("log_blocked", target=self.names[target], name=self.names[asker],
-                                  king=shown(event["king"]), call=call) in self.story(pid)
+                    assert self.t(
+                        "log_blocked",
+                        target=self.names[target],
+                        name=self.names[asker],
+                        king=shown(event["king"]),
+                        call=call,
+                    ) in self.story(pid)
             self.counts["blocked"] += 1
         elif event["type"] == "cut_taken":  # R9: only the dealer learns both cards
             dealer = event["dealer"]
-            cut = [e for e in self.session.view(dealer)["me"]["history"]
-                   if e["type"] == "cut_card"][-1]
-            assert self.t("you_cut", card=shown(cut["card"]), discarded=shown(cut["discarded"])) \
-                in self.story(dealer)
+            cut = [
+                e for e in self.session.view(dealer)["me"]["history"] if e["type"] == "cut_card"
+            ][-1]
+            assert self.t(
+                "you_cut", card=shown(cut["card"]), discarded=shown(cut["discarded"])
+            ) in self.story(dealer)
             for pid in self.phones:
                 if pid != dealer:
                     assert self.t("log_cut_taken", name=self.names[dealer]) in self.story(pid)
@@ -110,8 +124,9 @@ class StoryChecks:
                 if "exchange" in self.session.view(pid)["can"]:
                     order = table["order"]
                     target = order[order.index(pid) + 1]
-                    assert phone.text("#hint-exchange") == \
-                        self.t("exchange_hint", name=self.names[target])
+                    assert phone.text("#hint-exchange") == self.t(
+                        "exchange_hint", name=self.names[target]
+                    )
                     assert phone.button_text("exchange") == self.t("exchange")
                     assert phone.button_text("keep") == self.t("keep")
             else:
@@ -130,12 +145,16 @@ class StoryChecks:
             outcome = phone.text("#outcome")
             for loser in table["losers"]:
                 if lives[loser]:
-                    line = (self.t("you_lost_life", count=lives[loser]) if loser == pid else
-                            self.t("lost_life", name=self.names[loser], count=lives[loser]))
+                    line = (
+                        self.t("you_lost_life", count=lives[loser])
+                        if loser == pid
+                        else self.t("lost_life", name=self.names[loser], count=lives[loser])
+                    )
                     assert line in outcome
             for out in table["eliminated"]:
-                assert (self.t("you_out") if out == pid else
-                        self.t("is_out", name=self.names[out])) in outcome
+                assert (
+                    self.t("you_out") if out == pid else self.t("is_out", name=self.names[out])
+                ) in outcome
             status = self.session.view(pid)["me"]["status"]  # R12: out, watching
             key = f"status_{status}"
             if table["phase"] == "game_over":  # issue 12.7: never "Playing" at the end
@@ -143,14 +162,18 @@ class StoryChecks:
             assert phone.text("#me-status") == self.t(key)
             if table["phase"] == "game_over" and len(table["winners"]) == 1:
                 winner = table["winners"][0]
-                assert (self.t("you_win") if winner == pid else
-                        self.t("winner", name=self.names[winner])) in outcome
+                assert (
+                    self.t("you_win")
+                    if winner == pid
+                    else self.t("winner", name=self.names[winner])
+                ) in outcome
         self.counts[table["phase"]] += 1
 
 
 @pytest.mark.parametrize(("locale", "lang"), [("en-GB", "en"), ("fr-FR", "fr"), ("it-IT", "it")])
 def test_r14_three_phones_play_a_whole_game_by_tapping(
-        live_server: Any, phone_factory: Any, locale: str, lang: str) -> None:
+    live_server: Any, phone_factory: Any, locale: str, lang: str
+) -> None:
     server = live_server()
     session = server.session
     catalog = Catalog.load()
@@ -169,8 +192,7 @@ def test_r14_three_phones_play_a_whole_game_by_tapping(
         assert phone.text("#turn") == catalog.t(lang, "phone.lobby_wait", name=NAMES[0])
 
     checks = StoryChecks(phones, session, lang)
-    taps = play_until(phones, session, lambda table: table["phase"] == "game_over",
-                      on_step=checks)
+    taps = play_until(phones, session, lambda table: table["phase"] == "game_over", on_step=checks)
     assert taps > 3
     assert checks.counts["exchange"] >= 1 and checks.counts["turns"] >= 3
     assert checks.counts["kept"] >= 1 and checks.counts["cut"] + checks.counts["kept"] >= 2
@@ -190,17 +212,30 @@ def test_r14_three_phones_play_a_whole_game_by_tapping(
         assert all(v["me"]["id"] == phone.player_id for v in phone.received_views())
 
 
-@pytest.mark.parametrize(("locale", "lang", "house_rules", "call"),
-                         [("en-GB", "en", "", "cuckoo"), ("it-IT", "it", "H8", "chase")])
+@pytest.mark.parametrize(
+    ("locale", "lang", "house_rules", "call"),
+    [("en-GB", "en", "", "cuckoo"), ("it-IT", "it", "H8", "chase")],
+)
 def test_r7_h8_a_shown_king_is_told_on_every_phone(
-        live_server: Any, make_session: Any, phone_factory: Any,
-        locale: str, lang: str, house_rules: str, call: str) -> None:
+    live_server: Any,
+    make_session: Any,
+    phone_factory: Any,
+    locale: str,
+    lang: str,
+    house_rules: str,
+    call: str,
+) -> None:
     """The asker reads "Chloé showed a King — Cuckoo! You keep your 2♣" ("Caccia!" under H8)."""
     server = live_server(make_session(house_rules))
     phones = seat_three(server, phone_factory, locale)
     checks = StoryChecks(phones, server.session, lang)
-    play_until(phones, server.session, lambda table: checks.counts["blocked"] > 0,
-               choose=king_seeker(server.session), on_step=checks)
+    play_until(
+        phones,
+        server.session,
+        lambda table: checks.counts["blocked"] > 0,
+        choose=king_seeker(server.session),
+        on_step=checks,
+    )
     blocked = [e for e in server.session.view(None)["log"] if e["type"] == "blocked"]
     assert blocked and blocked[-1]["call"] == call
     assert phones[blocked[-1]["target"]].card() == blocked[-1]["king"]  # still holding it
@@ -209,7 +244,8 @@ def test_r7_h8_a_shown_king_is_told_on_every_phone(
 
 
 def test_the_language_switch_changes_only_this_phone_and_keeps_the_seat(
-        live_server: Any, phone_factory: Any) -> None:
+    live_server: Any, phone_factory: Any
+) -> None:
     """Issue 8: a small switch on the page, independent of the TV and of the other phones."""
     server = live_server()
     catalog = Catalog.load()

@@ -45,7 +45,9 @@ document.addEventListener('DOMContentLoaded', () => {
                       childList: true, characterData: true});
 });
 """
-QUIET = "localStorage.setItem('cuckoo:sound', 'off'); localStorage.setItem('cuckoo:vibrate', 'off');"
+QUIET = (
+    "localStorage.setItem('cuckoo:sound', 'off'); localStorage.setItem('cuckoo:vibrate', 'off');"
+)
 
 
 def t(key: str, **params: Any) -> str:
@@ -71,7 +73,8 @@ def recorded(phone: Phone, name: str) -> list[Any]:
 
 
 def test_issue12_big_moments_and_issue19_news_told_once(
-        live_server: Any, phone_factory: Any) -> None:
+    live_server: Any, phone_factory: Any
+) -> None:
     server = live_server()
     session = server.session
     url = f"{server.url}/?room=TEST"
@@ -86,11 +89,11 @@ def test_issue12_big_moments_and_issue19_news_told_once(
         # Issue 19: the VIP hears once that Start is possible now (the count is of the
         # players present then: the session decides when Start becomes possible).
         ana.page.wait_for_function("() => window.__said.length > 0")
-        ana.page.wait_for_function(
-            "() => document.querySelectorAll('#players .badge').length >= 1")
+        ana.page.wait_for_function("() => document.querySelectorAll('#players .badge').length >= 1")
         ready = re.compile(re.escape(t("start_ready", count=99)).replace("99", r"\d"))
-        assert [line for line in recorded(ana, "said") if ready.fullmatch(line)] == \
-            recorded(ana, "said")
+        assert [line for line in recorded(ana, "said") if ready.fullmatch(line)] == recorded(
+            ana, "said"
+        )
         assert len(recorded(ana, "said")) == 1
 
         rig_round(session, {a: "5H", b: "KS", c: "QD", d: "AC"}, dealer=c)
@@ -109,17 +112,18 @@ def test_issue12_big_moments_and_issue19_news_told_once(
         assert table["phase"] == "reveal" and table["losers"] == [a]
         ana.wait_step(table["step"])
         ana.page.wait_for_function(
-            "() => window.__moments.length === 2 && window.__moments[1].ms !== null")
+            "() => window.__moments.length === 2 && window.__moments[1].ms !== null"
+        )
 
         # Game over: Cy, Dee and Bo on their last life with a 2; Ana wins.
-        rig_round(session, {a: "KH", b: "2S", c: "2C", d: "2D"}, lives={b: 1, c: 1, d: 1},
-                  dealer=a)
+        rig_round(session, {a: "KH", b: "2S", c: "2C", d: "2D"}, lives={b: 1, c: 1, d: 1}, dealer=a)
         for pid in (b, c, d):
             table = session.view(None)
             session.act(pid, "keep", table["step"])
         ana.wait_step(table["step"] + 1)
         ana.page.wait_for_function(
-            "() => window.__moments.length === 3 && window.__moments[2].ms !== null")
+            "() => window.__moments.length === 3 && window.__moments[2].ms !== null"
+        )
         ana.tap("keep")  # the dealer's turn, the last one
         ana.wait_step(table["step"] + 2)
         table = session.view(None)
@@ -137,13 +141,19 @@ def test_issue12_big_moments_and_issue19_news_told_once(
     # Issue 12.2: the big moments, each 1.5–3 s, then back to the card.
     moments = recorded(ana, "moments")
     assert [m["text"] for m in moments] == [
-        t("your_turn"), t("you_lost_life", count=2), t("your_turn"), t("you_win")]
+        t("your_turn"),
+        t("you_lost_life", count=2),
+        t("your_turn"),
+        t("you_win"),
+    ]
     assert all(1500 <= m["ms"] <= 3000 for m in moments), moments
     assert all(m["animation"] == "grow" for m in moments)
     assert ana.page.is_hidden("#moment") and ana.page.is_visible("#card")
     theirs = recorded(bo, "moments")
     assert [m["text"] for m in theirs][-2:] == [
-        t("moment_blocked", call=t("call_cuckoo"), name="Ana"), t("you_out")]
+        t("moment_blocked", call=t("call_cuckoo"), name="Ana"),
+        t("you_out"),
+    ]
     assert all(m["animation"] == "none" for m in theirs)  # prefers-reduced-motion honoured
     # Vibration and sound where allowed, none where the player switched them off.
     assert "vibrate" in recorded(ana, "alerts") and "sound" in recorded(ana, "alerts")

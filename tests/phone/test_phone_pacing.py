@@ -70,8 +70,9 @@ def test_issue12_phones_follow_the_tvs_reveal(live_server: Any, phone_factory: A
             phone = phone_factory()
             phone.open(f"{server.url}/?room=TEST")
             phone.join(name)
-            phone.player_id = next(p["id"] for p in session.view(None)["players"]
-                                   if p["name"] == name)
+            phone.player_id = next(
+                p["id"] for p in session.view(None)["players"] if p["name"] == name
+            )
             phones[phone.player_id] = phone
         vip = next(iter(phones))
         phones[vip].tap("start")
@@ -109,16 +110,18 @@ def test_issue12_phones_follow_the_tvs_reveal(live_server: Any, phone_factory: A
             for pid, phone in phones.items():
                 view = phone.received_views()[-1]
                 others = _others(view)
-                assert all(up.get(other) == card for other, card in others.items()), \
+                assert all(up.get(other) == card for other, card in others.items()), (
                     f"{pid} holds {others} while the TV shows {up}"
+                )
                 seen_counts.add(len(others))
                 shown_lives = {s.id: s.lives for s in stage.players}
                 beat = stage.beat
                 if beat is not None and beat.kind == "life_lost":
                     shown_lives[beat.event["player"]] = int(beat.event["lives"])
                 for player in view["players"]:
-                    assert player["lives"] >= shown_lives[player["id"]], \
+                    assert player["lives"] >= shown_lives[player["id"]], (
                         f"{pid} learnt {player['id']} lost a life before the TV showed it"
+                    )
             if not stage.animating:
                 break
         assert len(seen_counts) >= 3, "the cards did not come up one after another"

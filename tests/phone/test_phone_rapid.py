@@ -23,8 +23,9 @@ def seconds_left(text: str) -> int:
 
 
 @pytest.mark.parametrize(("locale", "lang"), [("en-GB", "en"), ("it-IT", "it")])
-def test_h4_countdown_on_my_turn_only(live_server: Any, phone_factory: Any, locale: str,
-                                      lang: str) -> None:
+def test_h4_countdown_on_my_turn_only(
+    live_server: Any, phone_factory: Any, locale: str, lang: str
+) -> None:
     session = Session(HouseRules.parse("H4", rapid_seconds=RAPID_SECONDS), room="TEST", seed=42)
     server = live_server(session)
     phones = seat_three(server, phone_factory, locale)

@@ -29,7 +29,8 @@ def actor(session: Any, phones: dict[str, Phone]) -> Phone:
 
 
 def test_refresh_mid_turn_keeps_the_seat_the_card_and_the_buttons(
-        live_server: Any, phone_factory: Any) -> None:
+    live_server: Any, phone_factory: Any
+) -> None:
     server = live_server()
     phones = seat_three(server, phone_factory, "en-GB")
     start_game(server, phones)
@@ -52,7 +53,8 @@ def test_refresh_mid_turn_keeps_the_seat_the_card_and_the_buttons(
 
 
 def test_offline_then_back_recovers_by_itself_and_shows_the_current_state(
-        live_server: Any, phone_factory: Any) -> None:
+    live_server: Any, phone_factory: Any
+) -> None:
     server = live_server()
     session = server.session
     phones = seat_three(server, phone_factory, "en-GB")
@@ -74,7 +76,8 @@ def test_offline_then_back_recovers_by_itself_and_shows_the_current_state(
 
 
 def test_a_restarted_host_resuming_the_room_brings_the_same_seat_back(
-        make_session: Any, phone_factory: Any) -> None:
+    make_session: Any, phone_factory: Any
+) -> None:
     from host.network import BackgroundServer
     from phone_web import create_app
 
@@ -92,10 +95,12 @@ def test_a_restarted_host_resuming_the_room_brings_the_same_seat_back(
         resumed = make_session(saved=True)
         assert resumed.resumed
         resumed.join("Dário", "TEST")  # a change made while the phone was away
-        resumed_server = BackgroundServer(create_app(resumed, heartbeat_seconds=1.0),
-                                          "127.0.0.1", port, tries=1).start()
+        resumed_server = BackgroundServer(
+            create_app(resumed, heartbeat_seconds=1.0), "127.0.0.1", port, tries=1
+        ).start()
         phone.page.wait_for_function(
-            "() => document.querySelectorAll('#players li').length === 3", timeout=15_000)
+            "() => document.querySelectorAll('#players li').length === 3", timeout=15_000
+        )
         assert phone.page.is_hidden("#join-form")
         assert phone.text("#me-name") == "Chloé"
         phone.page.wait_for_selector("#banner", state="hidden")
@@ -136,13 +141,16 @@ def test_a_double_tap_applies_once(live_server: Any, phone_factory: Any) -> None
     assert len(posts) == 1
     # Even two requests racing with the same step: one applies, the other is stale.
     nxt = actor(session, phones)
-    statuses = nxt.page.evaluate("""async (step) => {
+    statuses = nxt.page.evaluate(
+        """async (step) => {
         const token = localStorage.getItem('cuckoo:token:TEST');
         const send = () => fetch('/api/action', {method: 'POST', headers: {
             'Content-Type': 'application/json', Authorization: 'Bearer ' + token},
             body: JSON.stringify({action: 'keep', step})}).then(r => r.status);
         return Promise.all([send(), send()]);
-    }""", 2)
+    }""",
+        2,
+    )
     assert sorted(statuses) == [200, 409]
     assert session.step == 3
 
@@ -177,7 +185,8 @@ def test_join_errors_are_clear_and_change_nothing(live_server: Any, phone_factor
         phone.page.locator("#join-button").tap()
         phone.page.wait_for_function(
             "e => document.getElementById('join-error').textContent === e",
-            arg=CATALOG.t("en", f"phone.err_{error}"))
+            arg=CATALOG.t("en", f"phone.err_{error}"),
+        )
         assert phone.page.is_hidden("#game")
 
     try_join(f"{server.url}/?room=WXYZ", "Ana", "bad_room")
@@ -219,8 +228,9 @@ def test_a_late_joiner_waits_for_the_next_game(live_server: Any, phone_factory: 
     late.wait_step(1)
     assert late.text("#me-status") == CATALOG.t("en", "phone.status_waiting")
     current = server.session.view(None)["current"]
-    assert late.text("#turn") == CATALOG.t("en", "phone.deciding", name=phones[current].text(
-        "#me-name"))  # watching the game it will join
+    assert late.text("#turn") == CATALOG.t(
+        "en", "phone.deciding", name=phones[current].text("#me-name")
+    )  # watching the game it will join
     assert late.card() == "" and late.buttons() == []
     for phone in phones.values():  # the others see the newcomer waiting
         phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 4")
@@ -228,7 +238,8 @@ def test_a_late_joiner_waits_for_the_next_game(live_server: Any, phone_factory: 
 
 
 def test_waking_up_refetches_the_state_and_listens_anew(
-        live_server: Any, phone_factory: Any) -> None:
+    live_server: Any, phone_factory: Any
+) -> None:
     """Back from sleep the stream may be silently dead: the page fetches and reconnects."""
     server = live_server()
     phone = phone_factory("iPhone 13", "en-GB")
@@ -238,7 +249,7 @@ def test_waking_up_refetches_the_state_and_listens_anew(
     before = len(phone.requests)
     with phone.page.expect_request(lambda r: "/api/events" in r.url):
         phone.page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
-    urls = [r.url[len(server.url):].split("?")[0] for r in phone.requests[before:]]
+    urls = [r.url[len(server.url) :].split("?")[0] for r in phone.requests[before:]]
     assert urls == ["/api/state", "/api/events"]
     server.session.join("Bo", "TEST")  # the new stream is live
     phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 2")

@@ -27,9 +27,13 @@ def t(key: str, lang: str = "en", **params: Any) -> str:
 
 def in_viewport(phone: Phone, selector: str) -> bool:
     """Whether the element is on the first screen, without scrolling."""
-    return bool(phone.page.evaluate(
-        """(s) => { scrollTo(0, 0); const r = document.querySelector(s).getBoundingClientRect();
-            return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }""", selector))
+    return bool(
+        phone.page.evaluate(
+            """(s) => { scrollTo(0, 0); const r = document.querySelector(s).getBoundingClientRect();
+            return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }""",
+            selector,
+        )
+    )
 
 
 def rgb(colour: tuple[int, ...]) -> str:
@@ -37,7 +41,8 @@ def rgb(colour: tuple[int, ...]) -> str:
 
 
 def test_issue12_out_card_lost_life_and_game_over_screens(
-        live_server: Any, phone_factory: Any) -> None:
+    live_server: Any, phone_factory: Any
+) -> None:
     server = live_server()
     session = server.session
     phones = seat_three(server, phone_factory, "en-GB")
@@ -79,7 +84,8 @@ def test_issue12_out_card_lost_life_and_game_over_screens(
 
 
 def test_issue12_names_of_16_characters_bots_and_colours(
-        live_server: Any, phone_factory: Any) -> None:
+    live_server: Any, phone_factory: Any
+) -> None:
     server = live_server()
     session = server.session
     phone: Phone = phone_factory("Pixel 7", "en-GB")
@@ -101,9 +107,12 @@ def test_issue12_names_of_16_characters_bots_and_colours(
     phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 4")
 
     # A 16-character name takes one line, two at most, and is never cut.
-    lines = phone.page.eval_on_selector_all("#players .name", """ns => ns.map(n => [
+    lines = phone.page.eval_on_selector_all(
+        "#players .name",
+        """ns => ns.map(n => [
         Math.round(n.getBoundingClientRect().height / parseFloat(getComputedStyle(n).lineHeight)),
-        n.scrollHeight <= n.clientHeight + 1])""")
+        n.scrollHeight <= n.clientHeight + 1])""",
+    )
     assert all(count <= 2 and whole for count, whole in lines), lines
     rows = phone.page.locator("#players li").all_inner_texts()
     bot_name = next(p["name"] for p in session.view(None)["players"] if p["id"] == bot)
@@ -113,8 +122,9 @@ def test_issue12_names_of_16_characters_bots_and_colours(
     # My colour is my seat's colour on the TV; every seat shows its colour.
     players = session.view(None)["players"]
     shown = phone.page.eval_on_selector_all(
-        "#players .colour", "cs => cs.map(c => getComputedStyle(c).backgroundColor)")
-    wanted = [rgb(tuple(int(p["color"][i:i + 2], 16) for i in (1, 3, 5))) for p in players]
+        "#players .colour", "cs => cs.map(c => getComputedStyle(c).backgroundColor)"
+    )
+    wanted = [rgb(tuple(int(p["color"][i : i + 2], 16) for i in (1, 3, 5))) for p in players]
     assert shown == wanted
     mine = phone.page.eval_on_selector("#me-colour", "c => getComputedStyle(c).backgroundColor")
     assert mine == wanted[0]
@@ -133,13 +143,17 @@ def test_issue12_names_of_16_characters_bots_and_colours(
 
 #: BRIEF.md: the words the TV tells people to press are the phone's button labels.
 BUTTON_WORDS = {
-    "start": ("Start", "Commencer", "Inizia"), "deal": ("Deal", "Distribuer", "Distribuisci"),
+    "start": ("Start", "Commencer", "Inizia"),
+    "deal": ("Deal", "Distribuer", "Distribuisci"),
     "new_game": ("New game", "Nouvelle partie", "Nuova partita"),
-    "keep": ("Keep", "Garder", "Tieni"), "exchange": ("Exchange", "Échanger", "Scambia"),
+    "keep": ("Keep", "Garder", "Tieni"),
+    "exchange": ("Exchange", "Échanger", "Scambia"),
     "cut": ("Cut", "Couper", "Taglia"),
 }
-CALLS = {"call_cuckoo": ("Cuckoo!", "Cuckoo !", "Cuckoo!"),
-         "call_chase": ("Chase!", "Chasse !", "Chase!")}
+CALLS = {
+    "call_cuckoo": ("Cuckoo!", "Cuckoo !", "Cuckoo!"),
+    "call_chase": ("Chase!", "Chasse !", "Chase!"),
+}
 
 
 def test_issue12_button_words_calls_and_one_register() -> None:
@@ -147,8 +161,10 @@ def test_issue12_button_words_calls_and_one_register() -> None:
         assert tuple(t(key, lang) for lang in ("en", "fr", "it")) == words, key
     french = json.loads((I18N / "fr" / "phone.json").read_text(encoding="utf-8"))
     italian = json.loads((I18N / "it" / "phone.json").read_text(encoding="utf-8"))
-    texts = {lang: " ".join(json.dumps(m, ensure_ascii=False) for m in messages.values())
-             for lang, messages in (("fr", french), ("it", italian))}
+    texts = {
+        lang: " ".join(json.dumps(m, ensure_ascii=False) for m in messages.values())
+        for lang, messages in (("fr", french), ("it", italian))
+    }
     for formal in (" vous ", " votre ", " vos ", "Vous "):  # French: "tu" everywhere
         assert formal not in texts["fr"], formal
     for formal in (" Lei ", " Suo ", " Sua "):  # Italian: "tu" everywhere
@@ -163,7 +179,10 @@ def test_issue12_elision_in_the_pages_t(make_session: Any, phone_factory: Any) -
     catalog = Catalog.load()
     for lang in LANGUAGES:
         catalog.messages[lang]["phone.deciding"] = {
-            "by": "name", "vowel": "Au tour d’{name}…", "other": "Au tour de {name}…"}
+            "by": "name",
+            "vowel": "Au tour d’{name}…",
+            "other": "Au tour de {name}…",
+        }
     session = make_session()
     server = BackgroundServer(create_app(session, catalog), "127.0.0.1", 0).start()
     try:
@@ -171,8 +190,15 @@ def test_issue12_elision_in_the_pages_t(make_session: Any, phone_factory: Any) -
         phone.open(f"http://127.0.0.1:{server.port}/?room=TEST")
         said = phone.page.evaluate("""() => ['Alan', 'Émile', 'hugo', 'Yves', 'Bo', '', '7up']
             .map((name) => window.cuckoo.t('deciding', {name}))""")
-        assert said == ["Au tour d’Alan…", "Au tour d’Émile…", "Au tour d’hugo…",
-                        "Au tour d’Yves…", "Au tour de Bo…", "Au tour de …", "Au tour de 7up…"]
+        assert said == [
+            "Au tour d’Alan…",
+            "Au tour d’Émile…",
+            "Au tour d’hugo…",
+            "Au tour d’Yves…",
+            "Au tour de Bo…",
+            "Au tour de …",
+            "Au tour de 7up…",
+        ]
         plural = phone.page.evaluate("() => window.cuckoo.t('time_left', {count: 2})")
         assert plural == t("time_left", "fr", count=2)  # plural dicts unchanged
     finally:

@@ -11,7 +11,8 @@ from host.social import ReactionDesk
 
 
 def test_issue14_phone_howto_standings_reactions_and_prediction(
-        live_server: Any, phone_factory: Any) -> None:
+    live_server: Any, phone_factory: Any
+) -> None:
     server = live_server()
     session = server.session
     catalog = Catalog.load()

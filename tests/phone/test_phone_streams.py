@@ -19,7 +19,8 @@ def _streams_of(session: Any, pid: str) -> int:
 
 
 def test_issue15_a_replaced_tab_says_so_and_does_not_reconnect(
-        live_server: Any, phone_factory: Any) -> None:
+    live_server: Any, phone_factory: Any
+) -> None:
     server = live_server(heartbeat_seconds=1.0)
     first = phone_factory("Pixel 7", "fr-FR")
     first.open(f"{server.url}/?room=TEST&lang=fr")

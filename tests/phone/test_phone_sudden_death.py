@@ -23,13 +23,15 @@ MAX_TURNS = 10
 def lines_for(catalog: Catalog, lang: str, key: str, **params: Any) -> tuple[str, str]:
     """The text before and after ``{cards}`` (the list itself is the browser's ListFormat)."""
     before, _, after = catalog.t(lang, f"phone.{key}", None, cards="\x00", **params).partition(
-        "\x00")
+        "\x00"
+    )
     return before, after
 
 
 @pytest.mark.parametrize(("locale", "lang"), [("en-GB", "en"), ("fr-FR", "fr"), ("it-IT", "it")])
 def test_h5_sudden_death_deals_are_shown_at_game_over(
-        make_session: Any, live_server: Any, phone_factory: Any, locale: str, lang: str) -> None:
+    make_session: Any, live_server: Any, phone_factory: Any, locale: str, lang: str
+) -> None:
     session = make_session(house_rules="H5")
     server = live_server(session)
     phones = seat_three(server, phone_factory, locale)
@@ -50,22 +52,32 @@ def test_h5_sudden_death_deals_are_shown_at_game_over(
     deals, names = table["sudden_death"], {p["id"]: p["name"] for p in table["players"]}
     assert table["phase"] == "game_over" and len(table["winners"]) == 1 and deals
     winner = table["winners"][0]
-    assert deals[-1][winner] == max(deals[-1].values(), key=lambda c: "A2345678910JQK".index(c[:-1]))
+    assert deals[-1][winner] == max(
+        deals[-1].values(), key=lambda c: "A2345678910JQK".index(c[:-1])
+    )
     catalog = Catalog.load()
     for pid, phone in phones.items():
         phone.wait_step(table["step"])
         lines = phone.page.locator("#outcome-lines li").all_inner_texts()
-        told = [line for line in lines
-                if any(all(shown(c) in line for c in deal.values()) for deal in deals)]
+        told = [
+            line
+            for line in lines
+            if any(all(shown(c) in line for c in deal.values()) for deal in deals)
+        ]
         assert len(told) == len(deals), (pid, lines)
         for line, deal in zip(told, deals):
             for who, card in deal.items():
-                assert catalog.t(lang, "phone.sudden_card", name=names[who], card=shown(card)) in line
+                assert (
+                    catalog.t(lang, "phone.sudden_card", name=names[who], card=shown(card)) in line
+                )
         for line in told[:-1]:
             before, after = lines_for(catalog, lang, "sudden_tie")
             assert line.startswith(before) and line.endswith(after), line
         before, after = lines_for(catalog, lang, "sudden_won", name=names[winner])
         assert told[-1].startswith(before) and told[-1].endswith(after), told[-1]
-        big = catalog.t(lang, "phone.you_win") if pid == winner else \
-            catalog.t(lang, "phone.winner", name=names[winner])
+        big = (
+            catalog.t(lang, "phone.you_win")
+            if pid == winner
+            else catalog.t(lang, "phone.winner", name=names[winner])
+        )
         assert lines[0] == big

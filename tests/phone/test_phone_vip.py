@@ -33,20 +33,25 @@ def _seat(server: Any, phone_factory: Any, names: tuple[str, ...]) -> dict[str, 
         phone = phone_factory("Pixel 7", "en-GB")
         phone.open(f"{server.url}/?room=TEST")
         phone.join(name)
-        phone.player_id = next(p["id"] for p in server.session.view(None)["players"]
-                               if p["name"] == name)
+        phone.player_id = next(
+            p["id"] for p in server.session.view(None)["players"] if p["name"] == name
+        )
         phones[name] = phone
     return phones
 
 
 def _lives_shown(phone: Phone) -> int:
-    return int(phone.page.eval_on_selector(  # one filled dot per life left
-        "#lives", "e => (e.querySelector('.lives span:not(.lost)')?.textContent ?? '').length"))
+    return int(
+        phone.page.eval_on_selector(  # one filled dot per life left
+            "#lives", "e => (e.querySelector('.lives span:not(.lost)')?.textContent ?? '').length"
+        )
+    )
 
 
 @pytest.mark.browser
 def test_issue13_vip_phone_rules_bot_start_kick_skip(
-        make_session: Callable[..., Any], live_server: Any, phone_factory: Any) -> None:
+    make_session: Callable[..., Any], live_server: Any, phone_factory: Any
+) -> None:
     import pygame
 
     from host.i18n import Catalog
@@ -74,8 +79,10 @@ def test_issue13_vip_phone_rules_bot_start_kick_skip(
     for phone in phones.values():  # every phone shows the choice at once (5 lives, H1)
         phone.wait_step(session.step)
         assert _lives_shown(phone) == 5
-    assert phones["Bea"].page.locator("#vip-panel").count() == 0 or \
-        phones["Bea"].page.locator("#vip-panel").is_hidden()  # only the VIP has the controls
+    assert (
+        phones["Bea"].page.locator("#vip-panel").count() == 0
+        or phones["Bea"].page.locator("#vip-panel").is_hidden()
+    )  # only the VIP has the controls
 
     # a computer player with a chosen strategy
     page.select_option("#vip-strategy", "simple")
@@ -107,8 +114,10 @@ def test_issue13_vip_phone_rules_bot_start_kick_skip(
     # Cal closes the tab: away, listed first and marked, removed after a confirmation
     phones["Cal"].close()
     cal = phones["Cal"].player_id
-    assert wait_until(lambda: not next(p for p in session.view(None)["players"]
-                                       if p["id"] == cal)["connected"], 10)
+    assert wait_until(
+        lambda: not next(p for p in session.view(None)["players"] if p["id"] == cal)["connected"],
+        10,
+    )
     ana.wait_step(session.step)
     page.wait_for_selector(".vip-player .vip-away")
     first = page.locator(".vip-player").first
@@ -152,7 +161,8 @@ def test_issue13_vip_phone_rules_bot_start_kick_skip(
     assert wait_until(lambda: session.view(None)["vip"] == bea, 10)
     for phone in (ana, phones["Bea"]):
         phone.page.wait_for_function(
-            "() => document.getElementById('vip-news').textContent === 'Bea is now the VIP.'")
+            "() => document.getElementById('vip-news').textContent === 'Bea is now the VIP.'"
+        )
     phones["Bea"].page.wait_for_selector("#vip-panel:not([hidden])")
     assert page.locator("#vip-panel").is_hidden()
     tv.close()

@@ -37,12 +37,13 @@ def measure(phone: Any, start: int, origin: str) -> tuple[list[str], int, int]:
             sizes = request.sizes()
             assert sizes["responseHeadersSize"] > 0, request.url
             wire += sizes["responseHeadersSize"] + sizes["responseBodySize"]
-    return [r.url[len(origin):] for r in requests], total, wire
+    return [r.url[len(origin) :] for r in requests], total, wire
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "fr-FR", "it-IT"])
 def test_page_weight_and_requests_from_the_browsers_network_events(
-        live_server: Any, phone_factory: Any, locale: str) -> None:
+    live_server: Any, phone_factory: Any, locale: str
+) -> None:
     server = live_server()
     phone = phone_factory("iPhone 13", locale)
     phone.open(f"{server.url}/?room=TEST")

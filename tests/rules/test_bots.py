@@ -26,16 +26,16 @@ def codes_in(value: Any) -> set[str]:
     return {code for code in CARD_CODES if f'"{code}"' in text}
 
 
-def decision_views(players: int, strategies: tuple[str, ...], seed: int,
-                   options: HouseRules | None = None) -> Iterator[tuple[Game, str, View]]:
+def decision_views(
+    players: int, strategies: tuple[str, ...], seed: int, options: HouseRules | None = None
+) -> Iterator[tuple[Game, str, View]]:
     """Play one whole game; yield (game, player, view) at every decision, then apply it."""
     game, seats = new_game(players, options, seed, strategies)
     rng = random.Random(seed)
     for _ in range(20_000):
         if game.phase == "game_over":
             return
-        actor = {"lobby": game.vip, "turns": game.current,
-                 "reveal": game.next_dealer}[game.phase]
+        actor = {"lobby": game.vip, "turns": game.current, "reveal": game.next_dealer}[game.phase]
         assert actor is not None
         view = game.view(actor)
         yield game, actor, view
@@ -57,8 +57,9 @@ def test_r7_r9_bots_only_ever_return_an_action_in_can(rules: str) -> None:
     rng = random.Random(7)
     checked = 0
     for players, seed in ((3, 1), (5, 2), (10, 3)):
-        for _game, _actor, view in decision_views(players, ("smart", "simple", "random"), seed,
-                                                  options):
+        for _game, _actor, view in decision_views(
+            players, ("smart", "simple", "random"), seed, options
+        ):
             for name, decide in STRATEGIES.items():
                 action = decide(view, rng)
                 assert action in view["can"], (name, action, view["can"])
@@ -135,8 +136,9 @@ def test_r9_simple_dealer_cuts_with_seven_or_lower(rank: str) -> None:
 
 @pytest.mark.parametrize("rules", ["", "H2"])
 def test_r7_simple_never_hands_over_a_king(rules: str) -> None:
-    game = rig(seated(4, HouseRules.parse(rules)), "p3",
-               {"p0": "AC", "p1": "KD", "p2": "2S", "p3": "3C"})
+    game = rig(
+        seated(4, HouseRules.parse(rules)), "p3", {"p0": "AC", "p1": "KD", "p2": "2S", "p3": "3C"}
+    )
     play(game, ("p0", "keep"))
     assert simple(view_at_turn(game, "p1"), random.Random(0)) == "keep"
 
@@ -171,8 +173,7 @@ def test_r7_smart_never_asks_a_neighbour_showing_a_king() -> None:
 
 
 @pytest.mark.parametrize(("handed", "lower"), [("5H", "3C"), ("2H", "AC"), ("6H", "5C")])
-def test_r7_smart_keeps_when_it_knows_a_lower_card_is_at_the_table(handed: str,
-                                                                   lower: str) -> None:
+def test_r7_smart_keeps_when_it_knows_a_lower_card_is_at_the_table(handed: str, lower: str) -> None:
     """p0 swaps ``handed`` for p1's ``lower`` card: p1 knows p0 holds that lower card until
     the reveal (p0's turn is over), so p1 cannot lose by keeping — simple would pass it on."""
     game = rig(seated(5), "p4", {"p0": handed, "p1": lower, "p2": "9S", "p3": "10C", "p4": "JD"})
@@ -197,8 +198,18 @@ def test_r11_smart_chances_are_probabilities_and_follow_the_rank() -> None:
     """Keeping a higher card never looks riskier than keeping a lower one, all else equal."""
     previous = 1.0
     for rank in RANKS[:-1]:
-        game = rig(seated(6), "p5", {"p0": "9C", "p1": rank_code(rank, "D"), "p2": "9S",
-                                     "p3": "10C", "p4": "JD", "p5": "QD"})
+        game = rig(
+            seated(6),
+            "p5",
+            {
+                "p0": "9C",
+                "p1": rank_code(rank, "D"),
+                "p2": "9S",
+                "p3": "10C",
+                "p4": "JD",
+                "p5": "QD",
+            },
+        )
         play(game, ("p0", "keep"))
         stay, move = lose_chances(view_at_turn(game, "p1"))
         assert 0.0 <= stay <= 1.0 and 0.0 <= move <= 1.0
@@ -217,20 +228,24 @@ def lost_a_life(strategy: str, players: int, seed: int) -> int:
     while game.phase == "turns":
         actor = game.current
         assert actor is not None
-        game.apply(actor, choose_action(strategy if actor == focal else "simple",
-                                        game.view(actor), rng))
+        game.apply(
+            actor, choose_action(strategy if actor == focal else "simple", game.view(actor), rng)
+        )
     return int(focal in game.losers)
 
 
 @pytest.mark.parametrize(("players", "rounds"), [(4, 2000), (6, 3000), (10, 1000)])
-def test_r11_smart_loses_fewer_lives_than_simple_on_the_same_deals(players: int,
-                                                                   rounds: int) -> None:
+def test_r11_smart_loses_fewer_lives_than_simple_on_the_same_deals(
+    players: int, rounds: int
+) -> None:
     """The statistical claim behind ``smart``, paired deal by deal so chance cancels out: the
     same rounds played once by ``smart`` and once by ``simple`` in the same seat, at every
     seat. Fixed seeds make it deterministic (it cannot flake); the measured margin is about
     5 standard errors, so demanding 3.5 leaves room for a change of the engine's shuffling."""
-    diffs = [lost_a_life("smart", players, seed) - lost_a_life("simple", players, seed)
-             for seed in range(rounds)]
+    diffs = [
+        lost_a_life("smart", players, seed) - lost_a_life("simple", players, seed)
+        for seed in range(rounds)
+    ]
     mean = sum(diffs) / rounds
     spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (rounds - 1))
     assert mean < 0 and -mean / (spread / math.sqrt(rounds)) > 3.5, (mean, spread)

@@ -14,9 +14,7 @@ from host.rules.options import RULE_FIELDS
 
 CARD_PATTERN = re.compile(r'"(10|[A2-9JQK])([SHDC])"')
 
-house_rules = st.builds(
-    HouseRules, **{name: st.booleans() for name in RULE_FIELDS.values()}
-)
+house_rules = st.builds(HouseRules, **{name: st.booleans() for name in RULE_FIELDS.values()})
 
 
 def cards_in(payload: object) -> set[str]:
@@ -47,8 +45,9 @@ def check_views_private(game: Game) -> None:
         assert not leaked, (viewer, game.phase, leaked)
 
 
-def play_random_game(players: int, options: HouseRules, seed: int,
-                     extras: bool = True) -> tuple[Game, list[EventDict]]:
+def play_random_game(
+    players: int, options: HouseRules, seed: int, extras: bool = True
+) -> tuple[Game, list[EventDict]]:
     """A whole game of random legal moves, sometimes a misdeal, a timeout or a late joiner."""
     rng = random.Random(seed)
     game = Game(options, random.Random(seed))
@@ -65,7 +64,12 @@ def play_random_game(players: int, options: HouseRules, seed: int,
             break  # kicks emptied the table before the first deal
         if game.phase == "turns" and extras and rng.random() < 0.03:
             events = game.timeout() if rng.random() < 0.5 else game.misdeal()
-        elif game.phase == "turns" and extras and rng.random() < 0.01 and len(game.players) < options.max_players:
+        elif (
+            game.phase == "turns"
+            and extras
+            and rng.random() < 0.01
+            and len(game.players) < options.max_players
+        ):
             late += 1
             events = game.add_player(f"late{late}", f"Late {late}")
         elif extras and rng.random() < 0.005 and len(game.players) > 3:
@@ -109,7 +113,9 @@ def test_random_games_keep_every_invariant(players: int, options: HouseRules, se
 
 @settings(max_examples=15, deadline=None)
 @given(players=st.integers(3, 10), options=house_rules, seed=st.integers(0, 2**32 - 1))
-def test_replay_with_same_seed_gives_same_game(players: int, options: HouseRules, seed: int) -> None:
+def test_replay_with_same_seed_gives_same_game(
+    players: int, options: HouseRules, seed: int
+) -> None:
     first = play_random_game(players, options, seed)[1]
     again = play_random_game(players, options, seed)[1]
     assert first == again
@@ -138,7 +144,8 @@ def test_save_and_load_resumes_exactly(players: int, seed: int, cut: int) -> Non
         choice_a = rng_a.choice(game.legal_actions(who))
         choice_b = rng_b.choice(copy.legal_actions(who))
         assert [e.to_dict() for e in game.apply(who, choice_a)] == [
-            e.to_dict() for e in copy.apply(who, choice_b)]
+            e.to_dict() for e in copy.apply(who, choice_b)
+        ]
     assert copy.to_dict() == game.to_dict()
 
 
@@ -168,8 +175,9 @@ def test_refused_actions_change_nothing_in_any_phase() -> None:
 
 @settings(max_examples=20, deadline=None)
 @given(players=st.integers(3, 8), options=house_rules, seed=st.integers(0, 2**32 - 1))
-def test_apply_accepts_exactly_the_legal_actions(players: int, options: HouseRules,
-                                                 seed: int) -> None:
+def test_apply_accepts_exactly_the_legal_actions(
+    players: int, options: HouseRules, seed: int
+) -> None:
     """``apply`` has a fast path for the current player's move: in every state it must accept
     exactly what ``legal_actions`` lists, for every player and every action."""
     rng = random.Random(seed)

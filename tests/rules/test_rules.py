@@ -134,7 +134,13 @@ def test_r7_king_blocks_exchange() -> None:
     game = rig(seated(4), "p3", {"p0": "2C", "p1": "KS", "p2": "5S", "p3": "7D"})
     events = play(game, ("p0", "exchange"))
     assert str(game.player("p0").card) == "2C" and str(game.player("p1").card) == "KS"
-    assert {"type": "blocked", "player": "p0", "target": "p1", "king": "KS", "call": "cuckoo"} in events
+    assert {
+        "type": "blocked",
+        "player": "p0",
+        "target": "p1",
+        "king": "KS",
+        "call": "cuckoo",
+    } in events
     assert game.current == "p1"  # not redirected, not retried: the turn is over
     assert game.view("p2")["players"][1]["card"] == "KS"  # everyone sees the shown King
 
@@ -348,8 +354,12 @@ def test_h1_five_lives() -> None:
 
 
 def test_h2_no_blocking_kings_are_just_high() -> None:
-    game = rig(seated(3, HouseRules(no_blocking=True)), "p2", {"p0": "2C", "p1": "KS", "p2": "5D"},
-               stock=["KH"])
+    game = rig(
+        seated(3, HouseRules(no_blocking=True)),
+        "p2",
+        {"p0": "2C", "p1": "KS", "p2": "5D"},
+        stock=["KH"],
+    )
     events = play(game, ("p0", "exchange"), ("p1", "keep"), ("p2", "cut"))
     assert "blocked" not in kinds(events) and "cut_king" not in kinds(events)
     assert str(game.player("p0").card) == "KS" and str(game.player("p2").card) == "KH"
@@ -369,8 +379,12 @@ def test_h3_double_cut() -> None:
 
 
 def test_h3_cut_king_still_blocks_second_attempt() -> None:
-    game = rig(seated(3, HouseRules(double_cut=True)), "p2", {"p0": "9C", "p1": "9H", "p2": "3D"},
-               stock=["4S", "KC"])
+    game = rig(
+        seated(3, HouseRules(double_cut=True)),
+        "p2",
+        {"p0": "9C", "p1": "9H", "p2": "3D"},
+        stock=["4S", "KC"],
+    )
     events = play(game, ("p0", "keep"), ("p1", "keep"), ("p2", "cut"), ("p2", "cut"))
     assert "cut_king" in kinds(events) and str(game.player("p2").card) == "4S"
 
@@ -396,8 +410,9 @@ def test_idle_timeout_without_h4_keeps_without_penalty() -> None:
 
 
 def test_h5_sudden_death_instead_of_joint_winners() -> None:
-    game = rig(seated(3, HouseRules(sudden_death=True), seed=7), "p2",
-               {"p0": "4C", "p1": "4H", "p2": "4D"})
+    game = rig(
+        seated(3, HouseRules(sudden_death=True), seed=7), "p2", {"p0": "4C", "p1": "4H", "p2": "4D"}
+    )
     for p in game.players:
         p.lives = 1
     events = play(game, ("p0", "keep"), ("p1", "keep"), ("p2", "keep"))
@@ -406,21 +421,29 @@ def test_h5_sudden_death_instead_of_joint_winners() -> None:
     winner = duels[-1]["winner"]
     assert game.phase == "game_over" and game.winners == [winner]
     final = duels[-1]["cards"]
-    assert Card.parse(final[winner]).rank_value == max(Card.parse(c).rank_value for c in final.values())
+    assert Card.parse(final[winner]).rank_value == max(
+        Card.parse(c).rank_value for c in final.values()
+    )
     assert game.player(winner).status == "active" and game.player(winner).lives == 1
     assert sorted(game.eliminated) == sorted({"p0", "p1", "p2"} - {winner})
 
 
 def test_h6_fixed_dealer() -> None:
-    game = rig(seated(4, HouseRules(fixed_dealer=True)), "p1",
-               {"p2": "9C", "p3": "2H", "p0": "5S", "p1": "7D"})
+    game = rig(
+        seated(4, HouseRules(fixed_dealer=True)),
+        "p1",
+        {"p2": "9C", "p3": "2H", "p0": "5S", "p1": "7D"},
+    )
     play(game, ("p2", "keep"), ("p3", "keep"), ("p0", "keep"), ("p1", "keep"))
     assert game.next_dealer == "p1"
 
 
 def test_h6_fixed_dealer_moves_on_when_eliminated() -> None:
-    game = rig(seated(4, HouseRules(fixed_dealer=True)), "p1",
-               {"p2": "9C", "p3": "8H", "p0": "5S", "p1": "2D"})
+    game = rig(
+        seated(4, HouseRules(fixed_dealer=True)),
+        "p1",
+        {"p2": "9C", "p3": "8H", "p0": "5S", "p1": "2D"},
+    )
     game.player("p1").lives = 1
     play(game, ("p2", "keep"), ("p3", "keep"), ("p0", "keep"), ("p1", "keep"))
     assert game.next_dealer == "p2"
@@ -457,8 +480,12 @@ def test_house_rules_parse_ids_and_names() -> None:
 def test_unknown_action_changes_nothing() -> None:
     game = rig(seated(3), "p2", {"p0": "2C", "p1": "9H", "p2": "5S"})
     before = game.to_dict()
-    for action, reason in (("fold", Reason.UNKNOWN_ACTION), ("deal", Reason.NOT_ALLOWED_NOW),
-                           ("cut", Reason.NOT_ALLOWED_NOW), ("start", Reason.NOT_ALLOWED_NOW)):
+    for action, reason in (
+        ("fold", Reason.UNKNOWN_ACTION),
+        ("deal", Reason.NOT_ALLOWED_NOW),
+        ("cut", Reason.NOT_ALLOWED_NOW),
+        ("start", Reason.NOT_ALLOWED_NOW),
+    ):
         with pytest.raises(IllegalAction) as refused:
             game.apply("p0", action)
         assert refused.value.reason is reason
@@ -501,7 +528,9 @@ def test_same_seed_same_game() -> None:
         log: list[EventDict] = []
         rng = random.Random(seed)
         while game.phase != "game_over":
-            actor = {"lobby": game.vip, "turns": game.current, "reveal": game.next_dealer}[game.phase]
+            actor = {"lobby": game.vip, "turns": game.current, "reveal": game.next_dealer}[
+                game.phase
+            ]
             log += [e.to_dict() for e in game.apply(actor, rng.choice(game.legal_actions(actor)))]  # type: ignore[arg-type]
         return log
 
@@ -560,6 +589,9 @@ def test_view_lowest_rank_r11_only_from_the_reveal() -> None:
         assert game.view(None)["lowest"] is None
         game.apply(game.current, "keep")  # type: ignore[arg-type]
     view = game.view(None)
-    losing = {p["card"][:-1] for p in view["players"]
-              if p["id"] in view["losers"] and p["card"] is not None}
+    losing = {
+        p["card"][:-1]
+        for p in view["players"]
+        if p["id"] in view["losers"] and p["card"] is not None
+    }
     assert losing == {view["lowest"]}

@@ -46,6 +46,7 @@ def _set(*keys: Any, value: Any) -> Callable[[Doc], None]:
         for key in keys[:-1]:
             target = target[key]
         target[keys[-1]] = value
+
     return change
 
 
@@ -71,8 +72,16 @@ def _same_token(doc: Doc) -> None:
 def _too_many_players(doc: Doc) -> None:
     players = doc["game"]["players"]
     for n in range(20, 28):
-        players.append({"id": f"p{n}", "name": f"X{n}", "lives": 3, "status": "waiting",
-                        "bot": True, "card": None})
+        players.append(
+            {
+                "id": f"p{n}",
+                "name": f"X{n}",
+                "lives": 3,
+                "status": "waiting",
+                "bot": True,
+                "card": None,
+            }
+        )
         doc["bots"][f"p{n}"] = "smart"
     doc["next_number"] = 40
 
@@ -84,6 +93,7 @@ def _unknown_bot(doc: Doc) -> None:
 def _delete(key: str) -> Callable[[Doc], None]:
     def change(doc: Doc) -> None:
         del doc[key]
+
     return change
 
 
@@ -196,8 +206,9 @@ def _refused_at_start(path: Path, capsys: pytest.CaptureFixture[str]) -> str:
 
 
 @pytest.mark.parametrize("kind", sorted(DOCUMENT_DAMAGE))
-def test_issue15_damaged_save_is_refused_with_one_line(kind: str, tmp_path: Path,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_issue15_damaged_save_is_refused_with_one_line(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     doc = copy.deepcopy(_good_save(tmp_path))
     DOCUMENT_DAMAGE[kind](doc)
     path = tmp_path / "state.json"
@@ -207,15 +218,17 @@ def test_issue15_damaged_save_is_refused_with_one_line(kind: str, tmp_path: Path
 
 
 @pytest.mark.parametrize("kind", sorted(RAW_DAMAGE))
-def test_issue15_unreadable_save_is_refused_with_one_line(kind: str, tmp_path: Path,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_issue15_unreadable_save_is_refused_with_one_line(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "state.json"
     path.write_bytes(RAW_DAMAGE[kind])
     assert str(path) in _refused_at_start(path, capsys)
 
 
-def test_issue15_a_folder_as_the_save_is_refused(tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_issue15_a_folder_as_the_save_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "state.json"
     path.mkdir()
     (path / "keep.txt").write_text("mine", encoding="utf-8")
@@ -223,8 +236,9 @@ def test_issue15_a_folder_as_the_save_is_refused(tmp_path: Path,
     assert (path / "keep.txt").read_text(encoding="utf-8") == "mine"
 
 
-def test_issue15_unwritable_state_is_one_line_and_exit_2(tmp_path: Path,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_issue15_unwritable_state_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder", encoding="utf-8")
     line = _refused_at_start(blocker / "state.json", capsys)  # a file stands in the way
@@ -232,8 +246,9 @@ def test_issue15_unwritable_state_is_one_line_and_exit_2(tmp_path: Path,
     assert blocker.read_text(encoding="utf-8") == "not a folder"
 
 
-def test_issue15_unwritable_state_on_read_only_mount(tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_issue15_unwritable_state_on_read_only_mount(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     readonly = Path("/proc/cuckoo-party-state.json")  # a file system nobody may write
     line = _refused_at_start(readonly, capsys)
     assert "Cannot save the game to" in line
@@ -246,10 +261,25 @@ def test_issue15_damaged_save_from_the_real_command_is_one_line(tmp_path: Path) 
     _write(path, doc)
     before = path.read_bytes()
     done = subprocess.run(
-        [sys.executable, "-m", "host.cli", "--headless", "--port", "0", "--bind", "127.0.0.1",
-         "--state", str(path)], check=False, capture_output=True, text=True, timeout=60,
+        [
+            sys.executable,
+            "-m",
+            "host.cli",
+            "--headless",
+            "--port",
+            "0",
+            "--bind",
+            "127.0.0.1",
+            "--state",
+            str(path),
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
         cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)})
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert done.stdout == ""
@@ -278,8 +308,7 @@ def test_issue15_every_real_save_is_accepted(tmp_path: Path) -> None:
     rule) passes the check and resumes to the same views."""
     rng = random.Random(15)
     for rules in ("", "H1,H3", "H2,H4,H5", "H6,H7,H8", "H3,H5"):
-        session = Session(HouseRules.parse(rules), seed=rng.randrange(1000), room="CAKE",
-                          bots=2)
+        session = Session(HouseRules.parse(rules), seed=rng.randrange(1000), room="CAKE", bots=2)
         people = [session.join(name, "CAKE").player_id for name in ("Ana", "Bea")]
         for move in range(600):
             doc = session.to_dict()
@@ -306,8 +335,7 @@ def test_issue15_every_real_save_is_accepted(tmp_path: Path) -> None:
         session.close()
 
 
-_VALUES: list[Any] = [None, 0, 1, -1, 99, True, "x", "", [], {}, ["p1"], {"a": 1}, 2.5, "p1",
-                      "KS"]
+_VALUES: list[Any] = [None, 0, 1, -1, 99, True, "x", "", [], {}, ["p1"], {"a": 1}, 2.5, "p1", "KS"]
 
 
 def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

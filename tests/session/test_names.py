@@ -13,10 +13,33 @@ from host.session import SessionError
 from phone_web import create_app
 
 #: Every class of character that draws as nothing (the 25 that killed the TV, and their kin).
-INVISIBLE = ["\u200c", "\u200d", "\u034f", *map(chr, range(0xFE00, 0xFE10)), "\u180b", "\u180c",
-             "\u180d", "\u17b4", "\u17b5", "\ufffc", "\u2800", "\u3164", "\u115f", "\u1160",
-             "\uffa0", "\u200b", "\u2060", "\u00ad", "\u0301", "\u200d\u200c\u200d",
-             "\u3164\u3164", "\u2800 \u2800", "\U000e0100", "\u3000", "\u0301\u0308"]
+INVISIBLE = [
+    "\u200c",
+    "\u200d",
+    "\u034f",
+    *map(chr, range(0xFE00, 0xFE10)),
+    "\u180b",
+    "\u180c",
+    "\u180d",
+    "\u17b4",
+    "\u17b5",
+    "\ufffc",
+    "\u2800",
+    "\u3164",
+    "\u115f",
+    "\u1160",
+    "\uffa0",
+    "\u200b",
+    "\u2060",
+    "\u00ad",
+    "\u0301",
+    "\u200d\u200c\u200d",
+    "\u3164\u3164",
+    "\u2800 \u2800",
+    "\U000e0100",
+    "\u3000",
+    "\u0301\u0308",
+]
 
 
 @pytest.mark.parametrize("raw", INVISIBLE, ids=lambda s: "+".join(f"U{ord(c):04X}" for c in s))
@@ -29,11 +52,24 @@ def test_issue15_names_that_draw_as_nothing_are_refused(session: Any, raw: str) 
     assert session.view(None)["players"] == []
 
 
-@pytest.mark.parametrize("look_alike", ["Ana\u200d", "\u200dAna", "\u0410na", "\uff21\uff4e\uff41",
-                                        "ANA", "ana", " Ana ", "A\u200cna", "Ana\ufe0f",
-                                        "\U0001d400na"])
-def test_issue15_a_name_that_looks_like_a_seated_one_is_taken(session: Any,
-                                                              look_alike: str) -> None:
+@pytest.mark.parametrize(
+    "look_alike",
+    [
+        "Ana\u200d",
+        "\u200dAna",
+        "\u0410na",
+        "\uff21\uff4e\uff41",
+        "ANA",
+        "ana",
+        " Ana ",
+        "A\u200cna",
+        "Ana\ufe0f",
+        "\U0001d400na",
+    ],
+)
+def test_issue15_a_name_that_looks_like_a_seated_one_is_taken(
+    session: Any, look_alike: str
+) -> None:
     session.join("Ana", "TEST")
     with pytest.raises(SessionError) as refusal:
         session.join(look_alike, "TEST")

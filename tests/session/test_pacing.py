@@ -31,8 +31,9 @@ class TV:
         while (update := self.subscription.get(0.0)) is not None:
             self.stage.receive(update.view, list(update.events))
 
-    def play(self, seconds: float, dt: float = 0.05,
-             check: Callable[[], None] | None = None) -> None:
+    def play(
+        self, seconds: float, dt: float = 0.05, check: Callable[[], None] | None = None
+    ) -> None:
         for _ in range(round(seconds / dt)):
             self.pump()
             self.stage.update(dt)
@@ -89,7 +90,8 @@ def test_issue12_headless_views_are_never_delayed(make_session: Callable[..., Se
 
 
 def test_issue12_reveal_reaches_phones_card_by_card_with_the_tv(
-        make_session: Callable[..., Session]) -> None:
+    make_session: Callable[..., Session],
+) -> None:
     session, ids = _table(make_session)
     tv = TV(session)
     phones = {pid: session.subscribe(pid, presence=False) for pid in ids}
@@ -120,13 +122,18 @@ def test_issue12_reveal_reaches_phones_card_by_card_with_the_tv(
             # Every card a phone holds is face up on the TV (or the phone's own).
             for other, card in others.items():
                 assert on_tv[other].card == card or (
-                    beat is not None and beat.kind == "reveal"
-                    and _face_up_in_reveal(tv.stage, other)), f"{pid} saw {other}'s card early"
+                    beat is not None
+                    and beat.kind == "reveal"
+                    and _face_up_in_reveal(tv.stage, other)
+                ), f"{pid} saw {other}'s card early"
             most_cards_seen = max(most_cards_seen, len(others))
             for player in view["players"]:
                 tv_lives = on_tv[player["id"]].lives
-                if beat is not None and beat.kind == "life_lost" and \
-                        beat.event["player"] == player["id"]:
+                if (
+                    beat is not None
+                    and beat.kind == "life_lost"
+                    and beat.event["player"] == player["id"]
+                ):
                     tv_lives = int(beat.event["lives"])
                 assert player["lives"] >= tv_lives, f"{pid} saw a life lost before the TV"
             if view["winners"]:
@@ -140,8 +147,9 @@ def test_issue12_reveal_reaches_phones_card_by_card_with_the_tv(
     for pid in ids:  # once the TV has played it all, the final view is unchanged
         assert session.view(pid) == final[pid]
     lost = [e["player"] for e in final[ids[0]]["log"] if e["type"] == "life_lost"]
-    assert lost and all(final[ids[0]]["players"][ids.index(p)]["lives"] < lives_at_start[p]
-                        for p in lost)
+    assert lost and all(
+        final[ids[0]]["players"][ids.index(p)]["lives"] < lives_at_start[p] for p in lost
+    )
     assert set(reveal["cards"]) == set(ids)
     # The stream of each phone ended on that same final view.
     for pid, subscription in phones.items():
@@ -159,7 +167,8 @@ def _face_up_in_reveal(stage: Stage, player: str) -> bool:
 
 
 def test_issue12_a_reloading_phone_gets_what_the_tv_shows(
-        make_session: Callable[..., Session]) -> None:
+    make_session: Callable[..., Session],
+) -> None:
     session, ids = _table(make_session)
     tv = TV(session)
     session.act(ids[0], "start", 0)
@@ -201,14 +210,21 @@ def test_issue12_a_stalled_tv_never_freezes_the_game() -> None:
 
 def test_issue12_a_block_shows_on_phones_when_the_tv_calls_it() -> None:
     view: dict[str, Any] = {
-        "phase": "turns", "me": {"id": "p1", "card": "4H", "history": []}, "can": [],
-        "players": [{"id": "p1", "card": None, "lives": 3, "status": "active"},
-                    {"id": "p2", "card": "KS", "lives": 3, "status": "active"}],
-        "shown": {"p2": "KS"}, "current": "p2", "order": ["p1", "p2"],
-        "log": [{"type": "turn", "player": "p1"},
-                {"type": "blocked", "player": "p1", "target": "p2", "king": "KS",
-                 "call": "cuckoo"},
-                {"type": "turn", "player": "p2"}],
+        "phase": "turns",
+        "me": {"id": "p1", "card": "4H", "history": []},
+        "can": [],
+        "players": [
+            {"id": "p1", "card": None, "lives": 3, "status": "active"},
+            {"id": "p2", "card": "KS", "lives": 3, "status": "active"},
+        ],
+        "shown": {"p2": "KS"},
+        "current": "p2",
+        "order": ["p1", "p2"],
+        "log": [
+            {"type": "turn", "player": "p1"},
+            {"type": "blocked", "player": "p1", "target": "p2", "king": "KS", "call": "cuckoo"},
+            {"type": "turn", "player": "p2"},
+        ],
     }
     unseen = [Unseen(dict(e)) for e in view["log"][1:]]
     masked = present(view, unseen)
@@ -221,12 +237,18 @@ def test_issue12_a_block_shows_on_phones_when_the_tv_calls_it() -> None:
 def test_issue12_a_swap_reaches_the_traders_when_the_tv_plays_it() -> None:
     swap = {"type": "swap", "player": "p1", "target": "p2", "gave": "3C", "got": "9D"}
     view: dict[str, Any] = {
-        "phase": "turns", "me": {"id": "p2", "card": "3C", "history": [swap]}, "can": ["keep"],
-        "players": [{"id": "p1", "card": None}, {"id": "p2", "card": None}], "shown": {},
-        "current": "p2", "order": ["p1", "p2"],
-        "log": [{"type": "turn", "player": "p1"},
-                {"type": "exchanged", "player": "p1", "target": "p2"},
-                {"type": "turn", "player": "p2"}],
+        "phase": "turns",
+        "me": {"id": "p2", "card": "3C", "history": [swap]},
+        "can": ["keep"],
+        "players": [{"id": "p1", "card": None}, {"id": "p2", "card": None}],
+        "shown": {},
+        "current": "p2",
+        "order": ["p1", "p2"],
+        "log": [
+            {"type": "turn", "player": "p1"},
+            {"type": "exchanged", "player": "p1", "target": "p2"},
+            {"type": "turn", "player": "p2"},
+        ],
     }
     masked = present(view, [Unseen(dict(e)) for e in view["log"][1:]])
     assert masked["me"]["card"] == "9D" and masked["me"]["history"] == []
@@ -238,10 +260,11 @@ def test_issue12_a_swap_reaches_the_traders_when_the_tv_plays_it() -> None:
 def test_issue12_pacer_counts_what_the_tv_has_begun() -> None:
     pacer = Pacer()
     pacer.lead(watchdog=False)
-    reveal = {"type": "reveal", "cards": {"p1": "2S", "p2": "9H"}, "lowest": "2",
-              "losers": ["p1"]}
-    pacer.sent([reveal, {"type": "life_lost", "player": "p1", "lives": 1,
-                         "timed_out": False}], {"p1": 1, "p2": 3})
+    reveal = {"type": "reveal", "cards": {"p1": "2S", "p2": "9H"}, "lowest": "2", "losers": ["p1"]}
+    pacer.sent(
+        [reveal, {"type": "life_lost", "player": "p1", "lives": 1, "timed_out": False}],
+        {"p1": 1, "p2": 3},
+    )
     assert pacer.show(Shown(1, 1, False)) and pacer.holding()
     assert pacer.show(Shown(1, 2, True)) and pacer.holding()  # the life is not lost yet
     assert pacer.show(Shown(2)) and not pacer.holding()
@@ -252,21 +275,34 @@ def test_issue12_h4_penalty_lives_come_back_exactly() -> None:
     pacer = Pacer()
     pacer.sent([], {"p1": 3})
     pacer.lead(watchdog=False)
-    pacer.sent([{"type": "life_lost", "player": "p1", "lives": 1, "timed_out": True}],
-               {"p1": 1})
-    view: dict[str, Any] = {"phase": "reveal", "me": None, "can": [], "losers": ["p1"],
-                            "players": [{"id": "p1", "lives": 1, "card": "2S"}], "log": []}
+    pacer.sent([{"type": "life_lost", "player": "p1", "lives": 1, "timed_out": True}], {"p1": 1})
+    view: dict[str, Any] = {
+        "phase": "reveal",
+        "me": None,
+        "can": [],
+        "losers": ["p1"],
+        "players": [{"id": "p1", "lives": 1, "card": "2S"}],
+        "log": [],
+    }
     assert pacer.present(view)["players"][0]["lives"] == 3
 
 
 def test_issue12_the_dealers_cut_reaches_the_dealer_when_the_tv_plays_it() -> None:
     cut = {"type": "cut_card", "dealer": "p2", "card": "9S", "discarded": "3D"}
     view: dict[str, Any] = {
-        "phase": "turns", "me": {"id": "p2", "card": "9S", "history": [cut]}, "can": [],
-        "players": [{"id": "p1", "card": None}, {"id": "p2", "card": None}], "shown": {},
-        "current": "p2", "order": ["p1", "p2"], "discard_count": 1,
-        "log": [{"type": "turn", "player": "p2"}, {"type": "cut", "dealer": "p2", "attempt": 1},
-                {"type": "cut_taken", "dealer": "p2"}],
+        "phase": "turns",
+        "me": {"id": "p2", "card": "9S", "history": [cut]},
+        "can": [],
+        "players": [{"id": "p1", "card": None}, {"id": "p2", "card": None}],
+        "shown": {},
+        "current": "p2",
+        "order": ["p1", "p2"],
+        "discard_count": 1,
+        "log": [
+            {"type": "turn", "player": "p2"},
+            {"type": "cut", "dealer": "p2", "attempt": 1},
+            {"type": "cut_taken", "dealer": "p2"},
+        ],
     }
     masked = present(view, [Unseen(dict(e)) for e in view["log"][1:]])
     assert masked["me"]["card"] == "3D" and masked["me"]["history"] == []
@@ -285,8 +321,12 @@ def _codes(view: Mapping[str, Any]) -> set[str]:
         elif isinstance(value, list):
             for item in value:
                 walk(item)
-        elif isinstance(value, str) and 2 <= len(value) <= 3 and value[-1] in "SHDC" and \
-                value[:-1] in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"):
+        elif (
+            isinstance(value, str)
+            and 2 <= len(value) <= 3
+            and value[-1] in "SHDC"
+            and value[:-1] in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+        ):
             found.add(value)
 
     walk(value=view)
@@ -294,7 +334,8 @@ def _codes(view: Mapping[str, Any]) -> set[str]:
 
 
 def test_issue12_a_paced_view_never_holds_a_card_its_receiver_may_not_see(
-        make_session: Callable[..., Session]) -> None:
+    make_session: Callable[..., Session],
+) -> None:
     """Random games, random TV pace: every paced view is checked against the engine's own
     independent rule (``host.rules.views.may_see``) — masking only ever hides or gives back
     the receiver's own earlier card."""

@@ -66,7 +66,8 @@ def test_every_change_is_saved_and_resumed_exactly(tmp_path: Path) -> None:
         assert second.resumed and second.room == "ROOM"
         assert second.options.five_lives and second.options.double_cut
         assert {name: second.player_for_token(t) for name, t in tokens.items()} == dict(
-            zip(tokens, ids))
+            zip(tokens, ids)
+        )
         for pid, view in views.items():
             assert second.view(pid) == view
         assert second.to_dict() == first.to_dict()

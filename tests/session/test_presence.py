@@ -104,7 +104,11 @@ def test_issue12_away_player_is_kept_for_after_away_seconds(party: Party) -> Non
     view = party.session.view(None)
     assert view["step"] == 2  # a time-out is one step
     assert [e for e in view["log"] if e["type"] == "kept"][-1] == {
-        "type": "kept", "player": current, "auto": True, "timed_out": False}
+        "type": "kept",
+        "player": current,
+        "auto": True,
+        "timed_out": False,
+    }
     events: list[dict[str, Any]] = []
     while (update := public.get(timeout=0)) is not None:
         events += update.events
@@ -147,7 +151,7 @@ def test_issue12_the_runner_applies_presence(party: Party) -> None:
 
 
 def test_issue13_vip_away_60_s_hands_over_to_the_next_present_person(party: Party) -> None:
-    ana, = party.join("Ana")
+    (ana,) = party.join("Ana")
     party.session.add_bot()
     bea, cal = party.join("Bea", "Cal")
     party.session.act(ana, "start", 0)  # in a game: nobody leaves, the role moves
@@ -176,8 +180,7 @@ def test_issue13_vip_actions_need_a_present_target_and_skip_waits_10_s(party: Pa
     while (got := party.streams[ana].get(timeout=0)) is not None:
         update = got
     assert update is not None and "skip" in update.view["can"]
-    assert game_moves(party.session.view(ana)["can"]) in ([], ["keep", "exchange"],
-                                                         ["keep", "cut"])
+    assert game_moves(party.session.view(ana)["can"]) in ([], ["keep", "exchange"], ["keep", "cut"])
 
 
 def test_issue12_presence_rules_with_a_fake_clock_alone() -> None:

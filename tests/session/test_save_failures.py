@@ -60,7 +60,8 @@ def _saved(path: Path) -> dict[str, Any]:
 
 
 def test_issue15_a_refused_save_still_applies_answers_and_tells_everyone(
-        party: tuple[Session, dict[str, str], Path], disk: FlakyDisk) -> None:
+    party: tuple[Session, dict[str, str], Path], disk: FlakyDisk
+) -> None:
     session, _, path = party
     stream = session.subscribe(None, presence=False)
     assert stream.get(timeout=1) is not None  # the first view
@@ -91,7 +92,8 @@ def test_issue15_a_refused_save_still_applies_answers_and_tells_everyone(
 
 
 def test_issue15_a_refused_save_is_retried_on_the_next_change_of_any_kind(
-        party: tuple[Session, dict[str, str], Path], disk: FlakyDisk) -> None:
+    party: tuple[Session, dict[str, str], Path], disk: FlakyDisk
+) -> None:
     session, ids, path = party
     disk.full = True
     current = session.view(None)["current"]
@@ -106,7 +108,8 @@ def test_issue15_a_refused_save_is_retried_on_the_next_change_of_any_kind(
 
 
 def test_issue15_a_join_on_a_full_disk_is_a_real_seat_with_a_working_token(
-        party: tuple[Session, dict[str, str], Path], disk: FlakyDisk) -> None:
+    party: tuple[Session, dict[str, str], Path], disk: FlakyDisk
+) -> None:
     session, _, path = party
     disk.full = True
     joined = session.join("Dan", "CAKE")
@@ -121,7 +124,8 @@ def test_issue15_a_join_on_a_full_disk_is_a_real_seat_with_a_working_token(
 
 
 def test_issue15_a_join_that_fails_leaves_no_seat_behind(
-        party: tuple[Session, dict[str, str], Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    party: tuple[Session, dict[str, str], Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     session, _, _ = party
     before = session.to_dict()
     stream = session.subscribe(None, presence=False)
@@ -142,7 +146,8 @@ def test_issue15_a_join_that_fails_leaves_no_seat_behind(
 
 
 def test_issue15_the_api_answers_the_truth_on_a_full_disk(
-        party: tuple[Session, dict[str, str], Path], disk: FlakyDisk) -> None:
+    party: tuple[Session, dict[str, str], Path], disk: FlakyDisk
+) -> None:
     session, _, _ = party
     client = create_app(session).test_client()
     disk.full = True
@@ -156,7 +161,8 @@ def test_issue15_the_api_answers_the_truth_on_a_full_disk(
 
 
 def test_issue15_the_tv_warns_while_saving_fails_and_clears_after(
-        party: tuple[Session, dict[str, str], Path], disk: FlakyDisk) -> None:
+    party: tuple[Session, dict[str, str], Path], disk: FlakyDisk
+) -> None:
     session, _, _ = party
     pygame.font.init()
     catalog = Catalog.load()
@@ -221,8 +227,12 @@ def test_issue15_a_real_vanished_folder_then_restored(tmp_path: Path) -> None:
 
 def _mount_tiny_tmpfs(where: Path) -> bool:
     where.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(where)],
-                          check=False, capture_output=True, timeout=20)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(where)],
+        check=False,
+        capture_output=True,
+        timeout=20,
+    )
     return done.returncode == 0
 
 
@@ -259,7 +269,8 @@ def test_issue15_a_real_full_tmpfs_then_freed(tmp_path: Path) -> None:
 
 
 def test_issue15_closing_on_a_full_disk_does_not_raise(
-        party: tuple[Session, dict[str, str], Path], disk: FlakyDisk) -> None:
+    party: tuple[Session, dict[str, str], Path], disk: FlakyDisk
+) -> None:
     session, _, _ = party
     disk.full = True
     session.close()

@@ -14,8 +14,10 @@ def _seat(session: Any, *names: str) -> list[str]:
     return [session.join(name, "TEST").player_id for name in names]
 
 
-@pytest.mark.parametrize("raw, expected", [("  Ana ", "Ana"), ("Zoé", "Zoé"), ("x" * 16, "x" * 16),
-                                           ("👩‍🚀 Sam", "👩‍🚀 Sam")])
+@pytest.mark.parametrize(
+    "raw, expected",
+    [("  Ana ", "Ana"), ("Zoé", "Zoé"), ("x" * 16, "x" * 16), ("👩‍🚀 Sam", "👩‍🚀 Sam")],
+)
 def test_clean_name_accepts(raw: str, expected: str) -> None:
     assert clean_name(raw) == expected
 

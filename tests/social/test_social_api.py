@@ -29,8 +29,9 @@ class FakeClock:
         return self.now
 
 
-def _party(make_session: Any, waiting: int, rules: str = "") -> tuple[Session, Any, dict[str, str],
-                                                                       FakeClock]:
+def _party(
+    make_session: Any, waiting: int, rules: str = ""
+) -> tuple[Session, Any, dict[str, str], FakeClock]:
     """Three players in a game, ``waiting`` more guests waiting; a fake reaction clock."""
     session: Session = make_session(rules)
     clock = FakeClock()
@@ -66,7 +67,9 @@ def test_issue14_reaction_flood_from_one_phone_is_rate_limited(make_session: Any
     assert session.step == step
     assert {pid: session.view(pid) for pid in ("p1", "p2", "p3")} == views
     assert [(r.player, r.emoji) for r in session.reactions.on_screen()] == [
-        ("p5", "★"), ("p4", "☺")]
+        ("p5", "★"),
+        ("p4", "☺"),
+    ]
 
 
 def test_issue14_reaction_refusals(make_session: Any) -> None:
@@ -136,8 +139,12 @@ def test_issue14_predictions_scored_from_the_reveal(make_session: Any) -> None:
     assert (rows["p6"]["guesses"], rows["p6"]["good_guesses"]) == (1, int("p1" in losers))
     assert sum(rows[p]["good_guesses"] for p in ("p4", "p5", "p6")) == len(losers) >= 1
     if len(losers) == 1:  # the only one right is the best guesser
-        assert rows[next(p for p, t in (("p4", "p2"), ("p5", "p3"), ("p6", "p1"))
-                         if t in losers)]["titles"].count("best_guesser") == 1
+        assert (
+            rows[next(p for p, t in (("p4", "p2"), ("p5", "p3"), ("p6", "p1")) if t in losers)][
+                "titles"
+            ].count("best_guesser")
+            == 1
+        )
     me = session.view("p4")["me"]
     assert me is not None and me["prediction"] is None  # a new round, a new guess
 
@@ -166,8 +173,10 @@ def test_issue14_prediction_refused_once_the_dealer_acts(make_session: Any) -> N
 def test_issue14_social_errors_are_translated(make_session: Any, lang: str) -> None:
     _, client, tokens, _ = _party(make_session, 1)
     _post(client, tokens["p4"], {"react": "❤"})
-    answer = client.post("/api/social", json={"react": "❤"},
-                         headers={"Authorization": f"Bearer {tokens['p4']}",
-                                  "Accept-Language": lang})
+    answer = client.post(
+        "/api/social",
+        json={"react": "❤"},
+        headers={"Authorization": f"Bearer {tokens['p4']}", "Accept-Language": lang},
+    )
     expected = Catalog.load().t(lang, "social.error_too_fast")
     assert answer.status_code == 429 and answer.get_json()["message"] == expected

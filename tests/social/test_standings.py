@@ -28,8 +28,13 @@ def _apply(game: Game, standings: Standings, *moves: tuple[str, str]) -> list[Ev
     return events
 
 
-def _deal(game: Game, standings: Standings, dealer: str, cards: dict[str, str],
-          stock: list[str] | None = None) -> None:
+def _deal(
+    game: Game,
+    standings: Standings,
+    dealer: str,
+    cards: dict[str, str],
+    stock: list[str] | None = None,
+) -> None:
     rig(game, dealer, cards, stock)
     game.phase = Phase.TURNS
     standings.record(game.log[:1], game.options.starting_lives)  # the round_dealt event
@@ -44,12 +49,11 @@ def test_issue14_worked_example_tally() -> None:
     game = seated(4)
     standings = _tally(game)
     _deal(game, standings, "p3", {"p0": "2C", "p1": "9H", "p2": "KS", "p3": "7D"})
-    _apply(game, standings, ("p0", "exchange"), ("p1", "exchange"), ("p2", "keep"),
-           ("p3", "keep"))
+    _apply(game, standings, ("p0", "exchange"), ("p1", "exchange"), ("p2", "keep"), ("p3", "keep"))
     rows = _rows(standings)
-    assert {pid: (r["rounds"], r["survived"], r["lives_lost"], r["cuckoos"])
-            for pid, r in rows.items()} == {
-        "p0": (1, 1, 0, 0), "p1": (1, 0, 1, 0), "p2": (1, 1, 0, 1), "p3": (1, 1, 0, 0)}
+    assert {
+        pid: (r["rounds"], r["survived"], r["lives_lost"], r["cuckoos"]) for pid, r in rows.items()
+    } == {"p0": (1, 1, 0, 0), "p1": (1, 0, 1, 0), "p2": (1, 1, 0, 1), "p3": (1, 1, 0, 0)}
     assert rows["p2"]["titles"] == ["most_cuckoos"]
     assert all(r["games"] == 0 and r["wins"] == 0 for r in rows.values())
     assert [r["player"] for r in standings.table()][-1] == "p1"  # lost a life: last
@@ -81,7 +85,10 @@ def test_issue14_joint_win_counts_for_each() -> None:
     assert events[-1].data["joint"] is True
     rows = _rows(standings)
     assert {pid: (r["games"], r["wins"], r["lives_lost"]) for pid, r in rows.items()} == {
-        "p0": (1, 1, 1), "p1": (1, 1, 1), "p2": (1, 1, 1)}
+        "p0": (1, 1, 1),
+        "p1": (1, 1, 1),
+        "p2": (1, 1, 1),
+    }
 
 
 def test_issue14_h4_timeout_loses_two_lives_counted_as_two() -> None:
@@ -106,8 +113,7 @@ def _play_seeded_game(session: Session, people: list[str]) -> None:
         current = view["current"]
         assert current is not None
         mine = session.view(current)
-        session.act(current, "cut" if "cut" in mine["can"] else "exchange",
-                    mine["step"])
+        session.act(current, "cut" if "cut" in mine["can"] else "exchange", mine["step"])
     raise AssertionError("the game did not end")
 
 
@@ -122,8 +128,20 @@ def test_issue14_seeded_session_game_exact_numbers() -> None:
     session, people = _seated_session()
     _play_seeded_game(session, people)
     table = session.view(None)["standings"]
-    got = [(r["name"], r["games"], r["wins"], r["rounds"], r["survived"], r["lives_lost"],
-            r["cuckoos"], r["king_cuts"], r["close_escapes"]) for r in table]
+    got = [
+        (
+            r["name"],
+            r["games"],
+            r["wins"],
+            r["rounds"],
+            r["survived"],
+            r["lives_lost"],
+            r["cuckoos"],
+            r["king_cuts"],
+            r["close_escapes"],
+        )
+        for r in table
+    ]
     assert got == EXPECTED_SEED_42
     # Cross-checks that do not depend on the seed: 3 lives each, the winner's left over.
     winner = session.view(None)["winners"][0]

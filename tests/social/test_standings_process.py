@@ -25,7 +25,8 @@ def _play_game(host: HostProcess, tokens: dict[str, str]) -> None:
 
 
 def test_issue14_standings_survive_kill_9_and_fresh_starts_a_new_evening(
-        tmp_path: Path, host_processes: list[HostProcess]) -> None:
+    tmp_path: Path, host_processes: list[HostProcess]
+) -> None:
     state = tmp_path / "state.json"
     first = HostProcess(state)
     host_processes.append(first)

@@ -36,9 +36,27 @@ def test_issue14_tutorial_plays_the_worked_example() -> None:
     seen: list[str] = []
     everything = tutorial.rehearsal.session.subscribe(None, presence=False)  # the lesson's events
     length = play_through(tutorial, FRAME_SECONDS, lambda t: seen.append(t.step.name))
-    assert seen == [step.name for step in SCRIPT] == [
-        "intro", "deal", "exchange", "forced", "block", "keep", "cut", "reveal", "life_lost",
-        "deal2", "pass", "pass_on", "keep2", "life_lost2", "outro"]
+    assert (
+        seen
+        == [step.name for step in SCRIPT]
+        == [
+            "intro",
+            "deal",
+            "exchange",
+            "forced",
+            "block",
+            "keep",
+            "cut",
+            "reveal",
+            "life_lost",
+            "deal2",
+            "pass",
+            "pass_on",
+            "keep2",
+            "life_lost2",
+            "outro",
+        ]
+    )
     assert 60 <= length <= 90
     log = []
     while (update := everything.get(timeout=0)) is not None:
@@ -118,7 +136,8 @@ def test_issue14_tutorial_captions_in_each_language(tmp_path: Path) -> None:
     for lang in LANGUAGES:
         paths = take_tutorial_screenshots(tmp_path, lang, catalog=catalog)
         assert [p.name for p in paths] == [
-            f"tv-tutorial-{lang}-{i:02d}-{step.name}.png" for i, step in enumerate(SCRIPT)]
+            f"tv-tutorial-{lang}-{i:02d}-{step.name}.png" for i, step in enumerate(SCRIPT)
+        ]
         assert all(p.stat().st_size > 10_000 for p in paths)
     pygame.font.init()
     captions = set()
@@ -145,8 +164,7 @@ def test_issue14_tutorial_lines_are_spoken_by_the_announcer() -> None:
         def render(self, text: str, lang: str) -> Path:
             raise RuntimeError("no speech here")
 
-    announcer = Announcer(Catalog.load(), "fr", muted=True, engine=SilentEngine(),
-                          warm_up=False)
+    announcer = Announcer(Catalog.load(), "fr", muted=True, engine=SilentEngine(), warm_up=False)
     pygame.font.init()
     app = TVApp(Session(room="TEST"), announcer, Catalog.load(), lang="fr", join_url="http://x/")
     assert app.start_tutorial() and app.tutorial is not None

@@ -12,14 +12,26 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_runner_reports_missing_and_failing_modules_and_keeps_the_others(tmp_path: Path) -> None:
     markdown = tmp_path / "table.md"
     done = subprocess.run(
-        [sys.executable, "-m", "benchmarks", "--only",
-         "no_such_benchmark,tests.torture.bench_fixture_fails,tests.torture.bench_fixture_ok",
-         "--timeout", "120", "--markdown", str(markdown)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+        [
+            sys.executable,
+            "-m",
+            "benchmarks",
+            "--only",
+            "no_such_benchmark,tests.torture.bench_fixture_fails,tests.torture.bench_fixture_ok",
+            "--timeout",
+            "120",
+            "--markdown",
+            str(markdown),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     out = done.stdout
     assert done.returncode == 1, out + done.stderr  # not everything ran: say so
-    table = out[out.rindex("module"):]
+    table = out[out.rindex("module") :]
     assert "no_such_benchmark" in table and "[missing" in table
     assert "tests.torture.bench_fixture_fails" in table and "[failed (exit 1)" in table
     assert "this benchmark broke on purpose" in out
@@ -27,7 +39,8 @@ def test_runner_reports_missing_and_failing_modules_and_keeps_the_others(tmp_pat
     assert "42 ms" in ok_row and "<= 50 ms" in ok_row
     assert "a line of the module's own output" in out
     assert "| tests.torture.bench_fixture_ok | stand-in figure | 42 ms | <= 50 ms |" in (
-        markdown.read_text(encoding="utf-8"))
+        markdown.read_text(encoding="utf-8")
+    )
 
 
 def test_engine_benchmark_plays_every_round_through_the_validating_apply() -> None:

@@ -101,8 +101,9 @@ def served(make_session: Any) -> Iterator[Any]:
 
     def start(**kwargs: Any) -> Any:
         session = make_session()
-        server = BackgroundServer(create_app(session, heartbeat_seconds=1.0), "127.0.0.1", 0,
-                                  **kwargs).start()
+        server = BackgroundServer(
+            create_app(session, heartbeat_seconds=1.0), "127.0.0.1", 0, **kwargs
+        ).start()
         started.append(server)
         return server, session
 
@@ -172,11 +173,17 @@ def test_issue15_the_oldest_idle_connections_are_evicted_when_too_many(served: A
         stream.close()
 
 
-def _channel(*, running: bool = False, partial: object = None, pending: int = 0,
-             last: float = 0.0) -> Any:
-    channel = SimpleNamespace(requests=[object()] if running else [], request=partial,
-                              total_outbufs_len=pending, last_activity=last, will_close=False,
-                              closed_now=False)
+def _channel(
+    *, running: bool = False, partial: object = None, pending: int = 0, last: float = 0.0
+) -> Any:
+    channel = SimpleNamespace(
+        requests=[object()] if running else [],
+        request=partial,
+        total_outbufs_len=pending,
+        last_activity=last,
+        will_close=False,
+        closed_now=False,
+    )
     channel.handle_close = lambda: setattr(channel, "closed_now", True)
     return channel
 
@@ -218,6 +225,7 @@ def test_issue15_a_phone_gone_without_a_fin_is_noticed_by_the_kernel(served: Any
 
     server, _ = served()
     with socket.create_connection(("127.0.0.1", server.port), timeout=5):
+
         def channels() -> list[Any]:
             return [c for c in list(server._server._map.values()) if hasattr(c, "last_activity")]
 
@@ -226,8 +234,7 @@ def test_issue15_a_phone_gone_without_a_fin_is_noticed_by_the_kernel(served: Any
         assert value == UNACKED_SECONDS * 1000
 
 
-def test_issue15_a_frozen_phone_stream_is_closed_and_its_player_shows_away(
-        served: Any) -> None:
+def test_issue15_a_frozen_phone_stream_is_closed_and_its_player_shows_away(served: Any) -> None:
     """A phone that stops reading (its browser froze) once the buffers are full: the guard
     closes the connection after ``stall_seconds``, the stream's thread is freed and the player
     shows as away. Small socket buffers make "full" come quickly."""
@@ -239,8 +246,7 @@ def test_issue15_a_frozen_phone_stream_is_closed_and_its_player_shows_away(
     frozen.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
     frozen.connect(("127.0.0.1", server.port))
     try:
-        frozen.sendall(f"GET /api/events?token={ana['token']} HTTP/1.1\r\nHost: x\r\n\r\n"
-                       .encode())
+        frozen.sendall(f"GET /api/events?token={ana['token']} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
         assert wait_until(lambda: session.view(None)["players"][0]["connected"], 5, 0.02)
         for round_ in range(150):  # every join and kick sends Ana's stream a whole view
             extra = session.join(f"Guest {round_}", "TEST").player_id

@@ -22,14 +22,25 @@ from host.rules import game_moves
 from tests.api.cuckoo_http_client import Http
 from tests.host_process import HostProcess, without_connected
 
-MOMENTS = ("lobby", "turns", "reveal", "turns", "in_flight", "turns", "game_over", "reveal",
-           "in_flight", "turns")
+MOMENTS = (
+    "lobby",
+    "turns",
+    "reveal",
+    "turns",
+    "in_flight",
+    "turns",
+    "game_over",
+    "reveal",
+    "in_flight",
+    "turns",
+)
 MAX_MOVES = 3000
 
 
 def _views(http: Http, tokens: dict[str, str]) -> dict[str | None, dict[str, Any]]:
-    views: dict[str | None, dict[str, Any]] = {pid: without_connected(http.state(token))
-                                               for pid, token in tokens.items()}
+    views: dict[str | None, dict[str, Any]] = {
+        pid: without_connected(http.state(token)) for pid, token in tokens.items()
+    }
     status, table = http.call("GET", "/api/table?room=TEST")
     assert status == 200, table
     views[None] = without_connected(table)
@@ -42,7 +53,9 @@ def _move(http: Http, tokens: dict[str, str], rng: random.Random) -> dict[str, A
     movers = [pid for pid, view in views.items() if game_moves(view["can"])]
     assert movers, f"nobody may act in {next(iter(views.values()))['phase']}"
     pid = rng.choice(movers)
-    status, body = http.act(tokens[pid], rng.choice(game_moves(views[pid]["can"])), views[pid]["step"])
+    status, body = http.act(
+        tokens[pid], rng.choice(game_moves(views[pid]["can"])), views[pid]["step"]
+    )
     assert status == 200, body
     return body  # type: ignore[no-any-return]
 
@@ -59,7 +72,8 @@ def _play_until(http: Http, tokens: dict[str, str], rng: random.Random, phase: s
 
 @pytest.mark.slow
 def test_kill_9_at_ten_random_moments_resumes_identically_and_finishes(
-        tmp_path: Path, host_processes: list[HostProcess]) -> None:
+    tmp_path: Path, host_processes: list[HostProcess]
+) -> None:
     state = tmp_path / "state.json"
     rng = random.Random(2026)
     host = HostProcess(state)
@@ -80,8 +94,11 @@ def test_kill_9_at_ten_random_moments_resumes_identically_and_finishes(
             pid = next(p for p, v in views.items() if game_moves(v["can"]))
             request = (tokens[pid], game_moves(views[pid]["can"])[0], views[pid]["step"])
 
-            def tap(client: Http = host.http, call: tuple[str, str, int] = request,
-                    into: dict[str, Any] = answered) -> None:
+            def tap(
+                client: Http = host.http,
+                call: tuple[str, str, int] = request,
+                into: dict[str, Any] = answered,
+            ) -> None:
                 try:
                     into["reply"] = client.act(*call)
                 except (OSError, http.client.HTTPException):

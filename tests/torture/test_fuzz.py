@@ -24,17 +24,38 @@ from host.session import Session
 from phone_web import create_app
 from tests.torture.conftest import check_invariants
 
-PATHS = ["/healthz", "/api/join", "/api/state", "/api/action", "/api/events", "/api/table", "/",
-         "/phone/phone.js", "/phone/phone.css", "/phone/../app.py", "/api", "/api/action/"]
+PATHS = [
+    "/healthz",
+    "/api/join",
+    "/api/state",
+    "/api/action",
+    "/api/events",
+    "/api/table",
+    "/",
+    "/phone/phone.js",
+    "/phone/phone.css",
+    "/phone/../app.py",
+    "/api",
+    "/api/action/",
+]
 METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]
-SAFE_TEXT = st.text(alphabet=string.printable.replace("\r", "").replace("\n", "")
-                    .replace("\x0b", "").replace("\x0c", ""), max_size=60)
+SAFE_TEXT = st.text(
+    alphabet=string.printable.replace("\r", "")
+    .replace("\n", "")
+    .replace("\x0b", "")
+    .replace("\x0c", ""),
+    max_size=60,
+)
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=True)
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=True)
     | st.text(max_size=30),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                                max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 #: ("token", i) stands for the i-th seated player's real token, resolved at run time.
@@ -44,29 +65,48 @@ action_bodies = st.fixed_dictionaries(
     optional={"extra": json_values},
 )
 join_bodies = st.fixed_dictionaries(
-    {"name": st.text(max_size=20) | json_values,
-     "room": st.sampled_from(["TEST", "test", " TEST ", "XXXX", ""]) | json_values},
+    {
+        "name": st.text(max_size=20) | json_values,
+        "room": st.sampled_from(["TEST", "test", " TEST ", "XXXX", ""]) | json_values,
+    },
 )
 bodies = st.one_of(
     st.none(),
-    action_bodies.map(json.dumps), join_bodies.map(json.dumps), json_values.map(json.dumps),
+    action_bodies.map(json.dumps),
+    join_bodies.map(json.dumps),
+    json_values.map(json.dumps),
     st.binary(max_size=512),
-    st.integers(3000, 9000).map(lambda n: json.dumps({"action": "keep", "step": 1,
-                                                      "pad": "x" * n})),
+    st.integers(3000, 9000).map(
+        lambda n: json.dumps({"action": "keep", "step": 1, "pad": "x" * n})
+    ),
 )
-authorization = st.one_of(st.none(), tokens, SAFE_TEXT, SAFE_TEXT.map(lambda t: f"Bearer {t}"),
-                          st.sampled_from(["Bearer", "Bearer ", "Basic dXNlcjpwYXNz"]))
-queries = st.one_of(st.just(""), st.just("?room=TEST"), tokens,
-                    SAFE_TEXT.map(lambda t: "?" + t.replace("#", "")))
+authorization = st.one_of(
+    st.none(),
+    tokens,
+    SAFE_TEXT,
+    SAFE_TEXT.map(lambda t: f"Bearer {t}"),
+    st.sampled_from(["Bearer", "Bearer ", "Basic dXNlcjpwYXNz"]),
+)
+queries = st.one_of(
+    st.just(""), st.just("?room=TEST"), tokens, SAFE_TEXT.map(lambda t: "?" + t.replace("#", ""))
+)
 requests = st.tuples(
     st.sampled_from(METHODS),
     # A path is one "/" then text; "//..." would be read by the test client as a host name
     # (a client-side error, never sent), so leading slashes are folded into one.
     st.sampled_from(PATHS)
     | SAFE_TEXT.map(lambda t: "/" + t.replace("?", "").replace("#", "").lstrip("/")),
-    queries, authorization,
-    st.sampled_from(["application/json", "text/plain", "", "application/json; charset=latin-1",
-                     "multipart/form-data; boundary=x"]),
+    queries,
+    authorization,
+    st.sampled_from(
+        [
+            "application/json",
+            "text/plain",
+            "",
+            "application/json; charset=latin-1",
+            "multipart/form-data; boundary=x",
+        ]
+    ),
     bodies,
 )
 
@@ -88,11 +128,15 @@ def _snapshot(session: Session) -> str:
     return json.dumps(session.to_dict(), sort_keys=True)
 
 
-@settings(max_examples=100, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(started=st.booleans(), batch=st.lists(requests, min_size=1, max_size=20))
-def test_fuzz_every_endpoint_no_5xx_and_refusals_change_nothing(started: bool,
-                                                                batch: list[Any]) -> None:
+def test_fuzz_every_endpoint_no_5xx_and_refusals_change_nothing(
+    started: bool, batch: list[Any]
+) -> None:
     session = Session(HouseRules(), seed=42, room="TEST")
     try:
         client = create_app(session, _catalog()).test_client()
@@ -108,9 +152,12 @@ def test_fuzz_every_endpoint_no_5xx_and_refusals_change_nothing(started: bool,
             before, step = _snapshot(session), session.step
             game = session._game  # the engine behind the session, read-only here
             lives = {p.id: p.lives for p in game.players}
-            response = client.open(path + (_resolve(query, seated, "query") or ""),
-                                   method=method, headers=headers,
-                                   data=body.encode() if isinstance(body, str) else body)
+            response = client.open(
+                path + (_resolve(query, seated, "query") or ""),
+                method=method,
+                headers=headers,
+                data=body.encode() if isinstance(body, str) else body,
+            )
             try:
                 status = response.status_code
                 assert status < 500, (method, path, status, response.get_data()[:200])
@@ -134,19 +181,30 @@ def test_fuzz_every_endpoint_no_5xx_and_refusals_change_nothing(started: bool,
 
 RAW_GARBAGE = st.one_of(
     st.binary(min_size=1, max_size=2048),
-    st.tuples(st.sampled_from(METHODS + ["BREW", "", "GET GET"]), SAFE_TEXT,
-              st.sampled_from(["HTTP/1.1", "HTTP/1.0", "HTTP/9.9", "", "SPDY"]),
-              st.lists(st.tuples(SAFE_TEXT, SAFE_TEXT), max_size=6), st.binary(max_size=300))
-    .map(lambda r: (f"{r[0]} /{r[1]} {r[2]}\r\n"
-                    + "".join(f"{k}: {v}\r\n" for k, v in r[3]) + "\r\n").encode() + r[4]),
-    st.sampled_from([
-        b"POST /api/action HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
-        b"POST /api/action HTTP/1.1\r\nContent-Length: 99999999999\r\n\r\n{}",
-        b"POST /api/join HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
-        b"GET /api/events?token=%ff%fe HTTP/1.1\r\n\r\n",
-        b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\n\r\n",
-        b"GET / HTTP/1.1\r\n" + b"X: y\r\n" * 500 + b"\r\n",
-    ]),
+    st.tuples(
+        st.sampled_from(METHODS + ["BREW", "", "GET GET"]),
+        SAFE_TEXT,
+        st.sampled_from(["HTTP/1.1", "HTTP/1.0", "HTTP/9.9", "", "SPDY"]),
+        st.lists(st.tuples(SAFE_TEXT, SAFE_TEXT), max_size=6),
+        st.binary(max_size=300),
+    ).map(
+        lambda r: (
+            (
+                f"{r[0]} /{r[1]} {r[2]}\r\n" + "".join(f"{k}: {v}\r\n" for k, v in r[3]) + "\r\n"
+            ).encode()
+            + r[4]
+        )
+    ),
+    st.sampled_from(
+        [
+            b"POST /api/action HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
+            b"POST /api/action HTTP/1.1\r\nContent-Length: 99999999999\r\n\r\n{}",
+            b"POST /api/join HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+            b"GET /api/events?token=%ff%fe HTTP/1.1\r\n\r\n",
+            b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\n\r\n",
+            b"GET / HTTP/1.1\r\n" + b"X: y\r\n" * 500 + b"\r\n",
+        ]
+    ),
 )
 
 

@@ -34,8 +34,14 @@ VANISHING = 6
 class Flood:
     """Bounded worker threads hammering one server until a deadline; records every answer."""
 
-    def __init__(self, url: str, port: int, tokens: dict[str, str], deadline: float,
-                 vanishing: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        port: int,
+        tokens: dict[str, str],
+        deadline: float,
+        vanishing: list[str] | None = None,
+    ) -> None:
         self.http = Http(url)
         self.port = port
         self.tokens = tokens
@@ -133,8 +139,9 @@ class Flood:
 
 
 @pytest.mark.slow
-def test_20_streams_survive_a_30_second_flood_without_loss_or_5xx(make_session: Any,
-                                                                   live_server: Any) -> None:
+def test_20_streams_survive_a_30_second_flood_without_loss_or_5xx(
+    make_session: Any, live_server: Any
+) -> None:
     server = live_server(make_session("H7", saved=True), heartbeat_seconds=1.0)
     http = Http(server.url)
     tokens: dict[str, str] = {}
@@ -147,7 +154,7 @@ def test_20_streams_survive_a_30_second_flood_without_loss_or_5xx(make_session: 
                 streams[joined["player_id"]] = EventStream(server.url, joined["token"])
                 streams[joined["player_id"]].start()
         first_step = server.session.step
-        vanishing = list(tokens.values())[PHONES - VANISHING:]
+        vanishing = list(tokens.values())[PHONES - VANISHING :]
         flood = Flood(server.url, server.port, tokens, time.monotonic() + DURATION_S, vanishing)
         workers = [flood.run(flood.player, seed) for seed in (1, 2, 3)]
         workers += [flood.run(flood.bogus, seed) for seed in (4, 5)]
@@ -180,7 +187,8 @@ def test_20_streams_survive_a_30_second_flood_without_loss_or_5xx(make_session: 
         def disconnected() -> bool:
             players = {p["id"]: p for p in server.session.view(None)["players"]}
             return all(not players[pid]["connected"] for pid in gone) and all(
-                players[pid]["connected"] for pid in streams)
+                players[pid]["connected"] for pid in streams
+            )
 
         assert wait_until(disconnected, 10), "a vanished stream still holds its player"
         assert http.call("GET", "/healthz") == (200, "ok")

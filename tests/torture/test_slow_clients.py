@@ -42,8 +42,9 @@ def _drains_to_the_end(sock: socket.socket, limit: int = 64 * 2**20) -> bool:
     return False
 
 
-def test_frozen_and_trickling_streams_do_not_hold_up_the_table(make_session: Any,
-                                                                live_server: Any) -> None:
+def test_frozen_and_trickling_streams_do_not_hold_up_the_table(
+    make_session: Any, live_server: Any
+) -> None:
     server = live_server(make_session("H1"), heartbeat_seconds=1.0)
     http = Http(server.url)
     tokens: dict[str, str] = {}
@@ -74,8 +75,9 @@ def test_frozen_and_trickling_streams_do_not_hold_up_the_table(make_session: Any
             if views[pids[0]]["phase"] == "game_over":
                 break
             pid = rng.choice([p for p, view in views.items() if game_moves(view["can"])])
-            status, body = http.act(tokens[pid], rng.choice(game_moves(views[pid]["can"])),
-                                    views[pid]["step"])
+            status, body = http.act(
+                tokens[pid], rng.choice(game_moves(views[pid]["can"])), views[pid]["step"]
+            )
             assert status == 200, body
         final = server.session.step
         assert server.session.view(None)["phase"] == "game_over"
@@ -92,6 +94,7 @@ def test_frozen_and_trickling_streams_do_not_hold_up_the_table(make_session: Any
         def kicked_out() -> bool:
             players = {p["id"] for p in server.session.view(None)["players"]}
             return pids[1] not in players
+
         assert wait_until(kicked_out, 10)
         assert _drains_to_the_end(frozen[pids[1]]), "the kicked phone's stream never ended"
         assert http.call("GET", "/api/state", token=tokens[pids[1]])[0] == 401

@@ -38,9 +38,12 @@ from tests.host_process import JOIN_LINE, ROOT
 DEADLINE_S = 170.0
 #: (house rules, games to finish, how the segment ends: "kill" mid-game, "fresh" or "end").
 NIGHT: list[tuple[str, int, str]] = [
-    ("", 4, "kill"), ("", 3, "fresh"),
-    ("H1,H2", 4, "kill"), ("H1,H2", 3, "fresh"),
-    ("H3,H8", 3, "kill"), ("H3,H8", 2, "fresh"),
+    ("", 4, "kill"),
+    ("", 3, "fresh"),
+    ("H1,H2", 4, "kill"),
+    ("H1,H2", 3, "fresh"),
+    ("H3,H8", 3, "kill"),
+    ("H3,H8", 2, "fresh"),
     ("H5,H6,H7", 7, "end"),
 ]
 #: How far the end may be above the level after the first game (stated in docs/benchmarks.md).
@@ -54,14 +57,42 @@ class SoakHost:
     """The host child process: started, kicked through stdin, killed or stopped; measured."""
 
     def __init__(self, state: Path, rules: str, *, fresh: bool) -> None:
-        command = [sys.executable, "-m", "tests.torture.soak_host", "--headless",
-                   "--bind", "127.0.0.1", "--port", "0", "--room", "TEST", "--seed", "7",
-                   "--state", str(state), "--turn-timeout", "0.15", "--bots", "3",
-                   "--bot-delay", "0.02", "--rapid-seconds", "1", "--house-rules", rules]
+        command = [
+            sys.executable,
+            "-m",
+            "tests.torture.soak_host",
+            "--headless",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--room",
+            "TEST",
+            "--seed",
+            "7",
+            "--state",
+            str(state),
+            "--turn-timeout",
+            "0.15",
+            "--bots",
+            "3",
+            "--bot-delay",
+            "0.02",
+            "--rapid-seconds",
+            "1",
+            "--house-rules",
+            rules,
+        ]
         env = {**os.environ, "PYTHONPATH": str(ROOT), "CI": "true"}
         self.process = subprocess.Popen(
-            [*command, *(["--fresh"] if fresh else [])], cwd=ROOT, env=env, text=True,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            [*command, *(["--fresh"] if fresh else [])],
+            cwd=ROOT,
+            env=env,
+            text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
         self.lines: list[str] = []
         self.port = 0
         threading.Thread(target=self._read, daemon=True).start()
@@ -113,10 +144,13 @@ class SoakHost:
         tmp = [state_dir / n for n in os.listdir(state_dir) if n.endswith(".tmp")]
         born = proc.create_time()
         fresh_tmp = sum(1 for path in tmp if path.stat().st_mtime >= born)
-        return {"threads": proc.num_threads(), "fds": len(links),
-                "temp_files": fresh_tmp + sum(1 for x in links if x.endswith("(deleted)")),
-                "stale_tmp": len(tmp) - fresh_tmp,
-                "rss_mb": round(proc.memory_info().rss / 2**20, 1)}
+        return {
+            "threads": proc.num_threads(),
+            "fds": len(links),
+            "temp_files": fresh_tmp + sum(1 for x in links if x.endswith("(deleted)")),
+            "stale_tmp": len(tmp) - fresh_tmp,
+            "rss_mb": round(proc.memory_info().rss / 2**20, 1),
+        }
 
 
 @dataclass
@@ -178,8 +212,19 @@ class Party:
         self.phones = [Phone(name) for name in NAMES]
         self.host: SoakHost | None = None
         self.deadline = time.monotonic() + DEADLINE_S
-        self.count = {"games": 0, "started": 0, "actions": 0, "kills": 0, "fresh_starts": 0,
-                      "kicks": 0, "rejoins": 0, "sleeps": 0, "reloads": 0, "replaced": 0, "host_deals": 0}
+        self.count = {
+            "games": 0,
+            "started": 0,
+            "actions": 0,
+            "kills": 0,
+            "fresh_starts": 0,
+            "kicks": 0,
+            "rejoins": 0,
+            "sleeps": 0,
+            "reloads": 0,
+            "replaced": 0,
+            "host_deals": 0,
+        }
         self.levels: dict[str, dict[str, float]] = {}
         self.cleans_stale_tmp = False
 
@@ -247,8 +292,12 @@ class Party:
                 self.live.command(f"kick {self.rng.choice(self.phones[1:]).player_id}")
                 self.count["kicks"] += 1
                 kicked = True
-            if vip["phase"] == "turns" and ending == "kill" and finished == games \
-                    and vip["round"] >= 2:
+            if (
+                vip["phase"] == "turns"
+                and ending == "kill"
+                and finished == games
+                and vip["round"] >= 2
+            ):
                 self.live.kill_9()
                 self.count["kills"] += 1
                 return
@@ -262,8 +311,7 @@ class Party:
                 if finished == games and ending != "kill":
                     return
                 self.between_games()
-                assert self.live.http.act(self.phones[0].token, "new_game", vip["step"])[0] \
-                    == 200
+                assert self.live.http.act(self.phones[0].token, "new_game", vip["step"])[0] == 200
             del view
             time.sleep(0.003)
 
@@ -329,8 +377,10 @@ def test_issue15_a_whole_night_compressed(tmp_path: Path) -> None:
         party.levels["at the end"] = party.quiet_levels()
         first, end = party.levels["after the first game"], party.levels["at the end"]
         same_process = party.levels["after the last party's first game"]
-        print(f"soak: {party.count}; levels {party.levels}; "
-              f"host clears stale temp files at start: {party.cleans_stale_tmp}")
+        print(
+            f"soak: {party.count}; levels {party.levels}; "
+            f"host clears stale temp files at start: {party.cleans_stale_tmp}"
+        )
 
         count = party.count
         assert count["games"] == sum(games for _, games, _ in NIGHT) == 26

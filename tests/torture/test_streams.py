@@ -60,7 +60,7 @@ def test_issue15_presence_is_not_flapped_by_a_replacement(live_server: Any) -> N
             assert streams[-1].wait_for(lambda views: len(views) >= 1)
         time.sleep(0.5)
         seen = [_ana_connected(view, ana["player_id"]) for view in watcher.snapshot()]
-        assert False not in seen[seen.index(True):], seen
+        assert False not in seen[seen.index(True) :], seen
         assert all(s.ended.wait(5) for s in streams[:-1])
     finally:
         for stream in [watcher, *streams]:

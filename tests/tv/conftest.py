@@ -57,17 +57,23 @@ def canvas() -> Iterator[pygame.Surface]:
 def make_app(catalog: Catalog) -> Callable[..., tuple[TVApp, Any]]:
     """``make_app(session=None, announcer=None, lang="en")`` → (app, session)."""
 
-    def factory(session: Any = None, announcer: Any = None, lang: str = "en",
-                house_rules: list[str] | None = None) -> tuple[TVApp, Any]:
+    def factory(
+        session: Any = None,
+        announcer: Any = None,
+        lang: str = "en",
+        house_rules: list[str] | None = None,
+    ) -> tuple[TVApp, Any]:
         script = session if session is not None else Rehearsal(seed=5)
         table = script.session if isinstance(script, Rehearsal) else script
-        app = TVApp(table, announcer, catalog, lang=lang, join_url=JOIN_URL,
-                    house_rules=house_rules or [])
+        app = TVApp(
+            table, announcer, catalog, lang=lang, join_url=JOIN_URL, house_rules=house_rules or []
+        )
         return app, script
 
     return factory
 
 
-def seat_players(rehearsal: Rehearsal, names: tuple[str, ...] = ("Ana", "Chloé", "Niccolò",
-                                                                   "François")) -> list[str]:
+def seat_players(
+    rehearsal: Rehearsal, names: tuple[str, ...] = ("Ana", "Chloé", "Niccolò", "François")
+) -> list[str]:
     return [rehearsal.join(name) for name in names]

@@ -67,13 +67,17 @@ class Canvas(pygame.Surface):
             call = len(self._frames) - 1
         self.boxes.append(Box(kind, rect, call, group))
 
-    def blit(self, source: pygame.Surface, dest: Any, area: Any = None,
-             special_flags: int = 0) -> pygame.Rect:
+    def blit(
+        self, source: pygame.Surface, dest: Any, area: Any = None, special_flags: int = 0
+    ) -> pygame.Rect:
         done = super().blit(source, dest, area, special_flags)
         if area is None:
             ink = source.get_bounding_rect()
-            self.note(ink.move(pygame.Rect(dest).topleft) if isinstance(dest, pygame.Rect)
-                      else ink.move(dest))
+            self.note(
+                ink.move(pygame.Rect(dest).topleft)
+                if isinstance(dest, pygame.Rect)
+                else ink.move(dest)
+            )
         else:
             self.note(done)
         return done
@@ -92,8 +96,9 @@ def recording_frames() -> Iterator[None]:
     """Make ``pygame.draw.rect`` on a ``Canvas`` note what it draws (a frame as four strips)."""
     original = pygame.draw.rect
 
-    def rect(surface: Any, color: Any, box: Any, width: int = 0, *args: Any,
-             **kwargs: Any) -> pygame.Rect:
+    def rect(
+        surface: Any, color: Any, box: Any, width: int = 0, *args: Any, **kwargs: Any
+    ) -> pygame.Rect:
         done = original(surface, color, box, width, *args, **kwargs)
         if isinstance(surface, Canvas):
             r = pygame.Rect(box)
@@ -101,10 +106,12 @@ def recording_frames() -> Iterator[None]:
                 surface.note(r)
             else:
                 group = len(surface.boxes)
-                for strip in (pygame.Rect(r.left, r.top, r.width, width),
-                              pygame.Rect(r.left, r.bottom - width, r.width, width),
-                              pygame.Rect(r.left, r.top, width, r.height),
-                              pygame.Rect(r.right - width, r.top, width, r.height)):
+                for strip in (
+                    pygame.Rect(r.left, r.top, r.width, width),
+                    pygame.Rect(r.left, r.bottom - width, r.width, width),
+                    pygame.Rect(r.left, r.top, width, r.height),
+                    pygame.Rect(r.right - width, r.top, width, r.height),
+                ):
                     surface.note(strip, group)
         return done
 
@@ -115,20 +122,23 @@ def recording_frames() -> Iterator[None]:
         pygame.draw.rect = original
 
 
-def overlaps(boxes: list[Box], under: frozenset[tuple[str, str]],
-             ignored: frozenset[str], scale: float = 1.0) -> list[str]:
+def overlaps(
+    boxes: list[Box], under: frozenset[tuple[str, str]], ignored: frozenset[str], scale: float = 1.0
+) -> list[str]:
     """Every pair of elements drawn over each other, except layers declared on purpose.
 
     ``under``: (lower, upper) kinds that may overlap when the lower one is drawn first.
     Two boxes of one call where one holds the other are one element (a text on its plate);
     ``scale`` < 1 checks the same picture on a smaller screen (rects rounded to pixels).
     """
+
     def scaled(r: pygame.Rect) -> pygame.Rect:
         if scale == 1.0:
             return r
         left, top = int(r.left * scale), int(r.top * scale)
-        return pygame.Rect(left, top, max(1, round(r.right * scale) - left),
-                           max(1, round(r.bottom * scale) - top))
+        return pygame.Rect(
+            left, top, max(1, round(r.right * scale) - left), max(1, round(r.bottom * scale) - top)
+        )
 
     found = []
     kept = [b for b in boxes if b.kind not in ignored]
@@ -137,8 +147,11 @@ def overlaps(boxes: list[Box], under: frozenset[tuple[str, str]],
         clash = ra.clip(rb)
         if clash.width <= 1 or clash.height <= 1 or (a.group == b.group >= 0):
             continue
-        if a.call == b.call and a.kind == b.kind and (
-                ra.inflate(2, 2).contains(rb) or rb.inflate(2, 2).contains(ra)):
+        if (
+            a.call == b.call
+            and a.kind == b.kind
+            and (ra.inflate(2, 2).contains(rb) or rb.inflate(2, 2).contains(ra))
+        ):
             continue
         if (a.kind, b.kind) in under:  # ``a`` was drawn first: ``b`` lies on top of it
             continue

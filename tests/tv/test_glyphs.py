@@ -27,8 +27,9 @@ PARTY, BALLOON = "🎉 Zed", "🎈 Zed"
 def _screen(catalog: Catalog, name: str, phase: str, extra: Callable[[TVApp], None]) -> bytes:
     players = [player(0, name=name), *(player(i) for i in range(1, 4))]
     table = view(phase, players)
-    app = TVApp(cast(Any, StillSession(table)), None, catalog, lang="en",
-                join_url="http://x/?room=CAKE")
+    app = TVApp(
+        cast(Any, StillSession(table)), None, catalog, lang="en", join_url="http://x/?room=CAKE"
+    )
     extra(app)
     canvas = pygame.Surface((1920, 1080))
     app.render(canvas)
@@ -40,15 +41,24 @@ def _caption(app: TVApp) -> None:
 
 
 def _kick(app: TVApp) -> None:
-    app.overlays.append(KickOverlay(app.props, list(app.stage.players), lambda s: None,
-                                    lambda: None))
+    app.overlays.append(
+        KickOverlay(app.props, list(app.stage.players), lambda s: None, lambda: None)
+    )
 
 
-@pytest.mark.parametrize(("phase", "extra"), [
-    ("lobby", lambda app: None), ("turns", lambda app: None), ("lobby", _caption),
-    ("turns", _kick)], ids=["lobby-list", "table-plate", "caption", "kick-dialog"])
+@pytest.mark.parametrize(
+    ("phase", "extra"),
+    [
+        ("lobby", lambda app: None),
+        ("turns", lambda app: None),
+        ("lobby", _caption),
+        ("turns", _kick),
+    ],
+    ids=["lobby-list", "table-plate", "caption", "kick-dialog"],
+)
 def test_issue12_emoji_in_a_name_are_glyphs_not_boxes(
-        catalog: Catalog, phase: str, extra: Callable[[TVApp], None]) -> None:
+    catalog: Catalog, phase: str, extra: Callable[[TVApp], None]
+) -> None:
     pygame.font.init()
     assert _screen(catalog, PARTY, phase, extra) != _screen(catalog, BALLOON, phase, extra)
 

@@ -34,8 +34,7 @@ def back_pixels(app: TVApp, width: int, rect: pygame.Rect) -> bytes:
     plain = pygame.Surface(rect.size)
     back = app.props.cards.back(width)
     plain.blit(back, (0, 0))
-    return pixels(plain, pygame.Rect(INSET, INSET, rect.width - 2 * INSET,
-                                     rect.height - 2 * INSET))
+    return pixels(plain, pygame.Rect(INSET, INSET, rect.width - 2 * INSET, rect.height - 2 * INSET))
 
 
 def seat_inner(app: TVApp, index: int) -> tuple[pygame.Rect, int]:
@@ -62,8 +61,9 @@ def allowed_cards(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) 
     return allowed
 
 
-def test_private_view_and_private_events_are_dropped_on_arrival(canvas: pygame.Surface,
-                                                                  make_app: Any) -> None:
+def test_private_view_and_private_events_are_dropped_on_arrival(
+    canvas: pygame.Surface, make_app: Any
+) -> None:
     """Even if a caller passed a player's view and private events, no private card remains."""
     app, table = make_app()
     ids = seat_players(table)
@@ -76,9 +76,11 @@ def test_private_view_and_private_events_are_dropped_on_arrival(canvas: pygame.S
     assert private_view["me"] is not None
     secret = private_view["me"]["card"]
     assert secret and secret not in session.view(None)["shown"].values()
-    leaks = [{"type": "card_dealt", "player": holder, "card": secret},
-             {"type": "swap", "player": holder, "target": ids[2], "gave": secret, "got": "2C"},
-             {"type": "cut_card", "dealer": ids[0], "card": secret, "discarded": "3D"}]
+    leaks = [
+        {"type": "card_dealt", "player": holder, "card": secret},
+        {"type": "swap", "player": holder, "target": ids[2], "gave": secret, "got": "2C"},
+        {"type": "cut_card", "dealer": ids[0], "card": secret, "discarded": "3D"},
+    ]
     app.stage.receive(private_view, leaks)
     app.stage.fast_forward()
     assert secret not in repr(app.stage), "a private card reached the TV's model"
@@ -86,12 +88,14 @@ def test_private_view_and_private_events_are_dropped_on_arrival(canvas: pygame.S
     app.render(canvas)
     index = [p.id for p in app.stage.players].index(holder)
     inner, width = seat_inner(app, index)
-    assert pixels(canvas, inner) == back_pixels(app, width, card_rect(
-        seat_spots(len(app.stage.players))[index]))
+    assert pixels(canvas, inner) == back_pixels(
+        app, width, card_rect(seat_spots(len(app.stage.players))[index])
+    )
 
 
 def test_r15_no_card_reaches_the_tv_before_the_reveal_and_seats_show_backs(
-        canvas: pygame.Surface, make_app: Any) -> None:
+    canvas: pygame.Surface, make_app: Any
+) -> None:
     """A whole game: every update's cards are public ones; resting seats show the back."""
     app, table = make_app()
     seat_players(table, ("Ana", "Chloé", "Niccolò", "François", "Zoë"))

@@ -120,8 +120,9 @@ def test_m_mutes_and_unmutes_the_voice(lobby_app: Any) -> None:
     assert voice.muted is False
 
 
-def test_l_switches_language_at_once_for_tv_and_voice(lobby_app: Any,
-                                                      canvas: pygame.Surface) -> None:
+def test_l_switches_language_at_once_for_tv_and_voice(
+    lobby_app: Any, canvas: pygame.Surface
+) -> None:
     app, _, voice = lobby_app
     app.render(canvas)
     english = pygame.image.tobytes(canvas, "RGB")
@@ -143,8 +144,9 @@ def test_f_toggles_fullscreen(lobby_app: Any) -> None:
     assert app.fullscreen is False
 
 
-def test_h_and_question_mark_show_help_any_key_closes(lobby_app: Any,
-                                                      canvas: pygame.Surface) -> None:
+def test_h_and_question_mark_show_help_any_key_closes(
+    lobby_app: Any, canvas: pygame.Surface
+) -> None:
     app, session, _ = lobby_app
     press(app, pygame.K_h)
     assert isinstance(app.overlays[-1], HelpOverlay)
@@ -166,8 +168,9 @@ def test_escape_and_q_ask_before_quitting(lobby_app: Any) -> None:
     assert app.running is False
 
 
-def test_a_refused_host_key_shows_a_notice_and_changes_nothing(make_app: Any,
-                                                               canvas: pygame.Surface) -> None:
+def test_a_refused_host_key_shows_a_notice_and_changes_nothing(
+    make_app: Any, canvas: pygame.Surface
+) -> None:
     session = RecordingSession(view("lobby", [player(0)]), refuse=True)
     app, _ = make_app(session=session)
     before = repr(app.stage)

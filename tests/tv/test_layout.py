@@ -34,7 +34,7 @@ def test_seats_never_overlap_and_stay_on_screen(count: int) -> None:
     for i, box in enumerate(boxes):
         assert box.left >= 0 and box.right <= CANVAS_W and box.top >= 0
         assert box.bottom <= CANVAS_H - CAPTION_HEIGHT, (count, i)
-        for other in boxes[i + 1:]:
+        for other in boxes[i + 1 :]:
             assert not box.colliderect(other), (count, i)
 
 

@@ -124,8 +124,9 @@ def test_run_tv_returns_when_the_window_is_closed(catalog: Any) -> None:
             return view("lobby", [player(0)])
 
     session = ClosingSession()
-    run_tv(session, None, catalog, lang="it", fullscreen=False, join_url=JOIN_URL,
-           house_rules=["H1"])
+    run_tv(
+        session, None, catalog, lang="it", fullscreen=False, join_url=JOIN_URL, house_rules=["H1"]
+    )
     assert session.subscription.closed
     assert not pygame.display.get_init()
 

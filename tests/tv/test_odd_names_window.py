@@ -38,12 +38,33 @@ def _save_with_invisible_names(path: Path) -> None:
 def test_issue15_windowed_host_resumes_a_save_with_invisible_names(tmp_path: Path) -> None:
     path = tmp_path / "state.json"
     _save_with_invisible_names(path)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy",
-           "SDL_AUDIODRIVER": "dummy"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "SDL_VIDEODRIVER": "dummy",
+        "SDL_AUDIODRIVER": "dummy",
+    }
     process = subprocess.Popen(
-        [sys.executable, "-m", "host.cli", "--bind", "127.0.0.1", "--port", "0", "--mute",
-         "--state", str(path), "--turn-timeout", "0"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        [
+            sys.executable,
+            "-m",
+            "host.cli",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--mute",
+            "--state",
+            str(path),
+            "--turn-timeout",
+            "0",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     lines: list[str] = []
 
     def read() -> None:

@@ -22,28 +22,51 @@ from host.tv.screenshots import PLAYERS, StillCamera, take_screenshots
 from tests.tv.overlap import Box, Canvas, overlaps, recording_frames
 
 #: Layers drawn over each other on purpose, (lower, upper): the upper one is drawn later.
-UNDER: frozenset[tuple[str, str]] = frozenset({
-    # Cards in flight (deal, swap, cut, misdeal) pass *under* the seats, the pile names and
-    # the banners, so a moving card never hides a name (issue 12: the cut card over the
-    # dealer's plate).
-    ("card", "draw_seat"), ("card", "label"), ("card", "banner"), ("card", "card"),
-    ("_draw_piles", "card"),
-    # The life token leaving a plate rises from it, with its "−1".
-    ("draw_seat", "_draw_leaving_token"), ("_draw_leaving_token", "_draw_leaving_token"),
-    # "Keeps" is written on the player's own card (the bubble fits inside it).
-    ("draw_seat", "bubble"),
-    # An overlay's words and rows lie on its panel.
-    ("draw_panel", "draw"),
-    # The stock is four cards stacked.
-    ("_draw_piles", "_draw_piles"),
-})
+UNDER: frozenset[tuple[str, str]] = frozenset(
+    {
+        # Cards in flight (deal, swap, cut, misdeal) pass *under* the seats, the pile names and
+        # the banners, so a moving card never hides a name (issue 12: the cut card over the
+        # dealer's plate).
+        ("card", "draw_seat"),
+        ("card", "label"),
+        ("card", "banner"),
+        ("card", "card"),
+        ("_draw_piles", "card"),
+        # The life token leaving a plate rises from it, with its "−1".
+        ("draw_seat", "_draw_leaving_token"),
+        ("_draw_leaving_token", "_draw_leaving_token"),
+        # "Keeps" is written on the player's own card (the bubble fits inside it).
+        ("draw_seat", "bubble"),
+        # An overlay's words and rows lie on its panel.
+        ("draw_panel", "draw"),
+        # The stock is four cards stacked.
+        ("_draw_piles", "_draw_piles"),
+    }
+)
 #: Drawn over everything on purpose: the winners' confetti.
 IGNORED = frozenset({"confetti"})
-SIXTEEN = ("Bartholomew-Jone", "Maximilienne-Ro", "Giovannantonio", "Anne-Charlotte M",
-           "Jean-Christophe", "Marie-Antoinett", "Pierluigi-Ernes", "Wilhelmina Oost",
-           "Constantinopoli", "Aleksandrovitch", "Hildegard-Beate", "Bernadette-Rose",
-           "Massimiliano-Lu", "Guinevere Ashby", "Christabel-Anne", "Fitzgerald-Hugh",
-           "Evangelina Sora", "Leopoldine-Mari", "Sebastiano-Gian", "Kristoffer Lars")
+SIXTEEN = (
+    "Bartholomew-Jone",
+    "Maximilienne-Ro",
+    "Giovannantonio",
+    "Anne-Charlotte M",
+    "Jean-Christophe",
+    "Marie-Antoinett",
+    "Pierluigi-Ernes",
+    "Wilhelmina Oost",
+    "Constantinopoli",
+    "Aleksandrovitch",
+    "Hildegard-Beate",
+    "Bernadette-Rose",
+    "Massimiliano-Lu",
+    "Guinevere Ashby",
+    "Christabel-Anne",
+    "Fitzgerald-Hugh",
+    "Evangelina Sora",
+    "Leopoldine-Mari",
+    "Sebastiano-Gian",
+    "Kristoffer Lars",
+)
 
 
 class OverlapCamera(StillCamera):
@@ -74,11 +97,18 @@ class OverlapCamera(StillCamera):
             app._toast = None
             props, players = app.props, list(app.stage.players)
             for name, overlay in (
-                    ("help", HelpOverlay(props, app._pop)),
-                    ("kick", KickOverlay(props, players, lambda seat: None, app._pop)),
-                    ("confirm", ConfirmOverlay(props, props.t("kick_question",
-                                                              name=players[0].name),
-                                               lambda: None, app._pop))):
+                ("help", HelpOverlay(props, app._pop)),
+                ("kick", KickOverlay(props, players, lambda seat: None, app._pop)),
+                (
+                    "confirm",
+                    ConfirmOverlay(
+                        props,
+                        props.t("kick_question", name=players[0].name),
+                        lambda: None,
+                        app._pop,
+                    ),
+                ),
+            ):
                 app.overlays.append(overlay)
                 self.film(f"lobby+{name}")
                 app.overlays.pop()
@@ -96,8 +126,7 @@ class OverlapCamera(StillCamera):
                 self.beats += 1
             for moment in (0.2, 0.6, 0.95):
                 key = (id(beat), moment)
-                if self.beats % self.every == 0 and beat.progress >= moment and \
-                        key not in filmed:
+                if self.beats % self.every == 0 and beat.progress >= moment and key not in filmed:
                     filmed.add(key)
                     self.film(f"{beat.kind}@{moment}#{len(self.frames)}")
             super_moment = _scene_moment(self, beat)
@@ -115,16 +144,22 @@ def _scene_moment(camera: StillCamera, beat: object) -> str | None:
     return scene if scene and scene not in camera.taken and elapsed >= moment else None
 
 
-def _film(tmp_path: Path, players: tuple[str, ...], rules: HouseRules | None = None,
-          lang: str = "en", every: int = 1) -> OverlapCamera:
+def _film(
+    tmp_path: Path,
+    players: tuple[str, ...],
+    rules: HouseRules | None = None,
+    lang: str = "en",
+    every: int = 1,
+) -> OverlapCamera:
     cameras: list[OverlapCamera] = []
 
     def make(app: TVApp, directory: Path) -> OverlapCamera:
         cameras.append(OverlapCamera(app, directory, every))
         return cameras[-1]
 
-    take_screenshots(tmp_path, lang, catalog=Catalog.load(), camera_type=make, players=players,
-                     rules=rules)
+    take_screenshots(
+        tmp_path, lang, catalog=Catalog.load(), camera_type=make, players=players, rules=rules
+    )
     return cameras[0]
 
 
@@ -149,7 +184,8 @@ def filmed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, OverlapCamera]
 
 @pytest.mark.parametrize("scale", [1.0, 2 / 3], ids=["1920x1080", "1280x720"])
 @pytest.mark.parametrize("table", ["5", "5-fr", "10", "20"])
-def test_issue12_nothing_on_the_tv_overlaps(filmed: dict[str, OverlapCamera], table: str,
-                                            scale: float) -> None:
+def test_issue12_nothing_on_the_tv_overlaps(
+    filmed: dict[str, OverlapCamera], table: str, scale: float
+) -> None:
     clashes = _clashes(filmed[table], scale)
     assert not clashes, f"{len(clashes)} overlaps:\n" + "\n".join(clashes[:40])

@@ -33,8 +33,9 @@ def colour_at(surface: pygame.Surface, at: tuple[int, int]) -> tuple[int, int, i
     return r, g, b
 
 
-def test_lobby_lists_players_with_colours_marks_and_twenty_seats(canvas: pygame.Surface,
-                                                                 make_app: Any) -> None:
+def test_lobby_lists_players_with_colours_marks_and_twenty_seats(
+    canvas: pygame.Surface, make_app: Any
+) -> None:
     seated = [player(i, name=f"Joueur {i + 1}", bot=i == 2) for i in range(20)]
     app = app_for(make_app, view("lobby", seated, house_rules=["H7", "H4"]))
     app.render(canvas)
@@ -68,13 +69,18 @@ def test_r6_turn_glow_is_on_the_current_player(canvas: pygame.Surface, make_app:
     assert colour_at(canvas, glow_pixel(app, 0)) != theme.GOLD
 
 
-def test_r5_deal_lands_cards_one_by_one_in_turn_order(canvas: pygame.Surface,
-                                                     make_app: Any) -> None:
+def test_r5_deal_lands_cards_one_by_one_in_turn_order(
+    canvas: pygame.Surface, make_app: Any
+) -> None:
     app = app_for(make_app, view("lobby", [player(i) for i in range(4)]))
     order = ["p0", "p1", "p2", "p3"]
-    app.stage.receive(view("turns", order=order), [
-        {"type": "game_started", "dealer": "p3"},
-        {"type": "round_dealt", "round": 1, "dealer": "p3", "order": order}])
+    app.stage.receive(
+        view("turns", order=order),
+        [
+            {"type": "game_started", "dealer": "p3"},
+            {"type": "round_dealt", "round": 1, "dealer": "p3", "order": order},
+        ],
+    )
     while app.stage.beat is not None and app.stage.beat.kind != "round_dealt":
         app.step(1 / 60)
     app.step(DEAL_STAGGER + DEAL_FLIGHT + 0.01)  # the first card has landed, the last has not
@@ -86,13 +92,23 @@ def test_r5_deal_lands_cards_one_by_one_in_turn_order(canvas: pygame.Surface,
     assert pixels(canvas, inner3) != back_pixels(app, width, card_rect(seat_spots(4)[3]))
 
 
-def test_r7_block_shows_the_king_face_up_and_keeps_it_shown(canvas: pygame.Surface,
-                                                            make_app: Any) -> None:
+def test_r7_block_shows_the_king_face_up_and_keeps_it_shown(
+    canvas: pygame.Surface, make_app: Any
+) -> None:
     app = app_for(make_app, view("turns", current="p0"))
-    after = view("turns", current="p1", shown={"p1": "KS"},
-                 players=[player(0), player(1, card="KS"), player(2), player(3)])
-    app.stage.receive(after, [{"type": "blocked", "player": "p0", "target": "p1", "king": "KS",
-                               "call": "cuckoo"}, {"type": "turn", "player": "p1"}])
+    after = view(
+        "turns",
+        current="p1",
+        shown={"p1": "KS"},
+        players=[player(0), player(1, card="KS"), player(2), player(3)],
+    )
+    app.stage.receive(
+        after,
+        [
+            {"type": "blocked", "player": "p0", "target": "p1", "king": "KS", "call": "cuckoo"},
+            {"type": "turn", "player": "p1"},
+        ],
+    )
     app.step(1.0)
     app.render(canvas)
     inner, width = seat_inner(app, 1)
@@ -103,26 +119,38 @@ def test_r7_block_shows_the_king_face_up_and_keeps_it_shown(canvas: pygame.Surfa
 
 def test_r9_cut_king_is_set_aside_face_up(canvas: pygame.Surface, make_app: Any) -> None:
     app = app_for(make_app, view("turns", current="p3"))
-    app.stage.receive(view("turns", current="p3", cut_king="KD"), [
-        {"type": "cut", "dealer": "p3", "attempt": 1},
-        {"type": "cut_king", "dealer": "p3", "king": "KD", "call": "chase"}])
+    app.stage.receive(
+        view("turns", current="p3", cut_king="KD"),
+        [
+            {"type": "cut", "dealer": "p3", "attempt": 1},
+            {"type": "cut_king", "dealer": "p3", "king": "KD", "call": "chase"},
+        ],
+    )
     assert app.stage.cut_king is None  # not before the animation shows it
     app.stage.fast_forward()
     assert app.stage.cut_king == "KD"
     app.render(canvas)
 
 
-def test_r11_reveal_flips_cards_one_by_one_and_marks_the_lowest(canvas: pygame.Surface,
-                                                                make_app: Any) -> None:
+def test_r11_reveal_flips_cards_one_by_one_and_marks_the_lowest(
+    canvas: pygame.Surface, make_app: Any
+) -> None:
     app = app_for(make_app, view("turns", current="p3"))
     cards = {"p0": "9H", "p1": "2C", "p2": "KS", "p3": "2D"}
-    final = view("reveal", players=[player(i, card=cards[f"p{i}"], lives=2 if i % 2 else 3)
-                                    for i in range(4)],
-                 losers=["p1", "p3"], next_dealer="p0")
-    app.stage.receive(final, [
-        {"type": "reveal", "cards": cards, "lowest": "2", "losers": ["p1", "p3"]},
-        {"type": "life_lost", "player": "p1", "lives": 2, "timed_out": False},
-        {"type": "life_lost", "player": "p3", "lives": 2, "timed_out": False}])
+    final = view(
+        "reveal",
+        players=[player(i, card=cards[f"p{i}"], lives=2 if i % 2 else 3) for i in range(4)],
+        losers=["p1", "p3"],
+        next_dealer="p0",
+    )
+    app.stage.receive(
+        final,
+        [
+            {"type": "reveal", "cards": cards, "lowest": "2", "losers": ["p1", "p3"]},
+            {"type": "life_lost", "player": "p1", "lives": 2, "timed_out": False},
+            {"type": "life_lost", "player": "p3", "lives": 2, "timed_out": False},
+        ],
+    )
     app.step(0.05)
     app.render(canvas)
     inner, width = seat_inner(app, 3)
@@ -148,10 +176,16 @@ def test_r11_reveal_flips_cards_one_by_one_and_marks_the_lowest(canvas: pygame.S
     assert [p.lives for p in app.stage.players] == [3, 2, 3, 2]
 
 
-def test_r12_eliminated_waiting_and_disconnected_seats_are_marked(canvas: pygame.Surface,
-                                                                  make_app: Any) -> None:
-    seated = [player(0), player(1, lives=0, status="eliminated"), player(2),
-              player(3, connected=False), player(4, status="waiting")]
+def test_r12_eliminated_waiting_and_disconnected_seats_are_marked(
+    canvas: pygame.Surface, make_app: Any
+) -> None:
+    seated = [
+        player(0),
+        player(1, lives=0, status="eliminated"),
+        player(2),
+        player(3, connected=False),
+        player(4, status="waiting"),
+    ]
     app = app_for(make_app, view("turns", seated))
     app.render(canvas)
     grey = (44, 48, 54)
@@ -162,9 +196,11 @@ def test_r12_eliminated_waiting_and_disconnected_seats_are_marked(canvas: pygame
 
 
 def test_r14_joint_winners_are_both_celebrated(canvas: pygame.Surface, make_app: Any) -> None:
-    seated = [player(0, lives=0, status="eliminated", card="2H"),
-              player(1, lives=0, status="eliminated", card="2S"),
-              player(2, lives=0, status="eliminated", card="9S")]
+    seated = [
+        player(0, lives=0, status="eliminated", card="2H"),
+        player(1, lives=0, status="eliminated", card="2S"),
+        player(2, lives=0, status="eliminated", card="9S"),
+    ]
     final = view("game_over", seated, winners=["p0", "p1"], eliminated=["p0", "p1"])
     app = app_for(make_app, final)
     app.render(canvas)
@@ -183,14 +219,16 @@ def test_r16_misdeal_collects_the_cards(make_app: Any) -> None:
     assert app.stage.beat is None
 
 
-def test_sudden_death_and_every_beat_render_without_error(canvas: pygame.Surface,
-                                                          make_app: Any) -> None:
+def test_sudden_death_and_every_beat_render_without_error(
+    canvas: pygame.Surface, make_app: Any
+) -> None:
     app = app_for(make_app, view("turns"))
     events: list[dict[str, Any]] = [
-        {"type": "turn", "player": "p0"}, {"type": "kept", "player": "p0", "auto": True,
-                                           "timed_out": True},
+        {"type": "turn", "player": "p0"},
+        {"type": "kept", "player": "p0", "auto": True, "timed_out": True},
         {"type": "exchanged", "player": "p1", "target": "p2"},
-        {"type": "cut", "dealer": "p3", "attempt": 1}, {"type": "cut_taken", "dealer": "p3"},
+        {"type": "cut", "dealer": "p3", "attempt": 1},
+        {"type": "cut_taken", "dealer": "p3"},
         {"type": "eliminated", "player": "p2"},
         {"type": "sudden_death", "cards": {"p0": "5H", "p1": "9C"}, "winner": "p1"},
         {"type": "game_over", "winners": ["p1"], "joint": False},
@@ -218,8 +256,9 @@ def test_draw_never_changes_the_stage(canvas: pygame.Surface, make_app: Any) -> 
     assert pygame.image.tobytes(canvas, "RGB") == first
 
 
-def test_captions_show_in_the_caption_bar_also_when_muted(canvas: pygame.Surface,
-                                                          make_app: Any) -> None:
+def test_captions_show_in_the_caption_bar_also_when_muted(
+    canvas: pygame.Surface, make_app: Any
+) -> None:
     from .conftest import FakeAnnouncer
 
     voice = FakeAnnouncer("Niccolò garde sa carte")
@@ -244,15 +283,27 @@ def test_stage_plays_a_backlog_faster() -> None:
 
 def test_r7_a_shown_king_travels_with_a_later_swap(make_app: Any) -> None:
     """The King stays shown on whoever holds it; the TV moves it with the exchange."""
-    shown = view("turns", current="p1", shown={"p1": "KS"},
-                 players=[player(0), player(1, card="KS"), player(2), player(3)])
+    shown = view(
+        "turns",
+        current="p1",
+        shown={"p1": "KS"},
+        players=[player(0), player(1, card="KS"), player(2), player(3)],
+    )
     app = app_for(make_app, shown)
-    after = view("turns", current="p2", shown={"p2": "KS"},
-                 players=[player(0), player(1), player(2, card="KS"), player(3)])
-    app.stage.receive(after, [{"type": "exchanged", "player": "p1", "target": "p2"},
-                              {"type": "turn", "player": "p2"},
-                              {"type": "kept", "player": "p2", "auto": False,
-                               "timed_out": False}])
+    after = view(
+        "turns",
+        current="p2",
+        shown={"p2": "KS"},
+        players=[player(0), player(1), player(2, card="KS"), player(3)],
+    )
+    app.stage.receive(
+        after,
+        [
+            {"type": "exchanged", "player": "p1", "target": "p2"},
+            {"type": "turn", "player": "p2"},
+            {"type": "kept", "player": "p2", "auto": False, "timed_out": False},
+        ],
+    )
     while app.stage.beat is not None and app.stage.beat.kind == "exchanged":
         app.step(0.1)
     assert app.stage.seat_of("p2").card == "KS"  # type: ignore[union-attr]
@@ -261,21 +312,29 @@ def test_r7_a_shown_king_travels_with_a_later_swap(make_app: Any) -> None:
 
 def test_r9_a_cut_discards_the_dealers_card_face_down(make_app: Any) -> None:
     app = app_for(make_app, view("turns", current="p3"))
-    app.stage.receive(view("turns", current="p3", discard_count=1), [
-        {"type": "cut", "dealer": "p3", "attempt": 1}, {"type": "cut_taken", "dealer": "p3"},
-        {"type": "turn", "player": "p3"}])
+    app.stage.receive(
+        view("turns", current="p3", discard_count=1),
+        [
+            {"type": "cut", "dealer": "p3", "attempt": 1},
+            {"type": "cut_taken", "dealer": "p3"},
+            {"type": "turn", "player": "p3"},
+        ],
+    )
     while app.stage.beat is not None and app.stage.beat.kind != "turn":
         app.step(0.1)
     assert app.stage.discard_count == 1
     assert app.stage.seat_of("p3").dealt  # type: ignore[union-attr]
 
 
-def test_h4_rapid_countdown_empties_under_the_current_player(canvas: pygame.Surface,
-                                                            make_app: Any) -> None:
+def test_h4_rapid_countdown_empties_under_the_current_player(
+    canvas: pygame.Surface, make_app: Any
+) -> None:
     app = app_for(make_app, view("turns", current="p0", house_rules=["H4"], rapid_seconds=10))
     assert app.stage.rapid_left() is None  # the TV did not see this turn begin
-    app.stage.receive(view("turns", current="p1", house_rules=["H4"], rapid_seconds=10),
-                      [{"type": "turn", "player": "p1"}])
+    app.stage.receive(
+        view("turns", current="p1", house_rules=["H4"], rapid_seconds=10),
+        [{"type": "turn", "player": "p1"}],
+    )
     app.step(1.0)
     left = app.stage.rapid_left()
     assert left is not None and 8.5 < left < 9.5

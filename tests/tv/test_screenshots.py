@@ -15,8 +15,13 @@ from host.tv.theme import font_path
 
 
 def decode_qr(path: Path) -> str:
-    result = subprocess.run(["zbarimg", "--quiet", "--raw", str(path)], capture_output=True,
-                            text=True, timeout=30, check=False)
+    result = subprocess.run(
+        ["zbarimg", "--quiet", "--raw", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     return result.stdout.strip()
 
@@ -48,8 +53,9 @@ def test_screenshots_per_language(english: Path, tmp_path: Path, lang: str) -> N
         assert ours != theirs, f"{scene} looks the same in {lang} and English"
 
 
-def test_the_global_lang_flag_applies_when_no_screenshot_lang(tmp_path: Path,
-                                                             english: Path) -> None:
+def test_the_global_lang_flag_applies_when_no_screenshot_lang(
+    tmp_path: Path, english: Path
+) -> None:
     assert main(["--lang", "it", "screenshots", str(tmp_path)]) == 0
     ours = pygame.image.tobytes(pygame.image.load(str(tmp_path / "tv-lobby.png")), "RGB")
     theirs = pygame.image.tobytes(pygame.image.load(str(english / "tv-lobby.png")), "RGB")

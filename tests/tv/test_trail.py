@@ -13,26 +13,40 @@ from tests.tv.views import StillSession, player, view
 
 
 def _app(catalog: Catalog) -> TVApp:
-    return TVApp(cast(Any, StillSession(view("turns"))), None, catalog, lang="en",
-                 join_url="http://x/?room=CAKE")
+    return TVApp(
+        cast(Any, StillSession(view("turns"))),
+        None,
+        catalog,
+        lang="en",
+        join_url="http://x/?room=CAKE",
+    )
 
 
 def test_issue12_trail_tells_this_rounds_moves_in_order(catalog: Catalog) -> None:
     app = _app(catalog)
     stage = app.stage
-    stage.receive(view("turns"), [
-        {"type": "round_dealt", "round": 2, "dealer": "p3", "order": ["p0", "p1", "p2", "p3"]},
-        {"type": "exchanged", "player": "p0", "target": "p1"},
-        {"type": "blocked", "player": "p1", "target": "p2", "king": "KS", "call": "cuckoo"},
-        {"type": "kept", "player": "p2", "auto": False, "timed_out": False},
-        {"type": "cut_king", "dealer": "p3", "king": "KH", "call": "cuckoo"},
-    ])
+    stage.receive(
+        view("turns"),
+        [
+            {"type": "round_dealt", "round": 2, "dealer": "p3", "order": ["p0", "p1", "p2", "p3"]},
+            {"type": "exchanged", "player": "p0", "target": "p1"},
+            {"type": "blocked", "player": "p1", "target": "p2", "king": "KS", "call": "cuckoo"},
+            {"type": "kept", "player": "p2", "auto": False, "timed_out": False},
+            {"type": "cut_king", "dealer": "p3", "king": "KH", "call": "cuckoo"},
+        ],
+    )
     stage.fast_forward()
     lines = [trail_line(app.props, stage, e) for e in stage.trail]
-    assert lines == ["Ana swapped with Chloé", "Niccolò showed a King to Chloé",
-                     "Niccolò kept", "François cut a King and kept their card"]
-    stage.receive(view("turns"), [{"type": "round_dealt", "round": 3, "dealer": "p0",
-                                   "order": ["p1", "p2", "p3", "p0"]}])
+    assert lines == [
+        "Ana swapped with Chloé",
+        "Niccolò showed a King to Chloé",
+        "Niccolò kept",
+        "François cut a King and kept their card",
+    ]
+    stage.receive(
+        view("turns"),
+        [{"type": "round_dealt", "round": 3, "dealer": "p0", "order": ["p1", "p2", "p3", "p0"]}],
+    )
     stage.fast_forward()
     assert stage.trail == []  # a new round starts a new story
 
@@ -44,8 +58,12 @@ def test_issue12_trail_has_room_on_small_tables_and_yields_to_seats() -> None:
 
 def test_issue12_standings_winner_then_last_out_first() -> None:
     stage = Stage()
-    players = [player(0, lives=2), player(1, lives=0, status="eliminated"),
-               player(2, lives=0, status="eliminated"), player(3, lives=0, status="eliminated")]
+    players = [
+        player(0, lives=2),
+        player(1, lives=0, status="eliminated"),
+        player(2, lives=0, status="eliminated"),
+        player(3, lives=0, status="eliminated"),
+    ]
     stage.receive(view("turns", players), [])
     stage.knocked_out = [("p2", 3), ("p3", 5), ("p1", 7)]
     stage.winners = ["p0"]

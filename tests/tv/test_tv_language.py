@@ -38,12 +38,19 @@ class SpeakingVoice:
         self.muted = muted
 
 
-def test_issue12_caption_follows_a_language_switch_at_once(catalog: Catalog,
-                                                          tmp_path: Path) -> None:
+def test_issue12_caption_follows_a_language_switch_at_once(
+    catalog: Catalog, tmp_path: Path
+) -> None:
     voice = SpeakingVoice(catalog)
     saved: list[str] = []
-    app = TVApp(cast(Any, StillSession(view("turns"))), voice, catalog, lang="en",
-                join_url="http://x/?room=CAKE", on_language=saved.append)
+    app = TVApp(
+        cast(Any, StillSession(view("turns"))),
+        voice,
+        catalog,
+        lang="en",
+        join_url="http://x/?room=CAKE",
+        on_language=saved.append,
+    )
     app.stage.receive(view("turns"), [{"type": "exchanged", "player": "p0", "target": "p1"}])
     app.poll_caption()
     assert app.caption == "Ana swaps with Chloé."

@@ -38,22 +38,36 @@ def test_issue12_voice_and_lives_dots_change_together(catalog: Catalog) -> None:
     players = [player(i, card=None) for i in range(4)]
     before = view("turns", players)
     voice = RecordingVoice()
-    app = TVApp(cast(Any, StillSession(before)), voice, catalog, lang="en",
-                join_url="http://x/?room=CAKE")
+    app = TVApp(
+        cast(Any, StillSession(before)), voice, catalog, lang="en", join_url="http://x/?room=CAKE"
+    )
     voice.app = app
     cards = {"p0": "2S", "p1": "9H", "p2": "QD", "p3": "5C"}
-    after = view("reveal", [player(0, lives=2, card="2S"), *[player(i, card=c) for i, c in
-                                                           ((1, "9H"), (2, "QD"), (3, "5C"))]])
-    app.stage.receive(after, [
-        {"type": "reveal", "cards": cards, "lowest": "2", "losers": ["p0"]},
-        {"type": "life_lost", "player": "p0", "lives": 2, "timed_out": False},
-    ])
+    after = view(
+        "reveal",
+        [
+            player(0, lives=2, card="2S"),
+            *[player(i, card=c) for i, c in ((1, "9H"), (2, "QD"), (3, "5C"))],
+        ],
+    )
+    app.stage.receive(
+        after,
+        [
+            {"type": "reveal", "cards": cards, "lowest": "2", "losers": ["p0"]},
+            {"type": "life_lost", "player": "p0", "lives": 2, "timed_out": False},
+        ],
+    )
     dots_changed_at = None
     for _ in range(900):
         app.step(FRAME_SECONDS)
         beat = app.stage.beat
-        shown = (int(beat.event["lives"]) if beat is not None and beat.kind == "life_lost"
-                 else app.stage.seat_of("p0").lives)  # type: ignore[union-attr]
+        seat = app.stage.seat_of("p0")
+        assert seat is not None
+        shown = (
+            int(beat.event["lives"])
+            if beat is not None and beat.kind == "life_lost"
+            else seat.lives
+        )
         if shown == 2 and dots_changed_at is None:
             dots_changed_at = app.stage.time
         if not app.stage.animating:

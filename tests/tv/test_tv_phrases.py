@@ -50,17 +50,21 @@ def test_no_unused_tv_phrases(catalog: Catalog) -> None:
 
 
 @pytest.mark.parametrize("lang", ["fr", "it"])
-def test_translations_have_the_same_placeholders_and_plural_forms(catalog: Catalog,
-                                                                  lang: str) -> None:
+def test_translations_have_the_same_placeholders_and_plural_forms(
+    catalog: Catalog, lang: str
+) -> None:
     for key, english in catalog.domain("en", "tv").items():
         other = catalog.domain(lang, "tv")[key]
         if isinstance(other, dict) and "by" in other:  # elision ("d'Alan"): same placeholders
-            assert all(placeholders(other[f]) == placeholders(str(english))
-                       for f in ("vowel", "other")), key
+            assert all(
+                placeholders(other[f]) == placeholders(str(english)) for f in ("vowel", "other")
+            ), key
         elif isinstance(english, dict):
             assert isinstance(other, dict) and set(other) >= {"one", "other"}, key
-            assert all(placeholders(v) <= placeholders(english["other"]) | {"count"}
-                       for v in other.values()), key
+            assert all(
+                placeholders(v) <= placeholders(english["other"]) | {"count"}
+                for v in other.values()
+            ), key
         else:
             assert isinstance(other, str), key
             assert placeholders(other) == placeholders(english), key
@@ -70,8 +74,22 @@ def test_french_and_italian_are_really_translated(catalog: Catalog) -> None:
     """Guards against copy-pasted English (names and symbols may legitimately stay)."""
     english = catalog.domain("en", "tv")
     for lang in ("fr", "it"):
-        same = [k for k, v in catalog.domain(lang, "tv").items()
-                if v == english[k] and isinstance(v, str) and any(c.isalpha() for c in v)
-                and k not in {"title", "vip", "dealer_mark", "bot", "key_help", "key_quit",
-                              "call_cuckoo", "call_chase"}]  # the calls follow the seeds
+        same = [
+            k
+            for k, v in catalog.domain(lang, "tv").items()
+            if v == english[k]
+            and isinstance(v, str)
+            and any(c.isalpha() for c in v)
+            and k
+            not in {
+                "title",
+                "vip",
+                "dealer_mark",
+                "bot",
+                "key_help",
+                "key_quit",
+                "call_cuckoo",
+                "call_chase",
+            }
+        ]  # the calls follow the seeds
         assert same == [], (lang, same)

@@ -41,8 +41,14 @@ def _texts(app: TVApp) -> list[str]:
     return drawn
 
 
-def _party(make_session: Callable[..., Any], catalog: Any, present: int = 3, away: int = 0,
-           announcer: Any = None, **kwargs: Any) -> tuple[Any, TVApp, list[str], Clock]:
+def _party(
+    make_session: Callable[..., Any],
+    catalog: Any,
+    present: int = 3,
+    away: int = 0,
+    announcer: Any = None,
+    **kwargs: Any,
+) -> tuple[Any, TVApp, list[str], Clock]:
     clock = Clock()
     session = make_session(presence=True, clock=clock, **kwargs)
     ids = []
@@ -52,8 +58,14 @@ def _party(make_session: Callable[..., Any], catalog: Any, present: int = 3, awa
             session.subscribe(pid)
         ids.append(pid)
     pygame.font.init()
-    app = TVApp(session, announcer, catalog, lang="en", join_url=JOIN_URL,
-                house_rules=session.view(None)["house_rules"])
+    app = TVApp(
+        session,
+        announcer,
+        catalog,
+        lang="en",
+        join_url=JOIN_URL,
+        house_rules=session.view(None)["house_rules"],
+    )
     return session, app, ids, clock
 
 
@@ -64,7 +76,8 @@ def _settle(app: TVApp) -> None:
 
 
 def test_issue13_lobby_shows_the_vips_rules_live_in_words_screenshot(
-        make_session: Callable[..., Any], catalog: Any, tmp_path: Path) -> None:
+    make_session: Callable[..., Any], catalog: Any, tmp_path: Path
+) -> None:
     session, app, (ana, *_), _ = _party(make_session, catalog, house_rules="H2")
     _settle(app)
     before = pygame.Surface((1920, 1080))
@@ -81,7 +94,8 @@ def test_issue13_lobby_shows_the_vips_rules_live_in_words_screenshot(
     rules_area = pygame.Rect(MIDDLE_X, 500, PLAYERS_X - MIDDLE_X - 40, 200)
     shot = pygame.image.load(str(tmp_path / "tv-lobby-rules.png"))
     assert pygame.image.tobytes(shot.subsurface(rules_area), "RGB") != pygame.image.tobytes(
-        before.subsurface(rules_area), "RGB")  # the screenshot shows the change
+        before.subsurface(rules_area), "RGB"
+    )  # the screenshot shows the change
     session.act(ana, "set_rules", session.step, {"rules": []})
     _settle(app)
     texts = _texts(app)
@@ -89,7 +103,8 @@ def test_issue13_lobby_shows_the_vips_rules_live_in_words_screenshot(
 
 
 def test_issue12_away_players_marked_and_not_counted_by_start(
-        make_session: Callable[..., Any], catalog: Any) -> None:
+    make_session: Callable[..., Any], catalog: Any
+) -> None:
     _session, app, _, _ = _party(make_session, catalog, present=2, away=1)
     _settle(app)
     texts = _texts(app)
@@ -99,7 +114,8 @@ def test_issue12_away_players_marked_and_not_counted_by_start(
 
 
 def test_issue12_kick_list_marks_away_players_and_starts_at_the_first(
-        make_session: Callable[..., Any], catalog: Any) -> None:
+    make_session: Callable[..., Any], catalog: Any
+) -> None:
     _session, app, ids, _ = _party(make_session, catalog, present=2, away=2)
     _settle(app)
     app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_k, mod=0, unicode="k"))
@@ -110,7 +126,8 @@ def test_issue12_kick_list_marks_away_players_and_starts_at_the_first(
 
 
 def test_issue12_tv_counts_down_an_away_players_turn(
-        make_session: Callable[..., Any], catalog: Any) -> None:
+    make_session: Callable[..., Any], catalog: Any
+) -> None:
     session, app, ids, clock = _party(make_session, catalog, present=3)
     session.act(ids[0], "start", 0)
     current = session.view(None)["current"]
@@ -123,7 +140,8 @@ def test_issue12_tv_counts_down_an_away_players_turn(
 
 
 def test_issue13_tv_follows_the_vips_tv_settings(
-        make_session: Callable[..., Any], catalog: Any) -> None:
+    make_session: Callable[..., Any], catalog: Any
+) -> None:
     announcer = FakeAnnouncer()
     session, app, (ana, *_), _ = _party(make_session, catalog, announcer=announcer)
     _settle(app)
@@ -138,7 +156,8 @@ def test_issue13_tv_follows_the_vips_tv_settings(
 
 
 def test_issue20_tv_music_follows_the_vips_volume_and_the_keys_mirror_it(
-        make_session: Callable[..., Any], catalog: Any) -> None:
+    make_session: Callable[..., Any], catalog: Any
+) -> None:
     class Board:
         """The sound board's volume, as the TV drives it."""
 
@@ -165,8 +184,7 @@ def test_issue20_tv_music_follows_the_vips_volume_and_the_keys_mirror_it(
     assert session.view(None)["music_volume"] == 40  # the = key, mirrored for the VIP
 
 
-def test_issue13_tv_says_who_is_now_the_vip(make_session: Callable[..., Any],
-                                            catalog: Any) -> None:
+def test_issue13_tv_says_who_is_now_the_vip(make_session: Callable[..., Any], catalog: Any) -> None:
     session, app, (ana, bea, _), _ = _party(make_session, catalog)
     _settle(app)
     session.act(ana, "make_vip", session.step, {"player": bea})

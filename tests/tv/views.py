@@ -7,24 +7,57 @@ from typing import Any
 NAMES = ("Ana", "Chloé", "Niccolò", "François", "Zoë", "Björn")
 
 
-def player(index: int, *, lives: int = 3, status: str = "active", card: str | None = None,
-           bot: bool = False, connected: bool = True, name: str | None = None) -> dict[str, Any]:
-    return {"id": f"p{index}", "name": name or NAMES[index % len(NAMES)], "seat": index,
-            "lives": lives, "status": status, "connected": connected, "bot": bot, "card": card}
+def player(
+    index: int,
+    *,
+    lives: int = 3,
+    status: str = "active",
+    card: str | None = None,
+    bot: bool = False,
+    connected: bool = True,
+    name: str | None = None,
+) -> dict[str, Any]:
+    return {
+        "id": f"p{index}",
+        "name": name or NAMES[index % len(NAMES)],
+        "seat": index,
+        "lives": lives,
+        "status": status,
+        "connected": connected,
+        "bot": bot,
+        "card": card,
+    }
 
 
-def view(phase: str = "turns", players: list[dict[str, Any]] | None = None,
-         **fields: Any) -> dict[str, Any]:
+def view(
+    phase: str = "turns", players: list[dict[str, Any]] | None = None, **fields: Any
+) -> dict[str, Any]:
     """A public view; ``players`` defaults to four active players."""
     seated = players if players is not None else [player(i) for i in range(4)]
     ids = [p["id"] for p in seated if p["status"] != "waiting"]
     base: dict[str, Any] = {
-        "room": "CAKE", "phase": phase, "step": 5, "round": 0 if phase == "lobby" else 1,
-        "me": None, "can": [], "players": seated, "dealer": None if phase == "lobby" else "p3",
-        "current": "p0" if phase == "turns" else None, "cut_king": None, "losers": [],
-        "eliminated": [], "winners": [], "vip": "p0", "next_dealer": None,
-        "order": [] if phase == "lobby" else ids[:], "shown": {}, "log": [],
-        "sudden_death": [], "house_rules": [], "rapid_seconds": 10, "stock_count": 48,
+        "room": "CAKE",
+        "phase": phase,
+        "step": 5,
+        "round": 0 if phase == "lobby" else 1,
+        "me": None,
+        "can": [],
+        "players": seated,
+        "dealer": None if phase == "lobby" else "p3",
+        "current": "p0" if phase == "turns" else None,
+        "cut_king": None,
+        "losers": [],
+        "eliminated": [],
+        "winners": [],
+        "vip": "p0",
+        "next_dealer": None,
+        "order": [] if phase == "lobby" else ids[:],
+        "shown": {},
+        "log": [],
+        "sudden_death": [],
+        "house_rules": [],
+        "rapid_seconds": 10,
+        "stock_count": 48,
         "discard_count": 0,
     }
     base.update(fields)

@@ -29,5 +29,3 @@ def hanging_engine() -> Iterator[HangingEngine]:
     engine = HangingEngine()
     yield engine
     engine.release.set()
-
-

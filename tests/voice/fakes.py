@@ -90,8 +90,15 @@ PLAYERS = [
 
 def table_view(dealer: str = "p1", house_rules: list[str] | None = None) -> View:
     """A public view with just what the voice reads: names, dealer, house rules."""
-    return cast(View, {"players": [dict(p) for p in PLAYERS], "dealer": dealer, "round": 3,
-                       "house_rules": list(house_rules or [])})
+    return cast(
+        View,
+        {
+            "players": [dict(p) for p in PLAYERS],
+            "dealer": dealer,
+            "round": 3,
+            "house_rules": list(house_rules or []),
+        },
+    )
 
 
 def events(*items: object) -> list[EventDict]:

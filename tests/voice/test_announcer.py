@@ -57,7 +57,8 @@ def captions_seen(announcer: Announcer, wanted: set[str], timeout: float) -> set
 
 
 def test_r7_cuckoo_is_spoken_then_captioned_in_order(
-        announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
+    announcers: list[Announcer], catalog: Catalog, tmp_path: Path
+) -> None:
     engine = FakeEngine(tmp_path)
     player = FakePlayer()
     announcer = make(announcers, catalog, engine, player=player)
@@ -66,7 +67,9 @@ def test_r7_cuckoo_is_spoken_then_captioned_in_order(
     assert captions_seen(announcer, wanted, 5.0) == wanted
     assert wait_for(lambda: len(announcer.said()) == 2)
     assert [s.line.text for s in announcer.said()] == [
-        "Cuckoo!", "Chloé shows the King of Spades — no swap for Bo!"]
+        "Cuckoo!",
+        "Chloé shows the King of Spades — no swap for Bo!",
+    ]
     assert all(s.audio for s in announcer.said())
     assert [text for text, _ in engine.rendered] == [s.line.text for s in announcer.said()]
     assert engine.threads == {"voice-render"}  # never the caller's thread
@@ -74,7 +77,8 @@ def test_r7_cuckoo_is_spoken_then_captioned_in_order(
 
 
 def test_captions_show_every_line_when_muted(
-        announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
+    announcers: list[Announcer], catalog: Catalog, tmp_path: Path
+) -> None:
     engine = FakeEngine(tmp_path)
     announcer = make(announcers, catalog, engine, muted=True)
     announcer.announce(events(BLOCK), table_view())
@@ -87,7 +91,8 @@ def test_captions_show_every_line_when_muted(
 
 
 def test_slow_engine_never_slows_the_render_loop_and_stale_lines_are_dropped(
-        announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
+    announcers: list[Announcer], catalog: Catalog, tmp_path: Path
+) -> None:
     import pygame
 
     engine = FakeEngine(tmp_path, delay=2.0, seconds=0.3)  # 2 s to render each line
@@ -106,10 +111,13 @@ def test_slow_engine_never_slows_the_render_loop_and_stale_lines_are_dropped(
             frame = time.perf_counter()
             if time.monotonic() - began >= fed * 0.4:  # a bot plays every 0.4 s
                 pid = names[fed % len(names)]
-                announcer.announce(events({"type": "kept", "player": pid, "auto": False,
-                                     "timed_out": False},
-                                    {"type": "turn", "player": names[(fed + 1) % 4]}),
-                                   table_view())
+                announcer.announce(
+                    events(
+                        {"type": "kept", "player": pid, "auto": False, "timed_out": False},
+                        {"type": "turn", "player": names[(fed + 1) % 4]},
+                    ),
+                    table_view(),
+                )
                 fed += 1
             pygame.event.pump()
             screen.fill((0, 0, 0))
@@ -129,8 +137,10 @@ def test_slow_engine_never_slows_the_render_loop_and_stale_lines_are_dropped(
     assert len(announcer.dropped()) > fed  # most of the 2 lines × 15 batches were stale
     # The voice catches up with the present: the very last prompt is said after all.
     last_turn = {"p2": "Bo?", "p3": "Chloé?", "p4": "Niccolò?", "p5": "François?"}[names[fed % 4]]
-    assert wait_for(lambda: any(s.line.text == last_turn and s.line.batch == fed
-                                for s in announcer.said()), timeout=8.0)
+    assert wait_for(
+        lambda: any(s.line.text == last_turn and s.line.batch == fed for s in announcer.said()),
+        timeout=8.0,
+    )
     said = announcer.said()
     for s in said:
         # Late by at most: the wait allowed (2 s) + one line in progress + one render (2 s).
@@ -139,7 +149,8 @@ def test_slow_engine_never_slows_the_render_loop_and_stale_lines_are_dropped(
 
 
 def test_raising_engine_game_carries_on_with_captions(
-        announcers: list[Announcer], catalog: Catalog) -> None:
+    announcers: list[Announcer], catalog: Catalog
+) -> None:
     engine = RaisingEngine()
     announcer = make(announcers, catalog, engine)
     announcer.announce(events(BLOCK), table_view())
@@ -151,7 +162,8 @@ def test_raising_engine_game_carries_on_with_captions(
 
 
 def test_hanging_engine_game_carries_on_and_close_is_quick(
-        announcers: list[Announcer], catalog: Catalog, hanging_engine: HangingEngine) -> None:
+    announcers: list[Announcer], catalog: Catalog, hanging_engine: HangingEngine
+) -> None:
     announcer = make(announcers, catalog, hanging_engine, render_timeout_s=0.5)
     began = time.perf_counter()
     announcer.announce(events(BLOCK), table_view())
@@ -166,7 +178,8 @@ def test_hanging_engine_game_carries_on_and_close_is_quick(
 
 
 def test_no_engine_at_all_prints_one_clear_line_and_captions_go_on(
-        announcers: list[Announcer], catalog: Catalog) -> None:
+    announcers: list[Announcer], catalog: Catalog
+) -> None:
     announcer = make(announcers, catalog, NoVoiceEngine())
     status = announcer.voice_status(timeout=2.0)
     assert "captions only" in status and "To enable voice" in status
@@ -177,7 +190,8 @@ def test_no_engine_at_all_prints_one_clear_line_and_captions_go_on(
 
 
 def test_status_names_the_voice_when_one_works(
-        announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
+    announcers: list[Announcer], catalog: Catalog, tmp_path: Path
+) -> None:
     announcer = make(announcers, catalog, FakeEngine(tmp_path))
     assert announcer.voice_status() == "Voice: FakeEngine."
     announcer.set_muted(True)
@@ -185,7 +199,8 @@ def test_status_names_the_voice_when_one_works(
 
 
 def test_muting_mid_line_stops_the_sound(
-        announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
+    announcers: list[Announcer], catalog: Catalog, tmp_path: Path
+) -> None:
     player = FakePlayer()
     engine = FakeEngine(tmp_path, seconds=3.0)
     announcer = make(announcers, catalog, engine, player=player)
@@ -195,11 +210,14 @@ def test_muting_mid_line_stops_the_sound(
     assert not player.busy() and player.stops >= 1
     announcer.announce(events({"type": "turn", "player": "p2"}), table_view())
     assert captions_seen(announcer, {"Bo?"}, 3.0) == {"Bo?"}
-    assert [text for text, _ in engine.rendered] == ["Back to the lobby — who's up for another game?"]
+    assert [text for text, _ in engine.rendered] == [
+        "Back to the lobby — who's up for another game?"
+    ]
 
 
 def test_language_switch_and_a_bad_language_changes_nothing(
-        announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
+    announcers: list[Announcer], catalog: Catalog, tmp_path: Path
+) -> None:
     engine = FakeEngine(tmp_path)
     announcer = make(announcers, catalog, engine)
     with pytest.raises(ValueError, match="unknown language 'de'"):
@@ -213,22 +231,26 @@ def test_language_switch_and_a_bad_language_changes_nothing(
 
 
 def test_private_events_are_refused_and_never_captioned(
-        announcers: list[Announcer], catalog: Catalog, tmp_path: Path,
-        caplog: pytest.LogCaptureFixture) -> None:
+    announcers: list[Announcer], catalog: Catalog, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     announcer = make(announcers, catalog, FakeEngine(tmp_path))
     with caplog.at_level(logging.ERROR, logger="host.voice.announcer"):
-        announcer.announce(events({"type": "card_dealt", "player": "p1", "card": "7D"},
-                            {"type": "swap", "player": "p1", "target": "p2",
-                             "gave": "7D", "got": "3C"},
-                            {"type": "cut_card", "dealer": "p1", "card": "5S",
-                             "discarded": "QH"}), table_view())
+        announcer.announce(
+            events(
+                {"type": "card_dealt", "player": "p1", "card": "7D"},
+                {"type": "swap", "player": "p1", "target": "p2", "gave": "7D", "got": "3C"},
+                {"type": "cut_card", "dealer": "p1", "card": "5S", "discarded": "QH"},
+            ),
+            table_view(),
+        )
     assert announcer.pending() == 0 and announcer.said() == []
     assert len([r for r in caplog.records if "refused" in r.getMessage()]) == 3
     assert announcer.caption() is None
 
 
-def test_announce_is_thread_safe_and_loses_nothing_silently(catalog: Catalog,
-                                                             tmp_path: Path) -> None:
+def test_announce_is_thread_safe_and_loses_nothing_silently(
+    catalog: Catalog, tmp_path: Path
+) -> None:
     announcer = Announcer(catalog, "en", engine=FakeEngine(tmp_path), player=FakePlayer())
     turn = [{"type": "turn", "player": "p2"}]
 
@@ -246,8 +268,9 @@ def test_announce_is_thread_safe_and_loses_nothing_silently(catalog: Catalog,
 
 
 def test_close_is_quick_while_speaking(catalog: Catalog, tmp_path: Path) -> None:
-    announcer = Announcer(catalog, "en", engine=FakeEngine(tmp_path, seconds=5.0),
-                          player=FakePlayer())
+    announcer = Announcer(
+        catalog, "en", engine=FakeEngine(tmp_path, seconds=5.0), player=FakePlayer()
+    )
     announcer.start()
     announcer.announce(events(BLOCK), table_view())
     assert wait_for(lambda: len(announcer.said()) == 1)
@@ -266,7 +289,8 @@ class SlowOnceEngine(FakeEngine):
 
 
 def test_speech_comes_back_once_a_stuck_engine_recovers(
-        announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
+    announcers: list[Announcer], catalog: Catalog, tmp_path: Path
+) -> None:
     engine = SlowOnceEngine(tmp_path, seconds=0.1)
     announcer = make(announcers, catalog, engine, render_timeout_s=0.5)
     announcer.announce(events({"type": "new_game"}), table_view())
@@ -279,17 +303,36 @@ def test_speech_comes_back_once_a_stuck_engine_recovers(
     assert wait_for(lambda: len(announcer.said()) == 3, timeout=3.0)
     assert announcer.said()[-1].audio and announcer.said()[-1].line.text == "Chloé?"
     assert [text for text, _ in engine.rendered] == [
-        "Back to the lobby — who's up for another game?", "Chloé?"]  # "Bo?" never queued
+        "Back to the lobby — who's up for another game?",
+        "Chloé?",
+    ]  # "Bo?" never queued
 
 
 def test_likely_lines_are_rendered_ahead_but_never_before_a_line_being_said(
-        announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
+    announcers: list[Announcer], catalog: Catalog, tmp_path: Path
+) -> None:
     engine = FakeEngine(tmp_path, delay=0.2)
     announcer = make(announcers, catalog, engine, warm_up=True)
-    announcer.announce(events({"type": "player_joined", "player": "p6", "name": "Zoë",
-                         "status": "active", "bot": False}), table_view())
-    wanted = {"Cuckoo!", "Chase!", "Zoë joins the table.", "Zoë?", "Zoë, keep or cut?",
-              "Zoë keeps."}
+    announcer.announce(
+        events(
+            {
+                "type": "player_joined",
+                "player": "p6",
+                "name": "Zoë",
+                "status": "active",
+                "bot": False,
+            }
+        ),
+        table_view(),
+    )
+    wanted = {
+        "Cuckoo!",
+        "Chase!",
+        "Zoë joins the table.",
+        "Zoë?",
+        "Zoë, keep or cut?",
+        "Zoë keeps.",
+    }
     assert wait_for(lambda: {text for text, _ in engine.rendered} == wanted, timeout=5.0)
     order = [text for text, _ in engine.rendered]
     assert order.index("Zoë joins the table.") < order.index("Zoë?")  # said lines go first
@@ -297,13 +340,24 @@ def test_likely_lines_are_rendered_ahead_but_never_before_a_line_being_said(
 
 
 def test_no_rendering_ahead_when_muted_or_for_injected_engines(
-        announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
+    announcers: list[Announcer], catalog: Catalog, tmp_path: Path
+) -> None:
     muted_engine, plain_engine = FakeEngine(tmp_path), FakeEngine(tmp_path)
     muted = make(announcers, catalog, muted_engine, warm_up=True, muted=True)
     plain = make(announcers, catalog, plain_engine)  # injected engine: warm_up defaults off
     for announcer in (muted, plain):
-        announcer.announce(events({"type": "player_joined", "player": "p6", "name": "Zoë",
-                             "status": "active", "bot": False}), table_view())
+        announcer.announce(
+            events(
+                {
+                    "type": "player_joined",
+                    "player": "p6",
+                    "name": "Zoë",
+                    "status": "active",
+                    "bot": False,
+                }
+            ),
+            table_view(),
+        )
     assert wait_for(lambda: len(muted.said()) == 1 and len(plain.said()) == 1)
     time.sleep(0.2)
     assert muted_engine.rendered == []
@@ -315,18 +369,31 @@ def test_a_dealt_round_makes_each_neighbours_swap_likely(catalog: Catalog) -> No
 
     event = {"type": "round_dealt", "round": 2, "dealer": "p1", "order": ["p2", "p3", "p1"]}
     assert likely_lines(events(event)[0], table_view(), catalog.translator("it")) == [
-        "Bo scambia con Chloé.", "Chloé scambia con Marie."]
-    assert likely_lines(events({"type": "kept", "player": "p2"})[0], table_view(),
-                        catalog.translator("en")) == []
+        "Bo scambia con Chloé.",
+        "Chloé scambia con Marie.",
+    ]
+    assert (
+        likely_lines(
+            events({"type": "kept", "player": "p2"})[0], table_view(), catalog.translator("en")
+        )
+        == []
+    )
 
 
-@pytest.mark.parametrize("first, expected", [
-    ({"type": "game_started", "dealer": "p1"}, "New game! Marie deals first."),
-    ({"type": "misdeal", "round": 3, "dealer": "p1"}, "Misdeal! Marie deals round 3 again."),
-])
+@pytest.mark.parametrize(
+    "first, expected",
+    [
+        ({"type": "game_started", "dealer": "p1"}, "New game! Marie deals first."),
+        ({"type": "misdeal", "round": 3, "dealer": "p1"}, "Misdeal! Marie deals round 3 again."),
+    ],
+)
 def test_r4_r16_the_deal_that_follows_is_not_told_twice(
-        announcers: list[Announcer], catalog: Catalog, tmp_path: Path,
-        first: dict[str, Any], expected: str) -> None:
+    announcers: list[Announcer],
+    catalog: Catalog,
+    tmp_path: Path,
+    first: dict[str, Any],
+    expected: str,
+) -> None:
     announcer = make(announcers, catalog, FakeEngine(tmp_path))
     dealt = {"type": "round_dealt", "round": 3, "dealer": "p1", "order": ["p2", "p3", "p1"]}
     announcer.announce(events(first, dealt, {"type": "turn", "player": "p2"}), table_view())
@@ -338,11 +405,16 @@ def test_r4_r16_the_deal_that_follows_is_not_told_twice(
 
 
 def test_bad_events_change_nothing_and_the_good_ones_are_still_said(
-        announcers: list[Announcer], catalog: Catalog, tmp_path: Path,
-        caplog: pytest.LogCaptureFixture) -> None:
+    announcers: list[Announcer], catalog: Catalog, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     announcer = make(announcers, catalog, FakeEngine(tmp_path))
-    bad: list[Any] = [None, "turn", {"type": "teleport"}, {"type": "reveal", "lowest": "1"},
-                      {"type": "blocked", "player": "p2", "target": "p3", "king": "QH"}]
+    bad: list[Any] = [
+        None,
+        "turn",
+        {"type": "teleport"},
+        {"type": "reveal", "lowest": "1"},
+        {"type": "blocked", "player": "p2", "target": "p3", "king": "QH"},
+    ]
     with caplog.at_level(logging.ERROR, logger="host.voice.announcer"):
         announcer.announce(events(*bad, {"type": "turn", "player": "p2"}), table_view())
     assert wait_for(lambda: len(announcer.said()) == 1)
@@ -362,7 +434,8 @@ class OpeningEngine(FakeEngine):
 
 
 def test_a_muted_host_never_starts_the_engine_until_unmuted(
-        announcers: list[Announcer], catalog: Catalog, tmp_path: Path) -> None:
+    announcers: list[Announcer], catalog: Catalog, tmp_path: Path
+) -> None:
     engine = OpeningEngine(tmp_path)
     announcer = make(announcers, catalog, engine, muted=True)
     announcer.announce(events({"type": "turn", "player": "p2"}), table_view())

@@ -26,8 +26,12 @@ WAV = DATA / "sapi5-line.wav"
 
 def _wav_frames(path: Path) -> tuple[int, int, int, bytes]:
     with wave.open(str(path), "rb") as wav:
-        return (wav.getnchannels(), wav.getsampwidth(), wav.getframerate(),
-                wav.readframes(wav.getnframes()))
+        return (
+            wav.getnchannels(),
+            wav.getsampwidth(),
+            wav.getframerate(),
+            wav.readframes(wav.getnframes()),
+        )
 
 
 @pytest.mark.parametrize("name", ["nsss-line.aiff", "nsss-line.aifc"])
@@ -47,8 +51,15 @@ def test_little_endian_aifc_sowt_is_converted(tmp_path: Path) -> None:
     rate_80 = struct.pack(">HQ", 16383 + 14, 22050 << 49)
     comm = struct.pack(">hIh", channels, len(frames) // 2, 16) + rate_80 + b"sowt\x00\x00"
     ssnd = struct.pack(">II", 0, 0) + frames
-    body = (b"AIFC" + b"COMM" + struct.pack(">I", len(comm)) + comm
-            + b"SSND" + struct.pack(">I", len(ssnd)) + ssnd)
+    body = (
+        b"AIFC"
+        + b"COMM"
+        + struct.pack(">I", len(comm))
+        + comm
+        + b"SSND"
+        + struct.pack(">I", len(ssnd))
+        + ssnd
+    )
     line = tmp_path / "sowt.wav"
     line.write_bytes(b"FORM" + struct.pack(">I", len(body)) + body)
     to_wav(line)
@@ -112,13 +123,14 @@ class _FakeDriverEngine:
             callback(name="line", completed=True)
 
 
-@pytest.mark.parametrize("output, driver", [("nsss-line.aiff", "nsss"),
-                                            ("nsss-line.aifc", "nsss"),
-                                            ("sapi5-line.wav", "sapi5")])
-def test_synth_child_always_leaves_a_wav(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                         output: str, driver: str) -> None:
-    monkeypatch.setattr(synth, "init_pyttsx3",
-                        lambda: _FakeDriverEngine(DATA / output, driver))
+@pytest.mark.parametrize(
+    "output, driver",
+    [("nsss-line.aiff", "nsss"), ("nsss-line.aifc", "nsss"), ("sapi5-line.wav", "sapi5")],
+)
+def test_synth_child_always_leaves_a_wav(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, output: str, driver: str
+) -> None:
+    monkeypatch.setattr(synth, "init_pyttsx3", lambda: _FakeDriverEngine(DATA / output, driver))
     out = tmp_path / "line.part.wav"
     seconds = synth.render_line("Cuckoo!", "voice-id", 185, out)
     assert seconds == pytest.approx(0.25, abs=0.001)

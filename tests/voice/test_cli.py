@@ -38,13 +38,20 @@ def run(args: Namespace, **kwargs: object) -> tuple[int, str, str]:
 
 def test_parser_routes_the_sub_command_flags() -> None:
     args = build_parser().parse_args(["--lang", "fr", "test-voice", "--out", "x.wav"])
-    assert (args.command, args.lang, args.voice_lang, args.out) == ("test-voice", "fr", None, "x.wav")
+    assert (args.command, args.lang, args.voice_lang, args.out) == (
+        "test-voice",
+        "fr",
+        None,
+        "x.wav",
+    )
 
 
 def test_out_writes_an_audible_wav_in_the_chosen_language(tmp_path: Path) -> None:
     target = tmp_path / "sample.wav"
-    code, out, err = run(Namespace(voice_lang="it", lang="en", out=str(target)),
-                         engine=Pyttsx3Engine(tmp_path / "cache"))
+    code, out, err = run(
+        Namespace(voice_lang="it", lang="en", out=str(target)),
+        engine=Pyttsx3Engine(tmp_path / "cache"),
+    )
     assert code == 0, err
     assert wav_seconds(target) > 2.0 and wav_peak(target) > 1000
     assert out.startswith(f"Scritto {target} (") and "con la voce Italian" in out
@@ -52,8 +59,11 @@ def test_out_writes_an_audible_wav_in_the_chosen_language(tmp_path: Path) -> Non
 
 def test_speaking_plays_the_sample_and_waits_for_it(tmp_path: Path) -> None:
     player = FakePlayer(time_scale=0.1)
-    code, out, _ = run(Namespace(voice_lang=None, lang="fr", out=None),
-                       engine=Pyttsx3Engine(tmp_path), player_factory=lambda: player)
+    code, out, _ = run(
+        Namespace(voice_lang=None, lang="fr", out=None),
+        engine=Pyttsx3Engine(tmp_path),
+        player_factory=lambda: player,
+    )
     assert code == 0
     assert len(player.played) == 1 and not player.busy()  # it waited for the end
     assert out == "Phrase d'essai prononcée avec la voix French (France).\n"
@@ -61,8 +71,9 @@ def test_speaking_plays_the_sample_and_waits_for_it(tmp_path: Path) -> None:
 
 def test_no_voice_exits_non_zero_with_how_to_enable_it(tmp_path: Path) -> None:
     target = tmp_path / "sample.wav"
-    code, out, err = run(Namespace(voice_lang="en", lang="en", out=str(target)),
-                         engine=BrokenEngine(tmp_path))
+    code, out, err = run(
+        Namespace(voice_lang="en", lang="en", out=str(target)), engine=BrokenEngine(tmp_path)
+    )
     assert code == 1 and out == ""
     assert "No voice available: pyttsx3 could not start: no driver." in err
     assert "To enable voice: pip install pyttsx3 espeakng-loader" in err
@@ -70,20 +81,25 @@ def test_no_voice_exits_non_zero_with_how_to_enable_it(tmp_path: Path) -> None:
 
 
 def test_no_sound_output_exits_non_zero_and_suggests_out(tmp_path: Path) -> None:
-    code, _, err = run(Namespace(voice_lang="en", lang="en", out=None),
-                       engine=Pyttsx3Engine(tmp_path), player_factory=NoSoundPlayer)
+    code, _, err = run(
+        Namespace(voice_lang="en", lang="en", out=None),
+        engine=Pyttsx3Engine(tmp_path),
+        player_factory=NoSoundPlayer,
+    )
     assert code == 1 and "--out" in err and "No such audio device" in err
 
 
 def test_unwritable_out_is_a_clear_error(tmp_path: Path) -> None:
     target = tmp_path / "missing" / "sample.wav"
-    code, _, err = run(Namespace(voice_lang="en", lang="en", out=str(target)),
-                       engine=Pyttsx3Engine(tmp_path))
+    code, _, err = run(
+        Namespace(voice_lang="en", lang="en", out=str(target)), engine=Pyttsx3Engine(tmp_path)
+    )
     assert code == 1 and f"Cannot write {target}" in err and not target.exists()
 
 
 def test_the_installed_command_line_writes_a_sample(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # not the real ~/.cache
     target = tmp_path / "cli.wav"
     assert main(["test-voice", "--lang", "en", "--out", str(target)]) == 0
@@ -93,11 +109,21 @@ def test_the_installed_command_line_writes_a_sample(
 
 def test_the_command_in_a_fresh_process_is_headless_and_quiet(tmp_path: Path) -> None:
     target = tmp_path / "proc.wav"
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "SDL_AUDIODRIVER": "dummy",
-           "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "host.cli", "test-voice", "--lang", "fr",
-                           "--out", str(target)], check=False, cwd=tmp_path, env=env, capture_output=True,
-                          text=True, timeout=60)
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "SDL_AUDIODRIVER": "dummy",
+        "PYTHONPATH": str(ROOT),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "host.cli", "test-voice", "--lang", "fr", "--out", str(target)],
+        check=False,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("\n") == 1 and "Audio saved" not in done.stdout  # one line only
     assert wav_seconds(target) > 1.0

@@ -33,20 +33,29 @@ def test_late_routine_lines_are_dropped_once_something_newer_waits() -> None:
     queue.put([line("Marie, keep or cut?", "turn", 12.9, 3)])
     # At 13.5 the first two are more than 2 s old and newer lines wait behind them.
     assert drain(queue, 13.5) == ["Marie, keep or cut?"]
-    assert [dropped.text for dropped in queue.dropped()] == ["Bo swaps with Chloé.",
-                                                             "Chloé keeps."]
+    assert [dropped.text for dropped in queue.dropped()] == ["Bo swaps with Chloé.", "Chloé keeps."]
 
 
 def test_r7_r11_moments_of_the_game_outlive_routine_lines() -> None:
     queue = LineQueue(max_lag_s=2.0)
-    queue.put([line("Marie cuts the deck…", "cut", 10.0, 1), line("…and takes it.", "cut_taken",
-               10.0, 1), line("Cards up!", "reveal", 10.0, 1),
-               line("Bo loses a life: 2 left.", "life_lost", 10.0, 1)])
-    queue.put([line("Round 4 — Chloé deals.", "round_dealt", 11.5, 2),
-               line("Dan?", "turn", 11.5, 2)])
+    queue.put(
+        [
+            line("Marie cuts the deck…", "cut", 10.0, 1),
+            line("…and takes it.", "cut_taken", 10.0, 1),
+            line("Cards up!", "reveal", 10.0, 1),
+            line("Bo loses a life: 2 left.", "life_lost", 10.0, 1),
+        ]
+    )
+    queue.put(
+        [line("Round 4 — Chloé deals.", "round_dealt", 11.5, 2), line("Dan?", "turn", 11.5, 2)]
+    )
     # 4 s late: the routine half of the cut goes, the reveal and the lost life stay.
-    assert drain(queue, 14.0) == ["Cards up!", "Bo loses a life: 2 left.",
-                                  "Round 4 — Chloé deals.", "Dan?"]
+    assert drain(queue, 14.0) == [
+        "Cards up!",
+        "Bo loses a life: 2 left.",
+        "Round 4 — Chloé deals.",
+        "Dan?",
+    ]
     queue.put([line("Cuckoo!", "blocked", 20.0, 3)])
     queue.put([line("Eve?", "turn", 23.0, 4)])
     # A moment more than 2 × 2 s late, with a newer moment waiting, is finally let go.
@@ -68,8 +77,14 @@ def test_a_turn_prompt_is_dropped_when_a_later_turn_began() -> None:
 
 def test_important_lines_of_the_latest_moment_survive_but_routine_ones_do_not() -> None:
     queue = LineQueue(max_lag_s=2.0)
-    queue.put([line("Cards up!", "reveal", 10.0, 1), line("Bo keeps.", "kept", 10.0, 1),
-               line("Bo is out!", "eliminated", 10.0, 1), line("Chloé?", "turn", 10.0, 1)])
+    queue.put(
+        [
+            line("Cards up!", "reveal", 10.0, 1),
+            line("Bo keeps.", "kept", 10.0, 1),
+            line("Bo is out!", "eliminated", 10.0, 1),
+            line("Chloé?", "turn", 10.0, 1),
+        ]
+    )
     assert drain(queue, 13.0) == ["Cards up!", "Bo is out!", "Chloé?"]
 
 

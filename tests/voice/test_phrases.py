@@ -34,31 +34,45 @@ SUIT_LETTERS = "SHDC"
 
 #: At least one event of each public kind, with every variant the phrases distinguish.
 SAMPLES: dict[str, list[dict[str, Any]]] = {
-    "player_joined": [{"player": "p6", "name": "Zoë", "status": "active", "bot": False},
-                      {"player": "p6", "name": "Zoë", "status": "waiting", "bot": True}],
+    "player_joined": [
+        {"player": "p6", "name": "Zoë", "status": "active", "bot": False},
+        {"player": "p6", "name": "Zoë", "status": "waiting", "bot": True},
+    ],
     "player_removed": [{"player": "p2", "name": "Bo"}],
     "game_started": [{"dealer": "p1"}],
     "round_dealt": [{"round": 3, "dealer": "p1", "order": ["p2", "p3", "p1"]}],
     "turn": [{"player": "p2"}, {"player": "p1"}],
-    "kept": [{"player": "p2", "auto": False, "timed_out": False},
-             {"player": "p2", "auto": True, "timed_out": False},
-             {"player": "p2", "auto": True, "timed_out": True}],
+    "kept": [
+        {"player": "p2", "auto": False, "timed_out": False},
+        {"player": "p2", "auto": True, "timed_out": False},
+        {"player": "p2", "auto": True, "timed_out": True},
+    ],
     "exchanged": [{"player": "p2", "target": "p3"}],
-    "blocked": [{"player": "p2", "target": "p3", "king": "KS", "call": "cuckoo"},
-                {"player": "p2", "target": "p3", "king": "KD", "call": "chase"}],
+    "blocked": [
+        {"player": "p2", "target": "p3", "king": "KS", "call": "cuckoo"},
+        {"player": "p2", "target": "p3", "king": "KD", "call": "chase"},
+    ],
     "cut": [{"dealer": "p1", "attempt": 1}, {"dealer": "p1", "attempt": 2}],
     "cut_taken": [{"dealer": "p1"}],
-    "cut_king": [{"dealer": "p1", "king": "KH", "call": "cuckoo"},
-                 {"dealer": "p1", "king": "KC", "call": "chase"}],
+    "cut_king": [
+        {"dealer": "p1", "king": "KH", "call": "cuckoo"},
+        {"dealer": "p1", "king": "KC", "call": "chase"},
+    ],
     "reveal": [{"cards": {"p1": "2C", "p2": "9H", "p3": "KS"}, "lowest": "2", "losers": ["p1"]}],
-    "life_lost": [{"player": "p1", "lives": 2, "timed_out": False},
-                  {"player": "p1", "lives": 1, "timed_out": True},
-                  {"player": "p1", "lives": 0, "timed_out": False}],
+    "life_lost": [
+        {"player": "p1", "lives": 2, "timed_out": False},
+        {"player": "p1", "lives": 1, "timed_out": True},
+        {"player": "p1", "lives": 0, "timed_out": False},
+    ],
     "eliminated": [{"player": "p1"}],
-    "sudden_death": [{"cards": {"p1": "5C", "p2": "9D"}, "winner": "p2"},
-                     {"cards": {"p1": "9C", "p2": "9D"}, "winner": None}],
-    "game_over": [{"winners": ["p2"], "joint": False},
-                  {"winners": ["p1", "p2", "p3"], "joint": True}],
+    "sudden_death": [
+        {"cards": {"p1": "5C", "p2": "9D"}, "winner": "p2"},
+        {"cards": {"p1": "9C", "p2": "9D"}, "winner": None},
+    ],
+    "game_over": [
+        {"winners": ["p2"], "joint": False},
+        {"winners": ["p1", "p2", "p3"], "joint": True},
+    ],
     "misdeal": [{"round": 3, "dealer": "p1"}],
     "new_game": [{}],
     "rules_set": [{"rules": ["H1", "H3"], "rapid_seconds": None}],
@@ -68,8 +82,12 @@ SAMPLES: dict[str, list[dict[str, Any]]] = {
 }
 
 
-def say(catalog: Catalog, lang: str, event: dict[str, Any], view: View | None = None,
-        ) -> list[str]:
+def say(
+    catalog: Catalog,
+    lang: str,
+    event: dict[str, Any],
+    view: View | None = None,
+) -> list[str]:
     return phrases_for(events(event)[0], view or table_view(), catalog.translator(lang))
 
 
@@ -82,7 +100,8 @@ def test_voice_knows_exactly_the_engines_event_kinds() -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("kind", sorted(SAMPLES))
 def test_every_public_event_has_a_whole_phrase_in_every_language(
-        catalog: Catalog, lang: str, kind: str) -> None:
+    catalog: Catalog, lang: str, kind: str
+) -> None:
     for fields in SAMPLES[kind]:
         lines = say(catalog, lang, {"type": kind, **fields})
         assert lines, (kind, fields)
@@ -93,9 +112,19 @@ def test_every_public_event_has_a_whole_phrase_in_every_language(
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("kind", sorted(PRIVATE_KINDS))
-def test_private_events_are_refused_in_every_language(catalog: Catalog, lang: str, kind: str) -> None:
-    event = {"type": kind, "player": "p1", "dealer": "p1", "target": "p2",
-             "card": "7D", "gave": "7D", "got": "3C", "discarded": "4H"}
+def test_private_events_are_refused_in_every_language(
+    catalog: Catalog, lang: str, kind: str
+) -> None:
+    event = {
+        "type": kind,
+        "player": "p1",
+        "dealer": "p1",
+        "target": "p2",
+        "card": "7D",
+        "gave": "7D",
+        "got": "3C",
+        "discarded": "4H",
+    }
     with pytest.raises(HiddenEvent):
         say(catalog, lang, event)
 
@@ -108,8 +137,10 @@ def test_no_phrase_exists_for_a_hidden_event() -> None:
 
 
 def test_voice_catalog_has_the_same_keys_and_placeholders_in_every_language() -> None:
-    tables = {lang: json.loads((VOICE_FILES / lang / "voice.json").read_text(encoding="utf-8"))
-              for lang in LANGUAGES}
+    tables = {
+        lang: json.loads((VOICE_FILES / lang / "voice.json").read_text(encoding="utf-8"))
+        for lang in LANGUAGES
+    }
     assert tables["en"].keys() == tables["fr"].keys() == tables["it"].keys()
     for key, english in tables["en"].items():
         for lang in ("fr", "it"):
@@ -130,8 +161,11 @@ def test_unknown_event_kind_is_a_clear_error(catalog: Catalog) -> None:
 
 @pytest.mark.parametrize("lang, call", [("en", "Cuckoo!"), ("fr", "Cuckoo !"), ("it", "Cuckoo!")])
 def test_r7_a_shown_king_makes_the_host_call_cuckoo(catalog: Catalog, lang: str, call: str) -> None:
-    lines = say(catalog, lang, {"type": "blocked", "player": "p2", "target": "p3",
-                                "king": "KS", "call": "cuckoo"})
+    lines = say(
+        catalog,
+        lang,
+        {"type": "blocked", "player": "p2", "target": "p3", "king": "KS", "call": "cuckoo"},
+    )
     assert lines[0] == call
     assert "Chloé" in lines[1] and "Bo" in lines[1]  # who showed it, who was blocked
     assert catalog.t(lang, "voice.king_S") in lines[1]
@@ -148,26 +182,37 @@ def test_h8_the_call_is_chase(catalog: Catalog, lang: str, call: str) -> None:
 
 
 def test_r9_the_dealers_cut_is_told_in_two_steps(catalog: Catalog) -> None:
-    assert say(catalog, "en", {"type": "cut", "dealer": "p1", "attempt": 1}) == ["Marie cuts the deck…"]
+    assert say(catalog, "en", {"type": "cut", "dealer": "p1", "attempt": 1}) == [
+        "Marie cuts the deck…"
+    ]
     assert say(catalog, "en", {"type": "cut_taken", "dealer": "p1"}) == ["…and takes it."]
     king = say(catalog, "en", {"type": "cut_king", "dealer": "p1", "king": "KH", "call": "cuckoo"})
     assert king == ["…the King of Hearts! Cuckoo — blocked."]
 
 
 def test_round_turn_keep_and_swap_are_short(catalog: Catalog) -> None:
-    assert say(catalog, "en", {"type": "round_dealt", "round": 3, "dealer": "p1",
-                               "order": ["p2", "p3", "p1"]}) == ["Round 3 — Marie deals."]
+    assert say(
+        catalog,
+        "en",
+        {"type": "round_dealt", "round": 3, "dealer": "p1", "order": ["p2", "p3", "p1"]},
+    ) == ["Round 3 — Marie deals."]
     assert say(catalog, "en", {"type": "turn", "player": "p2"}) == ["Bo?"]
     assert say(catalog, "en", {"type": "turn", "player": "p1"}) == ["Marie, keep or cut?"]
-    assert say(catalog, "en", {"type": "kept", "player": "p2", "auto": False,
-                               "timed_out": False}) == ["Bo keeps."]
-    assert say(catalog, "en", {"type": "exchanged", "player": "p2",
-                               "target": "p3"}) == ["Bo swaps with Chloé."]
+    assert say(
+        catalog, "en", {"type": "kept", "player": "p2", "auto": False, "timed_out": False}
+    ) == ["Bo keeps."]
+    assert say(catalog, "en", {"type": "exchanged", "player": "p2", "target": "p3"}) == [
+        "Bo swaps with Chloé."
+    ]
 
 
 def test_r11_the_reveal_speaks_only_the_lowest_rank(catalog: Catalog) -> None:
-    event = {"type": "reveal", "cards": {"p1": "2C", "p2": "9H", "p3": "QS"},
-             "lowest": "2", "losers": ["p1"]}
+    event = {
+        "type": "reveal",
+        "cards": {"p1": "2C", "p2": "9H", "p3": "QS"},
+        "lowest": "2",
+        "losers": ["p1"],
+    }
     for lang in LANGUAGES:
         (line,) = say(catalog, lang, event)
         assert catalog.t(lang, "voice.rank_2") in line
@@ -175,13 +220,17 @@ def test_r11_the_reveal_speaks_only_the_lowest_rank(catalog: Catalog) -> None:
             assert catalog.t(lang, f"voice.rank_{rank}") not in line
 
 
-@pytest.mark.parametrize("lang, one, two", [
-    ("en", "Marie loses a life: 1 left.", "Marie loses a life: 2 left."),
-    ("fr", "Marie perd une vie : il en reste 1.", "Marie perd une vie : il en reste 2."),
-    ("it", "Marie perde una vita: ne resta 1.", "Marie perde una vita: ne restano 2."),
-])
+@pytest.mark.parametrize(
+    "lang, one, two",
+    [
+        ("en", "Marie loses a life: 1 left.", "Marie loses a life: 2 left."),
+        ("fr", "Marie perd une vie : il en reste 1.", "Marie perd une vie : il en reste 2."),
+        ("it", "Marie perde una vita: ne resta 1.", "Marie perde una vita: ne restano 2."),
+    ],
+)
 def test_r11_life_lost_uses_the_plural_of_each_language(
-        catalog: Catalog, lang: str, one: str, two: str) -> None:
+    catalog: Catalog, lang: str, one: str, two: str
+) -> None:
     lost = {"type": "life_lost", "player": "p1", "timed_out": False}
     assert say(catalog, lang, {**lost, "lives": 1}) == [one]
     assert say(catalog, lang, {**lost, "lives": 2}) == [two]
@@ -191,8 +240,9 @@ def test_r12_r14_out_and_joint_winners(catalog: Catalog) -> None:
     assert say(catalog, "fr", {"type": "eliminated", "player": "p5"}) == ["François est hors jeu !"]
     joint = {"type": "game_over", "winners": ["p3", "p4", "p5"], "joint": True}
     assert say(catalog, "it", joint) == ["Vittoria condivisa: Chloé, Niccolò e François!"]
-    assert say(catalog, "en", {"type": "game_over", "winners": ["p4"],
-                               "joint": False}) == ["Niccolò wins the game!"]
+    assert say(catalog, "en", {"type": "game_over", "winners": ["p4"], "joint": False}) == [
+        "Niccolò wins the game!"
+    ]
 
 
 def test_spoken_list_uses_the_languages_own_and(catalog: Catalog) -> None:
@@ -210,8 +260,11 @@ def test_unknown_player_is_someone_never_a_raw_id(catalog: Catalog) -> None:
 def test_r7_a_non_king_where_a_king_belongs_is_refused(card: str) -> None:
     catalog = Catalog.load()
     with pytest.raises(HiddenEvent):
-        say(catalog, "en", {"type": "blocked", "player": "p2", "target": "p3",
-                            "king": card, "call": "cuckoo"})
+        say(
+            catalog,
+            "en",
+            {"type": "blocked", "player": "p2", "target": "p3", "king": card, "call": "cuckoo"},
+        )
     with pytest.raises(HiddenEvent):
         say(catalog, "en", {"type": "cut_king", "dealer": "p1", "king": card, "call": "cuckoo"})
 
@@ -219,8 +272,12 @@ def test_r7_a_non_king_where_a_king_belongs_is_refused(card: str) -> None:
 def card_words(catalog: Catalog, lang: str) -> dict[str, re.Pattern[str]]:
     """Each spoken card word (rank and King names) → a whole-word pattern for it."""
     keys = [f"rank_{r}" for r in RANKS] + [f"king_{s}" for s in SUIT_LETTERS]
-    return {key: re.compile(r"(?<!\w)" + re.escape(catalog.t(lang, f"voice.{key}")) + r"(?!\w)",
-                            re.IGNORECASE) for key in keys}
+    return {
+        key: re.compile(
+            r"(?<!\w)" + re.escape(catalog.t(lang, f"voice.{key}")) + r"(?!\w)", re.IGNORECASE
+        )
+        for key in keys
+    }
 
 
 def allowed_card_words(event: EventDict) -> set[str]:

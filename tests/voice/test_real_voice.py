@@ -31,7 +31,8 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Pyttsx3Engine:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_r7_cuckoo_is_rendered_audibly_in_each_language(
-        engine: Pyttsx3Engine, catalog: Catalog, lang: str) -> None:
+    engine: Pyttsx3Engine, catalog: Catalog, lang: str
+) -> None:
     wav = engine.render(catalog.t(lang, "voice.cuckoo"), lang)
     assert wav_seconds(wav) > 0.3
     assert wav_peak(wav) > 1000  # not silence
@@ -46,9 +47,12 @@ def test_each_language_gets_a_voice_of_that_language(engine: Pyttsx3Engine, lang
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_accented_names_are_rendered_with_the_languages_voice(
-        engine: Pyttsx3Engine, catalog: Catalog, lang: str) -> None:
+    engine: Pyttsx3Engine, catalog: Catalog, lang: str
+) -> None:
     sample = catalog.t(lang, "voice.sample")
-    assert {"Chloé", "Niccolò", "François"} <= set(sample.replace(",", " ").replace(".", " ").split())
+    assert {"Chloé", "Niccolò", "François"} <= set(
+        sample.replace(",", " ").replace(".", " ").split()
+    )
     wav = engine.render(sample, lang)
     assert wav_seconds(wav) > 2.0 and wav_peak(wav) > 1000
     # The same text in another language's voice is another recording, cached apart.
@@ -64,14 +68,23 @@ def test_the_cache_returns_a_line_without_rendering_again(engine: Pyttsx3Engine)
     assert not list(first.parent.glob("*.part.wav"))  # no half-written files left
 
 
-def test_the_real_announcer_speaks_through_the_mixer(
-        catalog: Catalog, tmp_path: Path) -> None:
+def test_the_real_announcer_speaks_through_the_mixer(catalog: Catalog, tmp_path: Path) -> None:
     announcer = Announcer(catalog, "it", engine=Pyttsx3Engine(tmp_path), player=MixerPlayer())
     announcer.start()
     try:
         assert announcer.voice_status().startswith("Voce: Italian")
-        announcer.announce([{"type": "blocked", "player": "p2", "target": "p4", "king": "KC",
-                             "call": Call.CUCKOO}], table_view())
+        announcer.announce(
+            [
+                {
+                    "type": "blocked",
+                    "player": "p2",
+                    "target": "p4",
+                    "king": "KC",
+                    "call": Call.CUCKOO,
+                }
+            ],
+            table_view(),
+        )
         assert wait_for(lambda: len(announcer.said()) >= 1, timeout=5.0)
         first = announcer.said()[0]
         assert first.line.text == "Cuckoo!" and first.audio
@@ -130,8 +143,14 @@ def test_the_bundled_espeak_ng_from_pip_renders_speech(tmp_path: Path) -> None:
         assert "/usr/lib/x86_64-linux-gnu/libespeak-ng" not in maps
         print(seconds, wav_peak(wav), file=sys.stderr)
     """)
-    done = subprocess.run([sys.executable, "-c", "import sys\n" + script], check=False, cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys\n" + script],
+        check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     seconds, peak = done.stderr.split()
     assert float(seconds) > 0.3 and int(peak) > 1000
@@ -172,17 +191,25 @@ def test_works_from_pip_alone_when_no_system_espeak_is_found(tmp_path: Path) -> 
         assert bundled in maps and "/usr/lib/x86_64-linux-gnu/libespeak-ng" not in maps
         print(seconds, wav_peak(wav), file=sys.stderr)
     """)
-    done = subprocess.run([sys.executable, "-c", script], check=False, cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr + done.stdout
     seconds, peak = done.stderr.split()
     assert float(seconds) > 0.3 and int(peak) > 1000
 
 
 def test_pick_voice_prefers_the_languages_own_tags() -> None:
-    voices = [SimpleNamespace(id="roa/fr-be", name="French (Belgium)", languages=["fr-be"]),
-              SimpleNamespace(id="roa/fr", name="French (France)", languages=["fr-fr"]),
-              SimpleNamespace(id="win-it", name="Microsoft Elsa - Italian (Italy)", languages=[])]
+    voices = [
+        SimpleNamespace(id="roa/fr-be", name="French (Belgium)", languages=["fr-be"]),
+        SimpleNamespace(id="roa/fr", name="French (France)", languages=["fr-fr"]),
+        SimpleNamespace(id="win-it", name="Microsoft Elsa - Italian (Italy)", languages=[]),
+    ]
     french, italian = pick_voice(voices, "fr"), pick_voice(voices, "it")
     assert french is not None and french.id == "roa/fr"
     assert italian is not None and italian.id == "win-it"  # by name when the engine has no tags
@@ -190,8 +217,9 @@ def test_pick_voice_prefers_the_languages_own_tags() -> None:
 
 
 def test_a_hung_synthesiser_process_is_killed_and_reported(tmp_path: Path) -> None:
-    hung = Pyttsx3Engine(tmp_path, timeout_s=0.5,
-                         command=[sys.executable, "-c", "import time; time.sleep(30)"])
+    hung = Pyttsx3Engine(
+        tmp_path, timeout_s=0.5, command=[sys.executable, "-c", "import time; time.sleep(30)"]
+    )
     began = time.perf_counter()
     with pytest.raises(VoiceUnavailable, match="did not answer within 0.5 s"):
         hung.open()
@@ -199,16 +227,25 @@ def test_a_hung_synthesiser_process_is_killed_and_reported(tmp_path: Path) -> No
 
 
 def test_a_crashing_synthesiser_process_gives_its_last_words(tmp_path: Path) -> None:
-    crashing = Pyttsx3Engine(tmp_path, command=[
-        sys.executable, "-c", "import sys; print('noise'); sys.exit('espeak: segmentation fault')"])
+    crashing = Pyttsx3Engine(
+        tmp_path,
+        command=[
+            sys.executable,
+            "-c",
+            "import sys; print('noise'); sys.exit('espeak: segmentation fault')",
+        ],
+    )
     with pytest.raises(VoiceUnavailable, match="espeak: segmentation fault"):
         crashing.open()
 
 
-@pytest.mark.parametrize("lang, voice_id, name", [
-    ("fr", "roa/fr", "Chloé"), ("it", "roa/it", "Niccolò"), ("fr", "roa/fr", "François")])
+@pytest.mark.parametrize(
+    "lang, voice_id, name",
+    [("fr", "roa/fr", "Chloé"), ("it", "roa/it", "Niccolò"), ("fr", "roa/fr", "François")],
+)
 def test_accented_names_reach_the_synthesiser_intact(
-        engine: Pyttsx3Engine, tmp_path: Path, lang: str, voice_id: str, name: str) -> None:
+    engine: Pyttsx3Engine, tmp_path: Path, lang: str, voice_id: str, name: str
+) -> None:
     """Through the engine (text sent to the child on stdin), "Chloé" sounds exactly as when
     the name is handed to pyttsx3 directly — and not like a wrongly decoded "ChloÃ©"."""
     voice = engine.voice_for(lang)
@@ -216,10 +253,17 @@ def test_accented_names_reach_the_synthesiser_intact(
     spoken = engine.render(name, lang).read_bytes()
 
     def direct(text: str, out: Path) -> bytes:
-        script = ("import sys; from pathlib import Path; from host.voice.synth import render_line;"
-                  " render_line(sys.argv[1], sys.argv[2], int(sys.argv[3]), Path(sys.argv[4]))")
-        done = subprocess.run([sys.executable, "-c", script, text, voice_id, str(engine.rate),
-                               str(out)], check=False, cwd=ROOT, capture_output=True, timeout=60)
+        script = (
+            "import sys; from pathlib import Path; from host.voice.synth import render_line;"
+            " render_line(sys.argv[1], sys.argv[2], int(sys.argv[3]), Path(sys.argv[4]))"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", script, text, voice_id, str(engine.rate), str(out)],
+            check=False,
+            cwd=ROOT,
+            capture_output=True,
+            timeout=60,
+        )
         assert done.returncode == 0, done.stderr
         return out.read_bytes()
 

@@ -30,8 +30,11 @@ def pump(subscription: Any, announcer: Announcer) -> list[dict[str, Any]]:
 
 
 def test_r5_r11_a_round_played_through_the_session_is_announced_without_secrets(
-        make_session: Callable[..., Any], catalog: Catalog, tmp_path: Path,
-        caplog: pytest.LogCaptureFixture) -> None:
+    make_session: Callable[..., Any],
+    catalog: Catalog,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     session = make_session()
     table = session.subscribe(None, presence=False)
     engine = FakeEngine(tmp_path, seconds=0.02)
@@ -39,7 +42,9 @@ def test_r5_r11_a_round_played_through_the_session_is_announced_without_secrets(
     announcer.start()
     try:
         with caplog.at_level(logging.WARNING, logger="host.voice"):
-            ids = [session.join(name, "TEST").player_id for name in ("Chloé", "Niccolò", "François")]
+            ids = [
+                session.join(name, "TEST").player_id for name in ("Chloé", "Niccolò", "François")
+            ]
             events = pump(table, announcer)
             rng = random.Random(7)
             for _ in range(40):  # one whole round, and the next deal (bounded)
@@ -54,8 +59,13 @@ def test_r5_r11_a_round_played_through_the_session_is_announced_without_secrets(
                 if not acted or any(e["type"] == "reveal" for e in events):
                     break
             assert any(e["type"] == "reveal" for e in events)
-            assert wait_for(lambda: announcer.pending() == 0 and any(
-                s.line.kind == "life_lost" for s in announcer.said()), timeout=10.0)
+            assert wait_for(
+                lambda: (
+                    announcer.pending() == 0
+                    and any(s.line.kind == "life_lost" for s in announcer.said())
+                ),
+                timeout=10.0,
+            )
         said = [s.line.text for s in announcer.said()]
         assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
         names = {"Chloé", "Niccolò", "François"}
