@@ -27,7 +27,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks._host import HostProcess, Http, actor_of, percentile, phones_streaming
+from benchmarks._host import (
+    HostProcess,
+    Http,
+    actor_of,
+    one_tap,
+    percentile,
+    phones_streaming,
+)
 
 PHONE_TARGET_MS = 15.0
 FRAME_MS = 1000.0 / 60.0
@@ -50,26 +57,8 @@ def tap_to_phones(taps: int, phones: int = 20, seed: int = 1,
           phones_streaming(host, phones) as (http, tokens, hub)):
         time.sleep(0.3)  # let the 'connected' presence updates settle
         for _ in range(taps):
-            view = hub.view(next(iter(tokens)))
-            who = actor_of(view)
-            if who is None:
-                raise RuntimeError(f"nobody may act in phase {view['phase']}")
-            mine = hub.view(who)
-            step, can = mine["step"], mine["can"]
-            if not can:
-                raise RuntimeError(f"{who} has nothing to do in {view['phase']}")
-            action = rng.choice(can)
-            sent = time.perf_counter()
-            status, body = http.call("POST", "/api/action",
-                                     {"action": action, "step": step}, tokens[who])
-            round_trips.append((time.perf_counter() - sent) * 1000.0)
-            if status != 200:
-                raise RuntimeError(f"tap refused: {status} {body}")
-            if not hub.wait_all(step + 1):
-                raise RuntimeError(f"a stream missed step {step + 1}")
-            with hub.lock:
-                these = [(got[step + 1] - sent) * 1000.0
-                         for pid, got in hub.arrivals.items() if pid != who]
+            these, round_trip = one_tap(http, tokens, hub, rng)
+            round_trips.append(round_trip)
             samples += these
             firsts.append(min(these))
             lasts.append(max(these))
