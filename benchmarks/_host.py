@@ -73,14 +73,15 @@ def percentile(samples: Sequence[float], pct: float) -> float:
 class HostProcess:
     """``python -m host.cli`` on 127.0.0.1 with a temporary state file; ``tv=True`` keeps the TV
     (SDL dummy drivers) and prints the first frame's wall time via ``probe`` (a script that
-    patches the TV, then runs the command line; it must print ``FIRST_FRAME``). ``command``
+    patches the host, then runs the command line; with the TV it must print ``FIRST_FRAME``,
+    default ``FIRST_FRAME_PROBE``). ``command``
     runs another server instead (it must print the same join line); ``preexec`` runs in the
     child before it starts (e.g. to enter a control group)."""
 
     def __init__(self, *flags: str, tv: bool = False, start_timeout: float = 30.0,
                  state_dir: str | None = None, command: Sequence[str] | None = None,
                  preexec: Callable[[], None] | None = None,
-                 probe: str = FIRST_FRAME_PROBE) -> None:
+                 probe: str | None = None) -> None:
         self._tmp = tempfile.TemporaryDirectory(prefix="cuckoo-bench-", dir=state_dir)
         env = {**os.environ, "PYTHONPATH": str(ROOT), "CI": "true",
                "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
@@ -90,7 +91,9 @@ class HostProcess:
         if command is not None:  # another server speaking the same protocol (the floor)
             command = [*command, *flags]
         elif tv:
-            command = [sys.executable, "-c", probe, "--mute", *base, *flags]
+            command = [sys.executable, "-c", probe or FIRST_FRAME_PROBE, "--mute", *base, *flags]
+        elif probe is not None:
+            command = [sys.executable, "-c", probe, "--headless", *base, *flags]
         else:
             command = [sys.executable, "-m", "host.cli", "--headless", *base, *flags]
         self.started_wall = time.time()
