@@ -23,7 +23,7 @@ from pathlib import Path
 
 #: In the order they run. Owned by: engine (lead), frames (TV), voice (voice), the rest (perf).
 MODULES = ("engine", "latency", "versus", "load", "frames", "voice", "page", "startup", "memory",
-           "pi")
+           "growth", "pi")
 MARKER = "BENCHMARK-ROWS "
 KEY_VALUE = re.compile(r"^([a-z][a-z0-9_]*): (\S+)$")
 #: ``label  n= 21  median  1.9 ms  p95  8.0 ms …`` (the voice module's lines).

@@ -56,7 +56,34 @@ def _dump(signum, frame):
                                 for o in gc.get_objects())
     with open(path + ".types", "w") as out:
         json.dump(kinds, out)
+    with open(path + ".surfaces", "w") as out:
+        json.dump(_surface_caches(), out)
     print(f"SNAPSHOT {path}", flush=True)
+def _surface_caches():
+    # Pixels live in SDL's memory, not Python's: tracemalloc cannot see them. Every object
+    # attribute that is a dict of surfaces is a cache: count its entries and pixel bytes.
+    pygame = sys.modules.get("pygame")
+    found = {}
+    if pygame is None:
+        return found
+    for owner in gc.get_objects():
+        try:  # lazy proxies (Flask's request, current_app) raise outside their context
+            attributes = object.__getattribute__(owner, "__dict__")
+        except Exception:
+            continue
+        if not isinstance(attributes, dict):
+            continue
+        for name, value in list(attributes.items()):
+            if not isinstance(value, dict) or not value:
+                continue
+            surfaces = [s for s in value.values() if isinstance(s, pygame.Surface)]
+            if not surfaces:
+                continue
+            key = f"{type(owner).__module__}.{type(owner).__qualname__}.{name}"
+            entries, size = found.get(key, (0, 0))
+            found[key] = (entries + len(surfaces),
+                          size + sum(s.get_pitch() * s.get_height() for s in surfaces))
+    return found
 signal.signal(signal.SIGUSR1, _dump)
 """
 TV_TAIL = """
@@ -84,7 +111,7 @@ def snapshot(host: HostProcess, timeout: float = 60.0) -> str:
         if len(done) > seen:
             return done[-1].split(" ", 1)[1]
         time.sleep(0.05)
-    raise RuntimeError("the host wrote no snapshot")
+    raise RuntimeError(f"the host wrote no snapshot: {host.lines[-8:]}")
 
 
 def play(host: HostProcess, actions: int, every: int, players: int = 10,
@@ -157,6 +184,11 @@ def report_growth(paths: list[str], top: int = 15) -> None:
     print("-- live objects by type (gc), growth")
     for kind, count in after.most_common(top):
         print(f"{count:+9d}  {kind}")
+    caches = [json.loads(Path(path + ".surfaces").read_text()) for path in (paths[0], paths[-1])]
+    for cache in sorted(set(caches[0]) | set(caches[1])):
+        (n0, b0), (n1, b1) = (found.get(cache, (0, 0)) for found in caches)
+        print(f"-- surface cache {cache}: {n0} -> {n1} surfaces, "
+              f"{b0 / MB:.1f} -> {b1 / MB:.1f} MB of pixels (outside tracemalloc)")
 
 
 def main(argv: list[str] | None = None) -> list[Row]:
