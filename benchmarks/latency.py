@@ -31,6 +31,7 @@ from benchmarks._host import (
     HostProcess,
     Http,
     actor_of,
+    load_average,
     one_tap,
     percentile,
     phones_streaming,
@@ -189,6 +190,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
     parser.add_argument("--taps", type=int, default=300)
     parser.add_argument("--tv-taps", type=int, default=150)
     args = parser.parse_args(argv)
+    print(f"load average at start: {load_average()}", flush=True)
     rows: list[Row] = []
     phones = tap_to_phones(args.taps)
     rows += [(f"tap -> 19 other phones' streams (20 connected), {name}",
@@ -215,6 +217,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
     rows.append(("TV render work per frame during that game, p99",
                  f"{percentile(render_ms, 99):.1f} ms", "(context)"))
     print_rows(rows)
+    print(f"load average at end: {load_average()}")
     return rows
 
 
