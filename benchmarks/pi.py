@@ -13,7 +13,9 @@ Measured (targets from issue 18 item 4):
   while something moves; 16.7 ms is 60 fps; target p99 <= 33 ms, i.e. never two frames
   missed), and the draw work per frame (render + flip, wall clock);
 - tap → every other phone's stream, p50 / p99 (target p99 <= 50 ms);
-- how often the quota throttled the host (the control group's own ``cpu.stat``).
+- how often the quota throttled the host (the control group's own ``cpu.stat``);
+- the floor (``benchmarks/floor.py``) under the same quota in its own control group, in
+  batches interleaved with the host's, with its own 10 phones: its tap → phones p50 / p99.
 
 Run: ``python -m benchmarks.pi [--taps 120] [--gap 0.25] [--quota 25]``.
 """
@@ -71,11 +73,11 @@ sys.exit(main(sys.argv[1:]))
 
 
 @contextmanager
-def cpu_quota(percent: int) -> Iterator[tuple[Callable[[], None], Path]]:
+def cpu_quota(percent: int, label: str = "host") -> Iterator[tuple[Callable[[], None], Path]]:
     """A fresh control group limited to ``percent`` % of one CPU; yields a ``preexec_fn`` that
     moves the child into it, and the group's directory. Removed afterwards."""
     quota_us = PERIOD_US * percent // 100
-    name = f"cuckoo-pi-{os.getpid()}"
+    name = f"cuckoo-pi-{label}-{os.getpid()}"
     controllers = V2_ROOT / "cgroup.controllers"
     if controllers.exists() and "cpu" in controllers.read_text().split():
         group = V2_ROOT / name
@@ -112,30 +114,45 @@ def throttling(group: Path) -> dict[str, int]:
     return stat
 
 
-def run(taps: int, gap: float, percent: int, phones: int = 10,
-        seed: int = 5) -> tuple[list[float], list[float], list[float], dict[str, int]]:
-    """(frame intervals while animating ms, frame draw work ms, tap → phones ms, throttling)."""
+def run(taps: int, gap: float, percent: int, phones: int = 10, seed: int = 5,
+        batch: int = 10) -> tuple[list[float], list[float], list[float], list[float],
+                                  dict[str, int]]:
+    """(frame intervals while animating ms, frame draw work ms, tap → phones ms, the floor's
+    tap → phones ms under the same quota, the host's throttling). Host and floor take turns
+    in batches of ``batch`` taps."""
     rng = random.Random(seed)
     with ExitStack() as stack:
         join, group = stack.enter_context(cpu_quota(percent))
         host = stack.enter_context(HostProcess(tv=True, probe=FRAME_PROBE, start_timeout=120.0,
                                                preexec=join))
         host.wait_first_frame(120.0)
+        join_floor, _ = stack.enter_context(cpu_quota(percent, "floor"))
+        floor = stack.enter_context(HostProcess(
+            command=[sys.executable, "-m", "benchmarks.floor", "--serve"], preexec=join_floor,
+            start_timeout=120.0))
+        http, tokens, hub = stack.enter_context(phones_streaming(host, phones))
+        floor_phones = stack.enter_context(phones_streaming(floor, phones))
         before = throttling(group)
-        with phones_streaming(host, phones) as (http, tokens, hub):
-            first_line = len(host.lines)
-            latencies: list[float] = []
-            for _ in range(taps):
-                these, _ = one_tap(http, tokens, hub, rng)
-                latencies += these
-                time.sleep(gap)
-            lines = host.lines[first_line:]
+        first_line = len(host.lines)
+        latencies: list[float] = []
+        floor_latencies: list[float] = []
+        for index in range(taps):
+            if index % batch == 0:
+                for _ in range(batch):
+                    these, _ = one_tap(*floor_phones, rng)
+                    floor_latencies += these
+                    time.sleep(gap)
+            these, _ = one_tap(http, tokens, hub, rng)
+            latencies += these
+            time.sleep(gap)
+        lines = host.lines[first_line:]
         after = throttling(group)
     frames = [line.split() for line in lines if line.startswith("FRAME ")]
     intervals = [(float(now[1]) - float(then[1])) * 1000.0
                  for then, now in itertools.pairwise(frames) if then[3] == "1" and now[3] == "1"]
     work = [float(frame[2]) for frame in frames]
-    return intervals, work, latencies, {key: after[key] - before.get(key, 0) for key in after}
+    throttled = {key: after[key] - before.get(key, 0) for key in after}
+    return intervals, work, latencies, floor_latencies, throttled
 
 
 def main(argv: list[str] | None = None) -> list[Row]:
@@ -145,7 +162,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
     parser.add_argument("--quota", type=int, default=25, help="percent of one CPU")
     args = parser.parse_args(argv)
     print(f"load average at start: {load_average()}", flush=True)
-    intervals, work, taps, throttled = run(args.taps, args.gap, args.quota)
+    intervals, work, taps, floor, throttled = run(args.taps, args.gap, args.quota)
     periods = max(1, throttled.get("nr_periods", 0))
     rows: list[Row] = [
         (f"{args.quota} % CPU, TV frame interval while animating, p50",
@@ -158,6 +175,11 @@ def main(argv: list[str] | None = None) -> list[Row]:
          f"{percentile(taps, 50):.1f} ms", "(context)"),
         (f"{args.quota} % CPU, 10 phones, tap -> other phones, p99",
          f"{percentile(taps, 99):.1f} ms", f"<= {TAP_TARGET_MS:.0f} ms"),
+        (f"{args.quota} % CPU, 10 phones, the floor: tap -> other phones, p50 / p99",
+         f"{percentile(floor, 50):.1f} / {percentile(floor, 99):.1f} ms", "(context)"),
+        (f"{args.quota} % CPU, host / floor, tap -> other phones, p50 / p99",
+         (f"{percentile(taps, 50) / percentile(floor, 50):.1f}x / "
+          f"{percentile(taps, 99) / percentile(floor, 99):.1f}x"), "(context)"),
         (f"{args.quota} % CPU, periods throttled",
          f"{100.0 * throttled.get('nr_throttled', 0) / periods:.0f} %", "(context)"),
     ]
