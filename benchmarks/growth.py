@@ -114,10 +114,11 @@ def snapshot(host: HostProcess, timeout: float = 60.0) -> str:
     raise RuntimeError(f"the host wrote no snapshot: {host.lines[-8:]}")
 
 
-def play(host: HostProcess, actions: int, every: int, players: int = 10,
-         seed: int = 7, diagnose: bool = False) -> tuple[list[tuple[int, float]], list[str]]:
-    """Ten phones play ``actions`` taps; returns (taps, RSS MB) after the first game, every
-    ``every`` taps and at the end, and the snapshots taken (with ``diagnose``)."""
+def play(host: HostProcess, actions: int, every: int, players: int = 10, seed: int = 7,
+         diagnose: bool = False, gap: float = 0.0) -> tuple[list[tuple[int, float]], list[str]]:
+    """Ten phones play ``actions`` taps, ``gap`` seconds apart; returns (taps, RSS MB) after
+    the first game, every ``every`` taps and at the end, and the snapshots taken (with
+    ``diagnose``)."""
     rng = random.Random(seed)
     marks: list[tuple[int, float]] = []
     shots: list[str] = []
@@ -135,6 +136,7 @@ def play(host: HostProcess, actions: int, every: int, players: int = 10,
                 raise RuntimeError(f"tap refused: {status} {body}")
             if not hub.wait_all(mine["step"] + 1):
                 raise RuntimeError("a stream fell behind")
+            time.sleep(gap)
             if not first_game_over and hub.view(who)["phase"] == "game_over":
                 first_game_over = True
                 time.sleep(1.0)  # the TV's and the voice's reactions to the game's end
@@ -150,8 +152,8 @@ def play(host: HostProcess, actions: int, every: int, players: int = 10,
     return marks, shots
 
 
-def measure(tv: bool, actions: int, every: int,
-            diagnose: bool) -> tuple[list[tuple[int, float]], list[str]]:
+def measure(tv: bool, actions: int, every: int, diagnose: bool,
+            gap: float = 0.0) -> tuple[list[tuple[int, float]], list[str]]:
     """One host (TV or headless), one evening of ``actions`` taps."""
     probe = None
     env_keys: dict[str, str] = {}
@@ -164,7 +166,7 @@ def measure(tv: bool, actions: int, every: int,
         with HostProcess(tv=tv, probe=probe, start_timeout=120.0) as host:
             if tv:
                 host.wait_first_frame(120.0)
-            return play(host, actions, every, diagnose=diagnose)
+            return play(host, actions, every, diagnose=diagnose, gap=gap)
     finally:
         for key in env_keys:
             os.environ.pop(key, None)
@@ -196,6 +198,9 @@ def main(argv: list[str] | None = None) -> list[Row]:
     parser.add_argument("--actions", type=int, default=5000)
     parser.add_argument("--every", type=int, default=1000, help="RSS read every N actions")
     parser.add_argument("--diagnose", action="store_true", help="tracemalloc in the host")
+    parser.add_argument("--gap", type=float, default=0.0,
+                        help="seconds between taps (0: as fast as the host answers, which "
+                             "leaves the TV's animations a backlog)")
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--tv-only", action="store_true")
     which.add_argument("--headless-only", action="store_true")
@@ -206,7 +211,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
     hosts = [h for h in hosts if not (args.tv_only and not h[0])
              and not (args.headless_only and h[0])]
     for tv, label in hosts:
-        marks, shots = measure(tv, args.actions, args.every, args.diagnose)
+        marks, shots = measure(tv, args.actions, args.every, args.diagnose, args.gap)
         print(f"{label}: RSS (taps, MB): "
               + ", ".join(f"({taps}, {mb:.1f})" for taps, mb in marks), flush=True)
         rows.append((f"RSS, host {label}, after the first game ({marks[0][0]} taps)",
