@@ -118,8 +118,8 @@ def run(taps: int, gap: float, percent: int, phones: int = 10, seed: int = 5,
         batch: int = 10) -> tuple[list[float], list[float], list[float], list[float],
                                   dict[str, int]]:
     """(frame intervals while animating ms, frame draw work ms, tap → phones ms, the floor's
-    tap → phones ms under the same quota, the host's throttling). Host and floor take turns
-    in batches of ``batch`` taps."""
+    tap → phones ms under the same quota, the host's throttling and ``cpu_percent``, its CPU
+    use over the run). Host and floor take turns in batches of ``batch`` taps."""
     rng = random.Random(seed)
     with ExitStack() as stack:
         join, group = stack.enter_context(cpu_quota(percent))
@@ -133,6 +133,11 @@ def run(taps: int, gap: float, percent: int, phones: int = 10, seed: int = 5,
         http, tokens, hub = stack.enter_context(phones_streaming(host, phones))
         floor_phones = stack.enter_context(phones_streaming(floor, phones))
         before = throttling(group)
+        meter, began = host.cpu(), time.perf_counter()
+        meter.start()
+        member = Path(f"/proc/{host.process.pid}/cgroup").read_text()
+        if group.name not in member:
+            raise RuntimeError(f"the host is not in {group}: {member}")
         first_line = len(host.lines)
         latencies: list[float] = []
         floor_latencies: list[float] = []
@@ -147,11 +152,14 @@ def run(taps: int, gap: float, percent: int, phones: int = 10, seed: int = 5,
             time.sleep(gap)
         lines = host.lines[first_line:]
         after = throttling(group)
+        used_ms, _ = meter.stop()
+        share = used_ms / 10.0 / (time.perf_counter() - began)
     frames = [line.split() for line in lines if line.startswith("FRAME ")]
     intervals = [(float(now[1]) - float(then[1])) * 1000.0
                  for then, now in itertools.pairwise(frames) if then[3] == "1" and now[3] == "1"]
     work = [float(frame[2]) for frame in frames]
     throttled = {key: after[key] - before.get(key, 0) for key in after}
+    throttled["cpu_percent"] = round(share)
     return intervals, work, latencies, floor_latencies, throttled
 
 
@@ -182,6 +190,8 @@ def main(argv: list[str] | None = None) -> list[Row]:
           f"{percentile(taps, 99) / percentile(floor, 99):.1f}x"), "(context)"),
         (f"{args.quota} % CPU, periods throttled",
          f"{100.0 * throttled.get('nr_throttled', 0) / periods:.0f} %", "(context)"),
+        (f"{args.quota} % CPU, the host's CPU use over the run (its own threads)",
+         f"{throttled['cpu_percent']} %", f"<= {args.quota} % (the quota)"),
     ]
     print_table(rows)
     print(f"{len(intervals)} animated frame intervals, {len(work)} frames drawn, "
