@@ -30,7 +30,7 @@ from pathlib import Path
 MODULES = ("engine", "latency", "versus", "load", "frames", "voice", "page", "startup", "memory",
            "growth", "pi")
 MARKER = "BENCHMARK-ROWS "
-NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?")
+NUMBER = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[+-]?\d+(?:\.\d+)?")
 KEY_VALUE = re.compile(r"^([a-z][a-z0-9_]*): (\S+)$")
 #: ``label  n= 21  median  1.9 ms  p95  8.0 ms …`` (the voice module's lines).
 SUMMARY = re.compile(r"^(\S.*?)\s+n=\s*\d+\s+median\s+([\d.]+ ?m?s)\s+p95\s+([\d.]+ ?m?s)")
@@ -122,12 +122,13 @@ def combine(cells: list[str]) -> str:
         return " | ".join(cells)
     medians, spreads = [], []
     for column in zip(*numbers):
-        values = sorted(float(text) for text in column)
+        values = sorted(float(text.replace(",", "")) for text in column)
         digits = max(len(text.partition(".")[2]) for text in column)
         sign = "+" if any(text.startswith("+") for text in column) else ""
+        group = "," if any("," in text for text in column) else ""
         middle = statistics.median(values)
-        medians.append(f"{middle:{sign}.{digits}f}")
-        spreads.append(f"{values[0]:{sign}.{digits}f}–{values[-1]:{sign}.{digits}f}")
+        medians.append(f"{middle:{sign}{group}.{digits}f}")
+        spreads.append(f"{values[0]:{sign}{group}.{digits}f}–{values[-1]:{sign}{group}.{digits}f}")
     pieces = iter(medians)
     middle_cell = NUMBER.sub(lambda _: next(pieces), cells[0])
     return f"{middle_cell} [{' / '.join(spreads)}]"
