@@ -30,6 +30,9 @@ ROOT = Path(__file__).resolve().parents[1]
 JOIN_LINE = re.compile(r"Join at http://127\.0\.0\.1:(\d+)/\?room=(\w+)")
 STEP_FIELD = re.compile(rb'"step":(\d+)')
 TIMEOUT = 10.0
+#: The game's own moves (``host.rules.game.ACTIONS``). A ``can`` list may also hold the VIP's
+#: controls (How to play, a new evening) which a benchmark must never pick at random.
+GAME_MOVES = frozenset({"start", "keep", "exchange", "cut", "deal", "new_game"})
 
 #: Replaces ``TVApp.render`` in the child so it prints when its first frame (the QR) is drawn.
 FIRST_FRAME_PROBE = """
@@ -355,7 +358,7 @@ def one_tap(http: Http, tokens: dict[str, str], hub: StreamHub,
     if who is None:
         raise RuntimeError(f"nobody may act in phase {view['phase']}")
     mine = hub.view(who)
-    step, can = mine["step"], mine["can"]
+    step, can = mine["step"], [move for move in mine["can"] if move in GAME_MOVES]
     if not can:
         raise RuntimeError(f"{who} has nothing to do in {view['phase']}")
     sent = time.perf_counter()

@@ -30,6 +30,7 @@ import tracemalloc
 from pathlib import Path
 
 from benchmarks._host import (
+    GAME_MOVES,
     HostProcess,
     actor_of,
     load_average,
@@ -130,7 +131,8 @@ def play(host: HostProcess, actions: int, every: int, players: int = 10, seed: i
             if who is None:
                 raise RuntimeError(f"nobody may act in phase {view['phase']}")
             mine = hub.view(who)
-            status, body = http.call("POST", "/api/action", {"action": rng.choice(mine["can"]),
+            moves = [move for move in mine["can"] if move in GAME_MOVES]
+            status, body = http.call("POST", "/api/action", {"action": rng.choice(moves),
                                                              "step": mine["step"]}, tokens[who])
             if status != 200:
                 raise RuntimeError(f"tap refused: {status} {body}")
