@@ -6,7 +6,11 @@ A module reports its figures by returning rows ``(figure, measured, target)`` fr
 ``main(argv)``; the child prints them as one JSON line after a marker, which this runner reads.
 Modules that return nothing still run, and are listed as "ran (see its output)".
 
-Run: ``python -m benchmarks [--only engine,latency] [--timeout SECONDS]``.
+With ``--runs N`` every module runs N times (round after round, so a noisy minute hits each
+module once rather than one module N times) and each figure is given as the median of the runs
+followed by its spread, ``[min–max]``, number by number.
+
+Run: ``python -m benchmarks [--only engine,latency] [--timeout SECONDS] [--runs N]``.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import json
 import os
 import platform
 import re
+import statistics
 import subprocess
 import sys
 import time
@@ -25,6 +30,7 @@ from pathlib import Path
 MODULES = (
     "engine",
     "latency",
+    "versus",
     "load",
     "abuse",
     "frames",
@@ -32,9 +38,12 @@ MODULES = (
     "page",
     "startup",
     "memory",
+    "growth",
+    "pi",
     "sound",
 )
 MARKER = "BENCHMARK-ROWS "
+NUMBER = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[+-]?\d+(?:\.\d+)?")
 KEY_VALUE = re.compile(r"^([a-z][a-z0-9_]*): (\S+)$")
 #: ``label  n= 21  median  1.9 ms  p95  8.0 ms …`` (the voice module's lines).
 SUMMARY = re.compile(r"^(\S.*?)\s+n=\s*\d+\s+median\s+([\d.]+ ?m?s)\s+p95\s+([\d.]+ ?m?s)")
@@ -126,6 +135,33 @@ def run_child(name: str, timeout: float) -> tuple[str, list[Row], float]:
     return ("ok" if rows else "ran (see its output)"), rows, seconds
 
 
+def combine(cells: list[str]) -> str:
+    """Several runs' cells as one: each number's median, then ``[min–max]`` of each number.
+
+    ``["7.8 / 12.8 ms", "8.4 / 14.0 ms", "7.5 / 12.1 ms"]`` → ``"7.8 / 12.8 ms [7.5–8.4 /
+    12.1–14.0]"``. Cells of different shapes (a module that printed something else) are
+    listed as they are, separated by ``|``.
+    """
+    if len(cells) == 1:
+        return cells[0]
+    shapes = {NUMBER.sub("#", cell) for cell in cells}
+    numbers = [NUMBER.findall(cell) for cell in cells]
+    if len(shapes) != 1 or not numbers[0]:
+        return " | ".join(cells)
+    medians, spreads = [], []
+    for column in zip(*numbers):
+        values = sorted(float(text.replace(",", "")) for text in column)
+        digits = max(len(text.partition(".")[2]) for text in column)
+        sign = "+" if any(text.startswith("+") for text in column) else ""
+        group = "," if any("," in text for text in column) else ""
+        middle = statistics.median(values)
+        medians.append(f"{middle:{sign}{group}.{digits}f}")
+        spreads.append(f"{values[0]:{sign}{group}.{digits}f}–{values[-1]:{sign}{group}.{digits}f}")
+    pieces = iter(medians)
+    middle_cell = NUMBER.sub(lambda _: next(pieces), cells[0])
+    return f"{middle_cell} [{' / '.join(spreads)}]"
+
+
 def machine() -> str:
     model = "unknown CPU"
     try:
@@ -139,6 +175,19 @@ def machine() -> str:
     return (
         f"{os.cpu_count()} CPUs, {model}, Python {platform.python_version()}, load average {load}"
     )
+
+
+def merge(found: list[tuple[str, list[Row], float]]) -> tuple[str, list[Row], float]:
+    """One module's runs as one result: the first bad status if any, the rows' cells combined
+    (figures in the order of their first appearance), the total seconds."""
+    bad = [status for status, _, _ in found if status != "ok" and not status.startswith("ran")]
+    status = bad[0] if bad else found[0][0]
+    cells: dict[tuple[str, str], list[str]] = {}
+    for _, rows, _ in found:
+        for figure, measured, target in rows:
+            cells.setdefault((figure, target), []).append(measured)
+    rows = [(figure, combine(measured), target) for (figure, target), measured in cells.items()]
+    return status, rows, sum(seconds for _, _, seconds in found)
 
 
 def write_markdown(path: Path, rows: list[tuple[str, str, str, str]]) -> None:
@@ -163,6 +212,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="PATH",
         help="also write the table as Markdown (for docs/benchmarks.md)",
     )
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=1,
+        help="run every module N times; figures are medians [min–max]",
+    )
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -171,10 +226,13 @@ def main(argv: list[str] | None = None) -> int:
     names = [n for n in args.only.split(",") if n] or list(MODULES)
     print(f"Cuckoo Party benchmarks, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
     print(f"machine: {machine()}")
-    results = []
-    for name in names:
-        print(f"== {name}", flush=True)
-        results.append((name, *run_child(name, args.timeout)))
+    runs: dict[str, list[tuple[str, list[Row], float]]] = {name: [] for name in names}
+    for index in range(args.runs):
+        for name in names:
+            suffix = f" (run {index + 1}/{args.runs})" if args.runs > 1 else ""
+            print(f"== {name}{suffix}", flush=True)
+            runs[name].append(run_child(name, args.timeout))
+    results = [(name, *merge(found)) for name, found in runs.items()]
     print()
     table = [
         (name, figure, measured, target)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import random
 import re
 import selectors
 import signal
@@ -20,15 +21,18 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 ROOT = Path(__file__).resolve().parents[1]
 JOIN_LINE = re.compile(r"Join at http://127\.0\.0\.1:(\d+)/\?room=(\w+)")
 STEP_FIELD = re.compile(rb'"step":(\d+)')
 TIMEOUT = 10.0
+#: The game's own moves (``host.rules.game.ACTIONS``). A ``can`` list may also hold the VIP's
+#: controls (How to play, a new evening) which a benchmark must never pick at random.
+GAME_MOVES = frozenset({"start", "keep", "exchange", "cut", "deal", "new_game"})
 
 #: Replaces ``TVApp.render`` in the child so it prints when its first frame (the QR) is drawn.
 FIRST_FRAME_PROBE = """
@@ -43,6 +47,13 @@ tv_app.TVApp.render = _probe
 from host.cli import main
 sys.exit(main(sys.argv[1:]))
 """
+
+
+class Server(Protocol):
+    """What the phones need of a server: where it listens and its room."""
+
+    port: int
+    room: str
 
 
 def print_table(rows: Sequence[tuple[str, str, str]]) -> None:
@@ -64,7 +75,11 @@ def percentile(samples: Sequence[float], pct: float) -> float:
 
 class HostProcess:
     """``python -m host.cli`` on 127.0.0.1 with a temporary state file; ``tv=True`` keeps the TV
-    (SDL dummy drivers) and prints the first frame's wall time via ``FIRST_FRAME_PROBE``."""
+    (SDL dummy drivers) and prints the first frame's wall time via ``probe`` (a script that
+    patches the host, then runs the command line; with the TV it must print ``FIRST_FRAME``,
+    default ``FIRST_FRAME_PROBE``). ``command``
+    runs another server instead (it must print the same join line); ``preexec`` runs in the
+    child before it starts (e.g. to enter a control group)."""
 
     def __init__(
         self,
@@ -72,6 +87,9 @@ class HostProcess:
         tv: bool = False,
         start_timeout: float = 30.0,
         state_dir: str | None = None,
+        command: Sequence[str] | None = None,
+        preexec: Callable[[], None] | None = None,
+        probe: str | None = None,
     ) -> None:
         self._tmp = tempfile.TemporaryDirectory(prefix="cuckoo-bench-", dir=state_dir)
         env = {
@@ -96,13 +114,23 @@ class HostProcess:
             "--turn-timeout",
             "0",
         ]
-        if tv:
-            command = [sys.executable, "-c", FIRST_FRAME_PROBE, "--mute", *base, *flags]
+        if command is not None:  # another server speaking the same protocol (the floor)
+            command = [*command, *flags]
+        elif tv:
+            command = [sys.executable, "-c", probe or FIRST_FRAME_PROBE, "--mute", *base, *flags]
+        elif probe is not None:
+            command = [sys.executable, "-c", probe, "--headless", *base, *flags]
         else:
             command = [sys.executable, "-m", "host.cli", "--headless", *base, *flags]
         self.started_wall = time.time()
         self.process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+            command,
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            preexec_fn=preexec,  # noqa: PLW1509 - only joins a cgroup (pi.py) before exec
         )
         self.lines: list[str] = []
         self.first_frame_wall: float | None = None
@@ -145,6 +173,16 @@ class HostProcess:
         match = re.search(r"^VmHWM:\s+(\d+) kB", status, re.MULTILINE)
         return int(match.group(1)) * 1024 if match else 0
 
+    def rss_bytes(self) -> int:
+        """VmRSS: the resident set size now."""
+        status = Path(f"/proc/{self.process.pid}/status").read_text(encoding="ascii")
+        match = re.search(r"^VmRSS:\s+(\d+) kB", status, re.MULTILINE)
+        return int(match.group(1)) * 1024 if match else 0
+
+    def cpu(self) -> CpuMeter:
+        """A meter of this process's CPU time (every thread, nanoseconds)."""
+        return CpuMeter(self.process.pid)
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
@@ -160,6 +198,45 @@ class HostProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class CpuMeter:
+    """The CPU time a process spends between ``start()`` and ``stop()``, in milliseconds.
+
+    Why per thread from ``/proc/PID/task/*/schedstat``: it counts nanoseconds, where the
+    process-wide ``utime + stime`` (what ``psutil`` reads) counts 10 ms clock ticks — far too
+    coarse for a server that spends microseconds per tap. A thread that is born after ``start()``
+    counts from zero; one that ends before ``stop()`` loses its time (the host keeps its server
+    threads, so this is rare; ``ticks_ms`` gives the coarse process-wide figure as a check).
+    """
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self._threads: dict[str, int] = {}
+        self._ticks = 0
+
+    def _sample(self) -> dict[str, int]:
+        threads = {}
+        for task in Path(f"/proc/{self.pid}/task").iterdir():
+            try:
+                threads[task.name] = int((task / "schedstat").read_text().split()[0])
+            except (OSError, ValueError, IndexError):
+                continue  # the thread ended meanwhile
+        return threads
+
+    def _ticks_now(self) -> int:
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime + stime (fields 14 and 15)
+
+    def start(self) -> None:
+        self._threads, self._ticks = self._sample(), self._ticks_now()
+
+    def stop(self) -> tuple[float, float]:
+        """(ms of CPU by schedstat, ms by clock ticks) since ``start()``."""
+        now = self._sample()
+        used = sum(ns - self._threads.get(tid, 0) for tid, ns in now.items())
+        ticks = self._ticks_now() - self._ticks
+        return used / 1e6, ticks * 1000.0 / os.sysconf("SC_CLK_TCK")
 
 
 class Http:
@@ -277,7 +354,7 @@ class StreamHub(threading.Thread):
 
 @contextmanager
 def phones_streaming(
-    host: HostProcess, count: int, name: str = "Phone"
+    host: Server, count: int, name: str = "Phone"
 ) -> Iterator[tuple[Http, dict[str, str], StreamHub]]:
     """``count`` phones join ``host`` (``"<name> 1"`` …) and hold their event streams, each
     with its first view before the body runs; the streams and the HTTP client are closed after.
@@ -303,3 +380,36 @@ def actor_of(view: Mapping[str, Any]) -> str | None:
     if phase == "reveal":
         return view.get("next_dealer")
     return view.get("vip")
+
+
+def one_tap(
+    http: Http, tokens: dict[str, str], hub: StreamHub, rng: random.Random
+) -> tuple[list[float], float]:
+    """Whoever may act taps a random legal action; returns the ms from the tap's send to each
+    *other* phone's stream receiving the new step, and the tap's own round trip in ms."""
+    view = hub.view(next(iter(tokens)))
+    who = actor_of(view)
+    if who is None:
+        raise RuntimeError(f"nobody may act in phase {view['phase']}")
+    mine = hub.view(who)
+    step, can = mine["step"], [move for move in mine["can"] if move in GAME_MOVES]
+    if not can:
+        raise RuntimeError(f"{who} has nothing to do in {view['phase']}")
+    sent = time.perf_counter()
+    status, body = http.call(
+        "POST", "/api/action", {"action": rng.choice(can), "step": step}, tokens[who]
+    )
+    round_trip = (time.perf_counter() - sent) * 1000.0
+    if status != 200:
+        raise RuntimeError(f"tap refused: {status} {body}")
+    if not hub.wait_all(step + 1):
+        raise RuntimeError(f"a stream missed step {step + 1}")
+    with hub.lock:
+        return [
+            (got[step + 1] - sent) * 1000.0 for pid, got in hub.arrivals.items() if pid != who
+        ], round_trip
+
+
+def load_average() -> str:
+    """The 1, 5 and 15-minute load averages, for every benchmark's output."""
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())

@@ -28,7 +28,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks._host import HostProcess, Http, actor_of, percentile, phones_streaming
+from benchmarks._host import (
+    HostProcess,
+    Http,
+    actor_of,
+    load_average,
+    one_tap,
+    percentile,
+    phones_streaming,
+)
 from host.rules import game_moves
 
 PHONE_TARGET_MS = 15.0
@@ -55,30 +63,8 @@ def tap_to_phones(
     ):
         time.sleep(0.3)  # let the 'connected' presence updates settle
         for _ in range(taps):
-            view = hub.view(next(iter(tokens)))
-            who = actor_of(view)
-            if who is None:
-                raise RuntimeError(f"nobody may act in phase {view['phase']}")
-            mine = hub.view(who)
-            step, can = mine["step"], game_moves(mine["can"])
-            if not can:
-                raise RuntimeError(f"{who} has nothing to do in {view['phase']}")
-            action = rng.choice(can)
-            sent = time.perf_counter()
-            status, body = http.call(
-                "POST", "/api/action", {"action": action, "step": step}, tokens[who]
-            )
-            round_trips.append((time.perf_counter() - sent) * 1000.0)
-            if status != 200:
-                raise RuntimeError(f"tap refused: {status} {body}")
-            if not hub.wait_all(step + 1):
-                raise RuntimeError(f"a stream missed step {step + 1}")
-            with hub.lock:
-                these = [
-                    (got[step + 1] - sent) * 1000.0
-                    for pid, got in hub.arrivals.items()
-                    if pid != who
-                ]
+            these, round_trip = one_tap(http, tokens, hub, rng)
+            round_trips.append(round_trip)
             samples += these
             firsts.append(min(these))
             lasts.append(max(these))
@@ -227,6 +213,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
     parser.add_argument("--taps", type=int, default=300)
     parser.add_argument("--tv-taps", type=int, default=150)
     args = parser.parse_args(argv)
+    print(f"load average at start: {load_average()}", flush=True)
     rows: list[Row] = []
     phones = tap_to_phones(args.taps)
     rows += [
@@ -282,6 +269,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
         )
     )
     print_rows(rows)
+    print(f"load average at end: {load_average()}")
     return rows
 
 

@@ -17,7 +17,15 @@ import random
 import threading
 import time
 
-from benchmarks._host import HostProcess, Http, actor_of, percentile, phones_streaming, print_table
+from benchmarks._host import (
+    HostProcess,
+    Http,
+    actor_of,
+    load_average,
+    percentile,
+    phones_streaming,
+    print_table,
+)
 from host.rules import game_moves
 
 Row = tuple[str, str, str]
@@ -94,6 +102,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--clients", type=int, default=8)
     args = parser.parse_args(argv)
+    print(f"load average at start: {load_average()}", flush=True)
     got = flood(args.seconds, args.clients)
     reads, taps = got["reads"], got["taps"]
     label = f"{args.clients} clients reading, 20 streams"
@@ -125,6 +134,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
         ),
     ]
     print_table(rows)
+    print(f"load average at end: {load_average()}")
     return rows
 
 

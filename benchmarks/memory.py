@@ -18,7 +18,7 @@ import argparse
 import random
 import tracemalloc
 
-from benchmarks._host import HostProcess, actor_of, phones_streaming, print_table
+from benchmarks._host import HostProcess, actor_of, load_average, phones_streaming, print_table
 from host.rules import game_moves
 
 TARGET_MB = 120.0
@@ -83,6 +83,7 @@ def engine_peak_kb() -> float:
 def main(argv: list[str] | None = None) -> list[Row]:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.parse_args(argv)
+    print(f"load average at start: {load_average()}", flush=True)
     with_tv, taps = peak_rss_mb(tv=True)
     headless, _ = peak_rss_mb(tv=False)
     rows: list[Row] = [
@@ -99,6 +100,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
         ),
     ]
     print_table(rows)
+    print(f"load average at end: {load_average()}")
     return rows
 
 

@@ -18,7 +18,7 @@ import argparse
 import statistics
 import time
 
-from benchmarks._host import HostProcess, print_table
+from benchmarks._host import HostProcess, load_average, print_table
 
 TARGET_START_S = 2.0
 TARGET_IDLE_PCT = 3.0
@@ -64,6 +64,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--idle-seconds", type=float, default=10.0)
     args = parser.parse_args(argv)
+    print(f"load average at start: {load_average()}", flush=True)
     qr = start_to_qr(args.runs)
     ready = start_to_ready_headless(args.runs)
     idle = idle_cpu_percent(args.idle_seconds)
@@ -90,6 +91,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
         ),
     ]
     print_table(rows)
+    print(f"load average at end: {load_average()}")
     return rows
 
 

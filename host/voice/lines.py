@@ -31,6 +31,9 @@ KEY_LAG_FACTOR = 2.0
 
 #: Never more than this many lines wait; the oldest go first.
 MAX_WAITING = 32
+#: The dropped lines remembered for tests and the debug log: the latest ones only, since an
+#: evening drops thousands (issue 18 item 5: memory stays flat). ``dropped_total`` counts all.
+MAX_REMEMBERED_DROPS = 200
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,8 @@ class LineQueue:
         self.max_lag_s = max_lag_s
         self.max_waiting = max_waiting
         self._lines: deque[Line] = deque()
-        self._dropped: list[Line] = []
+        self._dropped: deque[Line] = deque(maxlen=MAX_REMEMBERED_DROPS)
+        self.dropped_total = 0
         self._ready = threading.Condition()
         self._closed = False
 
@@ -63,7 +67,7 @@ class LineQueue:
         with self._ready:
             self._lines.extend(lines)
             while len(self._lines) > self.max_waiting:
-                self._dropped.append(self._lines.popleft())
+                self._drop(self._lines.popleft())
             self._ready.notify_all()
 
     def close(self) -> None:
@@ -80,8 +84,13 @@ class LineQueue:
         with self._ready:
             return self._lines[0] if self._lines else None
 
+    def _drop(self, line: Line) -> None:
+        self._dropped.append(line)
+        self.dropped_total += 1
+
     def dropped(self) -> list[Line]:
-        """Every line dropped so far (for tests, benchmarks and the debug log)."""
+        """The latest lines dropped (at most ``MAX_REMEMBERED_DROPS``), oldest first, for
+        tests, benchmarks and the debug log."""
         with self._ready:
             return list(self._dropped)
 
@@ -106,7 +115,7 @@ class LineQueue:
         while self._lines:
             line = self._lines.popleft()
             if self.is_stale(line, now, list(self._lines)):
-                self._dropped.append(line)
+                self._drop(line)
                 continue
             return line
         return None

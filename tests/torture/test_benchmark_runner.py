@@ -70,3 +70,15 @@ def test_engine_benchmark_plays_every_round_through_the_validating_apply() -> No
     assert len(moves) == 400
     assert {"keep", "exchange", "cut"} <= set(moves)  # random moves, not one kind
     assert sum(action == "deal" for _, action in calls) == 40
+
+
+def test_issue18_several_runs_give_each_number_its_median_and_spread() -> None:
+    """Issue 18 item 6: figures are medians of runs with their spread, number by number."""
+    from benchmarks.__main__ import combine
+
+    assert combine(["7.8 / 12.8 ms", "8.4 / 14.0 ms", "7.5 / 12.1 ms"]) == (
+        "7.8 / 12.8 ms [7.5–8.4 / 12.1–14.0]")
+    assert combine(["+3.4 MB", "-0.2 MB", "+1.0 MB"]) == "+1.0 MB [-0.2–+3.4]"
+    assert combine(["73,713", "71,002", "73,321"]) == "73,321 [71,002–73,713]"
+    assert combine(["2.53x"]) == "2.53x"  # one run: as measured
+    assert combine(["12 ms", "timed out"]) == "12 ms | timed out"  # never a made-up median

@@ -104,3 +104,18 @@ def test_closed_queue_wakes_a_waiter_at_once() -> None:
     queue = LineQueue()
     queue.close()
     assert queue.wait_take(lambda: 0.0, timeout=5.0) is None
+
+
+def test_issue18_dropped_lines_are_remembered_within_a_bound() -> None:
+    """Issue 18 item 5 (flat memory): an evening drops thousands of stale lines; the queue
+    keeps only the latest ``MAX_REMEMBERED_DROPS`` of them, and counts them all."""
+    from host.voice.lines import MAX_REMEMBERED_DROPS
+
+    queue = LineQueue(max_lag_s=2.0)
+    for batch in range(100):
+        queue.put([line(f"{batch}.{i}", "kept", 0.0, batch) for i in range(MAX_WAITING)])
+    assert len(queue) == MAX_WAITING
+    assert queue.dropped_total == 99 * MAX_WAITING
+    kept = queue.dropped()
+    assert len(kept) == MAX_REMEMBERED_DROPS
+    assert kept[-1].text == f"98.{MAX_WAITING - 1}"  # the newest drops are the ones kept

@@ -1,0 +1,243 @@
+"""A Raspberry Pi-class host: the party with its TV under a 25 % CPU quota, 10 phones.
+
+Why a quota: a Pi-class computer has a fraction of this machine's CPU. The whole host process —
+TV (SDL dummy driver, 1920×1080 canvas), web server, saves, bots — runs in a control group
+limited to 25 ms of CPU every 100 ms (cgroup v2 ``cpu.max``, else cgroup v1
+``cpu.cfs_quota_us``; this needs root). The phones (the load generator) run outside the quota.
+Ten phones hold event streams and tap random legal moves ``--gap`` seconds apart, as a lively
+table does.
+
+Measured (targets from issue 18 item 4):
+
+- TV frame interval while animating, p50 / p99 (end of one shown frame to the end of the next
+  while something moves; 16.7 ms is 60 fps; target p99 <= 33 ms, i.e. never two frames
+  missed), and the draw work per frame (render + flip, wall clock);
+- tap → every other phone's stream, p50 / p99 (target p99 <= 50 ms);
+- how often the quota throttled the host (the control group's own ``cpu.stat``);
+- the floor (``benchmarks/floor.py``) under the same quota in its own control group, in
+  batches interleaved with the host's, with its own 10 phones: its tap → phones p50 / p99.
+
+Run: ``python -m benchmarks.pi [--taps 120] [--gap 0.25] [--quota 25]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+from benchmarks._host import (
+    HostProcess,
+    load_average,
+    one_tap,
+    percentile,
+    phones_streaming,
+    print_table,
+)
+
+FRAME_TARGET_MS, TAP_TARGET_MS = 33.0, 50.0
+PERIOD_US = 100_000
+V2_ROOT, V1_ROOT = Path("/sys/fs/cgroup"), Path("/sys/fs/cgroup/cpu")
+Row = tuple[str, str, str]
+
+#: Runs the party in the child and prints one line per shown frame:
+#: ``FRAME <end, perf_counter s> <render + flip ms> <1 if it was animating>``.
+FRAME_PROBE = """
+import sys, time
+import pygame
+import host.tv.app as tv_app
+_render, _flip = tv_app.TVApp.render, pygame.display.flip
+_frame = {}
+def _probe(self, surface):
+    _frame["began"], _frame["busy"] = time.perf_counter(), self.busy
+    _render(self, surface)
+    if self.frames_rendered == 1:
+        print(f"FIRST_FRAME {time.time():.6f}", flush=True)
+def _timed_flip():
+    _flip()
+    if "began" in _frame:
+        end = time.perf_counter()
+        busy = 1 if _frame.pop("busy") else 0
+        print(f"FRAME {end:.6f} {(end - _frame.pop('began')) * 1000:.3f} {busy}", flush=True)
+tv_app.TVApp.render = _probe
+pygame.display.flip = _timed_flip
+from host.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@contextmanager
+def cpu_quota(percent: int, label: str = "host") -> Iterator[tuple[Callable[[], None], Path]]:
+    """A fresh control group limited to ``percent`` % of one CPU; yields a ``preexec_fn`` that
+    moves the child into it, and the group's directory. Removed afterwards."""
+    quota_us = PERIOD_US * percent // 100
+    name = f"cuckoo-pi-{label}-{os.getpid()}"
+    controllers = V2_ROOT / "cgroup.controllers"
+    if controllers.exists() and "cpu" in controllers.read_text().split():
+        group = V2_ROOT / name
+        group.mkdir()
+        (group / "cpu.max").write_text(f"{quota_us} {PERIOD_US}")
+    elif (V1_ROOT / "cpu.cfs_quota_us").exists():
+        group = V1_ROOT / name
+        group.mkdir()
+        (group / "cpu.cfs_period_us").write_text(str(PERIOD_US))
+        (group / "cpu.cfs_quota_us").write_text(str(quota_us))
+    else:
+        raise RuntimeError("no cgroup CPU controller here (cgroup v2 cpu.max or v1 cpu)")
+
+    def join() -> None:  # in the child, before exec: everything it runs is under the quota
+        (group / "cgroup.procs").write_text(str(os.getpid()))
+
+    try:
+        yield join, group
+    finally:
+        for _ in range(50):  # the child is stopped by now; its group empties shortly after
+            try:
+                group.rmdir()
+                break
+            except OSError:
+                time.sleep(0.1)
+
+
+def throttling(group: Path) -> dict[str, int]:
+    """The control group's ``cpu.stat`` counters (periods, throttled periods, time)."""
+    stat = {}
+    for line in (group / "cpu.stat").read_text().splitlines():
+        key, _, value = line.partition(" ")
+        stat[key] = int(value)
+    return stat
+
+
+def run(
+    taps: int, gap: float, percent: int, phones: int = 10, seed: int = 5, batch: int = 10
+) -> tuple[list[float], list[float], list[float], list[float], dict[str, int]]:
+    """(frame intervals while animating ms, frame draw work ms, tap → phones ms, the floor's
+    tap → phones ms under the same quota, the host's throttling and ``cpu_percent``, its CPU
+    use over the run). Host and floor take turns in batches of ``batch`` taps."""
+    rng = random.Random(seed)
+    with ExitStack() as stack:
+        join, group = stack.enter_context(cpu_quota(percent))
+        host = stack.enter_context(
+            HostProcess(tv=True, probe=FRAME_PROBE, start_timeout=120.0, preexec=join)
+        )
+        host.wait_first_frame(120.0)
+        join_floor, _ = stack.enter_context(cpu_quota(percent, "floor"))
+        floor = stack.enter_context(
+            HostProcess(
+                command=[sys.executable, "-m", "benchmarks.floor", "--serve"],
+                preexec=join_floor,
+                start_timeout=120.0,
+            )
+        )
+        http, tokens, hub = stack.enter_context(phones_streaming(host, phones))
+        floor_phones = stack.enter_context(phones_streaming(floor, phones))
+        before = throttling(group)
+        meter, began = host.cpu(), time.perf_counter()
+        meter.start()
+        member = Path(f"/proc/{host.process.pid}/cgroup").read_text()
+        if group.name not in member:
+            raise RuntimeError(f"the host is not in {group}: {member}")
+        first_line = len(host.lines)
+        latencies: list[float] = []
+        floor_latencies: list[float] = []
+        for index in range(taps):
+            if index % batch == 0:
+                for _ in range(batch):
+                    these, _ = one_tap(*floor_phones, rng)
+                    floor_latencies += these
+                    time.sleep(gap)
+            these, _ = one_tap(http, tokens, hub, rng)
+            latencies += these
+            time.sleep(gap)
+        lines = host.lines[first_line:]
+        after = throttling(group)
+        used_ms, _ = meter.stop()
+        share = used_ms / 10.0 / (time.perf_counter() - began)
+    frames = [line.split() for line in lines if line.startswith("FRAME ")]
+    intervals = [
+        (float(now[1]) - float(then[1])) * 1000.0
+        for then, now in itertools.pairwise(frames)
+        if then[3] == "1" and now[3] == "1"
+    ]
+    work = [float(frame[2]) for frame in frames]
+    throttled = {key: after[key] - before.get(key, 0) for key in after}
+    throttled["cpu_percent"] = round(share)
+    return intervals, work, latencies, floor_latencies, throttled
+
+
+def main(argv: list[str] | None = None) -> list[Row]:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--taps", type=int, default=120)
+    parser.add_argument("--gap", type=float, default=0.25, help="seconds between taps")
+    parser.add_argument("--quota", type=int, default=25, help="percent of one CPU")
+    args = parser.parse_args(argv)
+    print(f"load average at start: {load_average()}", flush=True)
+    intervals, work, taps, floor, throttled = run(args.taps, args.gap, args.quota)
+    periods = max(1, throttled.get("nr_periods", 0))
+    rows: list[Row] = [
+        (
+            f"{args.quota} % CPU, TV frame interval while animating, p50",
+            f"{percentile(intervals, 50):.1f} ms",
+            "(16.7 ms = 60 fps)",
+        ),
+        (
+            f"{args.quota} % CPU, TV frame interval while animating, p99",
+            f"{percentile(intervals, 99):.1f} ms",
+            f"<= {FRAME_TARGET_MS:.0f} ms",
+        ),
+        (
+            f"{args.quota} % CPU, TV draw work per frame (render + flip), p50 / p99",
+            f"{percentile(work, 50):.1f} / {percentile(work, 99):.1f} ms",
+            "(context)",
+        ),
+        (
+            f"{args.quota} % CPU, 10 phones, tap -> other phones, p50",
+            f"{percentile(taps, 50):.1f} ms",
+            "(context)",
+        ),
+        (
+            f"{args.quota} % CPU, 10 phones, tap -> other phones, p99",
+            f"{percentile(taps, 99):.1f} ms",
+            f"<= {TAP_TARGET_MS:.0f} ms",
+        ),
+        (
+            f"{args.quota} % CPU, 10 phones, the floor: tap -> other phones, p50 / p99",
+            f"{percentile(floor, 50):.1f} / {percentile(floor, 99):.1f} ms",
+            "(context)",
+        ),
+        (
+            f"{args.quota} % CPU, host / floor, tap -> other phones, p50 / p99",
+            (
+                f"{percentile(taps, 50) / percentile(floor, 50):.1f}x / "
+                f"{percentile(taps, 99) / percentile(floor, 99):.1f}x"
+            ),
+            "(context)",
+        ),
+        (
+            f"{args.quota} % CPU, periods throttled",
+            f"{100.0 * throttled.get('nr_throttled', 0) / periods:.0f} %",
+            "(context)",
+        ),
+        (
+            f"{args.quota} % CPU, the host's CPU use over the run (its own threads)",
+            f"{throttled['cpu_percent']} %",
+            f"<= {args.quota} % (the quota)",
+        ),
+    ]
+    print_table(rows)
+    print(
+        f"{len(intervals)} animated frame intervals, {len(work)} frames drawn, "
+        f"{len(taps)} tap samples, taps {args.gap:.2f} s apart"
+    )
+    print(f"load average at end: {load_average()}")
+    return rows
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,255 @@
+"""Our host against the floor, interleaved in one run: tap → every other phone, CPU per tap.
+
+Why interleaved: on a shared virtual machine a figure taken at 20:00 and one taken at 20:05
+are not comparable. Here three servers run side by side for the whole run — the floor
+(``benchmarks/floor.py``: one asyncio thread, one message for everyone), our headless host, and
+our host with the TV in the process (SDL dummy driver, as a party runs it) — each with its own
+phones holding event streams, and they take turns in short batches of taps (the order rotates
+every batch). Whatever the machine does to one batch it does to its neighbours, so the ratios
+hold even when the absolute figures drift.
+
+Measured for each server, with 10 and then 20 phones:
+
+- tap → every other phone's stream receiving the new step, p50 and p99 (the same client and the
+  same ``StreamHub`` for all three);
+- server CPU per tap: the server process's own CPU time (all threads, nanoseconds from
+  ``/proc/PID/task/*/schedstat``) over each batch, divided by its taps. Taps are spaced by
+  ``--gap`` seconds, so the TV host's figure includes the frames it draws between taps;
+- the cost of one more phone: the slope of CPU per tap between 10 and 20 phones.
+
+Run: ``python -m benchmarks.versus [--runs 3] [--taps 160] [--batch 20] [--gap 0.1]``. With
+several runs, every figure is the median of the runs with its spread (min–max).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+
+from benchmarks._host import (
+    HostProcess,
+    Http,
+    StreamHub,
+    load_average,
+    one_tap,
+    percentile,
+    phones_streaming,
+)
+
+Row = tuple[str, str, str]
+FLOOR, HEADLESS, TV = "floor", "host headless", "host + TV"
+#: Issue 18 item 1's goals, against the floor in the same run.
+GOAL_RATIO, GOAL_CPU_MS, GOAL_SLOPE_MS = 3.0, 5.0, 0.1
+SETTLE_SECONDS = 0.3
+
+
+@dataclass
+class Contender:
+    """One server with its phones, and what its batches measured."""
+
+    name: str
+    server: HostProcess
+    http: Http
+    tokens: dict[str, str]
+    hub: StreamHub
+    latencies: list[float] = field(default_factory=list)
+    cpu_ms: float = 0.0
+    ticks_ms: float = 0.0
+    taps: int = 0
+
+    def batch(self, taps: int, gap: float, rng: random.Random) -> None:
+        """``taps`` taps ``gap`` seconds apart, with the server's CPU time over the batch."""
+        meter = self.server.cpu()
+        meter.start()
+        for _ in range(taps):
+            these, _ = one_tap(self.http, self.tokens, self.hub, rng)
+            self.latencies += these
+            time.sleep(gap)
+        used, ticks = meter.stop()
+        self.cpu_ms += used
+        self.ticks_ms += ticks
+        self.taps += taps
+
+
+def view_bytes(contender: Contender) -> int:
+    """The mean size of the views the host's phones hold now (the floor sends as much)."""
+    with contender.hub.lock:
+        sizes = [len(view) for view in contender.hub.latest.values()]
+    return round(statistics.mean(sizes))
+
+
+def measure(phones: int, taps: int, batch: int, gap: float, seed: int) -> dict[str, float]:
+    """One interleaved run with ``phones`` phones on each server; figures by name."""
+    rng = random.Random(seed)
+    figures: dict[str, float] = {}
+    with ExitStack() as stack:
+        contenders: list[Contender] = []
+
+        def enter(name: str, server: HostProcess) -> Contender:
+            stack.enter_context(server)
+            http, tokens, hub = stack.enter_context(phones_streaming(server, phones))
+            contender = Contender(name, server, http, tokens, hub)
+            contenders.append(contender)
+            return contender
+
+        headless = enter(HEADLESS, HostProcess("--house-rules", "H7"))
+        tv_server = HostProcess("--house-rules", "H7", tv=True)
+        tv_server.wait_first_frame()
+        enter(TV, tv_server)
+        for contender in contenders:  # warm-up: the game starts, caches fill
+            for _ in range(3):
+                one_tap(contender.http, contender.tokens, contender.hub, rng)
+        size = view_bytes(headless)
+        figures["view bytes"] = size
+        floor = HostProcess(
+            command=[sys.executable, "-m", "benchmarks.floor", "--serve", "--bytes", str(size)]
+        )
+        enter(FLOOR, floor)
+        for _ in range(3):
+            one_tap(contenders[-1].http, contenders[-1].tokens, contenders[-1].hub, rng)
+        rounds = max(1, taps // batch)
+        for index in range(rounds):
+            shift = index % len(contenders)
+            for contender in contenders[shift:] + contenders[:shift]:
+                time.sleep(SETTLE_SECONDS)  # the previous server's last frames and writes end
+                contender.batch(batch, gap, rng)
+        for contender in contenders:
+            figures[f"{contender.name} p50"] = percentile(contender.latencies, 50)
+            figures[f"{contender.name} p99"] = percentile(contender.latencies, 99)
+            figures[f"{contender.name} cpu"] = contender.cpu_ms / contender.taps
+            figures[f"{contender.name} cpu ticks"] = contender.ticks_ms / contender.taps
+    return figures
+
+
+def one_run(args: argparse.Namespace, seed: int) -> dict[str, float]:
+    """10 phones then 20 phones; adds ratios and slopes."""
+    figures: dict[str, float] = {}
+    by_count = {
+        count: measure(count, args.taps, args.batch, args.gap, seed + count)
+        for count in (args.few, args.many)
+    }
+    for count, found in by_count.items():
+        figures.update({f"{count}: {name}": value for name, value in found.items()})
+    many, few = by_count[args.many], by_count[args.few]
+    for name in (HEADLESS, TV):
+        figures[f"{name} / floor p50"] = many[f"{name} p50"] / many[f"{FLOOR} p50"]
+        figures[f"{name} / floor p99"] = many[f"{name} p99"] / many[f"{FLOOR} p99"]
+        figures[f"{name} / floor cpu"] = many[f"{name} cpu"] / max(many[f"{FLOOR} cpu"], 1e-6)
+    figures["TV / headless cpu"] = many[f"{TV} cpu"] / many[f"{HEADLESS} cpu"]
+    for name in (FLOOR, HEADLESS, TV):
+        figures[f"{name} one more phone"] = (many[f"{name} cpu"] - few[f"{name} cpu"]) / (
+            args.many - args.few
+        )
+    return figures
+
+
+def summary(values: list[float], unit: str, digits: int = 1) -> str:
+    """``median`` alone for one run; ``median [min–max]`` for several."""
+    middle = f"{statistics.median(values):.{digits}f}{unit}"
+    if len(values) == 1:
+        return middle
+    return f"{middle} [{min(values):.{digits}f}–{max(values):.{digits}f}]"
+
+
+def rows_of(runs: list[dict[str, float]], many: int, few: int) -> list[Row]:
+    def cell(key: str, unit: str = " ms", digits: int = 1) -> str:
+        return summary([run[key] for run in runs], unit, digits)
+
+    rows: list[Row] = []
+    for count in (many, few):
+        for name in (FLOOR, HEADLESS, TV):
+            rows.append(
+                (
+                    f"{count} phones, {name}: tap -> other phones p50 / p99",
+                    f"{cell(f'{count}: {name} p50')} / {cell(f'{count}: {name} p99')}",
+                    "(context)",
+                )
+            )
+            rows.append(
+                (
+                    f"{count} phones, {name}: server CPU per tap",
+                    cell(f"{count}: {name} cpu", " ms", 2),
+                    f"<= {GOAL_CPU_MS:.0f} ms" if name != FLOOR else "(context)",
+                )
+            )
+    for name in (HEADLESS, TV):
+        for which in ("p50", "p99"):
+            rows.append(
+                (
+                    f"{name} / floor, {which}, {many} phones",
+                    cell(f"{name} / floor {which}", "x"),
+                    f"<= {GOAL_RATIO:.0f}x",
+                )
+            )
+        rows.append(
+            (
+                f"{name} / floor, CPU per tap, {many} phones",
+                cell(f"{name} / floor cpu", "x", 0),
+                "(context)",
+            )
+        )
+    rows.append(
+        (
+            f"CPU per tap, host + TV / headless, {many} phones",
+            cell("TV / headless cpu", "x", 2),
+            "<= 1.3x",
+        )
+    )
+    for name in (FLOOR, HEADLESS, TV):
+        rows.append(
+            (
+                f"{name}: CPU per tap of one more phone ({few} -> {many})",
+                cell(f"{name} one more phone", " ms", 3),
+                f"<= {GOAL_SLOPE_MS} ms" if name != FLOOR else "(context)",
+            )
+        )
+    rows.append(
+        (
+            f"{many} phones, host view size on the wire (floor pads to it)",
+            cell(f"{many}: view bytes", " B", 0),
+            "(context)",
+        )
+    )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> list[Row]:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=1, help="whole runs; figures are medians")
+    parser.add_argument("--taps", type=int, default=160, help="per server and phone count")
+    parser.add_argument("--batch", type=int, default=20, help="taps per turn of a server")
+    parser.add_argument("--gap", type=float, default=0.1, help="seconds between taps")
+    parser.add_argument("--few", type=int, default=10, help="phones for the slope's low end")
+    parser.add_argument("--many", type=int, default=20, help="phones (the headline figure)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    print(f"load average at start: {load_average()}", flush=True)
+    runs = []
+    for index in range(args.runs):
+        runs.append(one_run(args, args.seed + 100 * index))
+        print(f"run {index + 1}/{args.runs} done, load average {load_average()}", flush=True)
+    rows = rows_of(runs, args.many, args.few)
+    width = max(len(row[0]) for row in rows)
+    print(f"{'figure':<{width}}  {'measured':>24}  target")
+    for figure, measured, target in rows:
+        print(f"{figure:<{width}}  {measured:>24}  {target}")
+    print(
+        f"taps {args.taps} per server and phone count, batches of {args.batch}, "
+        f"{args.gap:.2f} s apart, {args.runs} run(s)"
+    )
+    ticks = [run[f"{args.many}: {HEADLESS} cpu ticks"] for run in runs]
+    print(
+        f"check: headless CPU per tap by clock ticks (all threads, even ended ones): "
+        f"{summary(ticks, ' ms', 2)}"
+    )
+    print(f"load average at end: {load_average()}")
+    return rows
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
