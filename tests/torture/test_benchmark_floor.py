@@ -9,8 +9,9 @@ from benchmarks._host import HostProcess, one_tap, phones_streaming
 
 
 def test_issue18_floor_fans_each_tap_out_to_every_stream_with_views_of_the_asked_size() -> None:
-    floor = HostProcess(command=[sys.executable, "-m", "benchmarks.floor", "--serve",
-                                 "--bytes", "3000"])
+    floor = HostProcess(
+        command=[sys.executable, "-m", "benchmarks.floor", "--serve", "--bytes", "3000"]
+    )
     with floor, phones_streaming(floor, 4) as (http, tokens, hub):
         meter = floor.cpu()
         meter.start()
@@ -25,6 +26,7 @@ def test_issue18_floor_fans_each_tap_out_to_every_stream_with_views_of_the_asked
         assert views[0]["current"] in tokens  # the next tapper is a joined phone
         with hub.lock:
             assert all(abs(len(text) - 3000) <= 2 for text in hub.latest.values())
-        status, _ = http.call("POST", "/api/action", {"action": "keep", "step": 0},
-                              next(iter(tokens.values())))
+        status, _ = http.call(
+            "POST", "/api/action", {"action": "keep", "step": 0}, next(iter(tokens.values()))
+        )
         assert status == 409  # a stale step is refused, as the host does

@@ -77,7 +77,8 @@ def test_issue18_several_runs_give_each_number_its_median_and_spread() -> None:
     from benchmarks.__main__ import combine
 
     assert combine(["7.8 / 12.8 ms", "8.4 / 14.0 ms", "7.5 / 12.1 ms"]) == (
-        "7.8 / 12.8 ms [7.5–8.4 / 12.1–14.0]")
+        "7.8 / 12.8 ms [7.5–8.4 / 12.1–14.0]"
+    )
     assert combine(["+3.4 MB", "-0.2 MB", "+1.0 MB"]) == "+1.0 MB [-0.2–+3.4]"
     assert combine(["73,713", "71,002", "73,321"]) == "73,321 [71,002–73,713]"
     assert combine(["2.53x"]) == "2.53x"  # one run: as measured
