@@ -85,7 +85,7 @@ voice.id = "vip-voice";
 voice.addEventListener("change", () => send("set_tv", { voice_muted: !voice.checked }));
 voiceLabel.append(voice, mk("span", null, t("voice")));
 /* the music's volume on the TV (issue 20), in tens of percent */
-const music = mk("input"), musicLabel = mk("label", "vip-rule");
+const music = mk("input"), musicLabel = mk("label", "vip-rule vip-slider");
 music.type = "range"; music.min = "0"; music.max = "100"; music.step = "10"; music.id = "vip-music";
 music.addEventListener("change", () => send("set_tv", { music_volume: +music.value }));
 musicLabel.append(mk("span", null, t("music_volume")), music);
