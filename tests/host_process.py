@@ -24,16 +24,21 @@ JOIN_LINE = re.compile(r"^Join at http://127\.0\.0\.1:(\d+)/\?room=TEST$")
 
 
 class HostProcess:
-    """``python -m host.cli --headless`` on 127.0.0.1 (room TEST, seed 42) with ``state``."""
+    """``python -m host.cli --headless`` on 127.0.0.1 (room TEST, seed 42) with ``state``.
 
-    def __init__(self, state: Path, *extra: str, port: int = 0) -> None:
+    ``headless=False``: the party with its TV (SDL's dummy drivers, muted), as it runs at home.
+    """
+
+    def __init__(self, state: Path, *extra: str, port: int = 0, headless: bool = True) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "CI": "true"}
+        if not headless:
+            env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
         self.process = subprocess.Popen(
             [
                 sys.executable,
                 "-m",
                 "host.cli",
-                "--headless",
+                "--headless" if headless else "--mute",
                 "--bind",
                 "127.0.0.1",
                 "--port",

@@ -4,98 +4,22 @@ the same game ``--headless`` hands every phone the whole reveal at once (the fin
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.api.cuckoo_http_client import EventStream, Http
+from tests.host_process import HostProcess
 
-ROOT = Path(__file__).resolve().parents[2]
-JOIN_LINE = re.compile(r"Join at http://127\.0\.0\.1:(\d+)/\?room=TEST")
 NAMES = ("Ana", "Bo", "Cy", "Di")
-
-
-class Host:
-    def __init__(self, state: Path, headless: bool) -> None:
-        env = {
-            **os.environ,
-            "PYTHONPATH": str(ROOT),
-            "SDL_VIDEODRIVER": "dummy",
-            "SDL_AUDIODRIVER": "dummy",
-        }
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "host.cli",
-                *(["--headless"] if headless else ["--mute"]),
-                "--bind",
-                "127.0.0.1",
-                "--port",
-                "0",
-                "--room",
-                "TEST",
-                "--seed",
-                "42",
-                "--state",
-                str(state),
-                "--turn-timeout",
-                "0",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        self.port = 0
-        self.lines: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-        deadline = time.monotonic() + 30
-        while not self.port and time.monotonic() < deadline and self.process.poll() is None:
-            time.sleep(0.02)
-        assert self.port, self.lines[-10:]
-        self.http = Http(f"http://127.0.0.1:{self.port}")
-        self.streams: list[EventStream] = []
-
-    def present(self, tokens: list[str]) -> None:
-        """One open event stream per player, as phones hold (only present players start)."""
-        for token in tokens:
-            stream = EventStream(f"http://127.0.0.1:{self.port}", token)
-            stream.start()
-            self.streams.append(stream)
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.append(line)
-            if match := JOIN_LINE.search(line):
-                self.port = int(match.group(1))
-
-    def stop(self) -> None:
-        for stream in self.streams:
-            stream.close()
-        if self.process.poll() is None:
-            self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(10)
 
 
 def _others(view: dict[str, Any]) -> int:
     return sum(1 for p in view["players"] if p["id"] != view["me"]["id"] and p["card"])
 
 
-def _play_to_the_reveal(host: Host) -> tuple[dict[str, str], float]:
+def _play_to_the_reveal(host: HostProcess) -> tuple[dict[str, str], float]:
     """Four players keep, each as soon as their own view offers it; returns the tokens and
     when the dealer's keep was answered."""
     tokens = {}
@@ -122,7 +46,7 @@ def _play_to_the_reveal(host: Host) -> tuple[dict[str, str], float]:
 
 @pytest.mark.parametrize("headless", [False, True], ids=["with-tv", "headless"])
 def test_issue12_the_reveal_reaches_phones_with_the_tv(tmp_path: Path, headless: bool) -> None:
-    host = Host(tmp_path / "state.json", headless)
+    host = HostProcess(tmp_path / "state.json", headless=headless)
     try:
         tokens, moved = _play_to_the_reveal(host)
         watcher = next(iter(tokens))
