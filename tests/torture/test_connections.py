@@ -12,7 +12,6 @@ itself is measured by ``benchmarks/abuse.py`` (docs/benchmarks.md).
 
 from __future__ import annotations
 
-import http.client
 import socket
 import threading
 import time
@@ -22,29 +21,13 @@ from typing import Any
 
 import pytest
 
+from benchmarks.abuse import state_latency
 from host.network import MAX_STREAMS, SERVER_THREADS, BackgroundServer, ConnectionGuard
 from phone_web import create_app
 from tests.api.cuckoo_http_client import EventStream, Http, wait_until
 
 #: A real phone's request must never wait this long, whatever the abuse (generous: shared CPU).
 ANSWER_BOUND_S = 0.5
-
-
-def _state_latency(port: int, token: str, timeout: float = 3.0) -> float:
-    """Seconds for one ``GET /api/state`` on a fresh connection; ``inf`` if not answered."""
-    started = time.perf_counter()
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        connection.request("GET", "/api/state", headers={"Authorization": f"Bearer {token}"})
-        response = connection.getresponse()
-        response.read()
-        if response.status != 200:
-            return float("inf")
-    except OSError:
-        return float("inf")
-    finally:
-        connection.close()
-    return time.perf_counter() - started
 
 
 class Abusers:
@@ -127,7 +110,7 @@ def test_issue15_300_idle_or_slow_sockets_leave_a_player_answered(served: Any) -
         latencies: list[float] = []
         deadline = time.monotonic() + 8.0  # inside the first idle period: nothing dropped yet
         while time.monotonic() < deadline and len(latencies) < 200:
-            latencies.append(_state_latency(server.port, ana["token"]))
+            latencies.append(state_latency(server.port, ana["token"], timeout=3.0))
             time.sleep(0.02)
         latencies.sort()
         p99 = latencies[int(len(latencies) * 0.99) - 1]
