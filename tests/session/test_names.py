@@ -12,30 +12,14 @@ from host import names
 from host.session import SessionError
 from phone_web import create_app
 
+from ..odd_names import BLANK, ZERO_WIDTH
+
 #: Every class of character that draws as nothing (the 25 that killed the TV, and their kin).
 INVISIBLE = [
-    "\u200c",
-    "\u200d",
-    "\u034f",
-    *map(chr, range(0xFE00, 0xFE10)),
-    "\u180b",
-    "\u180c",
-    "\u180d",
-    "\u17b4",
-    "\u17b5",
-    "\ufffc",
-    "\u2800",
-    "\u3164",
-    "\u115f",
-    "\u1160",
-    "\uffa0",
-    "\u200b",
-    "\u2060",
-    "\u00ad",
-    "\u0301",
-    "\u200d\u200c\u200d",
-    "\u3164\u3164",
+    *ZERO_WIDTH,
+    *BLANK,
     "\u2800 \u2800",
+    "\u3164\u3164",
     "\U000e0100",
     "\u3000",
     "\u0301\u0308",

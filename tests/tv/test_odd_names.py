@@ -7,7 +7,6 @@ and a failure in one element is logged and drawn as a fallback, never ends the p
 
 from __future__ import annotations
 
-import json
 import logging
 from pathlib import Path
 from typing import Any
@@ -21,37 +20,21 @@ from host.tv.app import TVApp
 from host.tv.rehearsal import Rehearsal
 from host.tv.theme import Theme
 
+from ..odd_names import BLANK, ZERO_WIDTH, save_with_invisible_names
 from .views import StillSession, player, view
 
-#: The 25 single characters that once killed the windowed host (issue 15), and their kin.
-ZERO_WIDTH = [
-    "\u200c",
-    "\u200d",
-    "\u034f",
-    *map(chr, range(0xFE00, 0xFE10)),
-    "\u180b",
-    "\u180c",
-    "\u180d",
-    "\u17b4",
-    "\u17b5",
-    "\ufffc",
-]
-BLANK = [
-    "\u2800",
-    "\u3164",
-    "\u115f",
-    "\u1160",
-    "\uffa0",
-    "\u200b",
-    "\u2060",
-    "\u00ad",
-    "\u0301",
-    "\u200d\u200c\u200d",
+ODD_NAMES = [
+    *ZERO_WIDTH,
+    *BLANK,
     "",
     " ",
     "\U000e0100",
+    "字" * 16,
+    "W" * 16,
+    "Ａｎａ",
+    "a\u0301" * 8,
+    "\ud800",
 ]
-ODD_NAMES = [*ZERO_WIDTH, *BLANK, "字" * 16, "W" * 16, "Ａｎａ", "a\u0301" * 8, "\ud800"]
 
 
 def _ids(name: str) -> str:
@@ -177,16 +160,7 @@ def test_issue15_saved_game_with_invisible_name_resumes_on_the_tv(
     tmp_path: Path, canvas: pygame.Surface, make_app: Any
 ) -> None:
     path = tmp_path / "state.json"
-    first = Session(HouseRules(), seed=2, room="CAKE", state_path=path)
-    for name in ("Ana", "Bea", "Cal"):
-        first.join(name, "CAKE")
-    first.host_next()
-    first.join("Dan", "CAKE")  # waiting for the next game
-    first.close()
-    saved = json.loads(path.read_text(encoding="utf-8"))
-    for entry, odd in zip(saved["game"]["players"], ("\u200d", "\ufe0f", "\u2800", "\u034f")):
-        entry["name"] = odd  # as written by a host from before the fix
-    path.write_text(json.dumps(saved), encoding="utf-8")
+    save_with_invisible_names(path, 2, ("\u200d", "\ufe0f", "\u2800", "\u034f"))
     resumed = Session(HouseRules(), state_path=path)
     try:
         assert resumed.resumed

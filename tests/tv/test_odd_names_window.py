@@ -4,7 +4,6 @@ answers, and stops cleanly; before the fix it died within 3 s, again at every re
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import signal
@@ -15,29 +14,15 @@ import time
 import urllib.request
 from pathlib import Path
 
-from host.rules import HouseRules
-from host.session import Session
+from ..odd_names import save_with_invisible_names
 
 ROOT = Path(__file__).resolve().parents[2]
 JOIN = re.compile(r"^Join at http://127\.0\.0\.1:(\d+)/\?room=CAKE$")
 
 
-def _save_with_invisible_names(path: Path) -> None:
-    session = Session(HouseRules(), seed=9, room="CAKE", state_path=path)
-    for name in ("Ana", "Bea", "Cal"):
-        session.join(name, "CAKE")
-    session.host_next()
-    session.join("Dan", "CAKE")  # waits for the next game
-    session.close()
-    saved = json.loads(path.read_text(encoding="utf-8"))
-    for entry, odd in zip(saved["game"]["players"], ("\u200d", "\ufe0f", "\u2800", "\u180b")):
-        entry["name"] = odd  # as an older host wrote them
-    path.write_text(json.dumps(saved), encoding="utf-8")
-
-
 def test_issue15_windowed_host_resumes_a_save_with_invisible_names(tmp_path: Path) -> None:
     path = tmp_path / "state.json"
-    _save_with_invisible_names(path)
+    save_with_invisible_names(path, 9, ("\u200d", "\ufe0f", "\u2800", "\u180b"))
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT),
