@@ -382,19 +382,32 @@ def actor_of(view: Mapping[str, Any]) -> str | None:
     return view.get("vip")
 
 
+def _next_move(tokens: dict[str, str], hub: StreamHub) -> tuple[str, int, list[str]]:
+    """Who acts next, at which step, with which game moves, as the streams tell it.
+
+    Why wait: a stream's latest view may lag the session by a message (the last phone's
+    presence, a paced reveal), so the actor and its moves are read again until they agree.
+    """
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        view = hub.view(next(iter(tokens)))
+        who = actor_of(view)
+        if who is not None:
+            mine = hub.view(who)
+            can = [move for move in mine["can"] if move in GAME_MOVES]
+            if can:
+                return who, mine["step"], can
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"nobody may act in phase {view['phase']} ({who} has no move)")
+        time.sleep(0.001)
+
+
 def one_tap(
     http: Http, tokens: dict[str, str], hub: StreamHub, rng: random.Random
 ) -> tuple[list[float], float]:
     """Whoever may act taps a random legal action; returns the ms from the tap's send to each
     *other* phone's stream receiving the new step, and the tap's own round trip in ms."""
-    view = hub.view(next(iter(tokens)))
-    who = actor_of(view)
-    if who is None:
-        raise RuntimeError(f"nobody may act in phase {view['phase']}")
-    mine = hub.view(who)
-    step, can = mine["step"], [move for move in mine["can"] if move in GAME_MOVES]
-    if not can:
-        raise RuntimeError(f"{who} has nothing to do in {view['phase']}")
+    who, step, can = _next_move(tokens, hub)
     sent = time.perf_counter()
     status, body = http.call(
         "POST", "/api/action", {"action": rng.choice(can), "step": step}, tokens[who]

@@ -20,13 +20,12 @@ import time
 from benchmarks._host import (
     HostProcess,
     Http,
-    actor_of,
     load_average,
+    one_tap,
     percentile,
     phones_streaming,
     print_table,
 )
-from host.rules import game_moves
 
 Row = tuple[str, str, str]
 
@@ -68,27 +67,8 @@ def flood(seconds: float, clients: int, phones: int = 20, seed: int = 5) -> dict
         for worker in workers:
             worker.start()
         while time.monotonic() < deadline:
-            view = hub.view(next(iter(tokens)))
-            who = actor_of(view)
-            assert who is not None, view["phase"]
-            mine = hub.view(who)
-            sent = time.perf_counter()
-            status, body = http.call(
-                "POST",
-                "/api/action",
-                {"action": rng.choice(game_moves(mine["can"])), "step": mine["step"]},
-                tokens[who],
-            )
-            if status != 200:
-                raise RuntimeError(f"tap refused: {status} {body}")
-            if not hub.wait_all(mine["step"] + 1):
-                raise RuntimeError("a stream fell behind")
-            with hub.lock:
-                taps += [
-                    (got[mine["step"] + 1] - sent) * 1000.0
-                    for pid, got in hub.arrivals.items()
-                    if pid != who
-                ]
+            arrivals, _ = one_tap(http, tokens, hub, rng)
+            taps += arrivals
             time.sleep(0.05)
         for worker in workers:
             worker.join(10)

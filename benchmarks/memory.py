@@ -18,8 +18,14 @@ import argparse
 import random
 import tracemalloc
 
-from benchmarks._host import HostProcess, actor_of, load_average, phones_streaming, print_table
-from host.rules import game_moves
+from benchmarks._host import (
+    HostProcess,
+    actor_of,
+    load_average,
+    one_tap,
+    phones_streaming,
+    print_table,
+)
 
 TARGET_MB = 120.0
 MAX_TAPS = 5000
@@ -34,19 +40,7 @@ def play_game(host: HostProcess, players: int = 10, seed: int = 3) -> int:
             view = hub.view(next(iter(tokens)))
             if view["phase"] == "game_over" and taps:
                 return taps
-            who = actor_of(view)
-            assert who is not None, view["phase"]
-            mine = hub.view(who)
-            status, body = http.call(
-                "POST",
-                "/api/action",
-                {"action": rng.choice(game_moves(mine["can"])), "step": mine["step"]},
-                tokens[who],
-            )
-            if status != 200:
-                raise RuntimeError(f"tap refused: {status} {body}")
-            if not hub.wait_all(mine["step"] + 1):
-                raise RuntimeError("a stream fell behind")
+            one_tap(http, tokens, hub, rng)
         raise RuntimeError("the game did not end")
 
 
