@@ -15,7 +15,10 @@ medians of the runs' medians (and p99s) with their spread. The files go in a tem
 on the file system given by ``--dir`` (default: the system's temporary folder; the real save
 lives in ``host.paths.state_path()``).
 
-Run: ``python -m benchmarks.save [--changes 400] [--runs 3] [--dir DIR]``.
+The mean counts the compactions where they fall (one change in ``COMPACT_EVERY``), so run at
+least that many changes. Also timed: reading back the longest journal at start.
+
+Run: ``python -m benchmarks.save [--changes 1000] [--runs 3] [--dir DIR]``.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from host import persistence
-from host.journal import SaveFile, encode_record
+from host.journal import COMPACT_EVERY, SaveFile, encode_record
 from host.rules import HouseRules, game_moves
 from host.session import Session
 
@@ -123,9 +126,24 @@ def one_run(session: Session, folder: Path, changes: int) -> dict[str, float]:
     return {
         "old p50": statistics.median(old),
         "old p99": _percentile(old, 0.99),
+        "old mean": statistics.fmean(old),
         "new p50": statistics.median(new),
         "new p99": _percentile(new, 0.99),
+        "new mean": statistics.fmean(new),
     }
+
+
+def start_reading(session: Session, folder: Path) -> float:
+    """ms to read back the longest journal there can be (a snapshot, then ``COMPACT_EVERY``
+    - 1 records), as a start after a kill does before its checks."""
+    path = folder / "start.json"
+    save = SaveFile(path)
+    data = session.to_dict()
+    for _ in range(COMPACT_EVERY):
+        save.write(data)
+    start = time.perf_counter()
+    SaveFile(path).load()
+    return _ms(start)
 
 
 def breakdown(session: Session, folder: Path, changes: int) -> dict[str, float]:
@@ -158,7 +176,7 @@ def _spread(values: list[float]) -> str:
 
 def main(argv: list[str] | None = None) -> list[Row]:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--changes", type=int, default=400)
+    parser.add_argument("--changes", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--dir", default=None, help="where the temporary folder goes")
     args = parser.parse_args(argv)
@@ -169,7 +187,8 @@ def main(argv: list[str] | None = None) -> list[Row]:
         print(f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
         print(f"session JSON: {size} bytes; {args.changes} changes per run, {args.runs} runs")
         runs = [one_run(session, folder, args.changes) for _ in range(max(1, args.runs))]
-        parts = breakdown(session, folder, args.changes)
+        parts = breakdown(session, folder, min(args.changes, 400))
+        reading = start_reading(session, folder)
         print(f"load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -178,12 +197,13 @@ def main(argv: list[str] | None = None) -> list[Row]:
     for key, value in parts.items():
         print(f"  {key:<28} {value:7.3f} ms")
     rows: list[Row] = []
-    for key in ("old p50", "new p50", "old p99", "new p99"):
+    for key in ("old p50", "new p50", "old p99", "new p99", "old mean", "new mean"):
         rows.append(
             (f"save per change, {key} (median of runs)", _spread([r[key] for r in runs]), "")
         )
     ratio = [r["old p50"] / r["new p50"] for r in runs]
     rows.append(("save per change, old/new p50", f"{statistics.median(ratio):.1f}x", "> 1"))
+    rows.append((f"start: read a snapshot + {COMPACT_EVERY - 1} records", f"{reading:.1f} ms", ""))
     print(f"{'figure':<48} {'measured':>30} {'target':>6}")
     for row in rows:
         print(f"{row[0]:<48} {row[1]:>30} {row[2]:>6}")

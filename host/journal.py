@@ -4,7 +4,7 @@ Why: rewriting the whole save after every tap (a temporary file, fsync, rename, 
 folder) cost several milliseconds inside the session lock (issue 18 item 2). Appending one
 record to a journal and syncing it with ``fdatasync`` keeps the same promise — an answered
 action survives kill -9, because the answer is sent only after the record is on disk — for a
-fraction of that. Every ``compact_every`` records, and when the party closes, the whole session
+fraction of that. Every ``COMPACT_EVERY`` records, and when the party closes, the whole session
 is written as a snapshot (atomically, as before) and the journal is emptied.
 
 Files, for a save at ``state.json`` (both 0600: they hold every player's token):
@@ -40,9 +40,11 @@ from typing import Any
 from host import persistence
 from host.persistence import CorruptSave
 
-#: A snapshot after this many journal records: at ~13 KB a record (ten players), the journal
-#: stays under about 1.3 MB, and a compaction costs about one old-style save per 100 changes.
-COMPACT_EVERY = 100
+#: A snapshot after this many journal records. A compaction costs about two old-style saves
+#: and falls on one change in COMPACT_EVERY: at 100 it was exactly the taps' p99, at 500 it is
+#: beyond it, while the journal stays under about 6.5 MB (13 KB a record with ten players) and
+#: reading it back at start takes a few tens of milliseconds (``benchmarks/save.py``).
+COMPACT_EVERY = 500
 #: ``fdatasync`` syncs the record without the file's times; systems without it use ``fsync``.
 _sync_data: Callable[[int], None] = getattr(os, "fdatasync", os.fsync)
 
@@ -203,6 +205,7 @@ class SaveFile:
     def _compact(self, data: dict[str, Any]) -> None:
         """The snapshot first (atomic, numbered), then an empty journal, synced, 0600."""
         persistence.save_atomic(self.path, {**data, "seq": self._seq})
+        created = not self.journal.exists()
         flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0)
         fd = os.open(self.journal, flags, 0o600)
         try:
@@ -211,4 +214,5 @@ class SaveFile:
             os.fsync(fd)
         finally:
             os.close(fd)
-        persistence.fsync_directory(self.path.parent)  # a new journal's name is durable too
+        if created:
+            persistence.fsync_directory(self.path.parent)  # a new journal's name is durable
