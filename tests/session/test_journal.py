@@ -15,6 +15,7 @@ import json
 import os
 import random
 import stat
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -362,3 +363,12 @@ def test_issue18_fresh_forgets_the_journal_too(tmp_path: Path) -> None:
     again = Session(HouseRules(), state_path=path)
     assert again.room == "NEW" and again.view(None)["players"] == []
     again.close()
+
+
+def test_issue18_the_standings_are_saved_as_before_without_asdict(tmp_path: Path) -> None:
+    """The save's standings lines are the fields' plain values, as ``asdict`` gave them."""
+    session = _party(tmp_path / "state.json")
+    _play(session, 30, random.Random(11))
+    lines = session._standings.lines.values()
+    assert lines and session.to_dict()["standings"]["lines"] == [asdict(x) for x in lines]
+    session.close()
