@@ -1,4 +1,6 @@
-"""Saving the whole session after every change, so a crash or kill -9 loses nothing.
+"""Writing a JSON file atomically, and reading it back; the session's snapshots use it.
+
+The session's save is a snapshot written here plus a journal of changes (``host/journal.py``).
 
 Why atomic: a reader (the next start) must see either the old save or the new one, never a
 half-written file. We write a temporary file in the same directory, fsync it, rename it over the
@@ -48,10 +50,12 @@ def save_atomic(path: Path, data: dict[str, Any]) -> None:
         except FileNotFoundError:
             pass
         raise
-    _fsync_directory(path.parent)
+    fsync_directory(path.parent)
 
 
-def _fsync_directory(directory: Path) -> None:
+def fsync_directory(directory: Path) -> None:
+    """Make a rename or a new file's name in ``directory`` durable (best effort: some systems
+    cannot open a folder)."""
     try:
         fd = os.open(directory, os.O_RDONLY)
     except OSError:
@@ -138,7 +142,7 @@ def check_writable(path: Path) -> None:
 
 
 def discard(path: Path) -> None:
-    """Forget a save (``--fresh``); a missing file is fine."""
+    """Forget a file (a missing one is fine); ``--fresh`` uses ``SaveFile.discard``."""
     try:
         Path(path).unlink()
     except FileNotFoundError:

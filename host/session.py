@@ -1,8 +1,8 @@
 """The authoritative party session: the single writer in front of the rules engine.
 
 Why one writer: phones, the TV, the voice, bots and timers all change the same table. Every
-change goes through ``Session`` under one lock, is saved atomically before the lock is released
-(so an answered request survives a kill -9; when the disk refuses, the change still stands and
+change goes through ``Session`` under one lock, is saved durably before the lock is released
+(one synced journal record, ``host/journal.py``: an answered request survives a kill -9; when the disk refuses, the change still stands and
 ``save_problem`` says why until a save works again), and is then fanned out to subscribers' queues
 *after* the lock is released, in order, without ever blocking the writer: a phone that stops
 reading its stream slows nobody down.
@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from host import names, persistence, social
+from host.journal import SaveFile
 from host.pacing import Pacer, Shown
 from host.palette import css_hex, player_colour
 from host.presence import DEFAULT_AWAY_SECONDS, Presence
@@ -118,7 +119,7 @@ class Session(HostControls):
         away_seconds: float = DEFAULT_AWAY_SECONDS,
         clock: Callable[[], float] = time.monotonic,
         tv: TvSettings | None = None,
-        saver: Callable[[Path, dict[str, Any]], None] | None = None,
+        save_file: SaveFile | None = None,
     ) -> None:
         self._presence = Presence(away_seconds=away_seconds, clock=clock) if presence else None
         self.tv = tv or TvSettings()
@@ -126,7 +127,9 @@ class Session(HostControls):
         self.bot_delay = bot_delay
         self.bot_strategy = bot_strategy
         self._state_path = Path(state_path) if state_path else None
-        self._saver = saver or persistence.save_atomic
+        self._save_file = save_file or (
+            SaveFile(self._state_path) if self._state_path is not None else None
+        )
         self._save_problem: str | None = None
         self._lock = threading.RLock()
         self._fanout_lock = threading.Lock()
@@ -145,11 +148,12 @@ class Session(HostControls):
             weakref.WeakKeyDictionary()
         )
         saved = None
-        if self._state_path is not None:
-            saved = self._open_state(self._state_path, fresh)
+        if self._save_file is not None:
+            saved = self._open_state(self._save_file, fresh)
         if saved is not None:
             self._restore(*saved)
             self.resumed = True
+            self._save()  # a fresh snapshot: the journal starts empty (and a torn tail goes)
         else:
             self.room = (room or _random_room(seed)).strip().upper()
             self._game = Game(options or HouseRules(), rng or random.Random(seed))
@@ -179,20 +183,22 @@ class Session(HostControls):
         }
 
     @staticmethod
-    def _open_state(path: Path, fresh: bool) -> tuple[dict[str, Any], Game] | None:
+    def _open_state(save_file: SaveFile, fresh: bool) -> tuple[dict[str, Any], Game] | None:
         """At start: the save to resume (None: start anew), once it can be written again.
 
         Raises CorruptSave (damaged or inconsistent: the file is left untouched) or
         StateUnwritable, each with one clear reason; removes temp files a kill -9 left behind.
+        The save read is the snapshot with its journal replayed (``SaveFile.load``).
         """
+        path = save_file.path
         saved: tuple[dict[str, Any], Game] | None = None
         if fresh:
             try:
-                persistence.discard(path)
+                save_file.discard()  # the journal too
             except OSError as error:
                 raise persistence.StateUnwritable(persistence.describe_failure(error)) from None
         else:
-            data = persistence.load(path)
+            data = save_file.load()
             if data is not None:
                 saved = data, check_saved_session(data, SAVE_FORMAT, SAVE_VERSION)
         persistence.remove_stale_temps(path)
@@ -213,16 +219,17 @@ class Session(HostControls):
             self._standings.names.setdefault(p.id, (p.name, p.bot))
         self.tv = TvSettings.from_dict(data.get("tv"), self.tv)
 
-    def _save(self) -> None:
+    def _save(self, *, compact: bool = False) -> None:
         """Save everything; when the disk refuses, the party goes on in memory (issue 15).
 
         The failure is kept in ``save_problem`` (the TV shows it) and every later change tries
-        again: the save is the whole session, so the next one that works catches up with all.
+        again: each save holds the whole session, so the next one that works catches up with
+        all. ``compact``: write a snapshot and empty the journal (closing).
         """
-        if self._state_path is None:
+        if self._save_file is None:
             return
         try:
-            self._saver(self._state_path, self.to_dict())
+            self._save_file.write(self.to_dict(), compact=compact)
         except OSError as error:  # a full disk, a read-only or vanished folder…
             problem = persistence.describe_failure(error)
             if problem != self._save_problem:
@@ -654,7 +661,7 @@ class Session(HostControls):
                 return
             self._closed = True
             self._pacer.close()
-            self._save()
+            self._save(compact=True)  # the next start reads one snapshot, no journal
             subscribers, self._subscribers = self._subscribers, []
         for sub in subscribers:
             sub.end()

@@ -16,8 +16,8 @@ from typing import Any
 import pygame
 import pytest
 
-from host import persistence
 from host.i18n import Catalog
+from host.journal import SaveFile, journal_path
 from host.rules import HouseRules
 from host.session import Session, SessionError
 from host.tv.app import TVApp
@@ -26,29 +26,30 @@ from host.tv.theme import WARNING_STRIP
 from phone_web import create_app
 
 
-class FlakyDisk:
-    """A save function whose disk can be filled up and emptied again."""
+class FlakyDisk(SaveFile):
+    """The real save (snapshot and journal) on a disk that can be filled up and emptied."""
 
-    def __init__(self) -> None:
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
         self.full = False
         self.saves = 0
 
-    def __call__(self, path: Path, data: dict[str, Any]) -> None:
+    def write(self, data: dict[str, Any], *, compact: bool = False) -> None:
         if self.full:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
-        persistence.save_atomic(path, data)
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self.path))
+        super().write(data, compact=compact)
         self.saves += 1
 
 
 @pytest.fixture
-def disk() -> FlakyDisk:
-    return FlakyDisk()
+def disk(tmp_path: Path) -> FlakyDisk:
+    return FlakyDisk(tmp_path / "state.json")
 
 
 @pytest.fixture
 def party(tmp_path: Path, disk: FlakyDisk) -> Iterator[tuple[Session, dict[str, str], Path]]:
     path = tmp_path / "state.json"
-    session = Session(HouseRules(), seed=8, room="CAKE", state_path=path, saver=disk)
+    session = Session(HouseRules(), seed=8, room="CAKE", state_path=path, save_file=disk)
     ids = {name: session.join(name, "CAKE").player_id for name in ("Ana", "Bea", "Cal")}
     session.host_next()
     yield session, ids, path
@@ -56,7 +57,10 @@ def party(tmp_path: Path, disk: FlakyDisk) -> Iterator[tuple[Session, dict[str, 
 
 
 def _saved(path: Path) -> dict[str, Any]:
-    return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    """What the next start would read: the snapshot with its journal replayed."""
+    saved = SaveFile(path).load()
+    assert saved is not None
+    return saved
 
 
 def test_issue15_a_refused_save_still_applies_answers_and_tells_everyone(
@@ -65,7 +69,8 @@ def test_issue15_a_refused_save_still_applies_answers_and_tells_everyone(
     session, _, path = party
     stream = session.subscribe(None, presence=False)
     assert stream.get(timeout=1) is not None  # the first view
-    before_step, before_file = session.step, path.read_bytes()
+    journal = journal_path(path)
+    before_step, before_file = session.step, (path.read_bytes(), journal.read_bytes())
     disk.full = True
     current = session.view(None)["current"]
     assert current is not None
@@ -74,7 +79,7 @@ def test_issue15_a_refused_save_still_applies_answers_and_tells_everyone(
     update = stream.get(timeout=1)
     assert update is not None and update.step == before_step + 1  # the stream was told
     assert session.save_problem == os.strerror(errno.ENOSPC)
-    assert path.read_bytes() == before_file  # the disk really refused
+    assert (path.read_bytes(), journal.read_bytes()) == before_file  # the disk really refused
     # More moves while the disk is full: the party goes on in memory.
     for _ in range(2):
         current = session.view(None)["current"]

@@ -1,0 +1,218 @@
+"""The session on disk: a snapshot plus an append-only journal of every change since.
+
+Why: rewriting the whole save after every tap (a temporary file, fsync, rename, fsync of the
+folder) cost several milliseconds inside the session lock (issue 18 item 2). Appending one
+record to a journal and syncing it with ``fdatasync`` keeps the same promise — an answered
+action survives kill -9, because the answer is sent only after the record is on disk — for a
+fraction of that. Every ``COMPACT_EVERY`` records, and when the party closes, the whole session
+is written as a snapshot (atomically, as before) and the journal is emptied.
+
+Files, for a save at ``state.json`` (both 0600: they hold every player's token):
+
+- ``state.json``: the snapshot, the session's JSON as always, plus ``"seq"``, the number of the
+  last change it contains. A save from before the journal has no ``"seq"`` and counts as 0.
+- ``state.json.journal``: one line per change after the snapshot,
+  ``<seq> <crc32 as 8 hex digits> <the whole session as JSON>\\n``; the CRC covers
+  ``<seq> <json>``. Each record holds the whole session (measured: encoding only the parts
+  that changed saved nothing worth the replay logic, and the sync costs the same for 2 or 12 KB),
+  so starting again is: check every record, then take the last one.
+
+Reading back: a last record that is cut short or fails its CRC was being written when the
+process died; it was never synced, so never answered, and it is dropped. A bad record with a
+good one after it is damage, and so is a gap in the numbers: ``CorruptSave``, the host refuses
+to start with one line. Records numbered at or below the snapshot's ``seq`` are left over from
+a compaction that was killed before it emptied the journal, and are skipped.
+
+After a failed write the journal may end in half a record, so the next write is a compaction,
+which empties it; appending resumes only once that worked.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from host import persistence
+from host.persistence import CorruptSave
+
+#: A snapshot after this many journal records. A compaction costs about two old-style saves
+#: and falls on one change in COMPACT_EVERY: at 100 it was exactly the taps' p99, at 500 it is
+#: beyond it, while the journal stays under about 6.5 MB (13 KB a record with ten players) and
+#: reading it back at start takes a few tens of milliseconds (``benchmarks/save.py``).
+COMPACT_EVERY = 500
+#: ``fdatasync`` syncs the record without the file's times; systems without it use ``fsync``.
+_sync_data: Callable[[int], None] = getattr(os, "fdatasync", os.fsync)
+
+
+def journal_path(path: Path) -> Path:
+    """The journal beside the snapshot at ``path`` (``state.json`` → ``state.json.journal``)."""
+    return path.with_name(f"{path.name}.journal")
+
+
+def encode_record(seq: int, data: dict[str, Any]) -> bytes:
+    """One journal line: ``<seq> <crc32> <json>\\n`` (JSON never holds a raw newline)."""
+    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    head = str(seq).encode("ascii")
+    crc = zlib.crc32(head + b" " + payload)
+    return b"%s %08x %s\n" % (head, crc, payload)
+
+
+def _decode_line(line: bytes) -> tuple[int, bytes] | None:
+    """``(seq, json bytes)`` of a whole, intact record line; None if it is not one."""
+    parts = line.split(b" ", 2)
+    if len(parts) != 3 or not parts[0].isdigit() or len(parts[1]) != 8:
+        return None
+    head, crc, payload = parts
+    try:
+        expected = int(crc, 16)
+    except ValueError:
+        return None
+    if zlib.crc32(head + b" " + payload) != expected:
+        return None
+    return int(head), payload
+
+
+def read_journal(raw: bytes, snapshot_seq: int) -> tuple[int, dict[str, Any] | None]:
+    """The last change in a journal's bytes after the snapshot numbered ``snapshot_seq``:
+    ``(its seq, the session)``, or ``(snapshot_seq, None)`` when there is none.
+
+    A torn last record is dropped; damage before the end or a missing change is CorruptSave.
+    """
+    lines = raw.split(b"\n")
+    # After the last newline: nothing, or a record cut short by a kill (never answered).
+    complete = lines[:-1]
+    records: list[tuple[int, bytes]] = []
+    for number, line in enumerate(complete, start=1):
+        record = _decode_line(line)
+        if record is None:
+            if number == len(complete) and not lines[-1]:
+                break  # the last record, torn by a kill while it was written: drop it
+            raise CorruptSave(f"journal: record {number} is damaged")
+        records.append(record)
+    last_seq, last = snapshot_seq, None
+    previous = -1
+    for number, (seq, payload) in enumerate(records, start=1):
+        if seq <= previous:
+            raise CorruptSave(f"journal: record {number} is out of order")
+        previous = seq
+        if seq <= snapshot_seq:
+            continue  # already in the snapshot (a compaction killed before it emptied us)
+        if seq != last_seq + 1:
+            raise CorruptSave(f"journal: changes {last_seq + 1} to {seq - 1} are missing")
+        last_seq, last = seq, payload
+    if last is None:
+        return snapshot_seq, None
+    try:
+        data = json.loads(last)
+    except (ValueError, RecursionError) as error:
+        raise CorruptSave(f"journal: not JSON ({type(error).__name__})") from None
+    if not isinstance(data, dict):
+        raise CorruptSave("journal: not a saved session")
+    return last_seq, data
+
+
+class SaveFile:
+    """Where one session is saved: ``load`` at start, ``write`` after every change.
+
+    Not thread-safe on its own: the session calls it under its lock.
+    """
+
+    def __init__(self, path: Path, *, compact_every: int = COMPACT_EVERY) -> None:
+        self.path = Path(path)
+        self.journal = journal_path(self.path)
+        self.compact_every = max(1, compact_every)
+        self._seq = 0
+        #: Records in the journal since the snapshot; None: the next write must compact.
+        self._appended: int | None = None
+
+    # ------------------------------------------------------------------ start
+
+    def load(self) -> dict[str, Any] | None:
+        """The latest saved session (snapshot, then the journal), or None when there is none.
+
+        CorruptSave names what is wrong; nothing is changed on disk.
+        """
+        snapshot = persistence.load(self.path)
+        raw = self._read_journal()
+        if snapshot is None:
+            if raw:
+                raise CorruptSave("a journal without its snapshot")
+            return None
+        seq = snapshot.pop("seq", 0)
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+            raise CorruptSave("seq: expected a whole number from 0")
+        last_seq, latest = read_journal(raw, seq)
+        self._seq = last_seq
+        return latest if latest is not None else snapshot
+
+    def _read_journal(self) -> bytes:
+        try:
+            return self.journal.read_bytes()
+        except (FileNotFoundError, NotADirectoryError):
+            return b""
+        except IsADirectoryError:
+            raise CorruptSave("journal: it is a folder, not a saved game") from None
+        except OSError as error:
+            raise CorruptSave(f"journal: {persistence.describe_failure(error)}") from None
+
+    def discard(self) -> None:
+        """Forget the save (``--fresh``): the snapshot and its journal."""
+        for path in (self.journal, self.path):
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                pass
+
+    # ------------------------------------------------------------------ saving
+
+    def write(self, data: dict[str, Any], *, compact: bool = False) -> None:
+        """Make ``data`` (the whole session) durable before returning.
+
+        Appends one record, or writes a snapshot when one is due, asked for (``compact``:
+        closing), or needed (the first write, or the first after a failure). An OSError
+        leaves the next write to compact.
+        """
+        appended = self._appended
+        self._appended = None  # until this write is known to have worked
+        self._seq += 1  # every attempt its own number: a snapshot outranks any record before
+        if compact or appended is None or appended >= self.compact_every:
+            self._compact(data)
+            self._appended = 0
+        else:
+            self._append(encode_record(self._seq, data))
+            self._appended = appended + 1
+
+    def _append(self, record: bytes) -> None:
+        # Opened for each record (no O_CREAT), so a journal moved or deleted under us is an
+        # error now rather than changes written where the next start will not look.
+        fd = os.open(self.journal, os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
+        try:
+            view = memoryview(record)
+            while view:  # a short write goes on; a full disk then raises ENOSPC
+                written = os.write(fd, view)
+                if written <= 0:
+                    raise OSError(errno.EIO, "the journal took no bytes")
+                view = view[written:]
+            _sync_data(fd)
+        finally:
+            os.close(fd)
+
+    def _compact(self, data: dict[str, Any]) -> None:
+        """The snapshot first (atomic, numbered), then an empty journal, synced, 0600."""
+        persistence.save_atomic(self.path, {**data, "seq": self._seq})
+        created = not self.journal.exists()
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0)
+        fd = os.open(self.journal, flags, 0o600)
+        try:
+            if hasattr(os, "fchmod"):
+                os.fchmod(fd, 0o600)  # it will hold tokens, whoever created it before
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if created:
+            persistence.fsync_directory(self.path.parent)  # a new journal's name is durable

@@ -1,0 +1,374 @@
+"""Issue 18 item 2: a cheaper durable save — a snapshot plus an append-only journal.
+
+The promises checked here: a record torn by a kill is dropped (it was never answered); damage
+before the end of the journal, a gap in it or a journal without its snapshot is refused at
+start with one line and exit 2, the files untouched; an answered action survives kill -9; a
+restart resumes identically wherever it falls between compactions; a compaction keeps the state
+(even one killed before it emptied the journal); every file holding tokens is 0600; a save
+from before the journal still loads; ``--fresh`` forgets the journal too.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import random
+import stat
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from host import journal
+from host.cli import main
+from host.journal import SaveFile, encode_record, journal_path
+from host.persistence import save_atomic
+from host.rules import HouseRules, game_moves
+from host.session import Session
+from tests.host_process import HostProcess, without_connected
+
+
+def _play(session: Session, moves: int, rng: random.Random) -> None:
+    """``moves`` random changes: legal moves, the host's button between rounds."""
+    for _ in range(moves):
+        view = session.view(None)
+        current = view["current"]
+        if current is None:
+            session.host_next()
+            continue
+        session.act(current, rng.choice(game_moves(session.view(current)["can"])), session.step)
+
+
+def _party(path: Path, compact_every: int = journal.COMPACT_EVERY) -> Session:
+    session = Session(
+        HouseRules(),
+        seed=18,
+        room="CAKE",
+        state_path=path,
+        save_file=SaveFile(path, compact_every=compact_every),
+        bots=1,
+    )
+    for name in ("Ana", "Bea", "Cal"):
+        session.join(name, "CAKE")
+    session.host_next()
+    return session
+
+
+def _records(path: Path) -> list[bytes]:
+    return journal_path(path).read_bytes().splitlines(keepends=True)
+
+
+def _json(data: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(json.dumps(data))  # type: ignore[no-any-return]
+
+
+def _refused_at_start(path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """The real command on ``path``: exit 2, one line naming the save, both files untouched."""
+    files = (path, journal_path(path))
+    before = [f.read_bytes() if f.is_file() else None for f in files]
+    status = main(["--headless", "--port", "0", "--bind", "127.0.0.1", "--state", str(path)])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert str(path) in lines[0] and "--fresh" in lines[0]
+    assert [f.read_bytes() if f.is_file() else None for f in files] == before
+    return lines[0]
+
+
+def test_issue18_each_change_is_one_journal_record_not_a_new_snapshot(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    session = _party(path)
+    snapshot = path.read_bytes()
+    before = len(_records(path))
+    _play(session, 5, random.Random(1))
+    assert path.read_bytes() == snapshot  # the snapshot waits for the compaction
+    assert len(_records(path)) == before + 5
+    assert SaveFile(path).load() == _json(session.to_dict())
+    session.close()
+
+
+def test_issue18_torn_last_record_is_dropped(tmp_path: Path) -> None:
+    """A kill while a record was written leaves it cut short, or with a bad CRC: the record
+    was never synced, so never answered; the start resumes at the record before."""
+    path = tmp_path / "state.json"
+    session = _party(path)
+    _play(session, 4, random.Random(2))
+    answered = session.to_dict()
+    snapshot, good = path.read_bytes(), journal_path(path).read_bytes()
+    record = encode_record(len(_records(path)) + 2, {**answered, "room": "TORN"})
+    tails = {
+        "cut short": record[: len(record) // 2],
+        "bad CRC": record.replace(b"TORN", b"TURN"),
+        "zeros": b"\0" * 4096,
+    }
+    for kind, tail in tails.items():
+        path.write_bytes(snapshot)
+        journal_path(path).write_bytes(good + tail)
+        resumed = Session(HouseRules(), state_path=path)
+        assert resumed.resumed, kind
+        assert resumed.to_dict() == answered, kind
+        _play(resumed, 2, random.Random(2))  # and it carries on: the torn tail is gone
+        after = resumed.to_dict()
+        assert Session(HouseRules(), state_path=path).to_dict() == after, kind
+
+
+def _a_move(session: Session) -> tuple[str, str, int]:
+    current = session.view(None)["current"]
+    assert current is not None
+    return current, game_moves(session.view(current)["can"])[0], session.step
+
+
+def _flip_byte(path: Path, record: int) -> None:
+    lines = _records(path)
+    line = bytearray(lines[record])
+    line[len(line) // 2] ^= 0x20  # one letter's case, inside the JSON
+    lines[record] = bytes(line)
+    journal_path(path).write_bytes(b"".join(lines))
+
+
+def _killed_party(path: Path, moves: int = 6) -> None:
+    session = _party(path)
+    _play(session, moves, random.Random(3))  # no close(): as if killed
+
+
+def test_issue18_damage_in_the_middle_of_the_journal_is_refused_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "state.json"
+    _killed_party(path)
+    assert len(_records(path)) >= 4
+    _flip_byte(path, 1)
+    assert "journal: record 2 is damaged" in _refused_at_start(path, capsys)
+
+
+def test_issue18_a_missing_change_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "state.json"
+    _killed_party(path)
+    lines = _records(path)
+    journal_path(path).write_bytes(b"".join(lines[:1] + lines[2:]))
+    assert "are missing" in _refused_at_start(path, capsys)
+
+
+def test_issue18_records_out_of_order_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "state.json"
+    _killed_party(path)
+    lines = _records(path)
+    lines[2] = lines[1]  # a change twice
+    journal_path(path).write_bytes(b"".join(lines))
+    assert "out of order" in _refused_at_start(path, capsys)
+
+
+def test_issue18_a_journal_without_its_snapshot_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "state.json"
+    _killed_party(path)
+    path.unlink()
+    assert "without its snapshot" in _refused_at_start(path, capsys)
+
+
+@pytest.mark.parametrize("seq", [-1, "7", True, None, 2.5])
+def test_issue18_a_damaged_snapshot_number_is_refused(
+    seq: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "state.json"
+    session = _party(path)
+    session.close()
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["seq"] = seq
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert "seq" in _refused_at_start(path, capsys)
+
+
+def test_issue18_a_damaged_last_session_in_the_journal_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A whole, intact record whose session is wrong (a token for nobody) is checked as a
+    snapshot is: one line, exit 2."""
+    path = tmp_path / "state.json"
+    session = _party(path)
+    doc = _json(session.to_dict())
+    doc["tokens"]["p42"] = "x" * 43
+    with journal_path(path).open("ab") as handle:
+        handle.write(encode_record(len(_records(path)) + 2, doc))
+    assert "tokens" in _refused_at_start(path, capsys)
+
+
+def test_issue18_kill_9_after_an_answered_action_loses_nothing(
+    tmp_path: Path, host_processes: list[HostProcess]
+) -> None:
+    """The real host: a tap answered 200, then kill -9; the change came from the journal."""
+    state = tmp_path / "state.json"
+    host = HostProcess(state)
+    host_processes.append(host)
+    tokens = {}
+    for name in ("Ana", "Bea", "Cal"):
+        joined = host.http.join(name)
+        tokens[joined["player_id"]] = joined["token"]
+    host.present(tokens.values())
+    first = next(iter(tokens.values()))
+    assert host.http.act(first, "start", host.http.state(first)["step"])[0] == 200
+    views = {pid: host.http.state(token) for pid, token in tokens.items()}
+    pid = next(p for p, v in views.items() if game_moves(v["can"]))
+    status, answer = host.http.act(
+        tokens[pid], game_moves(views[pid]["can"])[0], views[pid]["step"]
+    )
+    assert status == 200, answer
+    host.kill_9()
+    assert _records(state), "the answered changes were in the journal"
+    assert SaveFile(state).load() is not None
+    host = HostProcess(state)
+    host_processes.append(host)
+    host.present(tokens.values())
+    assert without_connected(host.http.state(tokens[pid])) == without_connected(answer)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_issue18_restart_resumes_identically_anywhere_between_compactions(
+    seed: int, tmp_path: Path
+) -> None:
+    """Property: kill (no close) after any number of changes, with compactions every few
+    records and sometimes a torn tail; the restart equals the party, and both carry on alike."""
+    rng = random.Random(seed)
+    path = tmp_path / "state.json"
+    every = rng.choice((1, 2, 3, 7, 100))
+    party = _party(path, compact_every=every)
+    for _ in range(4):
+        _play(party, rng.randrange(0, 25), rng)
+        if rng.random() < 0.5:
+            with journal_path(path).open("ab") as handle:
+                handle.write(b'99999 00000000 {"half a rec')
+        resumed = Session(
+            HouseRules(), state_path=path, save_file=SaveFile(path, compact_every=every)
+        )
+        party._save_file = None  # the killed host writes nothing more; it is the reference
+        assert resumed.to_dict() == party.to_dict()
+        for pid in [None, *resumed.bots, *(p["id"] for p in party.view(None)["players"])]:
+            assert resumed.view(pid) == party.view(pid)
+        moves = rng.randrange(1, 20)
+        _play(party, moves, random.Random(seed * 100 + moves))
+        _play(resumed, moves, random.Random(seed * 100 + moves))
+        assert resumed.to_dict() == party.to_dict()
+        party = resumed  # the restarted host goes on; the old one is gone
+
+
+def test_issue18_compaction_keeps_the_state(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    session = _party(path, compact_every=5)
+    for moves in range(1, 13):
+        _play(session, 1, random.Random(moves))
+        assert len(_records(path)) <= 5
+        assert SaveFile(path).load() == _json(session.to_dict())
+    snapshot = json.loads(path.read_text(encoding="utf-8"))
+    assert snapshot["seq"] > 5  # compacted more than once
+    session.close()
+    assert _records(path) == []  # closing compacts: one snapshot, an empty journal
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert {k: v for k, v in saved.items() if k != "seq"} == _json(session.to_dict())
+
+
+def test_issue18_a_compaction_killed_before_emptying_the_journal_keeps_the_state(
+    tmp_path: Path,
+) -> None:
+    """The snapshot is written first: records it already holds are skipped at start."""
+    path = tmp_path / "state.json"
+    session = _party(path, compact_every=4)
+    while len(_records(path)) < 4:
+        _play(session, 1, random.Random(len(_records(path))))
+    old_journal = journal_path(path).read_bytes()
+    _play(session, 1, random.Random(9))  # this change compacts
+    assert _records(path) == []
+    journal_path(path).write_bytes(old_journal)  # as if killed before the journal was emptied
+    assert Session(HouseRules(), state_path=path).to_dict() == session.to_dict()
+
+
+def test_issue18_a_failed_append_is_caught_up_by_a_compaction(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Half a record written, then a full disk: the party goes on, the next save is a
+    snapshot that empties the journal, and a restart resumes the latest state."""
+    path = tmp_path / "state.json"
+    session = _party(path)
+    real_write = os.write
+
+    def half_then_full(fd: int, data: Any) -> int:
+        if len(data) > 1000:
+            return real_write(fd, bytes(data[: len(data) // 2]))
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "write", half_then_full)  # the journal's writes, during one act
+    session.act(*_a_move(session))
+    assert session.save_problem == os.strerror(errno.ENOSPC)
+    monkeypatch.undo()
+    assert not journal_path(path).read_bytes().endswith(b"\n")  # half a record at the end
+    session.act(*_a_move(session))
+    assert session.save_problem is None and _records(path) == []  # compacted
+    _play(session, 3, random.Random(4))
+    assert Session(HouseRules(), state_path=path).to_dict() == session.to_dict()
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_issue18_every_file_holding_tokens_is_0600(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    journal_path(path).write_bytes(b"")
+    os.chmod(journal_path(path), 0o644)  # left by someone else, readable by all
+    old = os.umask(0)
+    try:
+        session = _party(path, compact_every=3)
+        _play(session, 2, random.Random(5))
+        assert _records(path) and _mode(journal_path(path)) == 0o600
+        assert _mode(path) == 0o600
+        _play(session, 5, random.Random(6))  # through a compaction
+        assert _mode(journal_path(path)) == 0o600 and _mode(path) == 0o600
+        session.close()
+    finally:
+        os.umask(old)
+    assert _mode(journal_path(path)) == 0o600 and _mode(path) == 0o600
+
+
+def test_issue18_a_save_from_before_the_journal_still_loads(tmp_path: Path) -> None:
+    """The old format: the session's JSON alone, no ``seq``, no journal."""
+    path = tmp_path / "state.json"
+    party = Session(HouseRules(), seed=7, room="CAKE", bots=1)
+    for name in ("Ana", "Bea", "Cal"):
+        party.join(name, "CAKE")
+    party.host_next()
+    _play(party, 5, random.Random(7))
+    save_atomic(path, party.to_dict())  # as the host before issue 18 wrote it
+    resumed = Session(HouseRules(), state_path=path)
+    assert resumed.resumed and resumed.to_dict() == party.to_dict()
+    _play(party, 3, random.Random(8))
+    _play(resumed, 3, random.Random(8))  # journaled now; killed without close
+    assert Session(HouseRules(), state_path=path).to_dict() == party.to_dict()
+    party.close()
+
+
+def test_issue18_fresh_forgets_the_journal_too(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    _killed_party(path)
+    assert _records(path)
+    fresh = Session(HouseRules(), room="NEW", state_path=path, fresh=True)
+    assert not fresh.resumed and fresh.view(None)["players"] == []
+    assert _records(path) == []
+    again = Session(HouseRules(), state_path=path)
+    assert again.room == "NEW" and again.view(None)["players"] == []
+    again.close()
+
+
+def test_issue18_the_standings_are_saved_as_before_without_asdict(tmp_path: Path) -> None:
+    """The save's standings lines are the fields' plain values, as ``asdict`` gave them."""
+    session = _party(tmp_path / "state.json")
+    _play(session, 30, random.Random(11))
+    lines = session._standings.lines.values()
+    assert lines and session.to_dict()["standings"]["lines"] == [asdict(x) for x in lines]
+    session.close()
