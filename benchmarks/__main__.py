@@ -37,6 +37,7 @@ MODULES = (
     "voice",
     "page",
     "startup",
+    "save",
     "memory",
     "growth",
     "pi",
