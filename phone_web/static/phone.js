@@ -127,6 +127,7 @@
 
   /* ------------------------------------------------------------------ DOM helpers */
 
+  /** A new element; its text is set as textContent only (never HTML). Add-ons use it too. */
   function element(tag, className, text) {
     const node = document.createElement(tag);
     if (className) node.className = className;
@@ -955,6 +956,8 @@
     cardName,
     cardSymbol,
     view: () => state.view,
+    /** element(tag, className, text): a new element, its text set as textContent only. */
+    element,
     /** Messages an on-demand add-on brings with it ("<domain>.<key>" → message). */
     addMessages: (more) => Object.assign(messages, more),
   };

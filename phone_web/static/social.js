@@ -27,15 +27,11 @@
   /** What each part last drew (a signature), so unchanged parts are left alone. */
   const drawn = {};
 
-  function element(tag, text, className) {
-    const node = document.createElement(tag);
-    if (text != null) node.textContent = text;
-    if (className) node.className = className;
-    return node;
-  }
+  /** The core page's element(tag, className, text): text is set as textContent only. */
+  const element = cuckoo.element;
 
   function button(text, onClick, className = "alt") {
-    const node = element("button", text, className);
+    const node = element("button", className, text);
     node.type = "button";
     node.addEventListener("click", onClick);
     return node;
@@ -87,18 +83,18 @@
     const seen = localStorage.getItem(HOWTO_SEEN_KEY) === "seen";
     box.hidden = seen || view.phase !== "lobby";
     if (box.hidden || box.childElementCount) return;
-    const picture = element("p", null, "howto-cards");
+    const picture = element("p", "howto-cards");
     picture.setAttribute("aria-hidden", "true");
     for (const symbol of HOWTO_PICTURE) {
-      picture.append(element("span", symbol, symbol.endsWith("\u2665") ? "suit-H" : ""));
+      picture.append(element("span", symbol.endsWith("\u2665") ? "suit-H" : "", symbol));
     }
     const steps = element("ol");
-    for (const key of HOWTO_STEPS) steps.append(element("li", t(key)));
+    for (const key of HOWTO_STEPS) steps.append(element("li", null, t(key)));
     const gotIt = button(t("howto_close"), () => {
       localStorage.setItem(HOWTO_SEEN_KEY, "seen");
       box.hidden = true;
     }, "");
-    box.append(element("h2", t("howto")), picture, steps, gotIt);
+    box.append(element("h2", null, t("howto")), picture, steps, gotIt);
   }
 
   /* ------------------------------------------------ reactions: between games, or while out */
@@ -108,7 +104,7 @@
     const playing = view.me.status === "active" && view.phase !== "lobby" && view.phase !== "game_over";
     box.hidden = playing;
     if (playing || box.childElementCount) return;
-    box.append(element("h2", t("react")));
+    box.append(element("h2", null, t("react")));
     for (const emoji of REACTIONS) {
       const reaction = button(emoji, () => postSocial({ react: emoji }), "alt reaction");
       reaction.setAttribute("aria-label", t("react_label", { emoji }));
@@ -131,7 +127,7 @@
     if (!open) return;
     const names = {};
     for (const player of view.players) names[player.id] = player.name;
-    box.append(element("h2", t("predict")));
+    box.append(element("h2", null, t("predict")));
     for (const id of order) {
       const guess = button(names[id] ?? "?", async () => {
         const answer = await postSocial({ predict: id });
@@ -143,22 +139,22 @@
       guess.setAttribute("aria-pressed", String(id === mine));
       box.append(guess);
     }
-    if (mine) box.append(element("p", t("predict_mine", { name: names[mine] ?? "?" })));
+    if (mine) box.append(element("p", null, t("predict_mine", { name: names[mine] ?? "?" })));
   }
 
   /* ------------------------------------------------ tonight's standings, best first */
 
   function standingRow(row, meId) {
     const mine = row.player === meId;
-    const line = element("li", null, mine ? "row me" : "row");
-    line.append(element("span", row.name + (row.bot ? " (" + t("bot") + ")" : ""), "name"));
+    const line = element("li", mine ? "row me" : "row");
+    line.append(element("span", "name", row.name + (row.bot ? " (" + t("bot") + ")" : "")));
     if (mine) {
       line.setAttribute("aria-current", "true");
-      line.append(element("span", t("you"), "b"));
+      line.append(element("span", "b", t("you")));
     }
-    line.append(element("span", t("wins") + " " + row.wins + " \u00b7 " + t("games") + " " + row.games, "b"));
-    if (row.good_guesses) line.append(element("span", t("guesses") + " " + row.good_guesses, "b"));
-    for (const title of row.titles || []) line.append(element("span", t("title_" + title), "b"));
+    line.append(element("span", "b", t("wins") + " " + row.wins + " \u00b7 " + t("games") + " " + row.games));
+    if (row.good_guesses) line.append(element("span", "b", t("guesses") + " " + row.good_guesses));
+    for (const title of row.titles || []) line.append(element("span", "b", t("title_" + title)));
     return line;
   }
 
@@ -173,7 +169,7 @@
     if (!rows.length) return;
     const list = element("ol");
     for (const row of rows) list.append(standingRow(row, view.me.id));
-    box.append(element("h2", t("standings")), list);
+    box.append(element("h2", null, t("standings")), list);
   }
 
   function render(view) {

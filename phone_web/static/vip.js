@@ -26,12 +26,8 @@
   /** This add-on's message: "vip.<key>". */
   const t = (key, params) => cuckoo.t("vip." + key, params);
 
-  function element(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text != null) node.textContent = text;
-    return node;
-  }
+  /** The core page's element(tag, className, text): text is set as textContent only. */
+  const element = cuckoo.element;
 
   function button(text, onClick, className = "alt") {
     const node = element("button", className, text);
