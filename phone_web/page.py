@@ -248,7 +248,12 @@ def page_assets(app: Flask) -> dict[str, Asset]:
 
 
 def on_demand_asset(app: Flask, lang: str, name: str) -> Asset | None:
-    """An on-demand script for one language, minified and gzipped on first use, kept per app."""
+    """An on-demand script for one language, minified and gzipped on first use, kept per app.
+
+    Only the names of ``ON_DEMAND_SCRIPTS`` are looked up and kept: a URL is not a cache key.
+    """
+    if name not in ON_DEMAND_SCRIPTS:
+        return None
     cache: dict[tuple[str, str], Asset | None] = app.extensions.setdefault(
         "cuckoo_on_demand_assets", {}
     )

@@ -297,6 +297,9 @@ def test_issue16_on_demand_scripts_refuse_anything_else(client: Any) -> None:
     assert ON_DEMAND_SCRIPTS == ("vip.js",)
     assert client.get("/phone/social.js").status_code == 404  # bundled, not served alone
     assert client.get("/phone/vip_news.js?lang=en").status_code == 404
+    for n in range(3):
+        assert client.get(f"/phone/guess{n}.js").status_code == 404
+    assert "cuckoo_on_demand_assets" not in client.application.extensions  # a URL is no key
     assert client.get("/phone/vip.js?lang=../../x").status_code == 200  # a bad language:
     assert client.get("/phone/vip.js?lang=xx", headers={"Accept-Language": "it"}).get_data(
         as_text=True
