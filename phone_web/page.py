@@ -54,12 +54,18 @@ _SERVER_ONLY = frozenset(
 #: The page's two assets and their content types (issue 16.5: at most 3 requests after the HTML).
 #: The stylesheet is pure ASCII, so it needs no ``charset``.
 ASSETS = {"phone.js": "text/javascript; charset=utf-8", "phone.css": "text/css"}
-#: The core script; add-on scripts follow it in the same response (PHONE_ADDONS.md).
+#: The core script; the bundled add-on scripts follow it in the same response (PHONE_ADDONS.md).
 CORE_SCRIPT = "phone.js"
-#: Add-ons of other features: their catalog domains (keys shipped as ``"<domain>.<key>"``)
-#: and their scripts in ``phone_web/static`` (a missing file is skipped).
+#: Add-ons of other features: their catalog domains (keys shipped as ``"<domain>.<key>"``).
 ADDON_DOMAINS = ("vip", "social")
-ADDON_SCRIPTS = ("vip.js", "social.js")
+#: Add-on scripts every phone runs, bundled after ``phone.js`` (a missing file is skipped).
+ADDON_SCRIPTS = ("vip_news.js", "social.js")
+#: Add-on scripts a phone fetches only once its view says it can use them (``phone.js``
+#: decides when): the VIP's host controls, so a guest never downloads them. Each is served for
+#: the phone's language with its own messages in front (``cuckoo.addMessages``).
+ON_DEMAND_SCRIPTS = ("vip.js",)
+#: A string literal of a script: the words a script names (message keys among them).
+_SCRIPT_WORD = re.compile(r'"(?:[a-z]+\.)?([A-Za-z0-9_]+)"')
 #: A line break between two tags is never shown (the template keeps one element a line).
 _BETWEEN_TAGS = re.compile(r">\n<")
 #: Pages kept gzipped per app (3 languages × the room codes phones use; a bound, not a need).
@@ -92,10 +98,9 @@ def translations(catalog: Catalog, lang: str) -> str:
     """The page's messages as one flat compact JSON object for a ``<script type="application/json">``.
 
     The phone domain's keys go unprefixed with the few shared card words (they never collide),
-    each add-on domain's keys as ``"<domain>.<key>"`` (PHONE_ADDONS.md); messages the server
-    already rendered are left out, and a plural whose forms are all the same ships as one
-    string — ``t()`` in the script takes either. ``<`` is escaped so no message (or future
-    edit) can close the data block early.
+    and the add-on keys that the bundled add-on scripts name as ``"<domain>.<key>"``
+    (PHONE_ADDONS.md; an on-demand script brings its own, see ``addon_messages``); messages the
+    server already rendered are left out.
     """
     common = {
         key: value
@@ -103,14 +108,53 @@ def translations(catalog: Catalog, lang: str) -> str:
         if key.startswith(_COMMON_PREFIXES)
     }
     phone = {k: v for k, v in catalog.domain(lang, "phone").items() if k not in _SERVER_ONLY}
-    addons = {
+    bundled = "\n".join(source for source in map(_static_text, ADDON_SCRIPTS) if source)
+    return messages_json({**common, **phone, **addon_messages(catalog, lang, bundled)})
+
+
+def messages_json(messages: dict[str, object]) -> str:
+    """Messages as compact JSON for the page or a script.
+
+    A plural whose forms are all the same ships as one string — ``t()`` in the script takes
+    either. ``<`` is escaped so no message (or future edit) can close a data block early.
+    """
+    data = {key: _one_form_if_same(value) for key, value in messages.items()}
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c")
+
+
+def named_words(source: str) -> set[str]:
+    """Every word a script writes as a string literal (``"now_vip"``, ``"strategy_"``, ``"H1"``)."""
+    return set(_SCRIPT_WORD.findall(source))
+
+
+def names_key(words: set[str], key: str) -> bool:
+    """Whether a script with these literal words uses the message ``key``.
+
+    The key itself (``"now_vip"``), a family it builds at run time from a prefix ending in
+    ``_`` (``"strategy_" + name`` names ``strategy_smart``), or a rule id of RULES.md written
+    in capitals whose messages start with it (``"H1"`` names ``h1_name`` and ``h1_text``).
+    """
+    return key in words or any(
+        (word.endswith("_") and key.startswith(word))
+        or (word.isupper() and key.startswith(word.lower() + "_"))
+        for word in words
+    )
+
+
+def addon_messages(catalog: Catalog, lang: str, source: str) -> dict[str, object]:
+    """The add-on messages a script uses, as ``"<domain>.<key>"`` (PHONE_ADDONS.md).
+
+    Why only those: the add-on domains also hold the TV's and the voice's words, which a phone
+    never shows, and every byte counts against the page's 12 KB (issue 16.5).
+    """
+    words = named_words(source)
+    return {
         f"{domain}.{key}": value
         for domain in ADDON_DOMAINS
         for key, value in catalog.domain(lang, domain).items()
+        if names_key(words, key)
     }
-    data = {key: _one_form_if_same(value) for key, value in {**common, **phone, **addons}.items()}
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("<", "\\u003c")
 
 
 def _one_form_if_same(message: object) -> object:
@@ -132,17 +176,33 @@ def _static_text(name: str) -> str | None:
     return path.read_text(encoding="utf-8") if path.is_file() else None
 
 
+def minified_script(source: str) -> str:
+    """One script minified by rjsmin, without its last ``;`` (the caller joins scripts)."""
+    return str(rjsmin.jsmin(source)).strip().rstrip(";")
+
+
 def script_bundle() -> str:
-    """``phone.js`` then each add-on script present, minified into one response (PHONE_ADDONS.md).
+    """``phone.js`` then each bundled add-on script present, minified into one response.
 
     Why one response: the page may make at most 3 requests after the HTML (issue 16.5). Each
     file is minified on its own and joined with ``;`` so one file cannot change how the next
     one is parsed.
     """
     sources = [_static_text(name) for name in (CORE_SCRIPT, *ADDON_SCRIPTS)]
-    return (
-        ";\n".join(rjsmin.jsmin(source).strip().rstrip(";") for source in sources if source) + ";"
-    )
+    return ";\n".join(minified_script(source) for source in sources if source) + ";"
+
+
+def on_demand_script(catalog: Catalog, lang: str, name: str) -> str | None:
+    """An on-demand add-on script for one language: its messages, then its code, minified.
+
+    ``None`` when ``name`` is not an on-demand script or its file is absent. The messages come
+    first so the script finds them in ``cuckoo.t`` when it runs.
+    """
+    source = _static_text(name) if name in ON_DEMAND_SCRIPTS else None
+    if source is None:
+        return None
+    messages = messages_json(addon_messages(catalog, lang, source))
+    return f"window.cuckoo.addMessages({messages});\n{minified_script(source)};"
 
 
 def stylesheet() -> str:
@@ -187,6 +247,26 @@ def page_assets(app: Flask) -> dict[str, Asset]:
     return assets
 
 
+def on_demand_asset(app: Flask, lang: str, name: str) -> Asset | None:
+    """An on-demand script for one language, minified and gzipped on first use, kept per app.
+
+    Only the names of ``ON_DEMAND_SCRIPTS`` are looked up and kept: a URL is not a cache key.
+    """
+    if name not in ON_DEMAND_SCRIPTS:
+        return None
+    cache: dict[tuple[str, str], Asset | None] = app.extensions.setdefault(
+        "cuckoo_on_demand_assets", {}
+    )
+    if (lang, name) not in cache:
+        text = on_demand_script(page_catalog(app), lang, name)
+        cache[(lang, name)] = (
+            None
+            if text is None
+            else Asset(ASSETS[CORE_SCRIPT], text.encode(), _gzip(text.encode()))
+        )
+    return cache[(lang, name)]
+
+
 def accepts_gzip(req: Request) -> bool:
     """Whether the browser said it takes gzip (every phone browser does)."""
     return "gzip" in req.headers.get("Accept-Encoding", "").lower()
@@ -204,10 +284,16 @@ def compressed_response(body: bytes, content_type: str, gzipped: bytes | None) -
 
 @page_bp.get("/phone/<name>")
 def asset(name: str) -> Response:
-    """The stylesheet or the script bundle (``no-store`` comes from the app, like every response)."""
-    if name not in ASSETS:
+    """The stylesheet, the script bundle, or an on-demand add-on script (``?lang=xx``).
+
+    ``no-store`` comes from the app, like every response.
+    """
+    if name in ASSETS:
+        served: Asset | None = page_assets(current_app)[name]
+    else:
+        served = on_demand_asset(current_app, choose_language(request), name)
+    if served is None:
         abort(404)
-    served = page_assets(current_app)[name]
     return compressed_response(served.plain, served.content_type, served.gzipped)
 
 

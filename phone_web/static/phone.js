@@ -6,8 +6,10 @@
  * and cards are set with textContent only, never as HTML. page.py minifies and gzips this file
  * on serve, so it is written for people to read.
  *
- * Add-ons (PHONE_ADDONS.md) are bundled after this file and use window.cuckoo and the
- * "cuckoo:view" event defined at the end.
+ * Add-ons (PHONE_ADDONS.md) use window.cuckoo and the "cuckoo:view" event defined at the end.
+ * Those every phone needs are bundled after this file; the VIP's host controls are fetched
+ * only by the phone whose view says it is the VIP (see loadOnDemandAddOns), so a guest never
+ * downloads them.
  */
 (() => {
   "use strict";
@@ -15,6 +17,8 @@
   const byId = (id) => document.getElementById(id);
   const language = document.documentElement.lang;
   const messages = JSON.parse(byId("i18n").textContent);
+  /** Where this script came from: on-demand add-ons are served beside it. */
+  const scriptUrl = document.currentScript.src;
   const pluralRules = new Intl.PluralRules(language);
   const SUIT_SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   /** How long a big moment covers the screen before the card comes back (issue 12.2). */
@@ -123,6 +127,7 @@
 
   /* ------------------------------------------------------------------ DOM helpers */
 
+  /** A new element; its text is set as textContent only (never HTML). Add-ons use it too. */
   function element(tag, className, text) {
     const node = document.createElement(tag);
     if (className) node.className = className;
@@ -526,6 +531,12 @@
     renderPlayers(view);
     keepFocus(actionsHadFocus);
     tellChanges(previous, view);
+    loadOnDemandAddOns(view);
+    tellAddOns(view);
+  }
+
+  /** PHONE_ADDONS.md: every add-on draws the view from this event. */
+  function tellAddOns(view) {
     document.dispatchEvent(new CustomEvent("cuckoo:view", { detail: view }));
   }
 
@@ -898,6 +909,33 @@
     return null;
   }
 
+  /* ------------------------------------------------------------------ on-demand add-ons */
+
+  /**
+   * Add-ons a phone fetches only once its view says it can use them (page.py ON_DEMAND_SCRIPTS).
+   * Each comes with its messages for this page's language; once it has run, the view it missed
+   * is told again (to every add-on: drawing a view twice changes nothing). Once fetched it
+   * stays, and hides itself when no longer wanted.
+   */
+  const ON_DEMAND_ADDONS = [{ script: "vip.js", wanted: (view) => view.me.is_vip === true }];
+
+  function loadOnDemandAddOns(view) {
+    for (const addOn of ON_DEMAND_ADDONS) {
+      if (addOn.requested || !addOn.wanted(view)) continue;
+      addOn.requested = true;
+      const url = new URL(addOn.script, scriptUrl);
+      url.searchParams.set("lang", language);
+      const script = element("script");
+      script.src = url.pathname + url.search;
+      script.addEventListener("load", () => tellAddOns(state.view));
+      script.addEventListener("error", () => {
+        addOn.requested = false; /* lost on the way: the next view asks again */
+        script.remove();
+      });
+      document.head.append(script);
+    }
+  }
+
   /* ------------------------------------------------------------------ start */
 
   function start() {
@@ -918,6 +956,10 @@
     cardName,
     cardSymbol,
     view: () => state.view,
+    /** element(tag, className, text): a new element, its text set as textContent only. */
+    element,
+    /** Messages an on-demand add-on brings with it ("<domain>.<key>" → message). */
+    addMessages: (more) => Object.assign(messages, more),
   };
 
   start();

@@ -1,135 +1,187 @@
-/* Cuckoo Party phone add-on "social" (issue 14): tonight's standings (my line highlighted),
-reactions and a prediction for guests who are not playing this round, and a first-time
-"How to play" card in the lobby. Uses only window.cuckoo (PHONE_ADDONS.md): every text through
-cuckoo.t("social.<key>"), names as textContent, its own POST /api/social (never a game action). */
+/* Tonight's party on the phone (issue 14), an add-on of the phone page (PHONE_ADDONS.md),
+ * bundled for every phone: tonight's standings (my line highlighted), reactions and a
+ * prediction for guests who are not playing this round, and a first-time "How to play" card in
+ * the lobby.
+ *
+ * Uses only window.cuckoo: every text through cuckoo.t("social.<key>"), names as textContent,
+ * and its own POST /api/social (never a game action, so the game's step never changes). Each
+ * part remembers what it drew and is rebuilt only when that changes (issue 19: focus stays).
+ */
 (() => {
-"use strict";
-const C = window.cuckoo, D = document;
-if (!C) return;
-const t = (k, p) => C.t("social." + k, p),
-  REACTIONS = ["❤", "★", "☺", "☹", "⚡", "✌"],
-  S = {}, /* keys of what is drawn, so unchanged controls are never rebuilt (issue 19) */
-  el = (tag, s, cls) => {
-    const e = D.createElement(tag);
-    if (s != null) e.textContent = s;
-    if (cls) e.className = cls;
-    return e;
-  },
-  part = (id, parent) => {
-    let e = D.getElementById(id);
-    if (!e) { e = el("div"); e.id = id; parent.append(e); }
-    return e;
-  },
-  panel = () => {
-    let p = D.getElementById("social-panel");
-    if (!p) { p = el("section"); p.id = "social-panel"; D.getElementById("main").append(p); }
-    return p;
-  },
-  say = (s) => { part("social-note", panel()).textContent = s; },
-  post = async (body) => {
-    try {
-      const r = await C.request("POST", "/api/social", body), d = await r.json().catch(() => ({}));
-      say(r.ok ? "" : d.message || t("error_not_allowed_now"));
-      return r.ok ? d : null;
-    } catch { return null; }
-  },
+  "use strict";
 
-  /* "How to play": shown once, in the lobby, until "Got it" (remembered on this phone) */
-  howto = (v, p) => {
-    const box = part("social-howto", p), seen = localStorage.getItem("cuckoo:howto") === "seen";
-    box.hidden = seen || v.phase !== "lobby";
-    if (box.hidden || box.childElementCount) return;
-    box.append(el("h2", t("howto")));
-    const cards = el("p", null, "howto-cards");
-    for (const c of ["2♣", "⇄", "9♥", "·", "K♠"]) {
-      const s = el("span", c);
-      Object.assign(s.style, { display: "inline-block", minWidth: "2em", margin: "0 .2em", textAlign: "center", fontSize: "1.6em" });
-      if (/[♥]/.test(c)) s.style.color = "#c00";
-      cards.append(s);
+  const cuckoo = window.cuckoo;
+  if (!cuckoo) return;
+
+  /** The reactions a guest may send to the TV. */
+  const REACTIONS = ["\u2764", "\u2605", "\u263a", "\u2639", "\u26a1", "\u270c"];
+  /** The "How to play" card's picture: a low card, an exchange, a higher one, a King. */
+  const HOWTO_PICTURE = ["2\u2663", "\u21c4", "9\u2665", "\u00b7", "K\u2660"];
+  const HOWTO_STEPS = ["howto_1", "howto_2", "howto_3", "howto_4"];
+  /** Remembered on this phone once "Got it" is tapped. */
+  const HOWTO_SEEN_KEY = "cuckoo:howto";
+
+  /** This add-on's message: "social.<key>". */
+  const t = (key, params) => cuckoo.t("social." + key, params);
+
+  /** What each part last drew (a signature), so unchanged parts are left alone. */
+  const drawn = {};
+
+  /** The core page's element(tag, className, text): text is set as textContent only. */
+  const element = cuckoo.element;
+
+  function button(text, onClick, className = "alt") {
+    const node = element("button", className, text);
+    node.type = "button";
+    node.addEventListener("click", onClick);
+    return node;
+  }
+
+  /** The add-on's section in <main>, made once. */
+  function socialPanel() {
+    let panel = document.getElementById("social-panel");
+    if (!panel) {
+      panel = element("section");
+      panel.id = "social-panel";
+      document.getElementById("main").append(panel);
     }
-    cards.setAttribute("aria-hidden", "true");
-    box.append(cards);
-    const ol = el("ol");
-    for (const k of ["howto_1", "howto_2", "howto_3", "howto_4"]) ol.append(el("li", t(k)));
-    const b = el("button", t("howto_close"));
-    b.type = "button";
-    b.addEventListener("click", () => { localStorage.setItem("cuckoo:howto", "seen"); box.hidden = true; });
-    box.append(ol, b);
-  },
+    return panel;
+  }
 
-  /* reactions: between games, or while out or waiting */
-  react = (v, p) => {
-    const box = part("social-react", p), playing = v.me.status === "active" && v.phase !== "lobby" && v.phase !== "game_over";
+  /** One part of the panel by id, made once. */
+  function panelPart(id, panel) {
+    let part = document.getElementById(id);
+    if (!part) {
+      part = element("div");
+      part.id = id;
+      panel.append(part);
+    }
+    return part;
+  }
+
+  /** A short note under the panel: why a reaction or a guess was refused, or nothing. */
+  function showNote(text) {
+    panelPart("social-note", socialPanel()).textContent = text;
+  }
+
+  /** POST /api/social; the answer's JSON, or null after showing why it was refused. */
+  async function postSocial(body) {
+    try {
+      const response = await cuckoo.request("POST", "/api/social", body);
+      const answer = await response.json().catch(() => ({}));
+      showNote(response.ok ? "" : answer.message || t("error_not_allowed_now"));
+      return response.ok ? answer : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /* ------------------------------------------------ "How to play": once, in the lobby */
+
+  function renderHowTo(view, panel) {
+    const box = panelPart("social-howto", panel);
+    const seen = localStorage.getItem(HOWTO_SEEN_KEY) === "seen";
+    box.hidden = seen || view.phase !== "lobby";
+    if (box.hidden || box.childElementCount) return;
+    const picture = element("p", "howto-cards");
+    picture.setAttribute("aria-hidden", "true");
+    for (const symbol of HOWTO_PICTURE) {
+      picture.append(element("span", symbol.endsWith("\u2665") ? "suit-H" : "", symbol));
+    }
+    const steps = element("ol");
+    for (const key of HOWTO_STEPS) steps.append(element("li", null, t(key)));
+    const gotIt = button(t("howto_close"), () => {
+      localStorage.setItem(HOWTO_SEEN_KEY, "seen");
+      box.hidden = true;
+    }, "");
+    box.append(element("h2", null, t("howto")), picture, steps, gotIt);
+  }
+
+  /* ------------------------------------------------ reactions: between games, or while out */
+
+  function renderReactions(view, panel) {
+    const box = panelPart("social-react", panel);
+    const playing = view.me.status === "active" && view.phase !== "lobby" && view.phase !== "game_over";
     box.hidden = playing;
     if (playing || box.childElementCount) return;
-    box.append(el("h2", t("react")));
-    for (const e of REACTIONS) {
-      const b = el("button", e, "alt");
-      b.type = "button";
-      Object.assign(b.style, { display: "inline-block", width: "auto", minWidth: "3.2em", margin: ".2em", fontSize: "1.4em" });
-      b.setAttribute("aria-label", t("react_label", { emoji: e }));
-      b.addEventListener("click", () => post({ react: e }));
-      box.append(b);
+    box.append(element("h2", null, t("react")));
+    for (const emoji of REACTIONS) {
+      const reaction = button(emoji, () => postSocial({ react: emoji }), "alt reaction");
+      reaction.setAttribute("aria-label", t("react_label", { emoji }));
+      box.append(reaction);
     }
-  },
+  }
 
-  /* a prediction each round, for those not dealt in: who will lose a life? */
-  predict = (v, p) => {
-    const box = part("social-predict", p), order = v.order || [], names = {},
-      open = v.phase === "turns" && !order.includes(v.me.id), mine = v.me.prediction || null,
-      key = [open, v.round, order.join(), mine].join("|");
+  /* ------------------------------------------------ a guess each round, for those not dealt in */
+
+  function renderPrediction(view, panel) {
+    const box = panelPart("social-predict", panel);
+    const order = view.order || [];
+    const open = view.phase === "turns" && !order.includes(view.me.id);
+    const mine = view.me.prediction || null;
+    const signature = [open, view.round, order.join(), mine].join("|");
     box.hidden = !open;
-    if (S.predict === key) return;
-    S.predict = key;
-    box.textContent = "";
+    if (drawn.prediction === signature) return;
+    drawn.prediction = signature;
+    box.replaceChildren();
     if (!open) return;
-    v.players.forEach((x) => { names[x.id] = x.name; });
-    box.append(el("h2", t("predict")));
+    const names = {};
+    for (const player of view.players) names[player.id] = player.name;
+    box.append(element("h2", null, t("predict")));
     for (const id of order) {
-      const b = el("button", names[id] ?? "?", id === mine ? "" : "alt");
-      b.type = "button";
-      b.setAttribute("aria-pressed", String(id === mine));
-      b.addEventListener("click", async () => {
-        const d = await post({ predict: id });
-        if (d && d.me) { C.view().me.prediction = d.me.prediction; predict(C.view(), p); }
-      });
-      box.append(b);
+      const guess = button(names[id] ?? "?", async () => {
+        const answer = await postSocial({ predict: id });
+        if (answer && answer.me) {
+          cuckoo.view().me.prediction = answer.me.prediction;
+          renderPrediction(cuckoo.view(), panel);
+        }
+      }, id === mine ? "" : "alt");
+      guess.setAttribute("aria-pressed", String(id === mine));
+      box.append(guess);
     }
-    if (mine) box.append(el("p", t("predict_mine", { name: names[mine] ?? "?" })));
-  },
+    if (mine) box.append(element("p", null, t("predict_mine", { name: names[mine] ?? "?" })));
+  }
 
-  /* tonight's standings, best first, my own line highlighted */
-  standings = (v, p) => {
-    const box = part("social-standings", p), rows = v.standings || [], key = JSON.stringify(rows) + v.me.id;
+  /* ------------------------------------------------ tonight's standings, best first */
+
+  function standingRow(row, meId) {
+    const mine = row.player === meId;
+    const line = element("li", mine ? "row me" : "row");
+    line.append(element("span", "name", row.name + (row.bot ? " (" + t("bot") + ")" : "")));
+    if (mine) {
+      line.setAttribute("aria-current", "true");
+      line.append(element("span", "b", t("you")));
+    }
+    line.append(element("span", "b", t("wins") + " " + row.wins + " \u00b7 " + t("games") + " " + row.games));
+    if (row.good_guesses) line.append(element("span", "b", t("guesses") + " " + row.good_guesses));
+    for (const title of row.titles || []) line.append(element("span", "b", t("title_" + title)));
+    return line;
+  }
+
+  function renderStandings(view, panel) {
+    const box = panelPart("social-standings", panel);
+    const rows = view.standings || [];
+    const signature = JSON.stringify(rows) + view.me.id;
     box.hidden = !rows.length;
-    if (S.standings === key) return;
-    S.standings = key;
-    box.textContent = "";
+    if (drawn.standings === signature) return;
+    drawn.standings = signature;
+    box.replaceChildren();
     if (!rows.length) return;
-    box.append(el("h2", t("standings")));
-    const ol = el("ol");
-    for (const r of rows) {
-      const li = el("li", null, r.player === v.me.id ? "row me" : "row"),
-        who = r.name + (r.bot ? " (" + t("bot") + ")" : "");
-      li.append(el("span", who, "name"));
-      if (r.player === v.me.id) { li.setAttribute("aria-current", "true"); li.style.fontWeight = "bold"; li.append(el("span", t("you"), "b")); }
-      li.append(el("span", t("wins") + " " + r.wins + " · " + t("games") + " " + r.games, "b"));
-      if (r.good_guesses) li.append(el("span", t("guesses") + " " + r.good_guesses, "b"));
-      for (const x of r.titles || []) li.append(el("span", t("title_" + x), "b"));
-      ol.append(li);
-    }
-    box.append(ol);
-  },
+    const list = element("ol");
+    for (const row of rows) list.append(standingRow(row, view.me.id));
+    box.append(element("h2", null, t("standings")), list);
+  }
 
-  draw = (v) => {
-    if (!v || !v.me) return;
-    const p = panel();
-    howto(v, p);
-    react(v, p);
-    predict(v, p);
-    standings(v, p);
-    part("social-note", p);
-  };
-D.addEventListener("cuckoo:view", (e) => draw(e.detail));
-draw(C.view());
+  function render(view) {
+    if (!view || !view.me) return;
+    const panel = socialPanel();
+    renderHowTo(view, panel);
+    renderReactions(view, panel);
+    renderPrediction(view, panel);
+    renderStandings(view, panel);
+    panelPart("social-note", panel);
+  }
+
+  document.addEventListener("cuckoo:view", (event) => render(event.detail));
+  render(cuckoo.view());
 })();

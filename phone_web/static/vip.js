@@ -1,170 +1,296 @@
 /* The VIP's host controls on the phone (issue 13), an add-on of the phone page (PHONE_ADDONS.md).
-Shown only to the VIP, and only the controls the view's "can" allows now: house rules H1-H8 as
-switches with H4's seconds, computer players, kick (confirmed; away players first), make VIP,
-skip, misdeal, end the game (confirmed), "How to play" on the TV, a new evening (confirmed), the
-TV's language and voice. Texts through cuckoo.t;
-names only as textContent; controls are built once and only updated, so focus stays put. */
+ *
+ * Fetched only by the phone whose view says it is the VIP (phone.js, loadOnDemandAddOns), with
+ * its messages for the page's language in front, so a guest never downloads host controls.
+ * Shows only the controls the view's "can" allows now: house rules H1-H8 as switches with H4's
+ * seconds, computer players, kick (confirmed; away players first), make VIP, skip, misdeal, end
+ * the game (confirmed), "How to play" on the TV, a new evening (confirmed), the TV's language,
+ * voice and music volume. Every text goes through cuckoo.t; names are set as textContent only;
+ * controls are built once and only updated afterwards, so focus stays where it is (issue 19).
+ */
 (() => {
-"use strict";
-const C = window.cuckoo, D = document;
-if (!C) return;
-const t = (k, p) => C.t("vip." + k, p), RULES = ["H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8"],
-  mk = (tag, cls, text) => { const e = D.createElement(tag); if (cls) e.className = cls; if (text != null) e.textContent = text; return e; },
-  button = (text, f, cls) => { const b = mk("button", cls || "alt", text); b.type = "button"; b.addEventListener("click", f); return b; },
-  panel = mk("section"), ask = mk("div", "vip-ask"), askText = mk("p"), box = {};
-panel.id = "vip-panel";
-panel.hidden = true;
-ask.hidden = true;
-ask.setAttribute("role", "alertdialog");
-askText.id = "vip-ask-text";
-ask.setAttribute("aria-labelledby", askText.id);
+  "use strict";
 
-/* a confirmation inside the panel: Yes runs f, Cancel closes */
-let onYes = null;
-const yes = button(t("yes"), () => { const f = onYes; close(); if (f) f(); }, ""),
-  close = () => { ask.hidden = true; onYes = null; },
-  confirm = (text, f) => { askText.textContent = text; onYes = f; ask.hidden = false; yes.focus(); };
-yes.id = "vip-yes";
-ask.append(askText, yes, button(t("cancel"), close));
+  const cuckoo = window.cuckoo;
+  if (!cuckoo) return;
 
-const section = (id, title) => { const s = mk("section"); s.id = "vip-" + id; s.append(mk("h2", null, t(title))); panel.append(s); return (box[id] = s); },
-  send = (action, extra) => C.send(action, extra);
+  /** The house rules of RULES.md the VIP may switch on; "H1" names vip.h1_name and vip.h1_text. */
+  const HOUSE_RULES = ["H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8"];
+  /** H4's seconds per decision: the range the host accepts (PHONE_API.md, set_rules). */
+  const RAPID_SECONDS = { min: 5, max: 60, unset: 10 };
+  /** The TV's languages, each named in its own language. */
+  const TV_LANGUAGES = [["en", "English"], ["fr", "Français"], ["it", "Italiano"]];
+  /** Any of these in "can" means this phone is the VIP with something to control now. */
+  const PANEL_ACTIONS = ["set_rules", "kick", "make_vip", "misdeal", "end_game", "new_evening"];
 
-/* house rules: one switch per rule, its name and one line; H4's seconds */
-const rules = section("rules", "rules_title"), switches = {}, seconds = mk("input");
-rules.append(mk("small", null, t("rules_next_game")));
-const chosen = () => RULES.filter((r) => switches[r].checked),
-  sendRules = () => { const n = Math.round(+seconds.value); send("set_rules", n >= 5 && n <= 60 ? { rules: chosen(), rapid_seconds: n } : { rules: chosen() }); };
-for (const r of RULES) {
-  const label = mk("label", "vip-rule"), input = mk("input"), words = mk("span");
-  input.type = "checkbox";
-  input.id = "vip-rule-" + r;
-  input.addEventListener("change", sendRules);
-  words.append(mk("strong", null, t(r.toLowerCase() + "_name")), mk("small", null, t(r.toLowerCase() + "_text")));
-  label.append(input, words);
-  rules.append(label);
-  switches[r] = input;
-}
-const secondsLabel = mk("label", "vip-rule", t("seconds_label"));
-Object.assign(seconds, { type: "number", min: 5, max: 60, step: 1, id: "vip-seconds", inputMode: "numeric" });
-seconds.addEventListener("change", sendRules);
-secondsLabel.append(seconds);
-rules.append(secondsLabel);
+  /** This add-on's message: "vip.<key>". */
+  const t = (key, params) => cuckoo.t("vip." + key, params);
 
-/* players: add a computer player with a strategy; everyone else with kick / make VIP */
-const people = section("players", "players_title"), strategy = mk("select"), list = mk("ul");
-strategy.id = "vip-strategy";
-strategy.setAttribute("aria-label", t("strategy_label"));
-const add = button(t("add_bot"), () => send("add_bot", { strategy: strategy.value }));
-add.id = "vip-add-bot";
-people.append(strategy, add, list);
+  /** The core page's element(tag, className, text): text is set as textContent only. */
+  const element = cuckoo.element;
 
-/* this round */
-const round = section("round", "round_title"),
-  skip = button("", () => send("skip")),
-  misdeal = button(t("misdeal"), () => send("misdeal")),
-  end = button(t("end_game"), () => confirm(t("end_confirm"), () => send("end_game")));
-skip.id = "vip-skip"; misdeal.id = "vip-misdeal"; end.id = "vip-end-game";
-round.append(skip, misdeal, end);
-
-/* the evening (issue 14): "How to play" on the TV (lobby), tonight's standings from zero */
-const evening = section("evening", "evening_title"),
-  howTo = button(t("how_to_play"), () => send("how_to_play")),
-  fresh = button(t("new_evening"), () => confirm(t("new_evening_confirm"), () => send("new_evening")));
-howTo.id = "vip-how-to-play"; fresh.id = "vip-new-evening";
-evening.append(howTo, fresh);
-
-/* the TV: language and voice (lobby) */
-const tv = section("tv", "tv_title"), lang = mk("select"), voice = mk("input"), voiceLabel = mk("label", "vip-rule");
-lang.id = "vip-tv-language";
-lang.setAttribute("aria-label", t("tv_language"));
-for (const [code, name] of [["en", "English"], ["fr", "Français"], ["it", "Italiano"]]) { const o = mk("option", null, name); o.value = code; o.lang = code; lang.append(o); }
-lang.addEventListener("change", () => send("set_tv", { language: lang.value }));
-voice.type = "checkbox";
-voice.id = "vip-voice";
-voice.addEventListener("change", () => send("set_tv", { voice_muted: !voice.checked }));
-voiceLabel.append(voice, mk("span", null, t("voice")));
-/* the music's volume on the TV (issue 20), in tens of percent */
-const music = mk("input"), musicLabel = mk("label", "vip-rule vip-slider");
-music.type = "range"; music.min = "0"; music.max = "100"; music.step = "10"; music.id = "vip-music";
-music.addEventListener("change", () => send("set_tv", { music_volume: +music.value }));
-musicLabel.append(mk("span", null, t("music_volume")), music);
-tv.append(mk("label", null, t("tv_language")), lang, voiceLabel, musicLabel);
-panel.prepend(mk("h2", "vip-title", t("panel_title")), ask);
-
-/* everyone: "X is now the VIP." for a few seconds when the role moves */
-const news = mk("p", null, "");
-news.id = "vip-news";
-news.setAttribute("role", "status");
-let signature = "", lastVip = null, newsTimer = 0;
-const announce = (v) => {
-  if (!v || !v.me) return;
-  if (!news.isConnected) D.getElementById("game").prepend(news);
-  if (lastVip && v.vip && v.vip !== lastVip) {
-    const who = v.players.find((p) => p.id === v.vip);
-    news.textContent = t("now_vip", { name: who ? who.name : "" });
-    clearTimeout(newsTimer);
-    newsTimer = setTimeout(() => { news.textContent = ""; }, 6000);
+  function button(text, onClick, className = "alt") {
+    const node = element("button", className, text);
+    node.type = "button";
+    node.addEventListener("click", onClick);
+    return node;
   }
-  lastVip = v.vip || lastVip;
-};
-const render = (v) => {
-  announce(v);
-  const me = v && v.me, can = (v && v.can) || [];
-  panel.hidden = !(me && me.is_vip && ["set_rules", "kick", "make_vip", "misdeal", "end_game", "new_evening"].some((a) => can.includes(a)));
-  if (panel.hidden) return close();
-  if (!panel.isConnected) D.getElementById("game").append(panel);
-  const has = (a) => can.includes(a), names = {};
-  v.players.forEach((p) => { names[p.id] = p.name; });
 
-  box.rules.hidden = !has("set_rules");
-  for (const r of RULES) { const on = (v.house_rules || []).includes(r); if (switches[r].checked !== on) switches[r].checked = on; }
-  secondsLabel.hidden = !switches.H4.checked;
-  if (v.rapid_seconds && D.activeElement !== seconds) seconds.value = v.rapid_seconds;
-  else if (!seconds.value) seconds.value = 10;
+  const send = (action, extra) => cuckoo.send(action, extra);
 
-  add.hidden = strategy.hidden = !has("add_bot");
-  const offered = (v.bot_strategies || []).join();
-  if (strategy.dataset.offered !== offered) {
-    strategy.dataset.offered = offered;
-    strategy.textContent = "";
-    for (const s of v.bot_strategies || []) { const o = mk("option", null, t("strategy_" + s)); o.value = s; strategy.append(o); }
+  const panel = element("section");
+  panel.id = "vip-panel";
+  panel.hidden = true;
+  /** The panel's parts by name (rules, players, round, evening, tv), to hide a whole part. */
+  const parts = {};
+
+  function part(name, titleKey) {
+    const section = element("section");
+    section.id = "vip-" + name;
+    section.append(element("h2", null, t(titleKey)));
+    panel.append(section);
+    parts[name] = section;
+    return section;
   }
-  /* the others, away ones first; rebuilt only when who/what changes */
-  const gone = (p) => p.connected === false && !p.bot,
-    others = v.players.filter((p) => p.id !== me.id).sort((a, b) => gone(b) - gone(a) || a.seat - b.seat),
-    sig = JSON.stringify([others.map((p) => [p.id, p.name, p.connected, p.bot]), has("kick"), has("make_vip")]);
-  box.players.hidden = !has("kick") && !has("add_bot");
-  if (sig !== signature) {
-    signature = sig;
-    list.textContent = "";
-    for (const p of others) {
-      const li = mk("li", "row vip-player"), away = gone(p);
-      li.dataset.player = p.id;
-      li.append(mk("span", "name", p.name));
-      if (away) li.append(mk("span", "b vip-away", t("away_tag")));
-      if (p.bot) li.append(mk("span", "b", t("bot_tag")));
-      if (has("kick")) li.append(button(t("remove"), () => confirm(t("kick_confirm", { name: p.name }), () => send("kick", { player: p.id })), "alt vip-kick"));
-      if (has("make_vip") && !p.bot && !away) li.append(button(t("make_vip"), () => confirm(t("make_vip_confirm", { name: p.name }), () => send("make_vip", { player: p.id })), "alt vip-make"));
-      list.append(li);
+
+  /* ------------------------------------------------ confirmation: Yes runs the action */
+
+  const question = element("div", "vip-ask");
+  const questionText = element("p");
+  questionText.id = "vip-ask-text";
+  question.hidden = true;
+  question.setAttribute("role", "alertdialog");
+  question.setAttribute("aria-labelledby", questionText.id);
+  let onYes = null;
+
+  function closeQuestion() {
+    question.hidden = true;
+    onYes = null;
+  }
+
+  const yesButton = button(t("yes"), () => {
+    const action = onYes;
+    closeQuestion();
+    if (action) action();
+  }, "");
+  yesButton.id = "vip-yes";
+  question.append(questionText, yesButton, button(t("cancel"), closeQuestion));
+
+  /** Ask before something that cannot be undone (kick, end the game, a new evening). */
+  function confirmThen(text, action) {
+    questionText.textContent = text;
+    onYes = action;
+    question.hidden = false;
+    yesButton.focus();
+  }
+
+  /* ------------------------------------------------ house rules: a switch per rule, H4's seconds */
+
+  const rulesPart = part("rules", "rules_title");
+  rulesPart.append(element("small", null, t("rules_next_game")));
+  const ruleSwitches = {};
+  const secondsInput = element("input");
+
+  const chosenRules = () => HOUSE_RULES.filter((rule) => ruleSwitches[rule].checked);
+
+  function sendRules() {
+    const seconds = Math.round(Number(secondsInput.value));
+    const valid = seconds >= RAPID_SECONDS.min && seconds <= RAPID_SECONDS.max;
+    send("set_rules", valid ? { rules: chosenRules(), rapid_seconds: seconds } : { rules: chosenRules() });
+  }
+
+  for (const rule of HOUSE_RULES) {
+    const label = element("label", "vip-rule");
+    const input = element("input");
+    const words = element("span");
+    input.type = "checkbox";
+    input.id = "vip-rule-" + rule;
+    input.addEventListener("change", sendRules);
+    const key = rule.toLowerCase();
+    words.append(element("strong", null, t(key + "_name")), element("small", null, t(key + "_text")));
+    label.append(input, words);
+    rulesPart.append(label);
+    ruleSwitches[rule] = input;
+  }
+  const secondsLabel = element("label", "vip-rule", t("seconds_label"));
+  Object.assign(secondsInput, {
+    type: "number",
+    min: RAPID_SECONDS.min,
+    max: RAPID_SECONDS.max,
+    step: 1,
+    id: "vip-seconds",
+    inputMode: "numeric",
+  });
+  secondsInput.addEventListener("change", sendRules);
+  secondsLabel.append(secondsInput);
+  rulesPart.append(secondsLabel);
+
+  /* ------------------------------------------------ players: add a bot; kick / make VIP */
+
+  const playersPart = part("players", "players_title");
+  const strategySelect = element("select");
+  strategySelect.id = "vip-strategy";
+  strategySelect.setAttribute("aria-label", t("strategy_label"));
+  const addBotButton = button(t("add_bot"), () => send("add_bot", { strategy: strategySelect.value }));
+  addBotButton.id = "vip-add-bot";
+  const playerList = element("ul");
+  playersPart.append(strategySelect, addBotButton, playerList);
+  /** What the player list was drawn from: it is rebuilt only when this changes. */
+  let playerListSignature = "";
+
+  /** Away: a human without an open event stream (computer players are always present). */
+  const isAway = (player) => player.connected === false && !player.bot;
+
+  function playerRow(player, can) {
+    const row = element("li", "row vip-player");
+    const away = isAway(player);
+    row.dataset.player = player.id;
+    row.append(element("span", "name", player.name));
+    if (away) row.append(element("span", "b vip-away", t("away_tag")));
+    if (player.bot) row.append(element("span", "b", t("bot_tag")));
+    if (can("kick")) {
+      const kick = () => send("kick", { player: player.id });
+      row.append(button(t("remove"), () => confirmThen(t("kick_confirm", { name: player.name }), kick), "alt vip-kick"));
+    }
+    if (can("make_vip") && !player.bot && !away) {
+      const handOver = () => send("make_vip", { player: player.id });
+      row.append(button(t("make_vip"), () => confirmThen(t("make_vip_confirm", { name: player.name }), handOver), "alt vip-make"));
+    }
+    return row;
+  }
+
+  /** Everyone but me, away players first, then in seat order. */
+  function renderPlayerList(view, can) {
+    const others = view.players
+      .filter((player) => player.id !== view.me.id)
+      .sort((a, b) => isAway(b) - isAway(a) || a.seat - b.seat);
+    const signature = JSON.stringify([
+      others.map((player) => [player.id, player.name, player.connected, player.bot]),
+      can("kick"),
+      can("make_vip"),
+    ]);
+    if (signature === playerListSignature) return;
+    playerListSignature = signature;
+    playerList.replaceChildren(...others.map((player) => playerRow(player, can)));
+  }
+
+  function renderStrategies(view) {
+    const offered = view.bot_strategies || [];
+    if (strategySelect.dataset.offered === offered.join()) return;
+    strategySelect.dataset.offered = offered.join();
+    strategySelect.replaceChildren();
+    for (const strategy of offered) {
+      const option = element("option", null, t("strategy_" + strategy));
+      option.value = strategy;
+      strategySelect.append(option);
     }
   }
 
-  box.round.hidden = !has("misdeal") && !has("end_game");
-  skip.hidden = !has("skip") || !v.current;  /* named once the TV has shown whose turn it is */
-  skip.textContent = t("skip", { name: names[v.current] || "" });
-  misdeal.hidden = !has("misdeal");
-  end.hidden = !has("end_game");
+  /* ------------------------------------------------ this round */
 
-  box.evening.hidden = !has("how_to_play") && !has("new_evening");
-  howTo.hidden = !has("how_to_play");
-  fresh.hidden = !has("new_evening");
+  const roundPart = part("round", "round_title");
+  const skipButton = button("", () => send("skip"));
+  const misdealButton = button(t("misdeal"), () => send("misdeal"));
+  const endGameButton = button(t("end_game"), () => confirmThen(t("end_confirm"), () => send("end_game")));
+  skipButton.id = "vip-skip";
+  misdealButton.id = "vip-misdeal";
+  endGameButton.id = "vip-end-game";
+  roundPart.append(skipButton, misdealButton, endGameButton);
 
-  box.tv.hidden = !has("set_tv");
-  if (v.tv_language && lang.value !== v.tv_language) lang.value = v.tv_language;
-  if (voice.checked !== !v.voice_muted) voice.checked = !v.voice_muted;
-  if (v.music_volume != null && D.activeElement !== music) music.value = String(v.music_volume);
-};
-D.addEventListener("cuckoo:view", (e) => render(e.detail));
-render(C.view());
+  /* ------------------------------------------------ the evening (issue 14) */
+
+  const eveningPart = part("evening", "evening_title");
+  const howToPlayButton = button(t("how_to_play"), () => send("how_to_play"));
+  const newEveningButton = button(t("new_evening"), () =>
+    confirmThen(t("new_evening_confirm"), () => send("new_evening")));
+  howToPlayButton.id = "vip-how-to-play";
+  newEveningButton.id = "vip-new-evening";
+  eveningPart.append(howToPlayButton, newEveningButton);
+
+  /* ------------------------------------------------ the TV: language, voice, music (lobby) */
+
+  const tvPart = part("tv", "tv_title");
+  const tvLanguage = element("select");
+  tvLanguage.id = "vip-tv-language";
+  tvLanguage.setAttribute("aria-label", t("tv_language"));
+  for (const [code, name] of TV_LANGUAGES) {
+    const option = element("option", null, name);
+    option.value = code;
+    option.lang = code;
+    tvLanguage.append(option);
+  }
+  tvLanguage.addEventListener("change", () => send("set_tv", { language: tvLanguage.value }));
+
+  const voiceSwitch = element("input");
+  voiceSwitch.type = "checkbox";
+  voiceSwitch.id = "vip-voice";
+  voiceSwitch.addEventListener("change", () => send("set_tv", { voice_muted: !voiceSwitch.checked }));
+  const voiceLabel = element("label", "vip-rule");
+  voiceLabel.append(voiceSwitch, element("span", null, t("voice")));
+
+  /* the music's volume on the TV (issue 20), in tens of percent */
+  const musicSlider = element("input");
+  Object.assign(musicSlider, { type: "range", min: "0", max: "100", step: "10", id: "vip-music" });
+  musicSlider.addEventListener("change", () => send("set_tv", { music_volume: Number(musicSlider.value) }));
+  const musicLabel = element("label", "vip-rule vip-slider");
+  musicLabel.append(element("span", null, t("music_volume")), musicSlider);
+  tvPart.append(element("label", null, t("tv_language")), tvLanguage, voiceLabel, musicLabel);
+
+  panel.prepend(element("h2", "vip-title", t("panel_title")), question);
+
+  /* ------------------------------------------------ drawing a view */
+
+  function renderRules(view) {
+    for (const rule of HOUSE_RULES) {
+      const on = (view.house_rules || []).includes(rule);
+      if (ruleSwitches[rule].checked !== on) ruleSwitches[rule].checked = on;
+    }
+    secondsLabel.hidden = !ruleSwitches.H4.checked;
+    if (view.rapid_seconds && document.activeElement !== secondsInput) secondsInput.value = view.rapid_seconds;
+    else if (!secondsInput.value) secondsInput.value = RAPID_SECONDS.unset;
+  }
+
+  function renderTv(view) {
+    if (view.tv_language && tvLanguage.value !== view.tv_language) tvLanguage.value = view.tv_language;
+    if (voiceSwitch.checked !== !view.voice_muted) voiceSwitch.checked = !view.voice_muted;
+    if (view.music_volume != null && document.activeElement !== musicSlider) {
+      musicSlider.value = String(view.music_volume);
+    }
+  }
+
+  function render(view) {
+    const actions = (view && view.can) || [];
+    const can = (action) => actions.includes(action);
+    panel.hidden = !(view && view.me && view.me.is_vip && PANEL_ACTIONS.some(can));
+    if (panel.hidden) {
+      closeQuestion();
+      return;
+    }
+    if (!panel.isConnected) document.getElementById("game").append(panel);
+
+    parts.rules.hidden = !can("set_rules");
+    renderRules(view);
+
+    parts.players.hidden = !can("kick") && !can("add_bot");
+    addBotButton.hidden = strategySelect.hidden = !can("add_bot");
+    renderStrategies(view);
+    renderPlayerList(view, can);
+
+    parts.round.hidden = !can("misdeal") && !can("end_game");
+    skipButton.hidden = !can("skip") || !view.current; /* named once the TV has shown whose turn it is */
+    const current = view.players.find((player) => player.id === view.current);
+    skipButton.textContent = t("skip", { name: current ? current.name : "" });
+    misdealButton.hidden = !can("misdeal");
+    endGameButton.hidden = !can("end_game");
+
+    parts.evening.hidden = !can("how_to_play") && !can("new_evening");
+    howToPlayButton.hidden = !can("how_to_play");
+    newEveningButton.hidden = !can("new_evening");
+
+    parts.tv.hidden = !can("set_tv");
+    renderTv(view);
+  }
+
+  document.addEventListener("cuckoo:view", (event) => render(event.detail));
+  render(cuckoo.view());
 })();

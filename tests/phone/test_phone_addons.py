@@ -1,7 +1,8 @@
 """PHONE_ADDONS.md: the core page's interface for add-ons, and the stream-replacement rule.
 
-An add-on script (here a test one standing for vip.js) is served in the same response as
-phone.js, uses ``window.cuckoo`` and renders on every ``cuckoo:view``. When the server ends a
+An add-on script (here a test one standing for vip.js, the on-demand add-on) is fetched by the
+VIP's phone only, with its messages in front, uses ``window.cuckoo`` and renders on every
+``cuckoo:view``; a guest's phone never asks for it. When the server ends a
 stream with ``event: replaced``, the page says so, offers to take the game back and does not
 reconnect by itself.
 """
@@ -52,17 +53,21 @@ def addon_server(make_session: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator
     server.stop()
 
 
-def test_addons_share_one_script_and_use_window_cuckoo(
+def scripts_of(phone: Phone, origin: str) -> list[str]:
+    return [r.url[len(origin) :] for r in phone.requests if r.resource_type == "script"]
+
+
+def test_addons_use_window_cuckoo_and_only_the_vip_fetches_the_vip_addon(
     addon_server: Any, phone_factory: Any
 ) -> None:
     session = addon_server.session
-    phone: Phone = phone_factory("Pixel 7", "en-GB")
-    phone.open(f"{addon_server.url}/?room=TEST")
-    phone.join("Ana")
+    phone: Phone = phone_factory("Pixel 7", "fr-FR")
+    phone.open(f"{addon_server.url}/?room=TEST&lang=en")
+    phone.join("Ana")  # the first to join is the VIP
     phone.wait_step(0)
-    scripts = [r.url for r in phone.requests if r.resource_type == "script"]
-    assert len(scripts) == 1 and scripts[0].endswith("/phone/phone.js")  # one bundle
     panel = phone.page.locator("main > #vip-panel")
+    panel.wait_for()
+    assert scripts_of(phone, addon_server.url) == ["/phone/phone.js", "/phone/vip.js?lang=en"]
     assert panel.inner_text() == "[en] Hello Ana | 10\u2665 | 10 of Hearts"
     views = phone.page.evaluate("() => window.__addon.views")
     session.join("Bo", "TEST")
@@ -84,6 +89,14 @@ def test_addons_share_one_script_and_use_window_cuckoo(
         "async () => (await window.cuckoo.request('GET', '/api/state')).status"
     )
     assert status == 200
+
+    guest: Phone = phone_factory("Pixel 7", "it-IT")  # joins mid-game: waiting, not the VIP
+    guest.open(f"{addon_server.url}/?room=TEST")
+    guest.join("Dee")
+    guest.wait_step(1)
+    guest.page.wait_for_timeout(500)  # a late request for vip.js would show up here
+    assert scripts_of(guest, addon_server.url) == ["/phone/phone.js"]
+    assert guest.page.evaluate("() => window.__addon === undefined")
 
 
 REPLACED = "event: replaced\ndata: {}\n\n"

@@ -1,0 +1,42 @@
+/* "Bea is now the VIP.": every phone says for a few seconds when the VIP role moves (issue 13).
+ *
+ * An add-on of the phone page (PHONE_ADDONS.md), bundled for every phone: the VIP's own
+ * controls (vip.js) are fetched only by the VIP's phone, but everybody hears who runs the
+ * party now. The name is set with textContent; the text comes from cuckoo.t("vip.now_vip").
+ */
+(() => {
+  "use strict";
+
+  const cuckoo = window.cuckoo;
+  if (!cuckoo) return;
+
+  /** This add-on's message: "vip.<key>" (the VIP's words, like vip.js). */
+  const t = (key, params) => cuckoo.t("vip." + key, params);
+  /** How long the news stays on screen, in milliseconds. */
+  const NEWS_MS = 6000;
+
+  const news = document.createElement("p");
+  news.id = "vip-news";
+  news.setAttribute("role", "status");
+
+  /** The VIP of the last view drawn (null before the first one). */
+  let lastVip = null;
+  let clearTimer = 0;
+
+  function showNews(view) {
+    if (!view || !view.me) return;
+    if (!news.isConnected) document.getElementById("game").prepend(news);
+    if (lastVip && view.vip && view.vip !== lastVip) {
+      const newVip = view.players.find((player) => player.id === view.vip);
+      news.textContent = t("now_vip", { name: newVip ? newVip.name : "" });
+      clearTimeout(clearTimer);
+      clearTimer = setTimeout(() => {
+        news.textContent = "";
+      }, NEWS_MS);
+    }
+    lastVip = view.vip || lastVip;
+  }
+
+  document.addEventListener("cuckoo:view", (event) => showNews(event.detail));
+  showNews(cuckoo.view());
+})();
