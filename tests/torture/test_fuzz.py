@@ -34,6 +34,8 @@ PATHS = [
     "/",
     "/phone/phone.js",
     "/phone/phone.css",
+    "/phone/vip.js",
+    "/phone/vip.js?lang=zz",
     "/phone/../app.py",
     "/api",
     "/api/action/",
