@@ -182,8 +182,8 @@ def test_issue20_a_beat_cut_short_still_plays_what_it_owed() -> None:
             heard.append(name)
 
     track = CueTrack(Ears())
-    deal = Beat({"type": "round_dealt", "order": ["a", "b", "c"]}, 1.0)
+    deal = Beat({"type": "round_dealt", "round": 1, "dealer": "c", "order": ["a", "b", "c"]}, 1.0)
     track.begin(deal)
     deal.elapsed = 5.0  # a backlog ran it to the end within one frame
-    track.begin(Beat({"type": "exchanged"}, 1.0))
+    track.begin(Beat({"type": "exchanged", "player": "a", "target": "b"}, 1.0))
     assert heard == ["deal", "deal", "deal", "swap"]
