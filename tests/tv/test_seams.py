@@ -21,7 +21,12 @@ from .views import player, view
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Where the contract must be read typed (issue 16 item 1).
-TYPED_SEAM = [ROOT / "host" / "tv", ROOT / "host" / "voice", ROOT / "host" / "rules" / "bots.py"]
+TYPED_SEAM = [
+    ROOT / "host" / "tv",
+    ROOT / "host" / "voice",
+    ROOT / "host" / "rules" / "bots.py",
+    ROOT / "host" / "audio" / "cueing.py",
+]
 UNTYPED = re.compile(r"dict\[str, Any\]|Mapping\[str, Any\]|\.get\(\s*[\"']type[\"']")
 #: Rules the engine states (host/rules) written again in a front-end (issue 16 item 2).
 RESTATED = {
