@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from host.rules import Call, EventDict
+from host.rules import EventDict
 from host.tv import theme
 from host.tv.layout import (
     BANNER_Y,
@@ -199,6 +199,13 @@ class Move:
             )
 
 
+def shown_king(event: EventDict) -> str | None:
+    """The King a block or a cut shows face up (R7, R9); None for any other event."""
+    if event["type"] == "blocked" or event["type"] == "cut_king":
+        return event["king"]
+    return None
+
+
 def _deal(m: Move) -> None:
     """R5: one card after another from the stock to each seat in turn order."""
     event = m.event
@@ -236,9 +243,7 @@ def _exchanged(m: Move) -> None:
 
 def _call(m: Move) -> None:
     """The host's call when a King blocks (R7, R9): "CUCKOO!", or "CHASE!" under H8."""
-    event = m.event
-    chase = event["type"] in ("blocked", "cut_king") and event.get("call") == Call.CHASE
-    call = m.props.t("call_chase" if chase else "call_cuckoo")
+    call = m.props.t("call_chase" if m.event.get("call") == "chase" else "call_cuckoo")
     pop = min(1.0, m.beat.elapsed / 0.35)
     m.banner(call, max(40, round(CALL_SIZE * (0.5 + 0.5 * pop)) // 10 * 10), theme.GOLD)
 
@@ -266,12 +271,9 @@ def _cut_taken(m: Move) -> None:
 
 def _cut_king(m: Move) -> None:
     """R9: a cut King turns face up and is set aside; the dealer keeps their card."""
-    event = m.event
-    if event["type"] != "cut_king":
-        return
     t = min(1.0, m.beat.elapsed / 0.8)
     m.card(
-        m.props.cards.flipped(event.get("king"), PILE_WIDTH, t),
+        m.props.cards.flipped(shown_king(m.event), PILE_WIDTH, t),
         lerp(stock_spot(), aside_spot(), ease(t)),
     )
     _call(m)

@@ -33,6 +33,7 @@ from host.tv.moves import (
     draw_move,
     label,
     point,
+    shown_king,
     winners_banner,
 )
 from host.tv.scene import Props
@@ -67,22 +68,22 @@ def card_look(stage: Stage, seat: SeatShow) -> CardLook:
     beat = stage.beat
     if beat is None:
         return look
-    event = beat.event
+    event, kind = beat.event, beat.kind
     if event["type"] == "round_dealt" and seat.id in event.get("order", []):
         landed = beat.elapsed >= event["order"].index(seat.id) * DEAL_STAGGER + DEAL_FLIGHT
         return CardLook("back") if landed else CardLook("none")
-    if event["type"] == "exchanged" and seat.id in (event.get("player"), event.get("target")):
+    if kind == "exchanged" and seat.id in (event.get("player"), event.get("target")):
         return CardLook("none")
-    if event["type"] == "blocked" and seat.id == event.get("target") and seat.card is None:
+    if kind == "blocked" and seat.id == event.get("target") and seat.card is None:
         flip = beat.elapsed / 0.5
         return (
-            CardLook("flip", event.get("king"), flip)
+            CardLook("flip", shown_king(event), flip)
             if flip < 1
-            else CardLook("face", event.get("king"))
+            else CardLook("face", shown_king(event))
         )
-    if event["type"] == "cut_taken" and seat.id == event.get("dealer"):
+    if kind == "cut_taken" and seat.id == event.get("dealer"):
         return CardLook("none")
-    if event["type"] == "misdeal" and seat.dealt:
+    if kind == "misdeal" and seat.dealt:
         return CardLook("none")
     if event["type"] == "reveal" and seat.id in event.get("cards", {}) and seat.card is None:
         code = event["cards"][seat.id]
