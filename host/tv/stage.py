@@ -122,10 +122,6 @@ class Beat:
     """Which public event this is, counted from the TV's first update (the pacer's count)."""
     batch: int = 0
     """Which update it came in: a backlog is counted in updates, not events."""
-    after: View | None = None
-    """The public view that came with this beat's update (the table once the update is played)."""
-    last: bool = False
-    """The update's last beat: when it ends, ``after`` is the table's truth."""
 
     @property
     def kind(self) -> str:
@@ -182,20 +178,22 @@ class Stage:
     on_cue: Callable[[EventDict], None] | None = None
     """Told when an event's moment comes on screen (the voice speaks it then)."""
     _reported: Shown = field(default_factory=Shown)
+    _ends: deque[tuple[EventDict, View]] = field(default_factory=deque, repr=False)
+    """Each queued update's last event and its view, oldest first: when that event's beat
+    ends, the view is the table's truth (the first entry is the update playing now)."""
 
     # -- input -----------------------------------------------------------------------------
     def receive(self, view: View, events: Sequence[EventDict]) -> None:
         """Take one public update: queue its events, remember its view for later."""
-        self.latest = after = public_view(view)
+        self.latest = public_view(view)
         self.batches += 1
-        beat = None
         for event in public_events(events):
-            beat = Beat(event, beat_length(event), seq=self.received, batch=self.batches)
-            beat.after = after
-            self.queue.append(beat)
+            self.queue.append(
+                Beat(event, beat_length(event), seq=self.received, batch=self.batches)
+            )
             self.received += 1
-        if beat is not None:
-            beat.last = True
+        if self.queue and self.queue[-1].batch == self.batches:
+            self._ends.append((self.queue[-1].event, self.latest))
         self.changed = True
         if self.beat is None:
             self._advance()
@@ -258,7 +256,7 @@ class Stage:
         self.changed = True
         self._reveal_progress()
         while self.beat is not None and self.beat.elapsed >= self.beat.length:
-            self._end(self.beat)
+            self._finish(self.beat.event)
             self.beat = None
             self._advance()
 
@@ -281,15 +279,9 @@ class Stage:
             if beat.length > 0:
                 self.beat = beat
             else:
-                self._end(beat)
+                self._finish(beat.event)
         if self.beat is None and self.latest is not None:
             self.sync(self.latest)
-
-    def _end(self, beat: Beat) -> None:
-        """A beat is over: its event's facts, then its update's view once the update is played."""
-        self._finish(beat)
-        if beat.last and beat.after is not None and beat.after is not self.latest:
-            self.sync(beat.after)
 
     # -- the table copy --------------------------------------------------------------------
     def seat_of(self, player: str | None) -> SeatShow | None:
@@ -388,8 +380,8 @@ class Stage:
         elif event["type"] == "player_removed":
             self.players = [p for p in self.players if p.id != event.get("player")]
 
-    def _finish(self, beat: Beat) -> None:
-        event = beat.event
+    def _finish(self, event: EventDict) -> None:
+        after = self._ends[0][1] if self._ends else None  # the view of the update playing
         if event["type"] == "round_dealt":
             for seat in self.players:
                 seat.dealt = seat.id in self.order
@@ -403,14 +395,14 @@ class Stage:
             # A shown King stays shown on whoever holds it (R7): where it is now, the view says.
             for pid in (event.get("player"), event.get("target")):
                 one = self.seat_of(pid)
-                if one and beat.after is not None:
-                    one.card = _shown_card(beat.after, pid)
+                if one and after is not None:
+                    one.card = _shown_card(after, pid)
         elif event["type"] == "cut_taken":
             dealer = self.seat_of(event.get("dealer"))
             if dealer:
                 dealer.card = None  # the old card went face down to the discard (R9)
-            if beat.after is not None:
-                self.discard_count = int(beat.after.get("discard_count", self.discard_count))
+            if after is not None:
+                self.discard_count = int(after.get("discard_count", self.discard_count))
         elif event["type"] == "reveal":
             cards = event.get("cards", {})
             for seat in self.players:
@@ -428,6 +420,10 @@ class Stage:
             self.current = None
             for seat in self.players:
                 seat.dealt, seat.card = False, None
+        if after is not None and self._ends[0][0] is event:  # the update is played
+            self._ends.popleft()
+            if after is not self.latest:  # else the idle stage takes the latest view anyway
+                self.sync(after)
 
 
 def _shown_card(view: View, player: str) -> str | None:
