@@ -24,7 +24,7 @@ import random
 import tempfile
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ from benchmarks._host import (
     percentile,
     phones_streaming,
 )
-from host.rules import game_moves
+from host.rules import EventDict, View, game_moves
 
 PHONE_TARGET_MS = 15.0
 FRAME_MS = 1000.0 / 60.0
@@ -149,7 +149,7 @@ def tap_to_tv_frame(taps: int, players: int = 10, seed: int = 2) -> tuple[list[f
         receive = app.stage.receive
         render = app.render
 
-        def timed_receive(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> None:
+        def timed_receive(view: View, events: Sequence[EventDict]) -> None:
             receive(view, events)
             received.setdefault(view["step"], time.perf_counter())
 

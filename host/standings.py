@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, cast
 
 from host.rules.cards import RANKS
+from host.rules.contract import StandingsRow
 from host.rules.events import Event, EventKind
 
 #: Fun titles, in the order they are awarded; each goes to the single best at its figure.
@@ -81,24 +82,27 @@ class Standings:
     """Who was dealt into the current game (they get a game played at its end)."""
     predictions: dict[str, str] = field(default_factory=dict)
     """This round's predictions: predictor id -> the player they think will lose a life."""
-    _cache: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+    _cache: list[StandingsRow] | None = field(default=None, repr=False, compare=False)
 
     # ------------------------------------------------------------------ reading
 
-    def table(self) -> list[dict[str, Any]]:
+    def table(self) -> list[StandingsRow]:
         """The standings for a view: a list, best first, with each line's titles."""
         if self._cache is None:
             ranked = sorted(self.lines.values(), key=Line.sort_key)
             titles = self.titles()
             self._cache = [
-                {
-                    **asdict(line),
-                    "rank": place,
-                    "titles": [t for t in TITLES if titles.get(t) == line.player],
-                }
+                cast(
+                    StandingsRow,
+                    {
+                        **asdict(line),
+                        "rank": place,
+                        "titles": [t for t in TITLES if titles.get(t) == line.player],
+                    },
+                )
                 for place, line in enumerate(ranked, start=1)
             ]
-        return [dict(row, titles=list(row["titles"])) for row in self._cache]
+        return [{**row, "titles": list(row["titles"])} for row in self._cache]
 
     def titles(self) -> dict[str, str]:
         """Each fun title and who holds it: the only one best at its figure (ties: nobody)."""

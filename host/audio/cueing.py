@@ -10,10 +10,10 @@ step too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
 from host.audio.cues import DRUMROLL_SECONDS
+from host.rules import EventDict
 from host.tv.stage import DEAL_STAGGER, Beat, reveal_flip_start, reveal_marked_at
 
 #: Events with one cue as their animation starts.
@@ -34,18 +34,17 @@ class Cues(Protocol):
     def cue(self, name: str) -> None: ...
 
 
-def cue_times(event: Mapping[str, Any]) -> list[tuple[float, str]]:
+def cue_times(event: EventDict) -> list[tuple[float, str]]:
     """(beat time, cue) for one public event, in time order; [] for a silent one."""
-    kind = str(event.get("type", ""))
-    if kind == "round_dealt":
+    if event["type"] == "round_dealt":
         return [(i * DEAL_STAGGER, "deal") for i, _ in enumerate(event.get("order") or ())]
-    if kind == "reveal":
+    if event["type"] == "reveal":
         count = len(event.get("cards") or {})
         times = [(reveal_flip_start(i, count), "turn") for i in range(count)]
         if count:
             times.append((max(0.0, reveal_marked_at(count) - DRUMROLL_SECONDS), "drumroll"))
         return sorted(times)
-    cue = CUE_AT_START.get(kind)
+    cue = CUE_AT_START.get(event["type"])
     return [(0.0, cue)] if cue else []
 
 

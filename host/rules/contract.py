@@ -12,7 +12,7 @@ Stdlib only, like the rest of ``host/rules``.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any, Literal, TypedDict
+from typing import Literal, TypedDict
 
 
 class Word(str, Enum):
@@ -285,6 +285,28 @@ EventDict = PublicEvent | PrivateEvent
 # ------------------------------------------------------------------------------ views
 
 
+class StandingsRow(TypedDict):
+    """One line of the evening's standings (``host.standings.Standings.table``), best first."""
+
+    player: str
+    name: str
+    bot: bool
+    games: int
+    wins: int
+    rounds: int
+    survived: int
+    lives_lost: int
+    cuckoos: int
+    king_cuts: int
+    close_escapes: int
+    guesses: int
+    good_guesses: int
+    rank: int
+    """1 for the best line."""
+    titles: list[str]
+    """The fun titles this line holds (``host.standings.TITLES``)."""
+
+
 class _SeatRequired(TypedDict):
     id: str
     name: str
@@ -363,13 +385,13 @@ class View(_ViewRequired, total=False):
     The engine gives every key of ``_ViewRequired``; the session adds the optional ones.
     """
 
-    standings: list[dict[str, Any]]
+    standings: list[StandingsRow]
     """The evening's standings, best first (``host.standings.Standings.table``)."""
     bot_strategies: list[str]
     """For the VIP: the bot strategies on offer."""
     tv_language: str
     """For the VIP: the TV's language."""
     voice_muted: bool
+    """For the VIP: whether the TV's voice is muted."""
     music_volume: int
     """Percent (issue 20): the music under the voice and the cues, set by the VIP or the TV."""
-    """For the VIP: whether the TV's voice is muted."""

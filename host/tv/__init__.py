@@ -7,24 +7,25 @@ window and initialises nothing; pygame is set up inside ``run_tv`` only.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from host.i18n import Catalog
+    from host.tv.app import Sounds, Subscription, TableHost, Voice
 
 
 def run_tv(
-    session: Any,
-    announcer: Any,
+    session: TableHost,
+    announcer: Voice | None,
     catalog: Catalog,
     *,
     lang: str,
     fullscreen: bool,
     join_url: str,
     house_rules: list[str],
-    sounds: Any = None,
+    sounds: Sounds | None = None,
     settings: Path | None = None,
-    led: Any = None,
+    led: Subscription | None = None,
 ) -> None:
     """Show the party until the host quits (Esc/Q, confirmed) or closes the window.
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import time
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, Protocol, cast
 
 import pygame
@@ -23,6 +23,7 @@ from host.i18n import LANGUAGES, Catalog
 from host.pacing import Shown
 from host.rules import EventDict, View
 from host.session import SessionError
+from host.subscriptions import Update
 from host.tv import evening
 from host.tv.cards import CardPainter
 from host.tv.lobby import LobbyScene
@@ -56,7 +57,9 @@ REFUSALS = (SessionError,)
 
 
 class Subscription(Protocol):
-    def get(self, timeout: float | None = None) -> Any: ...
+    """A stream of updates (``host.subscriptions.Subscription``); None when nothing waits."""
+
+    def get(self, timeout: float | None = None) -> Update | None: ...
 
 
 class TableHost(Protocol):
@@ -64,10 +67,10 @@ class TableHost(Protocol):
 
     def subscribe(self, player_id: str | None) -> Subscription: ...
     def view(self, player_id: str | None) -> View: ...
-    def host_next(self) -> Any: ...
-    def add_bot(self) -> Any: ...
-    def kick(self, player_id: str) -> Any: ...
-    def misdeal(self) -> Any: ...
+    def host_next(self) -> object: ...
+    def add_bot(self) -> object: ...
+    def kick(self, player_id: str) -> object: ...
+    def misdeal(self) -> object: ...
 
 
 class Leader(Protocol):
@@ -126,7 +129,7 @@ class TVApp:
         self.session = session
         self.on_language = on_language  # e.g. remember L's choice for the next start
         # Captions by the event they tell, so a language switch re-tells the caption at once.
-        self._phrased: dict[str, tuple[Mapping[str, Any], int, str]] = {}
+        self._phrased: dict[str, tuple[EventDict, int, str]] = {}
         self.announcer = announcer
         self.sounds = sounds
         self._cues = CueTrack(sounds) if sounds is not None else None
@@ -178,7 +181,7 @@ class TVApp:
         if self._pacer_host is not None:
             self._pacer_host.tv_shown(shown)
 
-    def _cue(self, event: Mapping[str, Any]) -> None:
+    def _cue(self, event: EventDict) -> None:
         """An event's moment is on screen: the voice says it now (and the caption shows it)."""
         announce = getattr(self.announcer, "announce", None)
         if callable(announce) and self.stage.latest is not None:
@@ -188,14 +191,14 @@ class TVApp:
                 self._phrased[text] = (event, index, self.props.lang)
             announce([event], self.stage.latest)
 
-    def _phrases(self, event: Mapping[str, Any], lang: str) -> list[str]:
+    def _phrases(self, event: EventDict, lang: str) -> list[str]:
         """The voice's lines for ``event`` in ``lang`` (none if the voice cannot phrase it)."""
+        if self.stage.latest is None:
+            return []
         try:
             from host.voice.phrases import phrases_for
 
-            # The stage keeps the session's public events and view as it got them (plain dicts).
-            view = cast(View, self.stage.latest or {})
-            return phrases_for(cast(EventDict, event), view, self.props.catalog.translator(lang))
+            return phrases_for(event, self.stage.latest, self.props.catalog.translator(lang))
         except Exception:  # noqa: BLE001 - a caption is never worth a crash
             return []
 

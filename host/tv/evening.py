@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 import pygame
 
+from host.rules.contract import StandingsRow
 from host.tv import theme
 from host.tv.layout import CAPTION_HEIGHT, seat_spots
 from host.tv.scene import Props
@@ -45,9 +46,9 @@ class ReactionLike(Protocol):
     def emoji(self) -> str: ...
 
 
-def standings_of(stage: Stage) -> list[dict[str, Any]]:
+def standings_of(stage: Stage) -> list[StandingsRow]:
     """The standings of the last public view the TV received (``[]`` if none)."""
-    rows = (stage.latest or {}).get("standings") or []
+    rows = stage.latest.get("standings") or [] if stage.latest is not None else []
     return [row for row in rows if isinstance(row, dict)]
 
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pygame
 
+from host.rules import RULE_FIELDS
 from host.tv import theme
 from host.tv.qr import qr_surface
 from host.tv.scene import Props
 from host.tv.stage import SeatShow, Stage
 
-MIN_PLAYERS = 3
 QR_BOX = pygame.Rect(80, 190, 560, 560)
 MIDDLE_X = 720
 PLAYERS_X = 1240
@@ -90,7 +90,7 @@ class LobbyScene:
         lines = [
             props.common(f"house_{rule}", seconds=self.stage.rapid_seconds)
             for rule in ids
-            if rule in _RULE_IDS
+            if rule in RULE_FIELDS
         ] or [props.t("standard_rules")]
         for i, line in enumerate(lines):
             text = th.fitted_text(f"• {line}", 32, PLAYERS_X - MIDDLE_X - 40, theme.INK)
@@ -144,17 +144,14 @@ class LobbyScene:
         props, th = self.props, self.props.theme
         # Only present players count toward the start (away ones are shown, not counted).
         seated = [p for p in self.stage.players if p.status != "waiting" and p.connected]
-        if len(seated) < MIN_PLAYERS:
-            text = props.t("need_more", count=MIN_PLAYERS - len(seated))
+        if len(seated) < self.stage.min_players:  # the engine's minimum, from the view
+            text = props.t("need_more", count=self.stage.min_players - len(seated))
         elif self.stage.vip is not None:
             text = props.t("next_vip", name=self.stage.name_of(self.stage.vip))
         else:
             text = props.t("next_space")
         image = th.fitted_text(text, 46, 1760, theme.GOLD, bold=True)
         surface.blit(image, image.get_rect(center=(960, 940)))
-
-
-_RULE_IDS = ("H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8")
 
 
 def _room_from_url(url: str) -> str:

@@ -9,12 +9,12 @@ are shared with the table's resting messages.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 import pygame
 
+from host.rules import EventDict
 from host.tv import theme
 from host.tv.layout import (
     BANNER_Y,
@@ -151,15 +151,20 @@ class Move:
     """Painted twice: ``"cards"`` (cards in flight, under the seats) then ``"top"`` (words)."""
 
     @property
-    def event(self) -> Mapping[str, Any]:
+    def event(self) -> EventDict:
         return self.beat.event
 
+    def who(self, key: str) -> str | None:
+        """The player id in the event's ``key`` field (``player``, ``target`` or ``dealer``)."""
+        value = self.event.get(key)
+        return value if isinstance(value, str) else None
+
     def name(self, key: str) -> str:
-        return self.stage.name_of(self.event.get(key))
+        return self.stage.name_of(self.who(key))
 
     def at(self, key: str) -> tuple[float, float]:
         """The card centre of the seat named by ``event[key]``."""
-        spot = self.spots.get(str(self.event.get(key)))
+        spot = self.spots.get(str(self.who(key)))
         return spot.centre if spot else TABLE_CENTRE
 
     def back(self) -> pygame.Surface:
@@ -168,7 +173,7 @@ class Move:
 
     def held(self, key: str) -> pygame.Surface:
         """The card a seat holds as everyone sees it: a shown King face up, else the back."""
-        seat = self.stage.seat_of(self.event.get(key))
+        seat = self.stage.seat_of(self.who(key))
         if seat is not None and seat.card:
             width = next(iter(self.spots.values())).card_width
             return self.props.cards.face(seat.card, width)
@@ -194,9 +199,19 @@ class Move:
             )
 
 
+def shown_king(event: EventDict) -> str | None:
+    """The King a block or a cut shows face up (R7, R9); None for any other event."""
+    if event["type"] == "blocked" or event["type"] == "cut_king":
+        return event["king"]
+    return None
+
+
 def _deal(m: Move) -> None:
     """R5: one card after another from the stock to each seat in turn order."""
-    for i, player in enumerate(m.event.get("order", [])):
+    event = m.event
+    if event["type"] != "round_dealt":
+        return
+    for i, player in enumerate(event.get("order", [])):
         t = (m.beat.elapsed - i * DEAL_STAGGER) / DEAL_FLIGHT
         spot = m.spots.get(player)
         if 0 < t < 1 and spot:
@@ -210,8 +225,9 @@ def _game_started(m: Move) -> None:
 def _kept(m: Move) -> None:
     if m.layer != "top":
         return
-    text = m.props.t("auto_keeps" if m.event.get("auto") else "keeps")
-    spot = m.spots.get(str(m.event.get("player")))
+    event = m.event
+    text = m.props.t("auto_keeps" if event["type"] == "kept" and event.get("auto") else "keeps")
+    spot = m.spots.get(str(m.who("player")))
     width = spot.card_width if spot else 112
     bubble(m.surface, m.props, text, m.at("player"), 1.0 - m.beat.progress, width)
 
@@ -257,7 +273,7 @@ def _cut_king(m: Move) -> None:
     """R9: a cut King turns face up and is set aside; the dealer keeps their card."""
     t = min(1.0, m.beat.elapsed / 0.8)
     m.card(
-        m.props.cards.flipped(m.event.get("king"), PILE_WIDTH, t),
+        m.props.cards.flipped(shown_king(m.event), PILE_WIDTH, t),
         lerp(stock_spot(), aside_spot(), ease(t)),
     )
     _call(m)
@@ -265,10 +281,13 @@ def _cut_king(m: Move) -> None:
 
 
 def _reveal(m: Move) -> None:
-    done = m.beat.elapsed >= reveal_marked_at(len(m.event.get("cards", {})))
+    event = m.event
+    if event["type"] != "reveal":
+        return
+    done = m.beat.elapsed >= reveal_marked_at(len(event.get("cards", {})))
     if done:
         m.banner(
-            m.props.t("lowest", rank=m.props.rank_name(str(m.event.get("lowest")))), 60, theme.ALERT
+            m.props.t("lowest", rank=m.props.rank_name(str(event.get("lowest")))), 60, theme.ALERT
         )
     else:
         m.banner(m.props.t("reveal"), 60)
@@ -280,10 +299,11 @@ def _eliminated(m: Move) -> None:
 
 def _sudden_death(m: Move) -> None:
     """H5: the one-card deal among the players who would all go out together."""
-    if m.layer != "top":
+    event = m.event
+    if m.layer != "top" or event["type"] != "sudden_death":
         return
     m.banner(m.props.t("sudden_death"), 56, theme.ALERT)
-    dealt: dict[str, str] = m.event.get("cards", {})
+    dealt = event.get("cards", {})
     x0 = 960 - (len(dealt) - 1) * 90
     for i, (player, code) in enumerate(dealt.items()):
         face = m.props.cards.face(code, 100)

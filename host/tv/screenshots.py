@@ -10,14 +10,13 @@ the TV.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
-from typing import cast
 
 import pygame
 
 from host.i18n import LANGUAGES, Catalog
-from host.rules import KING, EventDict, HouseRules, View
+from host.rules import KING, EventDict, HouseRules
 from host.tv.app import FRAME_SECONDS, TVApp
 from host.tv.rehearsal import Rehearsal
 from host.tv.stage import CELEBRATION_SECONDS, Stage, reveal_marked_at
@@ -60,9 +59,7 @@ class CaptionsFromEvents:
             return self._last
         from host.voice.phrases import phrases_for
 
-        # The stage keeps plain dicts of what it received: the contract's event and view.
-        event, view = cast(EventDict, beat.event), cast(View, self.stage.latest)
-        lines = phrases_for(event, view, self.catalog.translator(self.lang))
+        lines = phrases_for(beat.event, self.stage.latest, self.catalog.translator(self.lang))
         self._last = lines[0] if lines else self._last
         return self._last
 
@@ -105,7 +102,7 @@ class StillCamera:
             app.poll_caption()
 
 
-def _moment_of(kind: str, event: Mapping[str, object]) -> tuple[str | None, float]:
+def _moment_of(kind: str, event: EventDict) -> tuple[str | None, float]:
     """Which scene a beat illustrates and how far into it the picture is taken (seconds)."""
     if kind == "round_dealt":
         return "deal", 0.55
@@ -115,10 +112,8 @@ def _moment_of(kind: str, event: Mapping[str, object]) -> tuple[str | None, floa
         return "block", 0.9
     if kind in ("cut_taken", "cut_king"):
         return "cut", 0.5 if kind == "cut_taken" else 1.0
-    if kind == "reveal":
-        cards = event.get("cards", {})
-        count = len(cards) if isinstance(cards, dict) else 0
-        return "reveal", reveal_marked_at(count) + 0.3
+    if event["type"] == "reveal":
+        return "reveal", reveal_marked_at(len(event.get("cards", {}))) + 0.3
     return None, 0.0
 
 

@@ -3,7 +3,10 @@
 Why a separate model: a batch of public events arrives with the view *after* all of them
 (e.g. ``exchanged``, ``turn``, ``blocked`` …). The stage keeps its own copy of the table
 (``SeatShow`` rows) and plays the events one *beat* at a time, changing that copy when a beat
-starts or ends; when nothing is left to play it takes the latest view as the truth again.
+starts or ends with the facts the event itself carries (a shown King, the lives left, the
+revealed cards); when the last beat of an update ends it takes that update's view as the
+truth. It never works a game fact out by itself (no rank order, no "H1 means 5 lives", no
+count of the discard): the engine is the only state machine, the stage is its animation.
 Scenes only read the stage (``draw`` never changes it); ``update(dt)`` moves it forward.
 
 Hidden information: the stage accepts only the public view and public events. Anything that
@@ -14,14 +17,12 @@ can reach a scene even if a caller made a mistake.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from host.names import shown_name
 from host.pacing import Shown
-
-PRIVATE_EVENT_KINDS = frozenset({"card_dealt", "swap", "cut_card"})
+from host.rules import PRIVATE_KINDS, EventDict, View
 
 #: Seconds each public event takes on screen (per-seat parts are added in ``beat_length``).
 BEAT_SECONDS: dict[str, float] = {
@@ -71,30 +72,28 @@ def reveal_turned(elapsed: float, count: int) -> int:
     return sum(1 for i in range(count) if elapsed >= reveal_flip_start(i, count) + FLIP_SECONDS / 2)
 
 
-def beat_length(event: Mapping[str, Any]) -> float:
+def beat_length(event: EventDict) -> float:
     """How long an event's animation lasts; 0 for events with nothing to animate."""
-    kind = event.get("type", "")
-    if kind == "round_dealt":
+    if event["type"] == "round_dealt":
         return DEAL_STAGGER * len(event.get("order", [])) + DEAL_FLIGHT + 0.1
-    if kind == "reveal":
+    if event["type"] == "reveal":
         return reveal_marked_at(len(event.get("cards", {}))) + REVEAL_HOLD
-    return BEAT_SECONDS.get(kind, 0.0)
+    return BEAT_SECONDS.get(event["type"], 0.0)
 
 
-def public_view(view: Mapping[str, Any]) -> dict[str, Any]:
+def public_view(view: View) -> View:
     """The view with anything personal removed (``me``, ``can``, private log entries)."""
-    clean = dict(view)
+    clean = view.copy()
     clean["me"] = None
     clean["can"] = []
     clean["log"] = public_events(view.get("log", []))
     return clean
 
 
-def public_events(events: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """Only events everyone may see (RULES.md "Hidden information")."""
-    return [
-        e for e in events if e.get("type") not in PRIVATE_EVENT_KINDS and e.get("audience") is None
-    ]
+def public_events(events: Iterable[EventDict]) -> list[EventDict]:
+    """Only events everyone may see (RULES.md "Hidden information"); a stray ``audience``
+    (an engine ``Event`` mistaken for its dict form) counts as private too."""
+    return [e for e in events if e["type"] not in PRIVATE_KINDS and e.get("audience") is None]
 
 
 @dataclass
@@ -116,7 +115,7 @@ class SeatShow:
 class Beat:
     """One event being animated: ``elapsed`` runs from 0 to ``length`` seconds."""
 
-    event: Mapping[str, Any]
+    event: EventDict
     length: float
     elapsed: float = 0.0
     seq: int = -1
@@ -126,7 +125,7 @@ class Beat:
 
     @property
     def kind(self) -> str:
-        return str(self.event.get("type", ""))
+        return str(self.event["type"])
 
     @property
     def progress(self) -> float:
@@ -156,15 +155,19 @@ class Stage:
     discard_count: int = 0
     sudden_death: list[dict[str, str]] = field(default_factory=list)
     next_dealer: str | None = None
+    max_lives: int = 0
+    """Lives a player starts a game with (the view's ``max_lives``: 5 under H1)."""
+    min_players: int = 0
+    """Players needed to start (the view's ``min_players``)."""
     celebrating_since: float | None = None  # game time the winners' celebration began
-    trail: list[Mapping[str, Any]] = field(default_factory=list)
+    trail: list[EventDict] = field(default_factory=list)
     """This round's moves as the TV played them (the story for someone back from the kitchen)."""
     knocked_out: list[tuple[str, int]] = field(default_factory=list)
     """This game's eliminations in order, with the round (the final standings)."""
     turn_since: float | None = None  # game time the current turn began (H4's countdown)
     beat: Beat | None = None
     queue: deque[Beat] = field(default_factory=deque)
-    latest: dict[str, Any] | None = None
+    latest: View | None = None
     changed: bool = True  # something new to draw since the last frame
     #: Told as each beat begins (the TV's sound cues start on that frame).
     on_begin: Callable[[Beat], None] | None = field(default=None, repr=False, compare=False)
@@ -172,12 +175,15 @@ class Stage:
     batches: int = 0  # updates received so far
     on_shown: Callable[[Shown], None] | None = None
     """Told how far the TV has played (the session's pacer: phones follow the TV)."""
-    on_cue: Callable[[Mapping[str, Any]], None] | None = None
+    on_cue: Callable[[EventDict], None] | None = None
     """Told when an event's moment comes on screen (the voice speaks it then)."""
     _reported: Shown = field(default_factory=Shown)
+    _ends: deque[tuple[EventDict, View]] = field(default_factory=deque, repr=False)
+    """Each queued update's last event and its view, oldest first: when that event's beat
+    ends, the view is the table's truth (the first entry is the update playing now)."""
 
     # -- input -----------------------------------------------------------------------------
-    def receive(self, view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> None:
+    def receive(self, view: View, events: Sequence[EventDict]) -> None:
         """Take one public update: queue its events, remember its view for later."""
         self.latest = public_view(view)
         self.batches += 1
@@ -186,6 +192,8 @@ class Stage:
                 Beat(event, beat_length(event), seq=self.received, batch=self.batches)
             )
             self.received += 1
+        if self.queue and self.queue[-1].batch == self.batches:
+            self._ends.append((self.queue[-1].event, self.latest))
         self.changed = True
         if self.beat is None:
             self._advance()
@@ -196,7 +204,7 @@ class Stage:
             if self.on_shown is not None:
                 self.on_shown(shown)
 
-    def _cue(self, event: Mapping[str, Any]) -> None:
+    def _cue(self, event: EventDict) -> None:
         if self.on_cue is not None:
             self.on_cue(event)
 
@@ -205,7 +213,7 @@ class Stage:
         beat = self.beat
         if beat is None or beat.kind != "reveal":
             return
-        count = len(beat.event.get("cards", {}))
+        count = len(beat.event["cards"]) if beat.event["type"] == "reveal" else 0
         marked = beat.elapsed >= reveal_marked_at(count)
         if marked and not self._reported.marked:
             self._cue(beat.event)
@@ -283,11 +291,7 @@ class Stage:
         seat = self.seat_of(player)
         return seat.name if seat else "?"
 
-    @property
-    def max_lives(self) -> int:
-        return 5 if "H1" in self.house_rules else 3
-
-    def sync(self, view: dict[str, Any]) -> None:
+    def sync(self, view: View) -> None:
         """Make the table copy equal to a public view."""
         if view.get("current") != self.current:
             self.turn_since = None  # a turn we did not see begin: no countdown to show
@@ -307,6 +311,9 @@ class Stage:
         self.stock_count = int(view.get("stock_count", 0))
         self.discard_count = int(view.get("discard_count", 0))
         self.sudden_death = list(view.get("sudden_death", []))
+        self.max_lives = int(view.get("max_lives", self.max_lives))
+        self.min_players = int(view.get("min_players", self.min_players))
+        self.lowest = view.get("lowest")
         in_round = self.phase in ("turns", "reveal", "game_over")
         self.players = [
             SeatShow(
@@ -322,49 +329,44 @@ class Stage:
             )
             for i, p in enumerate(view.get("players", []))
         ]
-        if self.phase in ("reveal", "game_over"):
-            self.lowest = _lowest_rank([p.card for p in self.players if p.card])
-        else:
-            self.lowest = None
         self.changed = True
 
-    def _begin(self, event: Mapping[str, Any]) -> None:
-        kind = event.get("type")
+    def _begin(self, event: EventDict) -> None:
+        kind = event["type"]
         if kind in TRAIL_KINDS:
             self.trail.append(event)
         elif kind in ("round_dealt", "misdeal", "new_game", "game_started"):
             self.trail = []
         if kind in ("new_game", "game_started"):
             self.knocked_out = []
-        elif kind == "eliminated":
-            self.knocked_out.append((str(event.get("player")), self.round))
-        if kind == "round_dealt":
+        if event["type"] == "round_dealt":
             self.phase, self.round = "turns", int(event.get("round", self.round))
             self.dealer, self.order = event.get("dealer"), list(event.get("order", []))
             self.current = self.cut_king = self.lowest = None
             self.losers, self.winners, self.sudden_death = [], [], []
             for seat in self.players:
                 seat.card, seat.dealt = None, False
-        elif kind == "game_started":
+        elif event["type"] == "game_started":
             self.phase, self.dealer = "turns", event.get("dealer")
-        elif kind == "turn":
+        elif event["type"] == "turn":
             self.current, self.turn_since = event.get("player"), self.time
-        elif kind == "eliminated":
+        elif event["type"] == "eliminated":
+            self.knocked_out.append((str(event.get("player")), self.round))
             one = self.seat_of(event.get("player"))
             if one:
                 one.status = "eliminated"
-        elif kind == "game_over":
+        elif event["type"] == "game_over":
             self.phase, self.winners, self.current = (
                 "game_over",
                 list(event.get("winners", [])),
                 None,
             )
             self.celebrating_since = self.time
-        elif kind == "reveal":
+        elif event["type"] == "reveal":
             self.phase, self.current = "reveal", None
-        elif kind == "new_game":
+        elif event["type"] == "new_game":
             self.phase, self.celebrating_since = "lobby", None
-        elif kind == "player_joined" and self.seat_of(event.get("player")) is None:
+        elif event["type"] == "player_joined" and self.seat_of(event.get("player")) is None:
             self.players.append(
                 SeatShow(
                     id=event["player"],
@@ -375,52 +377,55 @@ class Stage:
                     bot=bool(event.get("bot", False)),
                 )
             )
-        elif kind == "player_removed":
+        elif event["type"] == "player_removed":
             self.players = [p for p in self.players if p.id != event.get("player")]
 
-    def _finish(self, event: Mapping[str, Any]) -> None:
-        kind = event.get("type")
-        if kind == "round_dealt":
+    def _finish(self, event: EventDict) -> None:
+        after = self._ends[0][1] if self._ends else None  # the view of the update playing
+        if event["type"] == "round_dealt":
             for seat in self.players:
                 seat.dealt = seat.id in self.order
-        elif kind == "blocked":
+        elif event["type"] == "blocked":
             one = self.seat_of(event.get("target"))
             if one:
                 one.card = event.get("king")
-        elif kind == "cut_king":
+        elif event["type"] == "cut_king":
             self.cut_king = event.get("king")
-        elif kind == "exchanged":
-            # A shown King stays shown on whoever holds it (R7), so it travels with the swap.
-            asker, target = self.seat_of(event.get("player")), self.seat_of(event.get("target"))
-            if asker and target:
-                asker.card, target.card = target.card, asker.card
-        elif kind == "cut_taken":
-            self.discard_count += 1
+        elif event["type"] == "exchanged":
+            # A shown King stays shown on whoever holds it (R7): where it is now, the view says.
+            for pid in (event.get("player"), event.get("target")):
+                one = self.seat_of(pid)
+                if one and after is not None:
+                    one.card = _shown_card(after, pid)
+        elif event["type"] == "cut_taken":
             dealer = self.seat_of(event.get("dealer"))
             if dealer:
                 dealer.card = None  # the old card went face down to the discard (R9)
-        elif kind == "reveal":
-            cards: dict[str, str] = event.get("cards", {})
+            if after is not None:
+                self.discard_count = int(after.get("discard_count", self.discard_count))
+        elif event["type"] == "reveal":
+            cards = event.get("cards", {})
             for seat in self.players:
                 if seat.id in cards:
                     seat.card = cards[seat.id]
             self.lowest = event.get("lowest")
             self.losers = list(event.get("losers", []))
-        elif kind == "life_lost":
+        elif event["type"] == "life_lost":
             one = self.seat_of(event.get("player"))
             if one:
                 one.lives = int(event.get("lives", one.lives))
-        elif kind == "sudden_death":
+        elif event["type"] == "sudden_death":
             self.sudden_death.append(dict(event.get("cards", {})))
-        elif kind == "misdeal":
+        elif event["type"] == "misdeal":
             self.current = None
             for seat in self.players:
                 seat.dealt, seat.card = False, None
+        if after is not None and self._ends[0][0] is event:  # the update is played
+            self._ends.popleft()
+            if after is not self.latest:  # else the idle stage takes the latest view anyway
+                self.sync(after)
 
 
-RANK_ORDER = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-
-
-def _lowest_rank(cards: list[str]) -> str | None:
-    ranks = [c[:-1] for c in cards if c[:-1] in RANK_ORDER]
-    return min(ranks, key=RANK_ORDER.index) if ranks else None
+def _shown_card(view: View, player: str) -> str | None:
+    """The face-up card ``player`` holds in ``view`` (a shown King before the reveal)."""
+    return next((p.get("card") for p in view.get("players", []) if p.get("id") == player), None)

@@ -7,11 +7,10 @@ when a card is in flight, flipping, or face up — so the hidden-card tests can 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import pygame
 
 from host.pacing import reveal_order as pacing_reveal_order
+from host.rules.contract import RevealEvent
 from host.tv import theme
 from host.tv.cards import card_size
 from host.tv.layout import (
@@ -34,6 +33,7 @@ from host.tv.moves import (
     draw_move,
     label,
     point,
+    shown_king,
     winners_banner,
 )
 from host.tv.scene import Props
@@ -69,7 +69,7 @@ def card_look(stage: Stage, seat: SeatShow) -> CardLook:
     if beat is None:
         return look
     event, kind = beat.event, beat.kind
-    if kind == "round_dealt" and seat.id in event.get("order", []):
+    if event["type"] == "round_dealt" and seat.id in event.get("order", []):
         landed = beat.elapsed >= event["order"].index(seat.id) * DEAL_STAGGER + DEAL_FLIGHT
         return CardLook("back") if landed else CardLook("none")
     if kind == "exchanged" and seat.id in (event.get("player"), event.get("target")):
@@ -77,15 +77,15 @@ def card_look(stage: Stage, seat: SeatShow) -> CardLook:
     if kind == "blocked" and seat.id == event.get("target") and seat.card is None:
         flip = beat.elapsed / 0.5
         return (
-            CardLook("flip", event.get("king"), flip)
+            CardLook("flip", shown_king(event), flip)
             if flip < 1
-            else CardLook("face", event.get("king"))
+            else CardLook("face", shown_king(event))
         )
     if kind == "cut_taken" and seat.id == event.get("dealer"):
         return CardLook("none")
     if kind == "misdeal" and seat.dealt:
         return CardLook("none")
-    if kind == "reveal" and seat.id in event.get("cards", {}) and seat.card is None:
+    if event["type"] == "reveal" and seat.id in event.get("cards", {}) and seat.card is None:
         code = event["cards"][seat.id]
         count = len(event["cards"])
         index = reveal_order(stage, event).index(seat.id)
@@ -99,12 +99,10 @@ def card_look(stage: Stage, seat: SeatShow) -> CardLook:
     return look
 
 
-def reveal_order(stage: Stage, event: Mapping[str, object]) -> list[str]:
+def reveal_order(stage: Stage, event: RevealEvent) -> list[str]:
     """Cards flip one by one in turn order (dealer last), like players turning them over —
     the same order the pacer lets phones see them in (``host.pacing.reveal_order``)."""
-    cards = event.get("cards", {})
-    assert isinstance(cards, dict)
-    return pacing_reveal_order(stage.order, cards)
+    return pacing_reveal_order(stage.order, event.get("cards", {}))
 
 
 class TableScene:
@@ -134,7 +132,7 @@ class TableScene:
         self._draw_pile_labels(surface)
         for seat in stage.players:
             lives, token = seat.lives, None
-            if beat and beat.kind == "life_lost" and beat.event.get("player") == seat.id:
+            if beat and beat.event["type"] == "life_lost" and beat.event.get("player") == seat.id:
                 lives, token = int(beat.event.get("lives", seat.lives)), beat.progress
             draw_seat(
                 surface,

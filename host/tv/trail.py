@@ -10,11 +10,11 @@ one knocked out to the first, with the round they went out in.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import pygame
 
+from host.rules import EventDict
 from host.tv import theme
 from host.tv.layout import BANNER_Y, HEADER_HEIGHT, SeatSpot, free_width
 from host.tv.scene import Props
@@ -30,29 +30,30 @@ def phrase(props: Props, key: str, **params: Any) -> str:
     return props.catalog.t(props.lang, f"trail.{key}", **params)
 
 
-def trail_line(props: Props, stage: Stage, event: Mapping[str, Any]) -> str:
+def trail_line(props: Props, stage: Stage, event: EventDict) -> str:
     """One move as a short line ("Ana swaps with Chloé")."""
-    kind = event.get("type")
-    if kind == "kept":
+    if event["type"] == "kept":
         key = "kept_auto" if event.get("auto") else "kept"
         return phrase(props, key, name=stage.name_of(event.get("player")))
-    if kind == "exchanged":
+    if event["type"] == "exchanged":
         return phrase(
             props,
             "swapped",
             player=stage.name_of(event.get("player")),
             target=stage.name_of(event.get("target")),
         )
-    if kind == "blocked":
+    if event["type"] == "blocked":
         return phrase(
             props,
             "blocked",
             target=stage.name_of(event.get("target")),
             player=stage.name_of(event.get("player")),
         )
-    if kind == "cut_king":
+    if event["type"] == "cut_king":
         return phrase(props, "cut_king", name=stage.name_of(event.get("dealer")))
-    return phrase(props, "cut_taken", name=stage.name_of(event.get("dealer")))
+    if event["type"] == "cut_taken":
+        return phrase(props, "cut_taken", name=stage.name_of(event.get("dealer")))
+    return ""  # not a move of the trail (``TRAIL_KINDS``)
 
 
 def trail_room(spots: list[SeatSpot]) -> pygame.Rect:

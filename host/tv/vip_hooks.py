@@ -9,12 +9,13 @@ current turn's countdown: the whole wait of an away player, the last 10 s of an 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 import pygame
 
 from host.i18n import LANGUAGES
+from host.rules import EventDict, View
 from host.tv import theme
 from host.tv.scene import Props
 
@@ -25,12 +26,29 @@ class Clocked(Protocol):
     away: bool
 
 
+class ViewSource(Protocol):
+    """The session as the hooks read it (``turn_clock`` is looked up, stand-ins lack it)."""
+
+    def view(self, player_id: str | None) -> View: ...
+
+
+class Mutable(Protocol):
+    """The announcer's mute switch."""
+
+    @property
+    def muted(self) -> bool: ...
+    def set_muted(self, muted: bool) -> None: ...
+
+
 class TvApp(Protocol):
     """What the hooks need from ``TVApp``."""
 
     props: Props
-    session: Any
-    announcer: Any
+
+    @property
+    def session(self) -> ViewSource: ...
+    @property
+    def announcer(self) -> Mutable | None: ...
 
     def set_language(self, lang: str) -> None: ...
     def notify(self, text: str) -> None: ...
@@ -44,7 +62,7 @@ class VipHooks:
         self.countdown: tuple[str, int, bool] | None = None
         """(player id, whole seconds left, away) while a turn is being counted down."""
 
-    def step(self, app: TvApp, latest: dict[str, Any] | None) -> bool:
+    def step(self, app: TvApp, latest: View | None) -> bool:
         """Returns True when something the TV draws changed (a redraw is needed)."""
         changed = False
         if latest is not None and "tv_language" in latest:
@@ -69,10 +87,10 @@ class VipHooks:
             self.countdown, changed = countdown, True
         return changed
 
-    def events(self, app: TvApp, events: list[dict[str, Any]]) -> None:
+    def events(self, app: TvApp, events: Sequence[EventDict]) -> None:
         """A notice for "X is now the VIP" (the voice says it too, when it speaks)."""
         for event in events:
-            if event.get("type") == "vip_changed" and event.get("player"):
+            if event["type"] == "vip_changed" and event.get("player"):
                 name = next(
                     (
                         p["name"]

@@ -32,7 +32,7 @@ from host.rules.contract import (
     SuddenDeathEvent,
     TurnEvent,
 )
-from host.voice.vip_phrases import VIP_PHRASE_MAKERS
+from host.voice.vip_phrases import vip_phrases_for
 
 __all__ = [
     "PRIVATE_KINDS",
@@ -272,6 +272,7 @@ def phrases_for(event: EventDict, view: View, translate: Translate) -> list[str]
         return _misdeal(event, view, _)
     if event["type"] == "new_game":
         return _new_game(event, view, _)
-    if kind in VIP_PHRASE_MAKERS:  # the VIP's controls and presence (issues 13, 12.3)
-        return VIP_PHRASE_MAKERS[kind](event, view, _)
+    vip = vip_phrases_for(event, view, _)  # the VIP's controls and presence (issues 13, 12.3)
+    if vip is not None:
+        return vip
     raise UnknownEvent(f"no phrase for event kind {kind!r}")

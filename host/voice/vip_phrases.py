@@ -1,50 +1,36 @@
 """What the voice says for the VIP's controls and for presence (issues 13 and 12.3).
 
-Kept apart from ``phrases.py`` so that file's owner and this feature merge cleanly; the makers
-have the same shape and are joined into ``PHRASE_MAKERS``. The texts are in the ``vip`` domain.
+Kept apart from ``phrases.py`` so that file's owner and this feature merge cleanly; the events
+are the session's (``rules_set``, ``vip_changed``, ``game_ended``, ``player_away`` in
+``host.rules.contract``) and the texts are in the ``vip`` domain.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
-Event = Mapping[str, Any]
-View = Mapping[str, Any]
+from host.rules import EventDict, View
+
+if TYPE_CHECKING:
+    from host.voice.phrases import Translate
 
 
-def _name(view: View, player_id: object, translate: Callable[..., str]) -> str:
+def _name(view: View, player_id: str | None, translate: Translate) -> str:
     for player in view.get("players") or ():
         if player.get("id") == player_id:
             return str(player.get("name") or translate("voice.someone"))
     return str(translate("voice.someone"))
 
 
-def _rules_set(event: Event, view: View, _: Callable[..., str]) -> list[str]:
-    return [_("vip.rules_set")]
-
-
-def _vip_changed(event: Event, view: View, _: Callable[..., str]) -> list[str]:
-    return [_("vip.now_vip", name=_name(view, event.get("player"), _))]
-
-
-def _game_ended(event: Event, view: View, _: Callable[..., str]) -> list[str]:
-    return [_("vip.game_ended")]
-
-
-def _player_away(event: Event, view: View, _: Callable[..., str]) -> list[str]:
-    return [
-        _(
-            "vip.player_away",
-            name=_name(view, event.get("player"), _),
-            seconds=event.get("seconds", 15),
-        )
-    ]
-
-
-VIP_PHRASE_MAKERS: Mapping[str, Callable[[Event, View, Any], list[str]]] = {
-    "rules_set": _rules_set,
-    "vip_changed": _vip_changed,
-    "game_ended": _game_ended,
-    "player_away": _player_away,
-}
+def vip_phrases_for(event: EventDict, view: View, _: Translate) -> list[str] | None:
+    """The phrases of a VIP or presence event; None for any other kind."""
+    if event["type"] == "rules_set":
+        return [_("vip.rules_set")]
+    if event["type"] == "vip_changed":
+        return [_("vip.now_vip", name=_name(view, event.get("player"), _))]
+    if event["type"] == "game_ended":
+        return [_("vip.game_ended")]
+    if event["type"] == "player_away":
+        name = _name(view, event.get("player"), _)
+        return [_("vip.player_away", name=name, seconds=event.get("seconds", 15))]
+    return None

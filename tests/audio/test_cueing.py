@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import pygame
 import pytest
@@ -160,9 +160,11 @@ def test_issue20_music_follows_the_table(played: Any) -> None:
 
 
 def test_issue20_cue_times_follow_the_tv_pacing() -> None:
-    deal = cue_times({"type": "round_dealt", "order": ["a", "b", "c"]})
+    deal = cue_times({"type": "round_dealt", "round": 1, "dealer": "c", "order": ["a", "b", "c"]})
     assert deal == [(0.0, "deal"), (DEAL_STAGGER, "deal"), (2 * DEAL_STAGGER, "deal")]
-    reveal = cue_times({"type": "reveal", "cards": {"a": "5H", "b": "KS"}})
+    reveal = cue_times(
+        {"type": "reveal", "cards": {"a": "5H", "b": "KS"}, "lowest": "5", "losers": ["a"]}
+    )
     # each card turns as the TV flips it (the reveal's suspense first, then one by one)
     assert [at for at, cue in reveal if cue == "turn"] == [
         reveal_flip_start(0, 2),
@@ -171,7 +173,7 @@ def test_issue20_cue_times_follow_the_tv_pacing() -> None:
     assert reveal_flip_start(0, 2) > 0.0 and reveal_flip_start(1, 2) > reveal_flip_start(0, 2)
     assert cue_times({"type": "turn", "player": "a"}) == []
     for kind, cue in CUE_AT_START.items():
-        assert cue_times({"type": kind}) == [(0.0, cue)]
+        assert cue_times(cast(EventDict, {"type": kind})) == [(0.0, cue)]
 
 
 def test_issue20_a_beat_cut_short_still_plays_what_it_owed() -> None:
@@ -182,8 +184,8 @@ def test_issue20_a_beat_cut_short_still_plays_what_it_owed() -> None:
             heard.append(name)
 
     track = CueTrack(Ears())
-    deal = Beat({"type": "round_dealt", "order": ["a", "b", "c"]}, 1.0)
+    deal = Beat({"type": "round_dealt", "round": 1, "dealer": "c", "order": ["a", "b", "c"]}, 1.0)
     track.begin(deal)
     deal.elapsed = 5.0  # a backlog ran it to the end within one frame
-    track.begin(Beat({"type": "exchanged"}, 1.0))
+    track.begin(Beat({"type": "exchanged", "player": "a", "target": "b"}, 1.0))
     assert heard == ["deal", "deal", "deal", "swap"]

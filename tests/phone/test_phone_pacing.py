@@ -116,7 +116,7 @@ def test_issue12_phones_follow_the_tvs_reveal(live_server: Any, phone_factory: A
                 seen_counts.add(len(others))
                 shown_lives = {s.id: s.lives for s in stage.players}
                 beat = stage.beat
-                if beat is not None and beat.kind == "life_lost":
+                if beat is not None and beat.event["type"] == "life_lost":
                     shown_lives[beat.event["player"]] = int(beat.event["lives"])
                 for player in view["players"]:
                     assert player["lives"] >= shown_lives[player["id"]], (

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from host.rules import Game, HouseRules, Phase
+from host.rules.contract import StandingsRow
 from host.rules.events import Event
 from host.session import Session
 from host.standings import Standings
@@ -40,7 +40,7 @@ def _deal(
     standings.record(game.log[:1], game.options.starting_lives)  # the round_dealt event
 
 
-def _rows(standings: Standings) -> dict[str, dict[str, Any]]:
+def _rows(standings: Standings) -> dict[str, StandingsRow]:
     return {row["player"]: row for row in standings.table()}
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import pygame
 
+from host.rules import View
 from host.tv.app import TVApp
 from host.tv.layout import seat_spots
 from host.tv.seats import card_rect
@@ -153,5 +154,8 @@ def test_table_scene_reads_only_the_stage() -> None:
     scene_inputs = set(TableScene.__init__.__code__.co_varnames[1:3])
     assert scene_inputs == {"stage", "props"}
     stage = Stage()
-    stage.receive({"phase": "lobby", "players": [], "me": {"card": "QH"}, "can": ["start"]}, [])
-    assert stage.latest == {"phase": "lobby", "players": [], "me": None, "can": [], "log": []}
+    mine = {"phase": "lobby", "players": [], "me": {"card": "QH"}, "can": ["start"]}
+    stage.receive(cast(View, mine), [])
+    assert stage.latest == cast(
+        View, {"phase": "lobby", "players": [], "me": None, "can": [], "log": []}
+    )

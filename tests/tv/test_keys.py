@@ -7,6 +7,7 @@ from typing import Any
 import pygame
 import pytest
 
+from host.rules import View
 from host.session import SessionError
 from host.tv.app import TVApp
 from host.tv.overlays import ConfirmOverlay, HelpOverlay, KickOverlay
@@ -18,7 +19,7 @@ from .views import player, view
 class RecordingSession:
     """Records host actions; ``refuse`` makes every action raise like the real session."""
 
-    def __init__(self, first: dict[str, Any], refuse: bool = False) -> None:
+    def __init__(self, first: View, refuse: bool = False) -> None:
         self.first = first
         self.calls: list[tuple[str, ...]] = []
         self.refuse = refuse
@@ -32,7 +33,7 @@ class RecordingSession:
 
         return Empty()
 
-    def view(self, player_id: str | None) -> dict[str, Any]:
+    def view(self, player_id: str | None) -> View:
         assert player_id is None, "the TV must read the public view"
         return self.first
 

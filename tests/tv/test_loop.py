@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pygame
 
 from host.bot_runner import BotRunner
-from host.rules import HouseRules
+from host.rules import EventDict, HouseRules, View
 from host.session import Session
 from host.tv import run_tv
 from host.tv.app import IDLE_FPS, TVApp, open_window
@@ -39,10 +39,10 @@ def test_whole_game_with_bots_runs_through_the_tv_loop(catalog: Any) -> None:
         session.add_bot("simple")
     surface = pygame.Surface((1920, 1080))
     app = TVApp(session, FakeAnnouncer(), catalog, lang="fr", join_url=JOIN_URL)
-    received: list[tuple[Mapping[str, Any], Sequence[Mapping[str, Any]]]] = []
+    received: list[tuple[View, Sequence[EventDict]]] = []
     original = app.stage.receive
 
-    def spy(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> None:
+    def spy(view: View, events: Sequence[EventDict]) -> None:
         received.append((view, events))
         original(view, events)
 
@@ -120,8 +120,13 @@ def test_run_tv_returns_when_the_window_is_closed(catalog: Any) -> None:
             self.subscription = Empty()
             return self.subscription
 
-        def view(self, player_id: str | None) -> dict[str, Any]:
+        def view(self, player_id: str | None) -> View:
             return view("lobby", [player(0)])
+
+        def host_next(self) -> None: ...
+        def add_bot(self) -> None: ...
+        def kick(self, player_id: str) -> None: ...
+        def misdeal(self) -> None: ...
 
     session = ClosingSession()
     run_tv(

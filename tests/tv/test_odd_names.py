@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pygame
 import pytest
 
-from host.rules import HouseRules
+from host.rules import EventDict, HouseRules
 from host.session import Session
 from host.tv.app import TVApp
 from host.tv.rehearsal import Rehearsal
@@ -58,7 +58,7 @@ def test_issue15_invisible_name_draws_in_lobby_and_for_a_waiting_player(
                 player(3, name=odd, status="waiting", connected=False),
             ],
         ),
-        [{"type": "joined", "player": "p3", "name": odd}],
+        cast("list[EventDict]", [{"type": "joined", "player": "p3", "name": odd}]),
     )
     for _ in range(30):
         app.step(1 / 10)
@@ -191,6 +191,6 @@ def test_issue15_the_stage_names_an_invisible_player_with_a_question_mark(make_a
     assert app.stage.name_of("p0") == "?"
     app.stage.receive(
         view("lobby", [player(0, name="Ana")]),
-        [{"type": "player_joined", "player": "p5", "name": "\u034f"}],
+        cast("list[EventDict]", [{"type": "player_joined", "player": "p5", "name": "\u034f"}]),
     )
     assert app.stage.name_of("p0") == "Ana"

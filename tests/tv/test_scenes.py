@@ -6,6 +6,7 @@ from typing import Any
 
 import pygame
 
+from host.rules import Call, View
 from host.tv import theme
 from host.tv.app import TVApp
 from host.tv.layout import seat_spots
@@ -14,10 +15,10 @@ from host.tv.seats import card_rect, plate_rect
 from host.tv.stage import DEAL_FLIGHT, DEAL_STAGGER, Stage
 
 from .test_hidden import back_pixels, pixels, seat_inner
-from .views import StillSession, player, view
+from .views import StillSession, events, player, view
 
 
-def app_for(make_app: Any, first: dict[str, Any], **kwargs: Any) -> TVApp:
+def app_for(make_app: Any, first: View, **kwargs: Any) -> TVApp:
     app: TVApp = make_app(session=StillSession(first), **kwargs)[0]
     return app
 
@@ -105,7 +106,7 @@ def test_r7_block_shows_the_king_face_up_and_keeps_it_shown(
     app.stage.receive(
         after,
         [
-            {"type": "blocked", "player": "p0", "target": "p1", "king": "KS", "call": "cuckoo"},
+            {"type": "blocked", "player": "p0", "target": "p1", "king": "KS", "call": Call.CUCKOO},
             {"type": "turn", "player": "p1"},
         ],
     )
@@ -123,7 +124,7 @@ def test_r9_cut_king_is_set_aside_face_up(canvas: pygame.Surface, make_app: Any)
         view("turns", current="p3", cut_king="KD"),
         [
             {"type": "cut", "dealer": "p3", "attempt": 1},
-            {"type": "cut_king", "dealer": "p3", "king": "KD", "call": "chase"},
+            {"type": "cut_king", "dealer": "p3", "king": "KD", "call": Call.CHASE},
         ],
     )
     assert app.stage.cut_king is None  # not before the animation shows it
@@ -142,6 +143,7 @@ def test_r11_reveal_flips_cards_one_by_one_and_marks_the_lowest(
         players=[player(i, card=cards[f"p{i}"], lives=2 if i % 2 else 3) for i in range(4)],
         losers=["p1", "p3"],
         next_dealer="p0",
+        lowest="2",
     )
     app.stage.receive(
         final,
@@ -223,7 +225,7 @@ def test_sudden_death_and_every_beat_render_without_error(
     canvas: pygame.Surface, make_app: Any
 ) -> None:
     app = app_for(make_app, view("turns"))
-    events: list[dict[str, Any]] = [
+    played: list[dict[str, Any]] = [
         {"type": "turn", "player": "p0"},
         {"type": "kept", "player": "p0", "auto": True, "timed_out": True},
         {"type": "exchanged", "player": "p1", "target": "p2"},
@@ -233,7 +235,7 @@ def test_sudden_death_and_every_beat_render_without_error(
         {"type": "sudden_death", "cards": {"p0": "5H", "p1": "9C"}, "winner": "p1"},
         {"type": "game_over", "winners": ["p1"], "joint": False},
     ]
-    app.stage.receive(view("game_over", winners=["p1"]), events)
+    app.stage.receive(view("game_over", winners=["p1"]), events(*played))
     seen = set()
     for _ in range(2000):
         if app.stage.beat is None:
@@ -241,7 +243,7 @@ def test_sudden_death_and_every_beat_render_without_error(
         seen.add(app.stage.beat.kind)
         app.step(0.1)
         app.render(canvas)
-    assert seen == {e["type"] for e in events}
+    assert seen == {e["type"] for e in played}
 
 
 def test_draw_never_changes_the_stage(canvas: pygame.Surface, make_app: Any) -> None:

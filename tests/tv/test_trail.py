@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from host.i18n import Catalog
+from host.rules import Call
 from host.tv.app import TVApp
 from host.tv.layout import seat_spots
 from host.tv.stage import Stage
@@ -30,9 +31,9 @@ def test_issue12_trail_tells_this_rounds_moves_in_order(catalog: Catalog) -> Non
         [
             {"type": "round_dealt", "round": 2, "dealer": "p3", "order": ["p0", "p1", "p2", "p3"]},
             {"type": "exchanged", "player": "p0", "target": "p1"},
-            {"type": "blocked", "player": "p1", "target": "p2", "king": "KS", "call": "cuckoo"},
+            {"type": "blocked", "player": "p1", "target": "p2", "king": "KS", "call": Call.CUCKOO},
             {"type": "kept", "player": "p2", "auto": False, "timed_out": False},
-            {"type": "cut_king", "dealer": "p3", "king": "KH", "call": "cuckoo"},
+            {"type": "cut_king", "dealer": "p3", "king": "KH", "call": Call.CUCKOO},
         ],
     )
     stage.fast_forward()

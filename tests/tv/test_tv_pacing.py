@@ -65,7 +65,7 @@ def test_issue12_voice_and_lives_dots_change_together(catalog: Catalog) -> None:
         assert seat is not None
         shown = (
             int(beat.event["lives"])
-            if beat is not None and beat.kind == "life_lost"
+            if beat is not None and beat.event["type"] == "life_lost"
             else seat.lives
         )
         if shown == 2 and dots_changed_at is None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
+
+from host.rules import MIN_PLAYERS, EventDict, View
 
 NAMES = ("Ana", "Chloé", "Niccolò", "François", "Zoë", "Björn")
 
@@ -29,10 +31,8 @@ def player(
     }
 
 
-def view(
-    phase: str = "turns", players: list[dict[str, Any]] | None = None, **fields: Any
-) -> dict[str, Any]:
-    """A public view; ``players`` defaults to four active players."""
+def view(phase: str = "turns", players: list[dict[str, Any]] | None = None, **fields: Any) -> View:
+    """A public view of the contract's shape; ``players`` defaults to four active players."""
     seated = players if players is not None else [player(i) for i in range(4)]
     ids = [p["id"] for p in seated if p["status"] != "waiting"]
     base: dict[str, Any] = {
@@ -59,16 +59,26 @@ def view(
         "rapid_seconds": 10,
         "stock_count": 48,
         "discard_count": 0,
+        "min_players": MIN_PLAYERS,
+        "max_players": 10,
+        "max_lives": 3,
+        "cuts_left": 1,
+        "lowest": None,
     }
     base.update(fields)
-    return base
+    return cast(View, base)
+
+
+def events(*items: dict[str, Any]) -> list[EventDict]:
+    """Hand-written events (the tests also send bad ones the TV must survive)."""
+    return cast("list[EventDict]", list(items))
 
 
 class StillSession:
     """A session that only hands out one view and never an update (scenes are driven by
     ``stage.receive`` in the tests, or the TV stays idle)."""
 
-    def __init__(self, first: dict[str, Any]) -> None:
+    def __init__(self, first: View) -> None:
         self.first = first
 
     def subscribe(self, player_id: str | None) -> Any:
@@ -78,5 +88,5 @@ class StillSession:
 
         return Empty()
 
-    def view(self, player_id: str | None) -> dict[str, Any]:
+    def view(self, player_id: str | None) -> View:
         return self.first
