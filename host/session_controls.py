@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from host.presence import Presence, Table, TurnClock
-from host.rules import MIN_PLAYERS, Game, IllegalAction, Reason, View
+from host.rules import MIN_PLAYERS, RULE_FIELDS, Game, HouseRules, IllegalAction, Reason, View
 from host.rules import controls as rules_controls
 from host.rules.bots import STRATEGIES
-from host.rules.controls import VIP_ACTIONS, TableFacts
+from host.rules.controls import RAPID_SECONDS_RANGE, VIP_ACTIONS, TableFacts
 from host.rules.events import Event, EventKind, public
 from host.standings import Standings
 
@@ -156,6 +156,12 @@ class HostControls:
         if player_id is not None:
             view["can"] = self._can(player_id)
         view["bot_strategies"] = list(BOT_STRATEGIES)
+        view["house_rule_ids"] = list(RULE_FIELDS)
+        view["rapid_seconds_range"] = {
+            "min": RAPID_SECONDS_RANGE.start,
+            "max": RAPID_SECONDS_RANGE.stop - 1,
+            "default": HouseRules().rapid_seconds,
+        }
         view["tv_language"] = self.tv.language
         view["voice_muted"] = self.tv.voice_muted
         view["music_volume"] = self.tv.music_volume

@@ -21,6 +21,7 @@ from flask import Blueprint, Flask, Request, Response, abort, current_app, rende
 
 from host.i18n import LANGUAGE_NAMES, LANGUAGES, Catalog, best_language
 from host.palette import SUIT_COLOURS, css_hex
+from host.rules import RULE_FIELDS
 from phone_web._vendor import rcssmin, rjsmin
 
 page_bp = Blueprint("page", __name__, template_folder="templates")
@@ -134,7 +135,13 @@ def names_key(words: set[str], key: str) -> bool:
     The key itself (``"now_vip"``), a family it builds at run time from a prefix ending in
     ``_`` (``"strategy_" + name`` names ``strategy_smart``), or a rule id of RULES.md written
     in capitals whose messages start with it (``"H1"`` names ``h1_name`` and ``h1_text``).
+    A script that reads the view's ``"house_rule_ids"`` names every house rule's messages: the
+    rules on offer come from the host (``host.rules.RULE_FIELDS``), never from the script.
     """
+    if "house_rule_ids" in words and any(
+        key.startswith(f"{rule.lower()}_") for rule in RULE_FIELDS
+    ):
+        return True
     return key in words or any(
         (word.endswith("_") and key.startswith(word))
         or (word.isupper() and key.startswith(word.lower() + "_"))

@@ -379,6 +379,14 @@ class _ViewRequired(TypedDict):
     """The rank that lost at this round's reveal (R11), from the reveal on."""
 
 
+class RapidSecondsRange(TypedDict):
+    """H4's time limit the VIP may choose: ``min``..``max`` seconds, ``default`` when unset."""
+
+    min: int
+    max: int
+    default: int
+
+
 class View(_ViewRequired, total=False):
     """What one receiver may see (PHONE_API.md plus the added fields of docs/architecture.md).
 
@@ -389,6 +397,10 @@ class View(_ViewRequired, total=False):
     """The evening's standings, best first (``host.standings.Standings.table``)."""
     bot_strategies: list[str]
     """For the VIP: the bot strategies on offer."""
+    house_rule_ids: list[str]
+    """For the VIP: the house rules that may be switched on (``RULE_FIELDS``'s ids, in order)."""
+    rapid_seconds_range: RapidSecondsRange
+    """For the VIP: H4's seconds per decision that ``set_rules`` accepts, and the default."""
     tv_language: str
     """For the VIP: the TV's language."""
     voice_muted: bool

@@ -14,10 +14,9 @@
   const cuckoo = window.cuckoo;
   if (!cuckoo) return;
 
-  /** The house rules of RULES.md the VIP may switch on; "H1" names vip.h1_name and vip.h1_text. */
-  const HOUSE_RULES = ["H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8"];
-  /** H4's seconds per decision: the range the host accepts (PHONE_API.md, set_rules). */
-  const RAPID_SECONDS = { min: 5, max: 60, unset: 10 };
+  /* The house rules on offer (view.house_rule_ids) and H4's seconds (view.rapid_seconds_range)
+     come from the host: the rules are stated once, in host/rules. Rule H1 names the messages
+     vip.h1_name and vip.h1_text. */
   /** The TV's languages, each named in its own language. */
   const TV_LANGUAGES = [["en", "English"], ["fr", "Français"], ["it", "Italiano"]];
   /** Any of these in "can" means this phone is the VIP with something to control now. */
@@ -91,36 +90,35 @@
   const ruleSwitches = {};
   const secondsInput = element("input");
 
-  const chosenRules = () => HOUSE_RULES.filter((rule) => ruleSwitches[rule].checked);
+  const chosenRules = () => Object.keys(ruleSwitches).filter((rule) => ruleSwitches[rule].checked);
 
   function sendRules() {
     const seconds = Math.round(Number(secondsInput.value));
-    const valid = seconds >= RAPID_SECONDS.min && seconds <= RAPID_SECONDS.max;
+    const valid = seconds >= Number(secondsInput.min) && seconds <= Number(secondsInput.max);
     send("set_rules", valid ? { rules: chosenRules(), rapid_seconds: seconds } : { rules: chosenRules() });
   }
 
-  for (const rule of HOUSE_RULES) {
-    const label = element("label", "vip-rule");
-    const input = element("input");
-    const words = element("span");
-    input.type = "checkbox";
-    input.id = "vip-rule-" + rule;
-    input.addEventListener("change", sendRules);
-    const key = rule.toLowerCase();
-    words.append(element("strong", null, t(key + "_name")), element("small", null, t(key + "_text")));
-    label.append(input, words);
-    rulesPart.append(label);
-    ruleSwitches[rule] = input;
-  }
   const secondsLabel = element("label", "vip-rule", t("seconds_label"));
-  Object.assign(secondsInput, {
-    type: "number",
-    min: RAPID_SECONDS.min,
-    max: RAPID_SECONDS.max,
-    step: 1,
-    id: "vip-seconds",
-    inputMode: "numeric",
-  });
+  Object.assign(secondsInput, { type: "number", step: 1, id: "vip-seconds", inputMode: "numeric" });
+
+  /** A switch per house rule the host offers, made once, the first time the view lists them. */
+  function makeRuleSwitches(ruleIds, range) {
+    for (const rule of ruleIds) {
+      const label = element("label", "vip-rule");
+      const input = element("input");
+      const words = element("span");
+      input.type = "checkbox";
+      input.id = "vip-rule-" + rule;
+      input.addEventListener("change", sendRules);
+      const key = rule.toLowerCase();
+      words.append(element("strong", null, t(key + "_name")), element("small", null, t(key + "_text")));
+      label.append(input, words);
+      rulesPart.insertBefore(label, secondsLabel);
+      ruleSwitches[rule] = input;
+    }
+    Object.assign(secondsInput, { min: range.min, max: range.max });
+    secondsInput.dataset.unset = String(range.default);
+  }
   secondsInput.addEventListener("change", sendRules);
   secondsLabel.append(secondsInput);
   rulesPart.append(secondsLabel);
@@ -241,13 +239,17 @@
   /* ------------------------------------------------ drawing a view */
 
   function renderRules(view) {
-    for (const rule of HOUSE_RULES) {
+    const ruleIds = view["house_rule_ids"]; /* this name also ships the rules' messages (page.py) */
+    if (!Object.keys(ruleSwitches).length && ruleIds && view.rapid_seconds_range) {
+      makeRuleSwitches(ruleIds, view.rapid_seconds_range);
+    }
+    for (const rule of Object.keys(ruleSwitches)) {
       const on = (view.house_rules || []).includes(rule);
       if (ruleSwitches[rule].checked !== on) ruleSwitches[rule].checked = on;
     }
-    secondsLabel.hidden = !ruleSwitches.H4.checked;
+    secondsLabel.hidden = !(ruleSwitches.H4 && ruleSwitches.H4.checked);
     if (view.rapid_seconds && document.activeElement !== secondsInput) secondsInput.value = view.rapid_seconds;
-    else if (!secondsInput.value) secondsInput.value = RAPID_SECONDS.unset;
+    else if (!secondsInput.value && secondsInput.dataset.unset) secondsInput.value = secondsInput.dataset.unset;
   }
 
   function renderTv(view) {

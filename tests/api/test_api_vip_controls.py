@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from host.rules import RULE_FIELDS, HouseRules
+from host.rules.controls import RAPID_SECONDS_RANGE
 from host.session_controls import CONTROL_ACTIONS
 from phone_web import create_app
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Clock:
@@ -394,3 +400,21 @@ def test_issue13_controls_survive_a_kill_9(tmp_path: Any, host_processes: list[A
     assert [p["bot"] for p in after[0]["players"]] == [False, False, False, True]
     status, _ = host.http.call("GET", "/api/state", token=tokens[3])
     assert status == 401  # the kicked player stays out
+
+
+def test_issue16_item2_the_rules_on_offer_come_in_the_view(table: Table) -> None:
+    """H1–H8 and H4's seconds are stated once, in host/rules: the VIP's phone reads them."""
+    ana, *_ = table.join("Ana")
+    view = table.view(ana)
+    assert view["house_rule_ids"] == list(RULE_FIELDS) == [f"H{n}" for n in range(1, 9)]
+    limits = view["rapid_seconds_range"]
+    assert (limits["min"], limits["max"]) == (RAPID_SECONDS_RANGE[0], RAPID_SECONDS_RANGE[-1])
+    assert limits["default"] == HouseRules().rapid_seconds
+    table.ok(ana, "set_rules", rules=["H4"], rapid_seconds=limits["max"])
+    _error(
+        table.act(ana, "set_rules", rules=["H4"], rapid_seconds=limits["max"] + 1),
+        400,
+        "bad_request",
+    )
+    script = (ROOT / "phone_web" / "static" / "vip.js").read_text(encoding="utf-8")
+    assert not re.search(r'"H[1-8]"', script) and "60" not in script
