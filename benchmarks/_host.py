@@ -30,6 +30,8 @@ ROOT = Path(__file__).resolve().parents[1]
 JOIN_LINE = re.compile(r"Join at http://127\.0\.0\.1:(\d+)/\?room=(\w+)")
 STEP_FIELD = re.compile(rb'"step":(\d+)')
 TIMEOUT = 10.0
+#: How long a tap waits for the TV to let phones know who may act.
+ACTOR_TIMEOUT = 40.0
 #: The game's own moves (``host.rules.game.ACTIONS``). A ``can`` list may also hold the VIP's
 #: controls (How to play, a new evening) which a benchmark must never pick at random.
 GAME_MOVES = frozenset({"start", "keep", "exchange", "cut", "deal", "new_game"})
@@ -387,14 +389,23 @@ def one_tap(
 ) -> tuple[list[float], float]:
     """Whoever may act taps a random legal action; returns the ms from the tap's send to each
     *other* phone's stream receiving the new step, and the tap's own round trip in ms."""
-    view = hub.view(next(iter(tokens)))
-    who = actor_of(view)
+    deadline = time.monotonic() + ACTOR_TIMEOUT
+    while True:
+        # With the TV leading, phones learn whose turn it is once the TV has announced it
+        # (host/pacing.py): the new step arrives first, the turn a beat later (after a
+        # 20-card reveal, many beats later).
+        view = hub.view(next(iter(tokens)))
+        who = actor_of(view)
+        mine = hub.view(who) if who is not None else view
+        can = [move for move in mine["can"] if move in GAME_MOVES]
+        if (who is not None and can) or time.monotonic() > deadline:
+            break
+        time.sleep(0.002)
     if who is None:
         raise RuntimeError(f"nobody may act in phase {view['phase']}")
-    mine = hub.view(who)
-    step, can = mine["step"], [move for move in mine["can"] if move in GAME_MOVES]
     if not can:
         raise RuntimeError(f"{who} has nothing to do in {view['phase']}")
+    step = mine["step"]
     sent = time.perf_counter()
     status, body = http.call(
         "POST", "/api/action", {"action": rng.choice(can), "step": step}, tokens[who]
