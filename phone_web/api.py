@@ -266,7 +266,7 @@ def events() -> Response:
     heartbeat = float(current_app.config.get("CUCKOO_HEARTBEAT_SECONDS", 5.0))
     disconnected = request.environ.get("waitress.client_disconnected")
 
-    def stream() -> Iterator[str]:
+    def stream() -> Iterator[str | bytes]:
         last_sent = time.monotonic()
         try:
             yield ": connected\n\n"
@@ -276,8 +276,7 @@ def events() -> Response:
                     yield REPLACED_MESSAGE
                     return
                 if update is not None:
-                    data = json.dumps(update.view, ensure_ascii=False, separators=(",", ":"))
-                    yield f"data: {data}\n\n"
+                    yield update.sse()  # encoded once per update, shared (host/view_text.py)
                     last_sent = time.monotonic()
                     continue
                 if subscription.closed or (disconnected is not None and disconnected()):
