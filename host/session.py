@@ -318,7 +318,7 @@ class Session(HostControls):
         view = player_view(self._game, base, player_id)
         if view["me"] is not None:  # ``me`` is there for a player
             view["me"]["prediction"] = self._standings.predictions.get(player_id)
-        self._add_control_fields(view, player_id)
+        view["can"] = self._can(player_id)  # the rest of the control fields are in ``base``
         return view
 
     # ----------------------------------------------------------------- lobby
