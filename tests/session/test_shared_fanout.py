@@ -8,6 +8,7 @@ leaks no card (RULES.md "Hidden information"), and equal updates are built and e
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections.abc import Callable, Mapping
@@ -145,3 +146,33 @@ def test_issue18_view_text_splices_only_views_that_share_the_public_part(
     assert text.encode(rewritten) != text.encode(views[0])
     extra = {**views[1], "added": 1}
     assert text.encode(extra) == encode_view(extra)
+
+
+def _check_masking_leaves_shared_views_alone(session: Session) -> None:
+    """The pacer masks each player's view without touching what it shares with the others."""
+    with session._lock:  # one change's views, as _changed builds them
+        base = session._public_locked()
+        views = {p["id"]: session._player_locked(base, p["id"]) for p in base["players"]}
+    before = copy.deepcopy((base, views))
+    for pid, view in views.items():
+        masked = session._pacer.present(view)
+        assert masked == session._pacer.present(copy.deepcopy(view)), pid
+    assert (base, views) == before
+
+
+def test_issue18_pacing_masks_copies_only_what_it_changes(
+    make_session: Callable[..., Session],
+) -> None:
+    session = make_session("H3", seed=11)
+    ids = [session.join(name, "TEST").player_id for name in NAMES[:5]]
+    tv = TV(session)
+    rng = random.Random(11)
+    held = 0
+    for _ in range(2000):
+        if not _tap(session, rng) or session.view(None)["round"] > 4:
+            break
+        held += session._pacer.holding()
+        _check_masking_leaves_shared_views_alone(session)
+        tv.play(0.2)
+        _check_masking_leaves_shared_views_alone(session)
+    assert held > 0 and ids
