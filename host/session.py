@@ -589,25 +589,36 @@ class Session(HostControls):
         if events:
             self._pacer.sent(visible_to(events, None), {p.id: p.lives for p in self._game.players})
         holding = self._pacer.holding()
-        base: View | None = None
-        text: ViewText | None = None
+        change: _Change | None = None
         updates: dict[str | None, Update] = {}  # one per receiver: equal updates shared
         batch: list[tuple[Subscription, Update]] = []
         for sub in self._subscribers:
             pid = sub.player_id
             if pid not in updates:
-                if base is None:
-                    base = self._public_locked()
-                    text = ViewText(base)
-                view = base if pid is None else self._pacer.present(self._player_locked(base, pid))
-                seen = [] if pid is not None and holding else visible_to(events, pid)
-                updates[pid] = Update(self._game.step, view, seen, text)
+                change = change or self._change()
+                if pid is None:
+                    update = Update(self._game.step, change.public, visible_to(events, None))
+                else:
+                    view = self._phone_view(pid, change)
+                    seen = [] if holding else visible_to(events, pid)
+                    update = Update(self._game.step, view, seen, change.phones)
+                updates[pid] = update
             update = updates[pid]
             if pid is not None:
                 self._paced_last[sub] = update.view
             batch.append((sub, update))
         if batch:
             self._outbox.append(batch)
+
+    def _change(self) -> _Change:
+        """This change's public view, built once for every receiver (lock held)."""
+        public = self._public_locked()
+        return _Change(public, ViewText(self._pacer.present(public)))
+
+    def _phone_view(self, player_id: str, change: _Change) -> View:
+        """A phone's view of this change, as the TV shows it, sharing the public members."""
+        view = self._pacer.present(self._player_locked(change.public, player_id))
+        return change.phones.adopt(view)
 
     # ------------------------------------------------------------- the TV leads
 
@@ -639,19 +650,16 @@ class Session(HostControls):
             if self._closed:
                 return
             batch: list[tuple[Subscription, Update]] = []
-            base: View | None = None
-            text: ViewText | None = None
+            change: _Change | None = None
             updates: dict[str, Update] = {}
             for sub in self._subscribers:
                 pid = sub.player_id
                 if pid is None:
                     continue
                 if pid not in updates:
-                    if base is None:
-                        base = self._public_locked()
-                        text = ViewText(base)
-                    view = self._pacer.present(self._player_locked(base, pid))
-                    updates[pid] = Update(self._game.step, view, [], text)
+                    change = change or self._change()
+                    view = self._phone_view(pid, change)
+                    updates[pid] = Update(self._game.step, view, [], change.phones)
                 if self._paced_last.get(sub) != updates[pid].view:
                     self._paced_last[sub] = updates[pid].view
                     batch.append((sub, updates[pid]))
@@ -683,6 +691,19 @@ class Session(HostControls):
             subscribers, self._subscribers = self._subscribers, []
         for sub in subscribers:
             sub.end()
+
+
+@dataclass(frozen=True)
+class _Change:
+    """One change's public view, and its encoding for the phones (issue 18.1).
+
+    ``phones`` encodes the public view as the TV shows it now (``host/pacing.py``; without a
+    TV, the public view itself): every phone's view of the change shares its members, so each
+    phone's message costs only the encoding of its own ``me`` and ``can``.
+    """
+
+    public: View
+    phones: ViewText
 
 
 def _random_room(seed: int | None) -> str:

@@ -16,10 +16,12 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar, cast
 
 #: The two members that differ from one receiver to the next (``player_view``).
 _OWN = ("me", "can")
+AnyView = TypeVar("AnyView", bound=Mapping[str, Any])
+"""A view of any declared type (the contract's ``View`` or a plain dict): given back as such."""
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
@@ -61,6 +63,23 @@ class ViewText:
             return encode_view(view)
         head, tail = self._split()
         return f'{head}"me":{_encode(view["me"])},"can":{_encode(view["can"])}{tail}'
+
+    def adopt(self, view: AnyView) -> AnyView:
+        """``view`` with each member (but ``me`` and ``can``) that equals the base's replaced
+        by the base's own, so its text is spliced: a new dict, equal to ``view``.
+
+        Why: the TV pacing masks every phone's view separately (``host.pacing``), so their
+        public members are equal copies, not the base's objects; ``base`` is then the masked
+        public view. A member that differs (the TV moved on in between) keeps its own value.
+        """
+        if self._at is None or self._shares_base(view) or list(view) != self._keys:
+            return view
+        base = self.base
+        shared = {
+            key: base[key] if key not in _OWN and value == base[key] else value
+            for key, value in view.items()
+        }
+        return cast(AnyView, shared)
 
     def _shares_base(self, view: Mapping[str, Any]) -> bool:
         """Is ``view`` the base with only ``me`` and ``can`` replaced (same keys, same order)?"""

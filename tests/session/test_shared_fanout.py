@@ -176,3 +176,23 @@ def test_issue18_pacing_masks_copies_only_what_it_changes(
         tv.play(0.2)
         _check_masking_leaves_shared_views_alone(session)
     assert held > 0 and ids
+
+
+def test_issue18_adopt_shares_equal_members_and_keeps_the_others(session: Session) -> None:
+    """A masked phone view (equal copies of the public members) is spliced after ``adopt``."""
+    ids = [session.join(name, "TEST").player_id for name in NAMES[:3]]
+    session.act(ids[0], "start", 0)
+    with session._lock:
+        base = session._public_locked()
+        mine = session._player_locked(base, ids[1])
+    text = ViewText(copy.deepcopy(base))  # equal to base, sharing nothing with it
+    copied = copy.deepcopy(mine)
+    copied["players"] = [{**p, "lives": 0} for p in base["players"]]  # differs: kept
+    adopted = text.adopt(copied)
+    assert adopted == copied and adopted is not copied
+    assert adopted["log"] is text.base["log"] and adopted["players"] is copied["players"]
+    assert adopted["me"] is copied["me"] and adopted["can"] is copied["can"]
+    assert text.encode(adopted) == encode_view(copied)
+    plain = text.adopt(copy.deepcopy(mine))
+    assert all(plain[k] is text.base[k] for k in plain if k not in ("me", "can"))
+    assert sse_message(plain, text) == _wire(mine)
