@@ -193,6 +193,6 @@ def test_issue18_adopt_shares_equal_members_and_keeps_the_others(session: Sessio
     assert adopted["log"] is text.base["log"] and adopted["players"] is copied["players"]
     assert adopted["me"] is copied["me"] and adopted["can"] is copied["can"]
     assert text.encode(adopted) == encode_view(copied)
-    plain = text.adopt(copy.deepcopy(mine))
+    plain: Mapping[str, Any] = text.adopt(copy.deepcopy(mine))
     assert all(plain[k] is text.base[k] for k in plain if k not in ("me", "can"))
     assert sse_message(plain, text) == _wire(mine)
