@@ -30,6 +30,8 @@ ROOT = Path(__file__).resolve().parents[1]
 JOIN_LINE = re.compile(r"Join at http://127\.0\.0\.1:(\d+)/\?room=(\w+)")
 STEP_FIELD = re.compile(rb'"step":(\d+)')
 TIMEOUT = 10.0
+#: How long a tap waits for the TV to let phones know who may act.
+ACTOR_TIMEOUT = 40.0
 #: The game's own moves (``host.rules.game.ACTIONS``). A ``can`` list may also hold the VIP's
 #: controls (How to play, a new evening) which a benchmark must never pick at random.
 GAME_MOVES = frozenset({"start", "keep", "exchange", "cut", "deal", "new_game"})
@@ -388,7 +390,7 @@ def _next_move(tokens: dict[str, str], hub: StreamHub) -> tuple[str, int, list[s
     Why wait: a stream's latest view may lag the session by a message (the last phone's
     presence, a paced reveal), so the actor and its moves are read again until they agree.
     """
-    deadline = time.monotonic() + TIMEOUT
+    deadline = time.monotonic() + ACTOR_TIMEOUT
     while True:
         view = hub.view(next(iter(tokens)))
         who = actor_of(view)

@@ -17,7 +17,6 @@ tells it how far it has played (``Shown``), and a stalled TV (no progress for
 
 from __future__ import annotations
 
-import copy
 import threading
 import time
 from collections import deque
@@ -98,7 +97,7 @@ def present(
     unseen = list(unseen[start:])
     if not unseen:
         return view
-    shown = cast(View, copy.deepcopy(view))
+    shown = _masking_copy(view)
     log: list[dict[str, Any]] = list(shown.get("log") or [])
     for item in reversed(unseen):
         if log and log[-1] == dict(item.event):
@@ -123,6 +122,23 @@ def present(
         shown["can"] = [a for a in shown.get("can", []) if a not in AFTER_REVEAL_ACTIONS]
         shown["next_dealer"] = None
     return cast(AnyView, shown)
+
+
+def _masking_copy(view: Mapping[str, Any]) -> View:
+    """A copy of ``view`` that masking may change without touching ``view`` (issue 18.1).
+
+    Why not ``copy.deepcopy``: it copied every event of the log for each phone on every change
+    while the TV played (most of the fan-out's time). Masking only ever sets top-level members,
+    fields of the seats in ``players`` and fields of ``me``; every list it changes (``log``,
+    ``can``, ``me.history``…) it builds anew. So those three levels are copied, the rest is
+    shared — ``view`` may itself share its members with other receivers' views.
+    """
+    shown = dict(view)
+    if "players" in view:
+        shown["players"] = [dict(seat) for seat in view["players"]]
+    if isinstance(view.get("me"), Mapping):
+        shown["me"] = dict(view["me"])
+    return shown
 
 
 def _players(view: View) -> dict[str, dict[str, Any]]:

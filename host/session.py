@@ -32,10 +32,12 @@ from host.palette import css_hex, player_colour
 from host.presence import DEFAULT_AWAY_SECONDS, Presence
 from host.rules import Game, HouseRules, IllegalAction, Status, View
 from host.rules.events import Event, visible_to
+from host.rules.views import player_view, public_view
 from host.save_check import check_saved_session
 from host.session_controls import CONTROL_ACTIONS, HostControls, TvSettings, checked_fields
 from host.standings import Standings
 from host.subscriptions import Subscription, Update
+from host.view_text import ViewText
 
 log = logging.getLogger(__name__)
 
@@ -301,15 +303,29 @@ class Session(HostControls):
             return view
 
     def _view_locked(self, player_id: str | None) -> View:
-        view = self._game.view(player_id)
+        base = self._public_locked()
+        return base if player_id is None else self._player_locked(base, player_id)
+
+    def _public_locked(self) -> View:
+        """The public view with the session's facts (lock held); built once per change."""
+        view = public_view(self._game)
         view["room"] = self.room
         for player in view["players"]:
             player["connected"] = bool(player.get("bot")) or self._connections[player["id"]] > 0
             player["color"] = css_hex(player_colour(player["seat"]))  # the TV's seat colour
         view["standings"] = self._standings.table()
-        if player_id is not None and view["me"] is not None:  # ``me`` is there for a player
+        self._add_control_fields(view, None)
+        return view
+
+    def _player_locked(self, base: View, player_id: str) -> View:
+        """``player_id``'s view from this change's public ``base`` (lock held; issue 18.1).
+
+        Shares everything but the top level, ``me`` and ``can`` with ``base``: read-only.
+        """
+        view = player_view(self._game, base, player_id)
+        if view["me"] is not None:  # ``me`` is there for a player
             view["me"]["prediction"] = self._standings.predictions.get(player_id)
-        self._add_control_fields(view, player_id)
+        view["can"] = self._can(player_id)  # the rest of the control fields are in ``base``
         return view
 
     # ----------------------------------------------------------------- lobby
@@ -580,22 +596,36 @@ class Session(HostControls):
         if events:
             self._pacer.sent(visible_to(events, None), {p.id: p.lives for p in self._game.players})
         holding = self._pacer.holding()
-        views: dict[str | None, View] = {}
+        change: _Change | None = None
+        updates: dict[str | None, Update] = {}  # one per receiver: equal updates shared
         batch: list[tuple[Subscription, Update]] = []
         for sub in self._subscribers:
-            if sub.player_id not in views:
-                view = self._view_locked(sub.player_id)
-                views[sub.player_id] = (
-                    self._pacer.present(view) if sub.player_id is not None else view
-                )
-            view = views[sub.player_id]
-            paced = sub.player_id is not None
-            if paced:
-                self._paced_last[sub] = view
-            seen = [] if paced and holding else visible_to(events, sub.player_id)
-            batch.append((sub, Update(self._game.step, view, seen)))
+            pid = sub.player_id
+            if pid not in updates:
+                change = change or self._change()
+                if pid is None:
+                    update = Update(self._game.step, change.public, visible_to(events, None))
+                else:
+                    view = self._phone_view(pid, change)
+                    seen = [] if holding else visible_to(events, pid)
+                    update = Update(self._game.step, view, seen, change.phones)
+                updates[pid] = update
+            update = updates[pid]
+            if pid is not None:
+                self._paced_last[sub] = update.view
+            batch.append((sub, update))
         if batch:
             self._outbox.append(batch)
+
+    def _change(self) -> _Change:
+        """This change's public view, built once for every receiver (lock held)."""
+        public = self._public_locked()
+        return _Change(public, ViewText(self._pacer.present(public)))
+
+    def _phone_view(self, player_id: str, change: _Change) -> View:
+        """A phone's view of this change, as the TV shows it, sharing the public members."""
+        view = self._pacer.present(self._player_locked(change.public, player_id))
+        return change.phones.adopt(view)
 
     # ------------------------------------------------------------- the TV leads
 
@@ -627,16 +657,19 @@ class Session(HostControls):
             if self._closed:
                 return
             batch: list[tuple[Subscription, Update]] = []
-            views: dict[str, View] = {}
+            change: _Change | None = None
+            updates: dict[str, Update] = {}
             for sub in self._subscribers:
                 pid = sub.player_id
                 if pid is None:
                     continue
-                if pid not in views:
-                    views[pid] = self._pacer.present(self._view_locked(pid))
-                if self._paced_last.get(sub) != views[pid]:
-                    self._paced_last[sub] = views[pid]
-                    batch.append((sub, Update(self._game.step, views[pid], [])))
+                if pid not in updates:
+                    change = change or self._change()
+                    view = self._phone_view(pid, change)
+                    updates[pid] = Update(self._game.step, view, [], change.phones)
+                if self._paced_last.get(sub) != updates[pid].view:
+                    self._paced_last[sub] = updates[pid].view
+                    batch.append((sub, updates[pid]))
             if batch:
                 self._outbox.append(batch)
         self._flush()
@@ -665,6 +698,19 @@ class Session(HostControls):
             subscribers, self._subscribers = self._subscribers, []
         for sub in subscribers:
             sub.end()
+
+
+@dataclass(frozen=True)
+class _Change:
+    """One change's public view, and its encoding for the phones (issue 18.1).
+
+    ``phones`` encodes the public view as the TV shows it now (``host/pacing.py``; without a
+    TV, the public view itself): every phone's view of the change shares its members, so each
+    phone's message costs only the encoding of its own ``me`` and ``can``.
+    """
+
+    public: View
+    phones: ViewText
 
 
 def _random_room(seed: int | None) -> str:

@@ -152,7 +152,11 @@ class HostControls:
         return can
 
     def _add_control_fields(self, view: View, player_id: str | None) -> None:
-        """Fields of the view for the controls (added to the contract's view)."""
+        """Fields of the view for the controls (added to the contract's view).
+
+        Only ``can`` depends on the receiver: the session builds the rest once per change, in
+        the public view every player's view is made from (``Session._player_locked``).
+        """
         if player_id is not None:
             view["can"] = self._can(player_id)
         view["bot_strategies"] = list(BOT_STRATEGIES)

@@ -13,17 +13,32 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from host.rules import EventDict, View
+from host.view_text import ViewText, sse_message
 
 _QUEUE_LIMIT = 512
 
 
 @dataclass(frozen=True)
 class Update:
-    """One change as one recipient may see it: their full view and their visible events."""
+    """One change as one recipient may see it: their full view and their visible events.
+
+    ``text``: the change's shared encoding (``host.view_text``), so that ``sse`` costs a
+    stream only its own ``me`` and ``can``. One ``Update`` may go to several subscribers of
+    the same receiver; they then share its encoded message too.
+    """
 
     step: int
     view: View
     events: list[EventDict] = field(default_factory=list)
+    text: ViewText | None = field(default=None, compare=False, repr=False)
+
+    def sse(self) -> bytes:
+        """The event-stream message of ``view`` (PHONE_API.md), encoded once and kept."""
+        message: bytes | None = self.__dict__.get("_sse")
+        if message is None:  # two streams racing here both compute the same bytes: harmless
+            message = sse_message(self.view, self.text)
+            object.__setattr__(self, "_sse", message)
+        return message
 
 
 class Subscription:

@@ -266,24 +266,23 @@ def events() -> Response:
     heartbeat = float(current_app.config.get("CUCKOO_HEARTBEAT_SECONDS", 5.0))
     disconnected = request.environ.get("waitress.client_disconnected")
 
-    def stream() -> Iterator[str]:
+    def stream() -> Iterator[bytes]:
         last_sent = time.monotonic()
         try:
-            yield ": connected\n\n"
+            yield b": connected\n\n"
             while True:
                 update = subscription.get(timeout=min(_STREAM_POLL_SECONDS, heartbeat))
                 if subscription.replaced:  # the player opened a newer stream: hang up now
-                    yield REPLACED_MESSAGE
+                    yield REPLACED_MESSAGE.encode()
                     return
                 if update is not None:
-                    data = json.dumps(update.view, ensure_ascii=False, separators=(",", ":"))
-                    yield f"data: {data}\n\n"
+                    yield update.sse()  # encoded once per update, shared (host/view_text.py)
                     last_sent = time.monotonic()
                     continue
                 if subscription.closed or (disconnected is not None and disconnected()):
                     return
                 if time.monotonic() - last_sent >= heartbeat:
-                    yield ": heartbeat\n\n"
+                    yield b": heartbeat\n\n"
                     last_sent = time.monotonic()
         finally:
             subscription.close()

@@ -9,7 +9,8 @@ same rule independently so tests can check every view, response and stream again
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, cast
 
 from host.rules.cards import Card
 from host.rules.contract import Action, MeView, Phase, SeatView, View
@@ -35,6 +36,47 @@ def _public_card(game: Game, player_id: str, card: Card | None) -> str | None:
 
 def build_view(game: Game, player_id: str | None) -> View:
     """The PHONE_API.md view for ``player_id`` (``None``: the public table view)."""
+    base = public_view(game)
+    return base if player_id is None else player_view(game, base, player_id)
+
+
+def build_views(game: Game, player_ids: Iterable[str | None]) -> dict[str | None, View]:
+    """The views of several receivers at once, the public part built only once (issue 18.1).
+
+    Each equals ``build_view(game, pid)``; they share the public part's lists and dicts, so
+    a receiver must treat its view as read-only (copy before changing, as ``pacing`` does).
+    """
+    base = public_view(game)
+    return {pid: base if pid is None else player_view(game, base, pid) for pid in player_ids}
+
+
+def player_view(game: Game, base: View, player_id: str) -> View:
+    """``player_id``'s view: the public ``base`` (``public_view`` of the same state) with their
+    own ``me`` and ``can``. Only the top level is new: the rest is shared with ``base``.
+
+    Why this is enough: nothing in the public part depends on who looks; the only private
+    facts (own card, own trades and cut, own moves) live in ``me`` and ``can``.
+    """
+    p = game.player(player_id)
+    dealt_in = game.phase != Phase.LOBBY and player_id in game.order
+    me: MeView = {
+        "id": p.id,
+        "name": p.name,
+        "lives": p.lives,
+        "status": p.status,
+        "is_vip": p.id == game.vip,
+        "card": str(p.card) if dealt_in and p.card is not None else None,
+        "history": [event.to_dict() for event in game.history.get(player_id, [])],
+        "target": _exchange_target(game, player_id),
+    }
+    view = cast(View, dict(base))  # same keys in the same order: "me" and "can" replaced
+    view["me"] = me
+    view["can"] = list(game.legal_actions(player_id))
+    return view
+
+
+def public_view(game: Game) -> View:
+    """The public table view (``me`` None, ``can`` empty): what anyone may see."""
     players: list[SeatView] = [
         {
             "id": p.id,
@@ -47,30 +89,14 @@ def build_view(game: Game, player_id: str | None) -> View:
         }
         for seat, p in enumerate(game.players)
     ]
-    me: MeView | None = None
-    can: list[str] = []
-    if player_id is not None:
-        p = game.player(player_id)
-        dealt_in = game.phase != Phase.LOBBY and player_id in game.order
-        me = {
-            "id": p.id,
-            "name": p.name,
-            "lives": p.lives,
-            "status": p.status,
-            "is_vip": p.id == game.vip,
-            "card": str(p.card) if dealt_in and p.card is not None else None,
-            "history": [event.to_dict() for event in game.history.get(player_id, [])],
-            "target": _exchange_target(game, player_id),
-        }
-        can = list(game.legal_actions(player_id))
     revealed = game.phase in REVEALED_PHASES
     return {
         "room": None,
         "phase": game.phase,
         "step": game.step,
         "round": game.round,
-        "me": me,
-        "can": can,
+        "me": None,
+        "can": [],
         "players": players,
         "dealer": game.dealer if game.phase != Phase.LOBBY else None,
         "current": game.current,

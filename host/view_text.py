@@ -1,0 +1,101 @@
+"""A view as the event stream sends it, with the public part of one change encoded once.
+
+Why (issue 18.1): on every change each phone's stream sent its own view as JSON, and the
+public part — players, log, standings: nearly all of the bytes — was encoded once per phone.
+Every phone's view of one change is the same public view with that phone's own ``me`` and
+``can`` (``host.rules.views.player_view``), so ``ViewText`` encodes the public members once
+and each phone's text is those members with its own two spliced in: the very bytes
+``encode_view`` gives for the whole view, for the cost of encoding ``me`` and ``can``.
+
+A view that is not that public view with only ``me`` and ``can`` replaced (one the TV pacing
+rewrote, say) is encoded whole, so the result is right whatever view is passed.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+#: The two members that differ from one receiver to the next (``player_view``).
+_OWN = ("me", "can")
+AnyView = TypeVar("AnyView", bound=Mapping[str, Any])
+"""A view of any declared type (the contract's ``View`` or a plain dict): given back as such."""
+_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def encode_view(view: Mapping[str, Any]) -> str:
+    """The JSON of a view as the stream sends it (PHONE_API.md): compact, UTF-8 as is."""
+    return _encode(view)
+
+
+def sse_message(view: Mapping[str, Any], text: ViewText | None = None) -> bytes:
+    """One event-stream message carrying ``view``: ``data: <json>`` and a blank line."""
+    body = text.encode(view) if text is not None else encode_view(view)
+    return f"data: {body}\n\n".encode()
+
+
+class ViewText:
+    """The encoding of one change's public view, shared by every receiver's view of it.
+
+    Thread-safe: the stream threads of one change all use the same ``ViewText``; the public
+    members are encoded by the first of them, once.
+    """
+
+    def __init__(self, base: Mapping[str, Any]) -> None:
+        self.base = base
+        self._keys = list(base)
+        at = self._keys.index("me") if "me" in self._keys else -1
+        #: Where ``me`` is, if ``can`` follows it (as in every view ``build_view`` makes).
+        self._at = at if at >= 0 and self._keys[at + 1 : at + 2] == ["can"] else None
+        self._lock = threading.Lock()
+        self._parts: tuple[str, str] | None = None
+        self._whole: str | None = None
+
+    def encode(self, view: Mapping[str, Any]) -> str:
+        """The JSON of ``view``, equal to ``encode_view(view)``."""
+        if view is self.base:
+            if self._whole is None:
+                self._whole = encode_view(view)
+            return self._whole
+        if not self._shares_base(view):
+            return encode_view(view)
+        head, tail = self._split()
+        return f'{head}"me":{_encode(view["me"])},"can":{_encode(view["can"])}{tail}'
+
+    def adopt(self, view: AnyView) -> AnyView:
+        """``view`` with each member (but ``me`` and ``can``) that equals the base's replaced
+        by the base's own, so its text is spliced: a new dict, equal to ``view``.
+
+        Why: the TV pacing masks every phone's view separately (``host.pacing``), so their
+        public members are equal copies, not the base's objects; ``base`` is then the masked
+        public view. A member that differs (the TV moved on in between) keeps its own value.
+        """
+        if self._at is None or self._shares_base(view) or list(view) != self._keys:
+            return view
+        base = self.base
+        shared = {
+            key: base[key] if key not in _OWN and value == base[key] else value
+            for key, value in view.items()
+        }
+        return cast(AnyView, shared)
+
+    def _shares_base(self, view: Mapping[str, Any]) -> bool:
+        """Is ``view`` the base with only ``me`` and ``can`` replaced (same keys, same order)?"""
+        if self._at is None or list(view) != self._keys:
+            return False
+        base = self.base
+        return all(view[key] is base[key] for key in self._keys if key not in _OWN)
+
+    def _split(self) -> tuple[str, str]:
+        """The encoded members before ``me`` (with the opening brace) and after ``can``."""
+        with self._lock:
+            if self._parts is None:
+                keys, at = self._keys, self._at or 0
+                members = [f"{_encode(key)}:{_encode(self.base[key])}" for key in keys]
+                before, after = members[:at], members[at + 2 :]
+                head = "{" + "".join(member + "," for member in before)
+                tail = "".join("," + member for member in after) + "}"
+                self._parts = head, tail
+            return self._parts
