@@ -75,6 +75,10 @@ def _surface_caches():
         if not isinstance(attributes, dict):
             continue
         for name, value in list(attributes.items()):
+            if type(value).__name__ == "SurfaceCache":  # host/tv/surfaces.py: bytes counted
+                key = f"{type(owner).__module__}.{type(owner).__qualname__}.{name}"
+                found[key] = (len(value), value.bytes)
+                continue
             if not isinstance(value, dict) or not value:
                 continue
             surfaces = [s for s in value.values() if isinstance(s, pygame.Surface)]

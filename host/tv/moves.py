@@ -35,6 +35,9 @@ from host.tv.stage import DEAL_FLIGHT, DEAL_STAGGER, Beat, Stage, reveal_marked_
 PILE_WIDTH = 80
 #: The block call at its biggest (it pops in); it must leave room for its subtitle.
 CALL_SIZE = 84
+BANNER_RADIUS = 24
+#: Cached plates are this many pixels apart in width (``blit_plate``).
+PLATE_STEP = 32
 
 
 def point(at: tuple[float, float]) -> tuple[int, int]:
@@ -60,10 +63,29 @@ def banner(
     """Big centred text on a dark plate, readable from the sofa."""
     image = props.theme.fitted_text(text, size, min(1300, max_width - 50), colour, bold=True)
     box = image.get_rect(center=(960, y)).inflate(50, 24)
-    surface.blit(
-        props.memo(("banner", box.size), lambda: plate(box.size, (8, 12, 20, 210), 24)), box
-    )
+    for image, at, area in plate_parts(props, box, (8, 12, 20, 210), BANNER_RADIUS):
+        surface.blit(image, at, area)
     surface.blit(image, image.get_rect(center=box.center))
+
+
+def plate_parts(
+    props: Props, box: pygame.Rect, colour: tuple[int, int, int, int], radius: int
+) -> list[tuple[pygame.Surface, tuple[int, int], pygame.Rect]]:
+    """A plate exactly ``box``'s size as two blits (image, where, area) of a cached plate
+    whose width is rounded up to ``PLATE_STEP``: its left part, then its right end with the
+    far corners. Every column between the corners is the same, so the pixels are those of a
+    plate drawn at ``box``'s size, while banners of a hundred widths share a few cached plates
+    (issue 18 item 5)."""
+    width = -(-box.width // PLATE_STEP) * PLATE_STEP
+    wide = props.memo(
+        ("plate", width, box.height, colour, radius),
+        lambda: plate((width, box.height), colour, radius),
+    )
+    end = min(box.width, radius + 1)
+    return [
+        (wide, box.topleft, pygame.Rect(0, 0, box.width - end, box.height)),
+        (wide, (box.right - end, box.top), pygame.Rect(width - end, 0, end, box.height)),
+    ]
 
 
 def label(surface: pygame.Surface, props: Props, text: str, at: tuple[float, float]) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import unicodedata
-from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
 
@@ -19,6 +18,7 @@ import pygame
 # Shared with the phone page; re-exported here for the TV's modules.
 from host.palette import PLAYER_COLOURS, SUIT_COLOURS, Colour, player_colour
 from host.tv.glyphs import Glyphs, emoji_font_path
+from host.tv.surfaces import TEXT_BUDGET, SurfaceCache
 
 log = logging.getLogger(__name__)
 
@@ -57,15 +57,14 @@ def font_path(bold: bool = False) -> Path:
 
 
 class Theme:
-    """Fonts by size and a bounded cache of rendered text surfaces."""
+    """Fonts by size and a cache of rendered text surfaces bounded by their pixel bytes."""
 
-    def __init__(self, text_cache_size: int = 600) -> None:
+    def __init__(self, text_budget: int = TEXT_BUDGET) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._emoji_fonts: dict[int, pygame.font.Font] = {}
-        self._texts: OrderedDict[tuple[str, int, Colour, bool], pygame.Surface] = OrderedDict()
-        self._limit = text_cache_size
+        self.texts = SurfaceCache(text_budget)  # keyed by (text, size, colour, bold)
         self._glyphs: dict[bool, Glyphs] = {}
 
     def font(self, size: int, bold: bool = False) -> pygame.font.Font:
@@ -119,14 +118,9 @@ class Theme:
         must never stop the TV (issue 15).
         """
         key = (text, size, colour, bold)
-        surface = self._texts.get(key)
+        surface = self.texts.get(key)
         if surface is None:
-            surface = self._render(text, size, colour, bold)
-            self._texts[key] = surface
-            if len(self._texts) > self._limit:
-                self._texts.popitem(last=False)
-        else:
-            self._texts.move_to_end(key)
+            surface = self.texts.put(key, self._render(text, size, colour, bold))
         return surface
 
     def _render(self, text: str, size: int, colour: Colour, bold: bool) -> pygame.Surface:
