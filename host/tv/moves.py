@@ -36,8 +36,18 @@ PILE_WIDTH = 80
 #: The block call at its biggest (it pops in); it must leave room for its subtitle.
 CALL_SIZE = 84
 BANNER_RADIUS = 24
-#: Cached plates are this many pixels apart in width (``blit_plate``).
+#: Cached plates are this many pixels apart in width (``plate_parts``).
 PLATE_STEP = 32
+#: How long the block call takes to pop in, and a cut King to fly aside turning over.
+CALL_POP_SECONDS = 0.35
+CUT_KING_SECONDS = 0.8
+#: Swapped cards wait this share of the beat, then travel during ``SWAP_SPAN`` of it.
+SWAP_START, SWAP_SPAN = 0.05, 0.8
+
+
+def swap_travel(progress: float) -> float:
+    """How far the swapped cards have travelled (0 → 1) at a share of the exchange's beat."""
+    return min(1.0, max(0.0, (progress - SWAP_START) / SWAP_SPAN))
 
 
 def point(at: tuple[float, float]) -> tuple[int, int]:
@@ -241,7 +251,7 @@ def _kept(m: Move) -> None:
 def _exchanged(m: Move) -> None:
     """R7: two face-down cards cross between the neighbours (nobody sees them)."""
     a, b = m.at("player"), m.at("target")
-    t = ease((m.beat.progress - 0.05) / 0.8)
+    t = ease(swap_travel(m.beat.progress))
     m.card(m.held("player"), arc(a, b, t))
     m.card(m.held("target"), arc(b, a, t))
     m.banner(m.props.t("swaps_with", player=m.name("player"), target=m.name("target")), 48)
@@ -250,7 +260,7 @@ def _exchanged(m: Move) -> None:
 def _call(m: Move) -> None:
     """The host's call when a King blocks (R7, R9): "CUCKOO!", or "CHASE!" under H8."""
     call = m.props.t("call_chase" if m.event.get("call") == "chase" else "call_cuckoo")
-    pop = min(1.0, m.beat.elapsed / 0.35)
+    pop = min(1.0, m.beat.elapsed / CALL_POP_SECONDS)
     m.banner(call, max(40, round(CALL_SIZE * (0.5 + 0.5 * pop)) // 10 * 10), theme.GOLD)
 
 
@@ -277,7 +287,7 @@ def _cut_taken(m: Move) -> None:
 
 def _cut_king(m: Move) -> None:
     """R9: a cut King turns face up and is set aside; the dealer keeps their card."""
-    t = min(1.0, m.beat.elapsed / 0.8)
+    t = min(1.0, m.beat.elapsed / CUT_KING_SECONDS)
     m.card(
         m.props.cards.flipped(m.event.get("king"), PILE_WIDTH, t),
         lerp(stock_spot(), aside_spot(), ease(t)),

@@ -247,12 +247,12 @@ class Stage:
         # behind; the beats of one move (a reveal with its lost lives) keep their pace.
         backlog = len({b.batch for b in self.queue if b.batch != self.beat.batch})
         speed = 1.0 if backlog < 3 else 2.5 if backlog < 8 else 8.0
-        self.beat.elapsed += dt * speed
-        self.changed = True
+        self.beat.elapsed += dt * speed  # what this moves on screen: host/tv/motion.py
         self._reveal_progress()
         while self.beat is not None and self.beat.elapsed >= self.beat.length:
             self._finish(self.beat.event)
             self.beat = None
+            self.changed = True
             self._advance()
 
     def fast_forward(self) -> None:
@@ -271,6 +271,7 @@ class Stage:
     def _start(self, beat: Beat) -> None:
         """A beat begins: the table copy, its cues, the pacer; a beat of no length ends too."""
         self._begin(beat.event)
+        self.changed = True
         if self.on_begin is not None:
             self.on_begin(beat)
         if beat.kind != "reveal":

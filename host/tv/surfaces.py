@@ -54,7 +54,7 @@ class SurfaceCache:
     def __contains__(self, key: Hashable) -> bool:
         return key in self._entries
 
-    def keys(self) -> list[Hashable]:
+    def held(self) -> list[Hashable]:
         """The keys held, least recently used first."""
         return list(self._entries)
 

@@ -49,6 +49,9 @@ from host.tv.stage import (
 )
 from host.tv.trail import draw_standings, draw_trail
 
+#: A blocking King turns face up on its holder's seat in this long.
+BLOCK_FLIP_SECONDS = 0.5
+
 
 def card_look(stage: Stage, seat: SeatShow) -> CardLook:
     """How ``seat``'s card shows now: nothing, its back, its face, or mid-flip."""
@@ -75,7 +78,7 @@ def card_look(stage: Stage, seat: SeatShow) -> CardLook:
     if kind == "exchanged" and seat.id in (event.get("player"), event.get("target")):
         return CardLook("none")
     if kind == "blocked" and seat.id == event.get("target") and seat.card is None:
-        flip = beat.elapsed / 0.5
+        flip = beat.elapsed / BLOCK_FLIP_SECONDS
         return (
             CardLook("flip", event.get("king"), flip)
             if flip < 1
