@@ -18,11 +18,12 @@ from collections.abc import Callable, Hashable
 import pygame
 
 MB = 2**20
-#: Budgets (issue 18 item 5: 2–4 MB each). One animated frame at 1080p uses well under 1 MB of
-#: text and under 2 MB of plates and cards, so a frame never re-renders what it drew before.
-TEXT_BUDGET = 4 * MB
-PIECE_BUDGET = 4 * MB
-CARD_BUDGET = 4 * MB
+#: Budgets (issue 18 item 5: 2–4 MB each, 8 MB in all). One animated frame at 1080p uses well
+#: under 1 MB of text, of plates and of cards (ten faces at the seats' width are 0.8 MB), so a
+#: frame never re-renders what the frame before drew.
+TEXT_BUDGET = 3 * MB
+PIECE_BUDGET = 3 * MB
+CARD_BUDGET = 2 * MB
 
 
 def pixel_bytes(surface: pygame.Surface) -> int:
