@@ -382,19 +382,32 @@ def actor_of(view: Mapping[str, Any]) -> str | None:
     return view.get("vip")
 
 
+def next_move(
+    hub: StreamHub, tokens: dict[str, str], timeout: float = 60.0
+) -> tuple[str, dict[str, Any], list[str]]:
+    """Who may act, their view and their game moves — once their phone shows them. With the
+    TV the phones follow its pace (host/pacing.py): until it has played the last move nobody's
+    view offers the next one (``current`` is still None), so the phones wait as people do."""
+    deadline = time.monotonic() + timeout
+    while True:
+        view = hub.view(next(iter(tokens)))
+        who = actor_of(view)
+        mine = hub.view(who) if who is not None else view
+        can = [move for move in mine["can"] if move in GAME_MOVES]
+        if who is not None and can:
+            return who, mine, can
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"nobody may act in phase {view['phase']}")
+        time.sleep(0.002)
+
+
 def one_tap(
     http: Http, tokens: dict[str, str], hub: StreamHub, rng: random.Random
 ) -> tuple[list[float], float]:
     """Whoever may act taps a random legal action; returns the ms from the tap's send to each
     *other* phone's stream receiving the new step, and the tap's own round trip in ms."""
-    view = hub.view(next(iter(tokens)))
-    who = actor_of(view)
-    if who is None:
-        raise RuntimeError(f"nobody may act in phase {view['phase']}")
-    mine = hub.view(who)
-    step, can = mine["step"], [move for move in mine["can"] if move in GAME_MOVES]
-    if not can:
-        raise RuntimeError(f"{who} has nothing to do in {view['phase']}")
+    who, mine, can = next_move(hub, tokens)
+    step = mine["step"]
     sent = time.perf_counter()
     status, body = http.call(
         "POST", "/api/action", {"action": rng.choice(can), "step": step}, tokens[who]

@@ -28,14 +28,11 @@ import tempfile
 import time
 import tracemalloc
 from pathlib import Path
-from typing import Any
 
 from benchmarks._host import (
-    GAME_MOVES,
     HostProcess,
-    StreamHub,
-    actor_of,
     load_average,
+    next_move,
     phones_streaming,
     print_table,
 )
@@ -119,25 +116,6 @@ def snapshot(host: HostProcess, timeout: float = 60.0) -> str:
             return done[-1].split(" ", 1)[1]
         time.sleep(0.05)
     raise RuntimeError(f"the host wrote no snapshot: {host.lines[-8:]}")
-
-
-def next_move(
-    hub: StreamHub, tokens: dict[str, str], timeout: float = 60.0
-) -> tuple[str, dict[str, Any], list[str]]:
-    """Who may act, their view and their moves — once their phone shows them. With the TV the
-    phones follow its pace (host/pacing.py): until it has played the last move, nobody's view
-    offers the next one, so the phones wait as people would."""
-    deadline = time.monotonic() + timeout
-    while True:
-        view = hub.view(next(iter(tokens)))
-        who = actor_of(view)
-        mine = hub.view(who) if who is not None else view
-        moves = [move for move in mine["can"] if move in GAME_MOVES]
-        if who is not None and moves:
-            return who, mine, moves
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"nobody may act in phase {view['phase']}")
-        time.sleep(0.005)
 
 
 def play(
