@@ -31,7 +31,7 @@ JOIN_LINE = re.compile(r"Join at http://127\.0\.0\.1:(\d+)/\?room=(\w+)")
 STEP_FIELD = re.compile(rb'"step":(\d+)')
 TIMEOUT = 10.0
 #: How long a tap waits for the TV to let phones know who may act.
-ACTOR_TIMEOUT = 40.0
+ACTOR_TIMEOUT = 60.0
 #: The game's own moves (``host.rules.game.ACTIONS``). A ``can`` list may also hold the VIP's
 #: controls (How to play, a new evening) which a benchmark must never pick at random.
 GAME_MOVES = frozenset({"start", "keep", "exchange", "cut", "deal", "new_game"})
@@ -384,24 +384,23 @@ def actor_of(view: Mapping[str, Any]) -> str | None:
     return view.get("vip")
 
 
-def _next_move(tokens: dict[str, str], hub: StreamHub) -> tuple[str, int, list[str]]:
-    """Who acts next, at which step, with which game moves, as the streams tell it.
-
-    Why wait: a stream's latest view may lag the session by a message (the last phone's
-    presence, a paced reveal), so the actor and its moves are read again until they agree.
-    """
-    deadline = time.monotonic() + ACTOR_TIMEOUT
+def next_move(
+    hub: StreamHub, tokens: dict[str, str], timeout: float = ACTOR_TIMEOUT
+) -> tuple[str, dict[str, Any], list[str]]:
+    """Who may act, their view and their game moves — once their phone shows them. With the
+    TV the phones follow its pace (host/pacing.py): until it has played the last move nobody's
+    view offers the next one (``current`` is still None), so the phones wait as people do."""
+    deadline = time.monotonic() + timeout
     while True:
         view = hub.view(next(iter(tokens)))
         who = actor_of(view)
-        if who is not None:
-            mine = hub.view(who)
-            can = [move for move in mine["can"] if move in GAME_MOVES]
-            if can:
-                return who, mine["step"], can
+        mine = hub.view(who) if who is not None else view
+        can = [move for move in mine["can"] if move in GAME_MOVES]
+        if who is not None and can:
+            return who, mine, can
         if time.monotonic() > deadline:
-            raise RuntimeError(f"nobody may act in phase {view['phase']} ({who} has no move)")
-        time.sleep(0.001)
+            raise RuntimeError(f"nobody may act in phase {view['phase']}")
+        time.sleep(0.002)
 
 
 def one_tap(
@@ -409,7 +408,8 @@ def one_tap(
 ) -> tuple[list[float], float]:
     """Whoever may act taps a random legal action; returns the ms from the tap's send to each
     *other* phone's stream receiving the new step, and the tap's own round trip in ms."""
-    who, step, can = _next_move(tokens, hub)
+    who, mine, can = next_move(hub, tokens)
+    step = mine["step"]
     sent = time.perf_counter()
     status, body = http.call(
         "POST", "/api/action", {"action": rng.choice(can), "step": step}, tokens[who]

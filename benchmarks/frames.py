@@ -23,9 +23,13 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def animated_frames(count: int, scaled: bool) -> tuple[list[float], list[float], list[float]]:
+def animated_frames(
+    count: int, scaled: bool, needed: list[bool] | None = None
+) -> tuple[list[float], list[float], list[float]]:
     """Milliseconds per frame while something moves on the table: wall-clock (update + draw),
-    wall-clock flip, and the CPU time of the whole frame (unaffected by other processes)."""
+    wall-clock flip, and the CPU time of the whole frame (unaffected by other processes).
+    Every tick is drawn here; ``needed`` records whether the TV's loop would have drawn it
+    (``TVApp.needs_render``: a still frame of an animation is not drawn again)."""
     import pygame
 
     from host.i18n import Catalog
@@ -60,6 +64,8 @@ def animated_frames(count: int, scaled: bool) -> tuple[list[float], list[float],
                 continue
             start, start_cpu = time.perf_counter(), time.thread_time()
             app.step(FRAME_SECONDS)
+            if needed is not None:
+                needed.append(app.needs_render)
             app.render(surface)
             drawn = time.perf_counter()
             pygame.display.flip()
@@ -110,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    times, flips, cpu_ms = animated_frames(args.frames, scaled=False)
+    needed: list[bool] = []
+    times, flips, cpu_ms = animated_frames(args.frames, scaled=False, needed=needed)
     frame = [draw + flip for draw, flip in zip(times, flips)]
     p50, p99 = statistics.median(frame), percentile(frame, 0.99)
     cpu_p99 = percentile(cpu_ms, 0.99)
@@ -128,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
         "dummy_scaled_present_p50_ms": round(statistics.median(scaled_flips), 2),
         "dummy_scaled_present_p99_ms": round(percentile(scaled_flips, 0.99), 2),
         "idle_cpu_percent": round(cpu, 2),
+        # Issue 18 item 3: the share of animation ticks the loop draws and presents at all.
+        "animation_ticks_drawn_percent": round(100.0 * sum(needed) / max(1, len(needed)), 1),
     }
     results["load_average_1min"] = round(os.getloadavg()[0], 2)
     for key, value in results.items():

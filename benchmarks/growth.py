@@ -30,10 +30,9 @@ import tracemalloc
 from pathlib import Path
 
 from benchmarks._host import (
-    GAME_MOVES,
     HostProcess,
-    actor_of,
     load_average,
+    next_move,
     phones_streaming,
     print_table,
 )
@@ -75,6 +74,10 @@ def _surface_caches():
         if not isinstance(attributes, dict):
             continue
         for name, value in list(attributes.items()):
+            if type(value).__name__ == "SurfaceCache":  # host/tv/surfaces.py: bytes counted
+                key = f"{type(owner).__module__}.{type(owner).__qualname__}.{name}"
+                found[key] = (len(value), value.bytes)
+                continue
             if not isinstance(value, dict) or not value:
                 continue
             surfaces = [s for s in value.values() if isinstance(s, pygame.Surface)]
@@ -133,12 +136,7 @@ def play(
     first_game_over = False
     with phones_streaming(host, players, "Player") as (http, tokens, hub):
         for taps in range(1, actions + 1):
-            view = hub.view(next(iter(tokens)))
-            who = actor_of(view)
-            if who is None:
-                raise RuntimeError(f"nobody may act in phase {view['phase']}")
-            mine = hub.view(who)
-            moves = [move for move in mine["can"] if move in GAME_MOVES]
+            who, mine, moves = next_move(hub, tokens)
             status, body = http.call(
                 "POST",
                 "/api/action",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, Protocol, cast
 
 import pygame
@@ -27,6 +27,7 @@ from host.subscriptions import Update
 from host.tv import evening
 from host.tv.cards import CardPainter
 from host.tv.lobby import LobbyScene
+from host.tv.motion import pose
 from host.tv.overlays import ConfirmOverlay, HelpOverlay, KickOverlay, draw_caption_bar
 from host.tv.safety import draw_save_warning
 from host.tv.scene import Props, Scene
@@ -154,6 +155,7 @@ class TVApp:
         self._toast: tuple[str, float] | None = None
         self._caption: str | None = None
         self._dirty = True
+        self._drawn_pose: Hashable = None  # the animation's pose in the frame last drawn
         self.vip_hooks = VipHooks()
         self._draw_failures: set[str] = set()
         self._save_problem: str | None = None
@@ -438,7 +440,9 @@ class TVApp:
 
     @property
     def needs_render(self) -> bool:
-        return self._dirty or self.stage.changed
+        """Something new to show: an update, a key, a caption — or the animation playing
+        moved (``host/tv/motion.py``): a still frame is neither drawn nor presented again."""
+        return self._dirty or self.stage.changed or pose(self.stage) != self._drawn_pose
 
     def base_scene(self) -> Scene:
         if self.tutorial is not None:
@@ -514,6 +518,7 @@ class TVApp:
             self._guarded(overlay.draw, surface)
         self.stage.changed = False
         self._dirty = False
+        self._drawn_pose = pose(self.stage)
         self.frames_rendered += 1
 
     def _guarded(self, draw: Callable[[pygame.Surface], object], surface: pygame.Surface) -> None:

@@ -11,6 +11,7 @@ import pygame
 
 from host.rules import RANKS, SUITS
 from host.tv import theme
+from host.tv.surfaces import CARD_BUDGET, SurfaceCache
 from host.tv.theme import Theme
 
 
@@ -32,7 +33,7 @@ class CardPainter:
 
     def __init__(self, theme_: Theme) -> None:
         self._theme = theme_
-        self._cache: dict[tuple[str | None, int], pygame.Surface] = {}
+        self.cache = SurfaceCache(CARD_BUDGET)  # by (code, width); None is the back
 
     def back(self, width: int) -> pygame.Surface:
         return self._get(None, width)
@@ -42,12 +43,10 @@ class CardPainter:
 
     def _get(self, code: str | None, width: int) -> pygame.Surface:
         key = (code, width)
-        surface = self._cache.get(key)
+        surface = self.cache.get(key)
         if surface is None:
-            surface = self._draw_back(width) if code is None else self._draw_face(code, width)
-            if len(self._cache) > 400:
-                self._cache.clear()
-            self._cache[key] = surface
+            made = self._draw_back(width) if code is None else self._draw_face(code, width)
+            surface = self.cache.put(key, made)
         return surface
 
     def flipped(self, code: str | None, width: int, progress: float) -> pygame.Surface:

@@ -35,6 +35,19 @@ from host.tv.stage import DEAL_FLIGHT, DEAL_STAGGER, Beat, Stage, reveal_marked_
 PILE_WIDTH = 80
 #: The block call at its biggest (it pops in); it must leave room for its subtitle.
 CALL_SIZE = 84
+BANNER_RADIUS = 24
+#: Cached plates are this many pixels apart in width (``plate_parts``).
+PLATE_STEP = 32
+#: How long the block call takes to pop in, and a cut King to fly aside turning over.
+CALL_POP_SECONDS = 0.35
+CUT_KING_SECONDS = 0.8
+#: Swapped cards wait this share of the beat, then travel during ``SWAP_SPAN`` of it.
+SWAP_START, SWAP_SPAN = 0.05, 0.8
+
+
+def swap_travel(progress: float) -> float:
+    """How far the swapped cards have travelled (0 → 1) at a share of the exchange's beat."""
+    return min(1.0, max(0.0, (progress - SWAP_START) / SWAP_SPAN))
 
 
 def point(at: tuple[float, float]) -> tuple[int, int]:
@@ -60,10 +73,29 @@ def banner(
     """Big centred text on a dark plate, readable from the sofa."""
     image = props.theme.fitted_text(text, size, min(1300, max_width - 50), colour, bold=True)
     box = image.get_rect(center=(960, y)).inflate(50, 24)
-    surface.blit(
-        props.memo(("banner", box.size), lambda: plate(box.size, (8, 12, 20, 210), 24)), box
-    )
+    for image, at, area in plate_parts(props, box, (8, 12, 20, 210), BANNER_RADIUS):
+        surface.blit(image, at, area)
     surface.blit(image, image.get_rect(center=box.center))
+
+
+def plate_parts(
+    props: Props, box: pygame.Rect, colour: tuple[int, int, int, int], radius: int
+) -> list[tuple[pygame.Surface, tuple[int, int], pygame.Rect]]:
+    """A plate exactly ``box``'s size as two blits (image, where, area) of a cached plate
+    whose width is rounded up to ``PLATE_STEP``: its left part, then its right end with the
+    far corners. Every column between the corners is the same, so the pixels are those of a
+    plate drawn at ``box``'s size, while banners of a hundred widths share a few cached plates
+    (issue 18 item 5)."""
+    width = -(-box.width // PLATE_STEP) * PLATE_STEP
+    wide = props.memo(
+        ("plate", width, box.height, colour, radius),
+        lambda: plate((width, box.height), colour, radius),
+    )
+    end = min(box.width, radius + 1)
+    return [
+        (wide, box.topleft, pygame.Rect(0, 0, box.width - end, box.height)),
+        (wide, (box.right - end, box.top), pygame.Rect(width - end, 0, end, box.height)),
+    ]
 
 
 def label(surface: pygame.Surface, props: Props, text: str, at: tuple[float, float]) -> None:
@@ -235,7 +267,7 @@ def _kept(m: Move) -> None:
 def _exchanged(m: Move) -> None:
     """R7: two face-down cards cross between the neighbours (nobody sees them)."""
     a, b = m.at("player"), m.at("target")
-    t = ease((m.beat.progress - 0.05) / 0.8)
+    t = ease(swap_travel(m.beat.progress))
     m.card(m.held("player"), arc(a, b, t))
     m.card(m.held("target"), arc(b, a, t))
     m.banner(m.props.t("swaps_with", player=m.name("player"), target=m.name("target")), 48)
@@ -244,7 +276,7 @@ def _exchanged(m: Move) -> None:
 def _call(m: Move) -> None:
     """The host's call when a King blocks (R7, R9): "CUCKOO!", or "CHASE!" under H8."""
     call = m.props.t("call_chase" if m.event.get("call") == "chase" else "call_cuckoo")
-    pop = min(1.0, m.beat.elapsed / 0.35)
+    pop = min(1.0, m.beat.elapsed / CALL_POP_SECONDS)
     m.banner(call, max(40, round(CALL_SIZE * (0.5 + 0.5 * pop)) // 10 * 10), theme.GOLD)
 
 
@@ -271,7 +303,7 @@ def _cut_taken(m: Move) -> None:
 
 def _cut_king(m: Move) -> None:
     """R9: a cut King turns face up and is set aside; the dealer keeps their card."""
-    t = min(1.0, m.beat.elapsed / 0.8)
+    t = min(1.0, m.beat.elapsed / CUT_KING_SECONDS)
     m.card(
         m.props.cards.flipped(shown_king(m.event), PILE_WIDTH, t),
         lerp(stock_spot(), aside_spot(), ease(t)),

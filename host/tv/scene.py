@@ -15,6 +15,7 @@ import pygame
 
 from host.i18n import LANGUAGE_NAMES, Catalog
 from host.tv.cards import CardPainter
+from host.tv.surfaces import PIECE_BUDGET, SurfaceCache
 from host.tv.theme import Theme
 
 
@@ -28,17 +29,13 @@ class Props:
     lang: str
     join_url: str
     house_rules: list[str] = field(default_factory=list)
-    _memo: dict[Hashable, pygame.Surface] = field(default_factory=dict, repr=False)
+    pieces: SurfaceCache = field(default_factory=lambda: SurfaceCache(PIECE_BUDGET), repr=False)
 
     def memo(self, key: Hashable, make: Callable[[], pygame.Surface]) -> pygame.Surface:
         """A drawn piece kept for reuse (plates, labels): frames at 60 fps redraw the same
-        things, and blitting a cached surface is far cheaper than drawing it again."""
-        surface = self._memo.get(key)
-        if surface is None:
-            if len(self._memo) > 600:
-                self._memo.clear()
-            surface = self._memo[key] = make()
-        return surface
+        things, and blitting a cached surface is far cheaper than drawing it again. Bounded
+        by pixel bytes (``host.tv.surfaces``), so an evening of new names stays flat."""
+        return self.pieces.fetch(key, make)
 
     def t(self, key: str, /, count: int | None = None, **params: Any) -> str:
         """A TV phrase (``tv.<key>``) in the current language."""

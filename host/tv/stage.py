@@ -50,6 +50,8 @@ CELEBRATION_SECONDS = 8.0
 #: another, then the lowest marked and held — about 4 s for 4 players, 5 s for 10.
 REVEAL_SUSPENSE = 0.6
 REVEAL_HOLD = 1.3
+#: Beats that may wait behind the one playing; past this the oldest are played at once.
+MAX_WAITING = 40
 
 
 def reveal_stagger(count: int) -> float:
@@ -195,6 +197,7 @@ class Stage:
         if self.queue and self.queue[-1].batch == self.batches:
             self._ends.append((self.queue[-1].event, self.latest))
         self.changed = True
+        self._catch_up()
         if self.beat is None:
             self._advance()
 
@@ -252,12 +255,12 @@ class Stage:
         # behind; the beats of one move (a reveal with its lost lives) keep their pace.
         backlog = len({b.batch for b in self.queue if b.batch != self.beat.batch})
         speed = 1.0 if backlog < 3 else 2.5 if backlog < 8 else 8.0
-        self.beat.elapsed += dt * speed
-        self.changed = True
+        self.beat.elapsed += dt * speed  # what this moves on screen: host/tv/motion.py
         self._reveal_progress()
         while self.beat is not None and self.beat.elapsed >= self.beat.length:
             self._finish(self.beat.event)
             self.beat = None
+            self.changed = True
             self._advance()
 
     def fast_forward(self) -> None:
@@ -269,19 +272,35 @@ class Stage:
 
     def _advance(self) -> None:
         while self.beat is None and self.queue:
-            beat = self.queue.popleft()
-            self._begin(beat.event)
-            if self.on_begin is not None:
-                self.on_begin(beat)
-            if beat.kind != "reveal":
-                self._cue(beat.event)
-            self._report(Shown(beat.seq + 1))
-            if beat.length > 0:
-                self.beat = beat
-            else:
-                self._finish(beat.event)
+            self._start(self.queue.popleft())
         if self.beat is None and self.latest is not None:
             self.sync(self.latest)
+
+    def _start(self, beat: Beat) -> None:
+        """A beat begins: the table copy, its cues, the pacer; a beat of no length ends too."""
+        self._begin(beat.event)
+        self.changed = True
+        if self.on_begin is not None:
+            self.on_begin(beat)
+        if beat.kind != "reveal":
+            self._cue(beat.event)
+        self._report(Shown(beat.seq + 1))
+        if beat.length > 0:
+            self.beat = beat
+        else:
+            self._finish(beat.event)
+
+    def _catch_up(self) -> None:
+        """Taps outpace even the hurried animations (bots with a tiny delay, a stress test):
+        while more than ``MAX_WAITING`` beats wait, the one playing and then the oldest
+        waiting are played out at once, so the queue stays bounded (issue 18 item 5)."""
+        while len(self.queue) > MAX_WAITING:
+            if self.beat is not None:
+                self.beat.elapsed = self.beat.length
+                self._reveal_progress()
+                self._finish(self.beat.event)
+                self.beat = None
+            self._start(self.queue.popleft())
 
     # -- the table copy --------------------------------------------------------------------
     def seat_of(self, player: str | None) -> SeatShow | None:

@@ -7,6 +7,9 @@ when a card is in flight, flipping, or face up — so the hidden-card tests can 
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from dataclasses import dataclass
+
 import pygame
 
 from host.pacing import reveal_order as pacing_reveal_order
@@ -47,7 +50,26 @@ from host.tv.stage import (
     reveal_flip_start,
     reveal_marked_at,
 )
+from host.tv.theme import CANVAS_SIZE
 from host.tv.trail import draw_standings, draw_trail
+
+#: A blocking King turns face up on its holder's seat in this long.
+BLOCK_FLIP_SECONDS = 0.5
+#: Beats whose painters fly cards under the seats (``Move.card``): while one plays, the seats
+#: are painted over them on every frame, and only the felt, header and piles are kept still.
+FLYING_KINDS = frozenset({"round_dealt", "exchanged", "cut", "cut_taken", "cut_king", "misdeal"})
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat as this frame paints it: where, its card's look, the lives shown, the token
+    leaving (``None`` when no life is being lost)."""
+
+    seat: SeatShow
+    spot: SeatSpot
+    look: CardLook
+    lives: int
+    token: float | None
 
 
 def card_look(stage: Stage, seat: SeatShow) -> CardLook:
@@ -75,7 +97,7 @@ def card_look(stage: Stage, seat: SeatShow) -> CardLook:
     if kind == "exchanged" and seat.id in (event.get("player"), event.get("target")):
         return CardLook("none")
     if kind == "blocked" and seat.id == event.get("target") and seat.card is None:
-        flip = beat.elapsed / 0.5
+        flip = beat.elapsed / BLOCK_FLIP_SECONDS
         return (
             CardLook("flip", shown_king(event), flip)
             if flip < 1
@@ -111,7 +133,10 @@ class TableScene:
     def __init__(self, stage: Stage, props: Props) -> None:
         self.stage = stage
         self.props = props
-        self._felt: pygame.Surface | None = None
+        self._layer: pygame.Surface | None = None  # the still layer (``_still_layer``)
+        self._layer_key: Hashable = None
+        self.keep_still = True
+        """False: paint every piece straight on the target (the overlap tests record them)."""
 
     def update(self, dt: float) -> None:
         """The stage is advanced by the app; the scene itself holds no time."""
@@ -121,30 +146,39 @@ class TableScene:
 
     # -- drawing ---------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
-        surface.blit(self._background(), (0, 0))
+        """The frame, with what holds still taken from the still layer (``_still_layer``)."""
+        self.paint(surface, self.keep_still)
+
+    def paint(self, surface: pygame.Surface, keep_still: bool) -> None:
+        """Paint the table in its layers. ``keep_still``: the felt, the header, the piles and —
+        unless cards fly under the seats — the pile labels, every seat that holds still and
+        the trail come from one cached surface, remade only when one of them changes; the
+        seats that move (a card turning, a life leaving) are painted over it. Without it every
+        piece is painted in order (what the layered frame equals, pixel for pixel: no two of
+        these pieces overlap, ``tests/tv/test_overlap.py``)."""
         stage = self.stage
         spots = {seat.id: spot for seat, spot in zip(stage.players, seat_spots(len(stage.players)))}
-        self._draw_header(surface)
-        self._draw_piles(surface)
         beat = stage.beat
-        if beat is not None:  # cards in flight go under the seats: a name plate stays readable
-            draw_move(Move(surface, self.props, stage, beat, spots, "cards"))
-        self._draw_pile_labels(surface)
-        for seat in stage.players:
-            lives, token = seat.lives, None
-            if beat and beat.event["type"] == "life_lost" and beat.event.get("player") == seat.id:
-                lives, token = int(beat.event.get("lives", seat.lives)), beat.progress
-            draw_seat(
-                surface,
-                self.props,
-                stage,
-                seat,
-                spots[seat.id],
-                card_look(stage, seat),
-                lives,
-                token,
-            )
-        draw_trail(surface, self.props, stage, list(spots.values()))
+        rows = [self._row(seat, spots[seat.id]) for seat in stage.players]
+        flying = beat is not None and beat.kind in FLYING_KINDS
+        if keep_still and not flying:
+            moves = [row.look.kind == "flip" or row.token is not None for row in rows]
+            still = [row for row, moving in zip(rows, moves) if not moving]
+            surface.blit(self._still_layer(spots, still), (0, 0))
+            for row, moving in zip(rows, moves):
+                if moving:
+                    self._draw_row(surface, row)
+        else:
+            if keep_still:
+                surface.blit(self._still_layer(spots, None), (0, 0))
+            else:
+                self._draw_under(surface)
+            if beat is not None:  # cards in flight go under the seats: a plate stays readable
+                draw_move(Move(surface, self.props, stage, beat, spots, "cards"))
+            self._draw_pile_labels(surface)
+            for row in rows:
+                self._draw_row(surface, row)
+            draw_trail(surface, self.props, stage, list(spots.values()))
         left = stage.rapid_left()
         if left is not None and stage.current in spots:
             self._draw_countdown(surface, spots[stage.current], left)
@@ -155,21 +189,66 @@ class TableScene:
         if stage.celebrating:
             confetti(surface, stage.time - (stage.celebrating_since or 0.0))
 
-    def _background(self) -> pygame.Surface:
-        """The felt and its wooden rim, painted once (pure memoisation)."""
-        if self._felt is None:
-            felt = pygame.Surface((1920, 1080))
-            felt.fill(theme.BACKGROUND)
-            cx, cy = TABLE_CENTRE
-            rx, ry = TABLE_RADII
-            pygame.draw.ellipse(
-                felt,
-                theme.FELT_EDGE,
-                pygame.Rect(cx - rx - 22, cy - ry - 22, 2 * rx + 44, 2 * ry + 44),
-            )
-            pygame.draw.ellipse(felt, theme.FELT, pygame.Rect(cx - rx, cy - ry, 2 * rx, 2 * ry))
-            self._felt = felt
-        return self._felt
+    def _row(self, seat: SeatShow, spot: SeatSpot) -> SeatRow:
+        beat = self.stage.beat
+        lives, token = seat.lives, None
+        if beat is not None:
+            event = beat.event
+            if event["type"] == "life_lost" and event["player"] == seat.id:
+                lives, token = event["lives"], beat.progress
+        return SeatRow(seat, spot, card_look(self.stage, seat), lives, token)
+
+    def _draw_row(self, surface: pygame.Surface, row: SeatRow) -> None:
+        draw_seat(
+            surface, self.props, self.stage, row.seat, row.spot, row.look, row.lives, row.token
+        )
+
+    def _draw_under(self, surface: pygame.Surface) -> None:
+        """The felt and its wooden rim, the header, the piles: under everything else."""
+        surface.fill(theme.BACKGROUND)
+        cx, cy = TABLE_CENTRE
+        rx, ry = TABLE_RADII
+        pygame.draw.ellipse(
+            surface,
+            theme.FELT_EDGE,
+            pygame.Rect(cx - rx - 22, cy - ry - 22, 2 * rx + 44, 2 * ry + 44),
+        )
+        pygame.draw.ellipse(surface, theme.FELT, pygame.Rect(cx - rx, cy - ry, 2 * rx, 2 * ry))
+        self._draw_header(surface)
+        self._draw_piles(surface)
+
+    def _still_layer(
+        self, spots: dict[str, SeatSpot], still: list[SeatRow] | None
+    ) -> pygame.Surface:
+        """What holds still, painted once into one 1080p surface and reused while it holds
+        (pure memoisation: the key holds everything these pieces read). ``still`` None: only
+        what lies under cards in flight."""
+        stage = self.stage
+        key: Hashable = (
+            self.props.lang,
+            stage.phase,
+            stage.round,
+            stage.dealer,
+            stage.current,
+            stage.discard_count,
+            stage.cut_king,
+            stage.max_lives,
+            tuple(stage.winners),
+            tuple((seat.id, seat.name) for seat in stage.players),
+            None
+            if still is None
+            else (tuple((repr(row.seat), row.look, row.lives) for row in still), repr(stage.trail)),
+        )
+        if self._layer is None or key != self._layer_key:
+            layer = self._layer or pygame.Surface(CANVAS_SIZE)
+            self._draw_under(layer)
+            if still is not None:
+                self._draw_pile_labels(layer)
+                for row in still:
+                    self._draw_row(layer, row)
+                draw_trail(layer, self.props, stage, list(spots.values()))
+            self._layer, self._layer_key = layer, key
+        return self._layer
 
     def _draw_header(self, surface: pygame.Surface) -> None:
         """One line above the seats: round and dealer on the left, whose turn and the help

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import unicodedata
-from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
 
@@ -19,6 +18,7 @@ import pygame
 # Shared with the phone page; re-exported here for the TV's modules.
 from host.palette import PLAYER_COLOURS, SUIT_COLOURS, Colour, player_colour
 from host.tv.glyphs import Glyphs, emoji_font_path
+from host.tv.surfaces import TEXT_BUDGET, SurfaceCache
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +46,8 @@ SUIT_SYMBOLS: dict[str, str] = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C"
 #: Drawn instead of a text the font cannot draw or that draws as nothing (an invisible name).
 FALLBACK_TEXT = "?"
 ELLIPSIS = "\u2026"
+#: Fitted texts remembered (text and size only, no pixels), then forgotten all at once.
+FITTED_LIMIT = 2000
 #: What a font may raise for an odd text (zero width, unencodable surrogates, too long…).
 _FONT_ERRORS = (pygame.error, UnicodeError, ValueError, OverflowError, MemoryError)
 
@@ -57,15 +59,15 @@ def font_path(bold: bool = False) -> Path:
 
 
 class Theme:
-    """Fonts by size and a bounded cache of rendered text surfaces."""
+    """Fonts by size and a cache of rendered text surfaces bounded by their pixel bytes."""
 
-    def __init__(self, text_cache_size: int = 600) -> None:
+    def __init__(self, text_budget: int = TEXT_BUDGET) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._emoji_fonts: dict[int, pygame.font.Font] = {}
-        self._texts: OrderedDict[tuple[str, int, Colour, bool], pygame.Surface] = OrderedDict()
-        self._limit = text_cache_size
+        self.texts = SurfaceCache(text_budget)  # keyed by (text, size, colour, bold)
+        self._fitted: dict[tuple[str, int, int, bool, int], tuple[str, int]] = {}
         self._glyphs: dict[bool, Glyphs] = {}
 
     def font(self, size: int, bold: bool = False) -> pygame.font.Font:
@@ -119,14 +121,9 @@ class Theme:
         must never stop the TV (issue 15).
         """
         key = (text, size, colour, bold)
-        surface = self._texts.get(key)
+        surface = self.texts.get(key)
         if surface is None:
-            surface = self._render(text, size, colour, bold)
-            self._texts[key] = surface
-            if len(self._texts) > self._limit:
-                self._texts.popitem(last=False)
-        else:
-            self._texts.move_to_end(key)
+            surface = self.texts.put(key, self._render(text, size, colour, bold))
         return surface
 
     def _render(self, text: str, size: int, colour: Colour, bold: bool) -> pygame.Surface:
@@ -165,12 +162,25 @@ class Theme:
         min_size: int = 14,
     ) -> pygame.Surface:
         """Text shrunk until it fits ``max_width`` (long names, long French phrases), and
-        ellipsized (by measured width) if it still does not fit at ``min_size``."""
+        ellipsized (by measured width) if it still does not fit at ``min_size``. The fitting
+        is remembered: a frame's header and banners are fitted 60 times a second."""
+        key = (text, size, max_width, bold, min_size)
+        fitted = self._fitted.get(key)
+        if fitted is None:
+            fitted = self._fit(text, size, max_width, bold, min_size)
+            if len(self._fitted) >= FITTED_LIMIT:
+                self._fitted.clear()  # small strings: refilled by the next few frames
+            self._fitted[key] = fitted
+        return self.text(fitted[0], fitted[1], colour, bold)
+
+    def _fit(
+        self, text: str, size: int, max_width: int, bold: bool, min_size: int
+    ) -> tuple[str, int]:
         while size > min_size and self.measure(text, size, bold) > max_width:
             size -= 2
         if self.measure(text, size, bold) > max_width:
             text = self.ellipsized(text, size, max_width, bold)
-        return self.text(text, size, colour, bold)
+        return text, size
 
     def ellipsized(self, text: str, size: int, max_width: int, bold: bool = False) -> str:
         """``text`` cut to fit ``max_width`` at ``size`` with "…" at the end (never mid-mark)."""

@@ -78,6 +78,9 @@ class OverlapCamera(StillCamera):
         self.beats = 0
         self.canvas = Canvas()
         self.frames: dict[str, list[Box]] = {}
+        # Every piece painted on the recording canvas, not from the table's still layer (which
+        # gives the same pixels: tests/tv/test_motion.py).
+        app.table.keep_still = False
 
     def film(self, name: str) -> None:
         self.app.poll_caption()
