@@ -135,6 +135,14 @@
     return node;
   }
 
+  /** An add-on's button: its words, what a tap does, and its look ("alt" unless told). */
+  function button(text, onClick, className = "alt") {
+    const node = element("button", className, text);
+    node.type = "button";
+    node.addEventListener("click", onClick);
+    return node;
+  }
+
   /** Set text only when it changed, so screen readers and selections are not disturbed. */
   function setText(node, text) {
     if (node.textContent !== text) node.textContent = text;
@@ -958,6 +966,8 @@
     view: () => state.view,
     /** element(tag, className, text): a new element, its text set as textContent only. */
     element,
+    /** button(text, onClick, className = "alt"): a button that does onClick when tapped. */
+    button,
     /** Messages an on-demand add-on brings with it ("<domain>.<key>" → message). */
     addMessages: (more) => Object.assign(messages, more),
   };

@@ -28,12 +28,8 @@
   /** The core page's element(tag, className, text): text is set as textContent only. */
   const element = cuckoo.element;
 
-  function button(text, onClick, className = "alt") {
-    const node = element("button", className, text);
-    node.type = "button";
-    node.addEventListener("click", onClick);
-    return node;
-  }
+  /** The core page's button(text, onClick, className = "alt"). */
+  const button = cuckoo.button;
 
   const send = (action, extra) => cuckoo.send(action, extra);
 

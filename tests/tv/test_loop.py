@@ -17,18 +17,7 @@ from host.tv.app import IDLE_FPS, TVApp, open_window
 
 from .conftest import JOIN_URL, FakeAnnouncer
 from .test_hidden import CARD, allowed_cards
-from .views import StillSession, player, view
-
-
-class FakeClock:
-    """Game time that moves 50 ms per reading: the loop never sleeps in tests."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        self.now += 0.05
-        return self.now
+from .views import FakeClock, StillSession, player, view
 
 
 def test_whole_game_with_bots_runs_through_the_tv_loop(catalog: Any) -> None:

@@ -12,19 +12,7 @@ from host.rules import View
 from host.tv.app import TVApp, open_window
 from host.tv.motion import pose
 
-from .views import StillSession, events, player, view
-
-
-class FakeClock:
-    """50 ms per reading: each loop of ``run`` moves three 1/60 s steps, never sleeping."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        self.now += 0.05
-        return self.now
-
+from .views import FakeClock, StillSession, events, player, view
 
 FOUR = {"p0": "5H", "p1": "9C", "p2": "2S", "p3": "KD"}
 #: (the view after the move, the move) for every beat kind the table animates.

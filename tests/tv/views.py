@@ -90,3 +90,15 @@ class StillSession:
 
     def view(self, player_id: str | None) -> View:
         return self.first
+
+
+class FakeClock:
+    """Game time that moves 50 ms per reading (three 1/60 s steps of ``run``): the TV's loop
+    never sleeps in tests."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 0.05
+        return self.now
