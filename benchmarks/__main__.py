@@ -41,6 +41,7 @@ MODULES = (
     "memory",
     "growth",
     "pi",
+    "tv_cpu",
     "sound",
 )
 MARKER = "BENCHMARK-ROWS "
