@@ -73,8 +73,8 @@ def banner(
     """Big centred text on a dark plate, readable from the sofa."""
     image = props.theme.fitted_text(text, size, min(1300, max_width - 50), colour, bold=True)
     box = image.get_rect(center=(960, y)).inflate(50, 24)
-    for image, at, area in plate_parts(props, box, (8, 12, 20, 210), BANNER_RADIUS):
-        surface.blit(image, at, area)
+    for part, at, area in plate_parts(props, box, (8, 12, 20, 210), BANNER_RADIUS):
+        surface.blit(part, at, area)
     surface.blit(image, image.get_rect(center=box.center))
 
 

@@ -67,6 +67,25 @@ def test_issue18_banners_of_many_widths_share_a_few_plates(catalog: Catalog) -> 
     assert len(plates) <= 1400 // PLATE_STEP + 1
 
 
+def test_issue18_a_banner_on_a_shared_plate_still_shows_its_words(catalog: Catalog) -> None:
+    """The banner's text is drawn over its plate (a shadowed name once blitted the plate twice
+    and "Lowest card: 3" vanished from the reveal): the text's colour is on screen inside the
+    plate, and nowhere else."""
+    props = make_props(catalog)
+    canvas = pygame.Surface((1920, 1080))
+    canvas.fill((0, 90, 0))
+    words = (250, 110, 90)
+    banner(canvas, props, "Lowest card: 3", 84, words)
+    reds = [
+        (x, y)
+        for x in range(0, 1920, 3)
+        for y in range(300, 500, 3)
+        if tuple(canvas.get_at((x, y)))[:3] == words
+    ]
+    assert len(reds) > 50
+    assert all(abs(x - 960) < 500 for x, _ in reds)
+
+
 def test_surface_cache_drops_the_least_recently_used_first() -> None:
     cache = SurfaceCache(3 * pixel_bytes(pygame.Surface((10, 10))))
     for key in "abc":
