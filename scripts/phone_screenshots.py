@@ -135,6 +135,8 @@ def play(
             shoot(page, out, "join")
         page.locator("#join-button").tap()
         page.wait_for_selector("#game:not([hidden])")
+        if index == 0:  # the first to join is the VIP: their controls load on demand (vip.js)
+            page.wait_for_selector("#vip-panel:not([hidden])", timeout=10_000)
         if index == 0 and page.locator("#social-howto:not([hidden])").count():
             shoot(page, out, "howto", "#social-howto")
         pid = next(p["id"] for p in session.view(None)["players"] if p["name"] == name)
