@@ -41,9 +41,9 @@ def animated_frames(
     else:
         pygame.display.init()
         surface = pygame.display.set_mode((1920, 1080))
-    table = Rehearsal(seed=9)
-    for name in ("Ana", "Chloé", "Niccolò", "François", "Zoë", "Björn", "Inès", "Mattia"):
-        table.join(name)
+    table = Rehearsal(
+        seed=9, people=("Ana", "Chloé", "Niccolò", "François", "Zoë", "Björn", "Inès", "Mattia")
+    )
     app = TVApp(
         table.session,
         None,
@@ -56,12 +56,7 @@ def animated_frames(
     cpu: list[float] = []
     try:
         while len(times) < count:
-            if table.phase == "game_over":
-                table.host_next()
-            if not app.stage.busy:
-                table.play()
-                app.pump_updates()
-                continue
+            table.feed(app)
             start, start_cpu = time.perf_counter(), time.thread_time()
             app.step(FRAME_SECONDS)
             if needed is not None:
@@ -86,9 +81,7 @@ def idle_cpu(seconds: float) -> float:
     from host.tv.rehearsal import Rehearsal
 
     surface = open_window(False, "idle benchmark")
-    table = Rehearsal(seed=9)
-    for name in ("Ana", "Chloé"):
-        table.join(name)
+    table = Rehearsal(seed=9, people=("Ana", "Chloé"))
     app = TVApp(
         table.session,
         None,

@@ -68,9 +68,7 @@ def reveal_frames(count: int, sound: bool) -> tuple[list[float], list[float], Ti
             raise SystemExit(f"no sound output: {problem}")
         board.wait_ready(120.0)
         timed = TimedBoard(board)
-    table = Rehearsal(seed=9)
-    for name in NAMES:
-        table.join(name)
+    table = Rehearsal(seed=9, people=NAMES)
     app = TVApp(
         table.session,
         None,
@@ -83,12 +81,7 @@ def reveal_frames(count: int, sound: bool) -> tuple[list[float], list[float], Ti
     cpu: list[float] = []
     try:
         while len(times) < count:
-            if table.phase == "game_over":
-                table.host_next()
-            if not app.stage.busy:
-                table.play()
-                app.pump_updates()
-                continue
+            table.feed(app)
             start, start_cpu = time.perf_counter(), time.thread_time()
             app.step(FRAME_SECONDS)
             app.render(surface)

@@ -11,15 +11,21 @@ the only way the engine allows: by the session's seed.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from host.rules import Action, EventDict, HouseRules, Phase
 from host.rules.bots import choose_action
 from host.session import Session
 from host.subscriptions import Subscription
 
+if TYPE_CHECKING:  # the TV's app builds on this module (its tutorial is a rehearsal)
+    from host.tv.app import TVApp
+
 #: Picks a player's move by its id, or None to let the bot strategy decide.
 Chooser = Callable[[str], "Action | str | None"]
+#: Moves ``feed`` may play before the TV has something to show (a whole game is far fewer).
+MAX_FEED_MOVES = 1000
 
 
 class Rehearsal:
@@ -32,8 +38,10 @@ class Rehearsal:
         room: str = "CAKE",
         strategy: str = "smart",
         rng: random.Random | None = None,
+        people: Iterable[str] = (),
     ) -> None:
-        """``rng``: the engine's random source instead of the seed's (a rigged deck)."""
+        """``rng``: the engine's random source instead of the seed's (a rigged deck);
+        ``people``: names seated at once, each with a phone (``join``)."""
         self.session = Session(
             rules or HouseRules(),
             seed=seed,
@@ -47,6 +55,8 @@ class Rehearsal:
         self.strategy = strategy
         self.phones: list[Subscription] = []
         """Each person's open event stream: they count as connected, as with a real phone."""
+        for name in people:
+            self.join(name)
 
     @property
     def phase(self) -> Phase:
@@ -84,6 +94,18 @@ class Rehearsal:
         if action is None:
             action = choose_action(self.strategy, view, self.rng)
         return self.act(player, action)
+
+    def feed(self, app: TVApp) -> None:
+        """Keep ``app``'s TV playing, frame by frame: while its stage has nothing to show,
+        the next move (a new game once one is over), taken by the TV at once."""
+        for _ in range(MAX_FEED_MOVES):
+            if app.stage.busy:
+                return
+            if self.phase == "game_over":
+                self.host_next()
+            self.play()
+            app.pump_updates()
+        raise RuntimeError(f"{MAX_FEED_MOVES} moves and still nothing for the TV to show")
 
     def _published(self) -> list[EventDict]:
         """The public events since the last move (the rehearsal's own public stream)."""

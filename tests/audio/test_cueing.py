@@ -64,9 +64,7 @@ class RecordingSounds:
 def played() -> tuple[RecordingSounds, list[Frame], list[EventDict]]:
     """A seeded game of five through the TV loop; every frame's beat and beat time."""
     pygame.font.init()
-    table = Rehearsal(seed=11)
-    for name in ("Ana", "Chloé", "Niccolò", "François", "Zoë"):
-        table.join(name)
+    table = Rehearsal(seed=11, people=("Ana", "Chloé", "Niccolò", "François", "Zoë"))
     sounds = RecordingSounds()
     app = TVApp(
         table.session,
