@@ -21,17 +21,8 @@ import os
 from typing import Any
 
 from benchmarks._host import HostProcess, print_table
+from benchmarks.chromium import CHROMIUM, CHROMIUM_ARGS
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 TARGET_BYTES = 12 * 1024
 TARGET_REQUESTS = 3
 LOCALES = {"en": "en-GB", "fr": "fr-FR", "it": "it-IT"}

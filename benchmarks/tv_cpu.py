@@ -19,11 +19,11 @@ from __future__ import annotations
 import argparse
 import ast
 import random
-import statistics
 import time
 from pathlib import Path
 
 from benchmarks._host import HostProcess, load_average, one_tap, phones_streaming, print_table
+from benchmarks.versus import summary
 
 Row = tuple[str, str, str]
 #: The pieces of the TV's loop that are timed, by the label they are reported under.
@@ -126,14 +126,6 @@ def one_run(seconds: float, phones: int, seed: int) -> dict[str, float]:
     return figures
 
 
-def summary(values: list[float], digits: int = 1) -> str:
-    """``median [min–max]`` (the median alone for one run)."""
-    middle = f"{statistics.median(values):.{digits}f}"
-    if len(values) == 1:
-        return middle
-    return f"{middle} [{min(values):.{digits}f}–{max(values):.{digits}f}]"
-
-
 def main(argv: list[str] | None = None) -> list[Row]:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=1, help="whole runs; figures are medians")
@@ -147,7 +139,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
         print(f"run {index + 1}/{args.runs} done, load average {load_average()}", flush=True)
 
     def cell(key: str, unit: str = " ms/s", digits: int = 1) -> str:
-        return summary([run[key] for run in runs], digits) + unit
+        return summary([run[key] for run in runs], unit, digits)
 
     rows: list[Row] = [
         (f"TV host, {args.phones} phones: taps per second (the TV sets the pace)",

@@ -19,15 +19,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 NAMES = ("Chloé", "Bo", "Dário")
 LOCALES = {"en": "en-GB", "fr": "fr-FR", "it": "it-IT"}
 MAX_TAPS = 400
@@ -73,6 +64,7 @@ def run(out: Path, lang: str, seed: int, only: str | None = None) -> int:
     sys.path.insert(0, str(ROOT))
     from playwright.sync_api import sync_playwright
 
+    from benchmarks.chromium import CHROMIUM, CHROMIUM_ARGS
     from host.network import BackgroundServer
     from host.rules import HouseRules
     from host.session import Session
@@ -85,9 +77,7 @@ def run(out: Path, lang: str, seed: int, only: str | None = None) -> int:
         url = f"http://127.0.0.1:{server.port}/?room=TEST"
         try:
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(
-                    executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
-                )
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 try:
                     return play(browser, playwright, session, url, out, lang, only)
                 finally:

@@ -13,18 +13,9 @@ from typing import Any
 
 import pytest
 
+from benchmarks.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.phone.helpers import Phone
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 #: Waits inside one browser test never exceed this (milliseconds).
 TIMEOUT_MS = 10_000
 
