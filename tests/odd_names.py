@@ -41,13 +41,15 @@ BLANK = [
 ]
 
 
-def save_with_invisible_names(path: Path, seed: int, odd: Sequence[str]) -> None:
+def save_with_invisible_names(
+    path: Path, seed: int, odd: Sequence[str], room: str = "CAKE"
+) -> None:
     """A saved game (3 seated, a 4th waiting) whose names are ``odd``, as an older host wrote them."""
-    session = Session(HouseRules(), seed=seed, room="CAKE", state_path=path)
+    session = Session(HouseRules(), seed=seed, room=room, state_path=path)
     for name in ("Ana", "Bea", "Cal"):
-        session.join(name, "CAKE")
+        session.join(name, room)
     session.host_next()
-    session.join("Dan", "CAKE")  # waits for the next game
+    session.join("Dan", room)  # waits for the next game
     session.close()
     saved = json.loads(path.read_text(encoding="utf-8"))
     for entry, name in zip(saved["game"]["players"], odd):
