@@ -54,6 +54,7 @@ class Subscription:
         self._closed = False
         self._replaced = False
         self._on_close = on_close
+        self._on_ready: Callable[[], None] | None = None
 
     @property
     def closed(self) -> bool:
@@ -75,12 +76,32 @@ class Subscription:
             self._closed = True
             self._queue.clear()
             self._ready.notify_all()
+        self._tell_reader()
 
     def push(self, update: Update) -> None:
         with self._ready:
-            if not self._closed:
-                self._queue.append(update)
-                self._ready.notify_all()
+            if self._closed:
+                return
+            self._queue.append(update)
+            self._ready.notify_all()
+        self._tell_reader()
+
+    def on_ready(self, reader: Callable[[], None] | None) -> None:
+        """Call ``reader()`` (instead of waking a ``get``) whenever there is something to read.
+
+        Why: a single writer serves many subscriptions (``phone_web/streams.py``); it is told,
+        once per push, which ones to ``drain``, rather than one thread blocking in each ``get``.
+        ``reader`` runs on the pushing thread, outside this queue's lock: it must be quick.
+        """
+        with self._ready:
+            self._on_ready = reader
+        if reader is not None and (self._queue or self._closed):
+            reader()
+
+    def _tell_reader(self) -> None:
+        reader = self._on_ready
+        if reader is not None:
+            reader()
 
     def get(self, timeout: float | None = None) -> Update | None:
         """The next update, or None after ``timeout`` seconds or once closed and drained."""
@@ -89,11 +110,19 @@ class Subscription:
                 self._ready.wait(timeout)
             return self._queue.popleft() if self._queue else None
 
+    def drain(self) -> list[Update]:
+        """Every queued update, oldest first, without waiting."""
+        with self._ready:
+            updates = list(self._queue)
+            self._queue.clear()
+            return updates
+
     def end(self) -> None:
         """Stop delivering (the session closed or the player was kicked); wakes the reader."""
         with self._ready:
             self._closed = True
             self._ready.notify_all()
+        self._tell_reader()
 
     def close(self) -> None:
         """The reader is done (e.g. the phone's connection dropped)."""

@@ -46,6 +46,7 @@ def create_app(
     from phone_web.api import api_bp, register_error_handlers
     from phone_web.page import page_bp
     from phone_web.social import social_bp
+    from phone_web.streams import StreamWriter
 
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
@@ -53,6 +54,7 @@ def create_app(
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["cuckoo_session"] = session
     app.extensions["cuckoo_catalog"] = catalog or Catalog.load()
+    app.extensions["cuckoo_streams"] = StreamWriter(heartbeat_seconds)  # issue 18.1
     if guesses_per_minute is not None:
         app.extensions["cuckoo_limiter"] = GuessLimiter(guesses_per_minute)
     app.register_blueprint(api_bp)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypedDict
 
@@ -22,7 +22,16 @@ from host.i18n import Catalog, best_language
 from host.rules import Status, View
 from host.session import Session, SessionError
 from host.session_controls import BadControlFields, control_fields
+from host.stream_sink import SINK_KEY
 from phone_web.limits import GuessLimiter
+from phone_web.streams import (
+    CONNECTED_MESSAGE,
+    HEARTBEAT_MESSAGE,
+    REPLACED_MESSAGE,
+    Sink,
+    Stream,
+    StreamWriter,
+)
 
 
 class JoinAnswer(TypedDict):
@@ -71,8 +80,6 @@ _HTTP_CODES = {
 }
 #: How often a stream checks whether its phone went away (frees the server thread).
 _STREAM_POLL_SECONDS = 1.0
-#: The last message of a stream whose player opened a newer one (the page stops reconnecting).
-REPLACED_MESSAGE = "event: replaced\ndata: {}\n\n"
 
 
 class ApiError(Exception):
@@ -260,34 +267,55 @@ def events() -> Response:
 
     One live stream per player (issue 15): opening a new one ends the old one at once with
     ``event: replaced``, so a player's tabs can never hold more than one server thread.
+    On waitress the body after the first line is written by the app's one ``StreamWriter``
+    (issue 18.1); elsewhere (Flask's test client) by this request's own thread.
     """
     player_id = _caller(allow_query=True)
     subscription = _session().subscribe(player_id)
     heartbeat = float(current_app.config.get("CUCKOO_HEARTBEAT_SECONDS", 5.0))
-    disconnected = request.environ.get("waitress.client_disconnected")
+    disconnected: Callable[[], bool] | None = request.environ.get("waitress.client_disconnected")
+    sink: Sink | None = request.environ.get(SINK_KEY)
+    writer: StreamWriter = current_app.extensions["cuckoo_streams"]
 
-    def stream() -> Iterator[bytes]:
+    def gone() -> bool:
+        return disconnected is not None and disconnected()
+
+    def written_by_the_writer(sink: Sink) -> Iterator[bytes]:
+        stream: Stream | None = None
+        try:
+            yield CONNECTED_MESSAGE  # the server sends the headers and this; then the writer
+            stream = writer.attach(subscription, sink)
+            while not stream.wait(_STREAM_POLL_SECONDS):
+                if gone():
+                    break
+        finally:
+            if stream is not None:
+                stream.detach()
+            subscription.close()
+
+    def written_here() -> Iterator[bytes]:
         last_sent = time.monotonic()
         try:
-            yield b": connected\n\n"
+            yield CONNECTED_MESSAGE
             while True:
                 update = subscription.get(timeout=min(_STREAM_POLL_SECONDS, heartbeat))
                 if subscription.replaced:  # the player opened a newer stream: hang up now
-                    yield REPLACED_MESSAGE.encode()
+                    yield REPLACED_MESSAGE
                     return
                 if update is not None:
                     yield update.sse()  # encoded once per update, shared (host/view_text.py)
                     last_sent = time.monotonic()
                     continue
-                if subscription.closed or (disconnected is not None and disconnected()):
+                if subscription.closed or gone():
                     return
                 if time.monotonic() - last_sent >= heartbeat:
-                    yield b": heartbeat\n\n"
+                    yield HEARTBEAT_MESSAGE
                     last_sent = time.monotonic()
         finally:
             subscription.close()
 
-    response = Response(stream(), mimetype="text/event-stream")
+    body = written_by_the_writer(sink) if sink is not None else written_here()
+    response = Response(body, mimetype="text/event-stream")
     response.headers["X-Accel-Buffering"] = "no"
     response.call_on_close(subscription.close)
     return response

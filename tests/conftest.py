@@ -74,6 +74,7 @@ class LiveServer:
     url: str
     port: int
     session: Any
+    app: Any = None  # the Flask app served (its extensions: the session, the stream writer)
 
 
 @pytest.fixture
@@ -89,7 +90,7 @@ def live_server(make_session: Callable[..., Any]) -> Iterator[Callable[..., Live
         app = create_app(session, heartbeat_seconds=heartbeat_seconds)
         server = BackgroundServer(app, "127.0.0.1", 0).start()
         servers.append((server, session))
-        return LiveServer(f"http://127.0.0.1:{server.port}", server.port, session)
+        return LiveServer(f"http://127.0.0.1:{server.port}", server.port, session, app)
 
     yield start
     for server, session in servers:

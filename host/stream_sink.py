@@ -1,0 +1,62 @@
+"""Let one thread write every open event stream: waitress's task, plus a body sink.
+
+Why (issue 18 item 1): waitress runs each response on a worker thread of its own until the
+body ends, so with the body as a generator every change woke one thread per phone, and the
+twenty of them then fought for the GIL to send the same few kilobytes. Here a streaming
+response's first chunk goes out as usual, and the application then hands the rest of the body
+to a single writer (``phone_web/streams.py``) through ``environ[SINK_KEY]``; the worker
+thread only waits for the stream to end, waking once a second to see whether the phone left.
+
+The sink writes with waitress's own ``task.write`` (which frames chunks and, with
+``send_bytes=1``, sends at once from the calling thread), so the bytes on the wire are the
+ones a generator would have produced. Nothing else in the task runs while the application's
+iterator is parked, so the writer is the only one touching it.
+
+waitress internals relied on (pinned ``waitress>=3.0,<3.1`` in pyproject.toml, as for
+``ConnectionGuard``): ``HTTPChannel.task_class``, ``WSGITask.get_environment`` and ``write``,
+a channel's ``total_outbufs_len`` and ``ClientDisconnected``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from waitress.channel import ClientDisconnected, HTTPChannel
+from waitress.task import WSGITask
+
+#: Where a streaming response finds its sink in the WSGI environ (absent on other servers).
+SINK_KEY = "cuckoo.body_sink"
+
+
+class BodySink:
+    """Writes the body of a response that is already running, from any one thread."""
+
+    def __init__(self, task: WSGITask) -> None:
+        self._task = task
+
+    def write(self, data: bytes) -> None:
+        """Send ``data`` as the body's next bytes; ``ConnectionError`` if the phone is gone."""
+        try:
+            self._task.write(data)
+        except ClientDisconnected as gone:
+            raise ConnectionError("the client disconnected") from gone
+
+    @property
+    def unsent(self) -> int:
+        """Bytes written but not yet accepted by the client's socket (a stalled reader)."""
+        return int(self._task.channel.total_outbufs_len)
+
+
+class SinkTask(WSGITask):  # type: ignore[misc]  # waitress ships no type hints
+    """waitress's WSGI task, with a ``BodySink`` of itself in the environ."""
+
+    def get_environment(self) -> dict[str, Any]:
+        environ: dict[str, Any] = super().get_environment()
+        environ.setdefault(SINK_KEY, BodySink(self))
+        return environ
+
+
+class SinkChannel(HTTPChannel):  # type: ignore[misc]
+    """waitress's HTTP channel, running its requests as ``SinkTask``s."""
+
+    task_class = SinkTask
