@@ -137,6 +137,8 @@ class Session(HostControls):
         self._fanout_lock = threading.Lock()
         self._outbox: deque[list[tuple[Subscription, Update]]] = deque()
         self._subscribers: list[Subscription] = []
+        #: The last change's update per receiver: an action answers with its actor's.
+        self._change_updates: dict[str | None, Update] = {}
         self._connections: Counter[str] = Counter()
         self._closed = False
         self.resumed = False
@@ -432,8 +434,24 @@ class Session(HostControls):
     ) -> View:
         """Play ``action`` for ``player_id`` if ``step`` is current and it is in ``can``.
 
-        ``extra``: a host control's checked fields (``phone_web.controls``).
+        ``extra``: a host control's checked fields (``phone_web.controls``). Returns the
+        player's view after the move, as their phone shows it (``host/pacing.py``).
         """
+        return self._act(player_id, action, step, extra).view
+
+    def act_json(
+        self, player_id: str, action: Any, step: Any, extra: Mapping[str, Any] | None = None
+    ) -> str:
+        """``act``, answered as JSON: the text the player's own stream sends of this change.
+
+        Why: the change has already built (and the stream will encode) the player's view; the
+        answer to the tap reuses both instead of building and encoding it again (issue 18.1).
+        """
+        return self._act(player_id, action, step, extra).json()
+
+    def _act(
+        self, player_id: str, action: Any, step: Any, extra: Mapping[str, Any] | None
+    ) -> Update:
         with self._lock:
             self._check_open()
             if not self._game.has_player(player_id):
@@ -444,13 +462,15 @@ class Session(HostControls):
             if not isinstance(action, str) or action not in self._can(player_id):
                 refusal = isinstance(action, str) and self.control_refusal(player_id, action)
                 raise SessionError(refusal or "bad_action", "that action is not possible now")
-            if action in CONTROL_ACTIONS:
+            if action in CONTROL_ACTIONS:  # may change more than once: the view is built anew
                 self._control(player_id, action, extra)
-            else:
+                update = self._phone_update(player_id)
+            else:  # one change; the actor's update is the one their stream gets, if they have one
+                self._change_updates = {}
                 self._apply(lambda: self._game.apply(player_id, action))
-            view = self._pacer.present(self._view_locked(player_id))
+                update = self._change_updates.get(player_id) or self._phone_update(player_id)
         self._flush()
-        return view
+        return update
 
     def host_next(self) -> str:
         """The host's one button: start, deal the next round or open a new game."""
@@ -616,11 +636,17 @@ class Session(HostControls):
             batch.append((sub, update))
         if batch:
             self._outbox.append(batch)
+        self._change_updates = updates
 
     def _change(self) -> _Change:
         """This change's public view, built once for every receiver (lock held)."""
         public = self._public_locked()
         return _Change(public, ViewText(self._pacer.present(public)))
+
+    def _phone_update(self, player_id: str) -> Update:
+        """The player's update of the table now, for a player with no stream (lock held)."""
+        change = self._change()
+        return Update(self._game.step, self._phone_view(player_id, change), [], change.phones)
 
     def _phone_view(self, player_id: str, change: _Change) -> View:
         """A phone's view of this change, as the TV shows it, sharing the public members."""

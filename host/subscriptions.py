@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from host.rules import EventDict, View
-from host.view_text import ViewText, sse_message
+from host.view_text import ViewText, encode_view, sse_data
 
 _QUEUE_LIMIT = 512
 
@@ -32,11 +32,19 @@ class Update:
     events: list[EventDict] = field(default_factory=list)
     text: ViewText | None = field(default=None, compare=False, repr=False)
 
+    def json(self) -> str:
+        """``view`` as JSON (PHONE_API.md), encoded once and kept."""
+        text: str | None = self.__dict__.get("_json")
+        if text is None:  # two threads racing here both compute the same text: harmless
+            text = self.text.encode(self.view) if self.text else encode_view(self.view)
+            object.__setattr__(self, "_json", text)
+        return text
+
     def sse(self) -> bytes:
         """The event-stream message of ``view`` (PHONE_API.md), encoded once and kept."""
         message: bytes | None = self.__dict__.get("_sse")
-        if message is None:  # two streams racing here both compute the same bytes: harmless
-            message = sse_message(self.view, self.text)
+        if message is None:
+            message = sse_data(self.json())
             object.__setattr__(self, "_sse", message)
         return message
 

@@ -32,7 +32,11 @@ def encode_view(view: Mapping[str, Any]) -> str:
 
 def sse_message(view: Mapping[str, Any], text: ViewText | None = None) -> bytes:
     """One event-stream message carrying ``view``: ``data: <json>`` and a blank line."""
-    body = text.encode(view) if text is not None else encode_view(view)
+    return sse_data(text.encode(view) if text is not None else encode_view(view))
+
+
+def sse_data(body: str) -> bytes:
+    """One event-stream message carrying the JSON text ``body``."""
     return f"data: {body}\n\n".encode()
 
 

@@ -248,7 +248,8 @@ def action() -> Response:
         extra = control_fields(name, body)
     except BadControlFields:
         raise ApiError("bad_request") from None
-    return _json(_session().act(player_id, name, step, extra))
+    answer = _session().act_json(player_id, name, step, extra)  # the stream's own text
+    return current_app.response_class(answer, mimetype="application/json")
 
 
 @api_bp.get("/api/table")

@@ -23,6 +23,7 @@ from host.view_text import ViewText, encode_view, sse_message
 from tests.rules.test_properties import cards_in
 from tests.session.test_pacing import TV
 
+GAME_MOVES = ("start", "keep", "exchange", "cut", "deal")
 NAMES = ("Zoë", "Bea", "渡辺", "Cal", 'Ö\'Neil "O"', "Dan")
 
 
@@ -196,3 +197,35 @@ def test_issue18_adopt_shares_equal_members_and_keeps_the_others(session: Sessio
     plain: Mapping[str, Any] = text.adopt(copy.deepcopy(mine))
     assert all(plain[k] is text.base[k] for k in plain if k not in ("me", "can"))
     assert sse_message(plain, text) == _wire(mine)
+
+
+@pytest.mark.parametrize(("seed", "tv_leads"), [(seed, seed % 2 == 1) for seed in range(6)])
+def test_issue18_a_taps_answer_is_its_streams_text_and_the_view_built_alone(
+    make_session: Callable[..., Session], seed: int, tv_leads: bool
+) -> None:
+    """``act_json`` reuses the change's update for a player with a stream, builds one for a
+    player without: either way the answer is the player's view now, exactly as before."""
+    session = make_session(random.Random(seed).choice(["", "H1", "H3", "H7"]), seed=seed)
+    ids = [session.join(name, "TEST").player_id for name in NAMES[: 3 + seed % 3]]
+    streams = {pid: session.subscribe(pid) for pid in ids[::2]}  # every other player
+    tv = TV(session) if tv_leads else None
+    rng = random.Random(seed)
+    answered = {True: 0, False: 0}
+    for _ in range(600):
+        table = session.view(None)
+        if table["phase"] == "game_over":
+            break
+        who = {"lobby": table["vip"], "turns": table["current"], "reveal": table["next_dealer"]}[
+            table["phase"]
+        ]
+        moves = [] if who is None else [m for m in session.view(who)["can"] if m in GAME_MOVES]
+        if who is not None and moves:
+            answer = session.act_json(who, rng.choice(moves), table["step"])
+            assert answer == encode_view(session.view(who)), who
+            answered[who in streams] += 1
+            if who in streams:  # the very text the player's own stream carries
+                assert f"data: {answer}\n\n".encode() == _drain(streams[who])[-1].sse()
+        if tv is not None:
+            tv.finish()  # the TV plays the move out: the next player may act
+    assert session.view(None)["phase"] == "game_over"
+    assert answered[True] and answered[False]
