@@ -12,6 +12,7 @@ from typing import Any
 
 from host.pacing import STALL_SECONDS, Pacer, Shown, Unseen, present
 from host.rules import game_moves
+from host.rules.contract import RevealEvent
 from host.session import Session
 from host.tv.stage import Stage, reveal_marked_at
 
@@ -227,7 +228,7 @@ def test_issue12_a_block_shows_on_phones_when_the_tv_calls_it() -> None:
             {"type": "turn", "player": "p2"},
         ],
     }
-    unseen = [Unseen(dict(e)) for e in view["log"][1:]]
+    unseen = [Unseen(e.copy()) for e in view["log"][1:]]
     masked = present(view, unseen)
     assert masked["players"][1]["card"] is None and masked["shown"] == {}
     assert masked["current"] == "p1" and len(masked["log"]) == 1
@@ -251,17 +252,22 @@ def test_issue12_a_swap_reaches_the_traders_when_the_tv_plays_it() -> None:
             {"type": "turn", "player": "p2"},
         ],
     }
-    masked = present(view, [Unseen(dict(e)) for e in view["log"][1:]])
+    masked = present(view, [Unseen(e.copy()) for e in view["log"][1:]])
     assert masked["me"]["card"] == "9D" and masked["me"]["history"] == []
     assert masked["can"] == [] and masked["current"] == "p1"
-    shown_swap = present(view, [Unseen(dict(view["log"][2]))])
+    shown_swap = present(view, [Unseen(view["log"][2].copy())])
     assert shown_swap["me"]["card"] == "3C" and shown_swap["can"] == []
 
 
 def test_issue12_pacer_counts_what_the_tv_has_begun() -> None:
     pacer = Pacer()
     pacer.lead(watchdog=False)
-    reveal = {"type": "reveal", "cards": {"p1": "2S", "p2": "9H"}, "lowest": "2", "losers": ["p1"]}
+    reveal: RevealEvent = {
+        "type": "reveal",
+        "cards": {"p1": "2S", "p2": "9H"},
+        "lowest": "2",
+        "losers": ["p1"],
+    }
     pacer.sent(
         [reveal, {"type": "life_lost", "player": "p1", "lives": 1, "timed_out": False}],
         {"p1": 1, "p2": 3},
@@ -305,7 +311,7 @@ def test_issue12_the_dealers_cut_reaches_the_dealer_when_the_tv_plays_it() -> No
             {"type": "cut_taken", "dealer": "p2"},
         ],
     }
-    masked = present(view, [Unseen(dict(e)) for e in view["log"][1:]])
+    masked = present(view, [Unseen(e.copy()) for e in view["log"][1:]])
     assert masked["me"]["card"] == "3D" and masked["me"]["history"] == []
     assert masked["discard_count"] == 0 and len(masked["log"]) == 1
     assert present(view, [])["me"]["card"] == "9S"
