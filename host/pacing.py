@@ -22,13 +22,16 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Literal, TypeVar, cast
 
-View = dict[str, Any]
-"""A view as the masking below edits it: a plain JSON dict."""
-EventDict = Mapping[str, Any]
-AnyView = TypeVar("AnyView", bound=Mapping[str, Any])
-"""A view of any declared type (the contract's ``View`` or a plain dict): given back as such."""
+from host.rules import EventDict, MeView, Phase, SeatView, Status, View
+from host.rules.contract import ExchangedEvent, LifeLostEvent, RevealEvent
+
+AnyView = TypeVar("AnyView", bound=Mapping[str, object])
+"""A view of any declared type (the contract's ``View``, or a test's hand-written dict): given
+back as such. ``present`` reads it as the contract's ``View``; since a hand-written view may
+leave members out, the view's members are read with ``.get`` and a default where they always
+were (events, whole by the contract, are read by subscript)."""
 
 #: Without any progress from the TV for this long, everything held back is released.
 STALL_SECONDS = 8.0
@@ -88,43 +91,67 @@ def present(
     is not changed. Events before the last new deal in ``unseen`` cannot be undone (the view
     is already of the next deal) and are left as they are.
     """
-    start = 0
-    for index, item in enumerate(unseen):
-        if item.event.get("type") in BOUNDARY_KINDS:
-            start = index + 1
+    start = _after_last_deal(unseen)
     if start:  # the event playing now is older than the deal in the view: nothing partial
         playing, turned, marked = False, 0, False
     unseen = list(unseen[start:])
     if not unseen:
         return view
-    shown = _masking_copy(view)
-    log: list[dict[str, Any]] = list(shown.get("log") or [])
-    for item in reversed(unseen):
-        if log and log[-1] == dict(item.event):
-            log.pop()
+    final = cast(View, view)  # the one unchecked step: see ``AnyView``
+    shown = _masking_copy(final)
+    log = _log_before(shown.get("log") or [], unseen)
     shown["log"] = log
-    kings_up = {str(e["king"]) for e in log if e.get("type") == "blocked" and e.get("king")}
+    kings_up = _kings_up(log)
     first = unseen[0].event
-    partial = playing and first.get("type") == "reveal"
+    partial = playing and first["type"] == "reveal"
     if partial and marked:
-        log.append(dict(first))  # fully turned and marked: the reveal is on screen
+        log.append(first.copy())  # fully turned and marked: the reveal is on screen
     for index, item in reversed(list(enumerate(unseen))):
         now = partial and index == 0
         _undo(shown, item, kings_up, now, turned if now else 0, marked and now)
-    kinds = {item.event.get("type") for item in unseen}
-    if "turn" in kinds or ("reveal" in kinds and shown.get("phase") == "turns"):
-        turns = [e.get("player") for e in log if e.get("type") == "turn"]
-        shown["current"] = turns[-1] if turns and shown.get("phase") == "turns" else None
-        shown["can"] = [a for a in shown.get("can", []) if a not in PLAY_ACTIONS]
-        if shown.get("me"):
-            shown["me"]["target"] = None
-    if view.get("phase") in ("reveal", "game_over"):
+    kinds = {item.event["type"] for item in unseen}
+    if "turn" in kinds or ("reveal" in kinds and shown.get("phase") == Phase.TURNS):
+        _back_to_the_shown_turn(shown, log)
+    if final.get("phase") in (Phase.REVEAL, Phase.GAME_OVER):
         shown["can"] = [a for a in shown.get("can", []) if a not in AFTER_REVEAL_ACTIONS]
         shown["next_dealer"] = None
     return cast(AnyView, shown)
 
 
-def _masking_copy(view: Mapping[str, Any]) -> View:
+def _after_last_deal(unseen: Sequence[Unseen]) -> int:
+    """Where the events of the view's own deal start in ``unseen`` (0: none was a new deal)."""
+    start = 0
+    for index, item in enumerate(unseen):
+        if item.event["type"] in BOUNDARY_KINDS:
+            start = index + 1
+    return start
+
+
+def _log_before(log: Iterable[EventDict], unseen: Sequence[Unseen]) -> list[EventDict]:
+    """The log without the ``unseen`` events it ends with (a new list)."""
+    kept = list(log)
+    for item in reversed(unseen):
+        if kept and kept[-1] == item.event:
+            kept.pop()
+    return kept
+
+
+def _kings_up(log: Iterable[EventDict]) -> set[str]:
+    """The Kings the TV has shown blocking this round: masking never hides them."""
+    return {e["king"] for e in log if e["type"] == "blocked" and e["king"]}
+
+
+def _back_to_the_shown_turn(view: View, log: Sequence[EventDict]) -> None:
+    """The turn is the last one the TV announced; no move can be made before it shows more."""
+    turns = [e["player"] for e in log if e["type"] == "turn"]
+    view["current"] = turns[-1] if turns and view.get("phase") == Phase.TURNS else None
+    view["can"] = [a for a in view.get("can", []) if a not in PLAY_ACTIONS]
+    me = view.get("me")
+    if me:
+        me["target"] = None
+
+
+def _masking_copy(view: View) -> View:
     """A copy of ``view`` that masking may change without touching ``view`` (issue 18.1).
 
     Why not ``copy.deepcopy``: it copied every event of the log for each phone on every change
@@ -133,21 +160,23 @@ def _masking_copy(view: Mapping[str, Any]) -> View:
     ``can``, ``me.history``…) it builds anew. So those three levels are copied, the rest is
     shared — ``view`` may itself share its members with other receivers' views.
     """
-    shown = dict(view)
+    shown = view.copy()
     if "players" in view:
-        shown["players"] = [dict(seat) for seat in view["players"]]
-    if isinstance(view.get("me"), Mapping):
-        shown["me"] = dict(view["me"])
+        shown["players"] = [seat.copy() for seat in view["players"]]
+    me = view.get("me")
+    if me is not None:
+        shown["me"] = me.copy()
     return shown
 
 
-def _players(view: View) -> dict[str, dict[str, Any]]:
-    return {str(p["id"]): p for p in view.get("players", [])}
+def _players(view: View) -> dict[str, SeatView]:
+    return {p["id"]: p for p in view.get("players", [])}
 
 
-def _me(view: View, player: object) -> dict[str, Any] | None:
+def _me(view: View, player: str) -> MeView | None:
+    """The receiver's own facts, if the receiver is ``player``."""
     me = view.get("me")
-    return me if isinstance(me, dict) and me.get("id") == player else None
+    return me if me is not None and me.get("id") == player else None
 
 
 def _undo(
@@ -155,59 +184,57 @@ def _undo(
 ) -> None:
     """Put back the table as it was before ``item.event`` (one kind at a time)."""
     event = item.event
-    kind = event.get("type")
     players = _players(view)
-    if kind == "game_over":
-        if view.get("phase") == "game_over":
-            view["phase"] = "reveal"
+    if event["type"] == "game_over":
+        if view.get("phase") == Phase.GAME_OVER:
+            view["phase"] = Phase.REVEAL
         view["winners"] = []
-    elif kind == "eliminated":
-        pid = str(event.get("player"))
-        if pid in players:
-            players[pid]["status"] = "active"
-        me = _me(view, pid)
-        if me is not None:
-            me["status"] = "active"
-        view["eliminated"] = [p for p in view.get("eliminated", []) if p != pid]
-    elif kind == "life_lost":
-        pid = str(event.get("player"))
-        before = item.lives_before if item.lives_before is not None else int(event["lives"]) + 1
-        if pid in players:
-            players[pid]["lives"] = before
-        me = _me(view, pid)
-        if me is not None:
-            me["lives"] = before
-        view["losers"] = [p for p in view.get("losers", []) if p != pid]
-    elif kind == "sudden_death":
-        deals = list(view.get("sudden_death", []))
-        view["sudden_death"] = deals[:-1]
-    elif kind == "reveal":
+    elif event["type"] == "eliminated":
+        _undo_elimination(view, players, event["player"])
+    elif event["type"] == "life_lost":
+        _undo_life_lost(view, players, event, item.lives_before)
+    elif event["type"] == "sudden_death":
+        view["sudden_death"] = list(view.get("sudden_death", []))[:-1]
+    elif event["type"] == "reveal":
         _undo_reveal(view, event, kings_up, playing, turned, marked)
-    elif kind == "cut_king":
+    elif event["type"] == "cut_king":
         view["cut_king"] = None
-    elif kind == "cut_taken":
-        me = _me(view, event.get("dealer"))
-        if me is not None:
-            cut = _pop_private(me, "cut_card", dealer=event.get("dealer"))
-            if cut is not None:
-                me["card"] = cut.get("discarded")
-        view["discard_count"] = max(0, int(view.get("discard_count", 0)) - 1)
-    elif kind == "blocked":
-        king = str(event.get("king"))
-        if king not in kings_up:
-            for player in players.values():
-                if player.get("card") == king and view.get("phase") == "turns":
-                    player["card"] = None
-            view["shown"] = {p: c for p, c in (view.get("shown") or {}).items() if c != king}
-    elif kind == "exchanged":
+    elif event["type"] == "cut_taken":
+        _undo_cut(view, event["dealer"])
+    elif event["type"] == "blocked":
+        _undo_block(view, players, event["king"], kings_up)
+    elif event["type"] == "exchanged":
         _undo_exchange(view, event, players)
 
 
+def _undo_elimination(view: View, players: dict[str, SeatView], pid: str) -> None:
+    if pid in players:
+        players[pid]["status"] = Status.ACTIVE
+    me = _me(view, pid)
+    if me is not None:
+        me["status"] = Status.ACTIVE
+    view["eliminated"] = [p for p in view.get("eliminated", []) if p != pid]
+
+
+def _undo_life_lost(
+    view: View, players: dict[str, SeatView], event: LifeLostEvent, before: int | None
+) -> None:
+    """The lives before: ``before`` when the pacer knew them, else one more than left."""
+    pid = event["player"]
+    lives = before if before is not None else event["lives"] + 1
+    if pid in players:
+        players[pid]["lives"] = lives
+    me = _me(view, pid)
+    if me is not None:
+        me["lives"] = lives
+    view["losers"] = [p for p in view.get("losers", []) if p != pid]
+
+
 def _undo_reveal(
-    view: View, event: EventDict, kings_up: set[str], playing: bool, turned: int, marked: bool
+    view: View, event: RevealEvent, kings_up: set[str], playing: bool, turned: int, marked: bool
 ) -> None:
     """Before the reveal: no card up but shown Kings. During it: the first ``turned`` cards."""
-    cards: Mapping[str, str] = event.get("cards") or {}
+    cards = event["cards"]
     up = set(reveal_order(view.get("order") or [], cards)[:turned]) if playing else set()
     for player in view.get("players", []):
         card = player.get("card")
@@ -217,42 +244,63 @@ def _undo_reveal(
     if not marked:
         view["lowest"] = None
     if not playing:
-        view["phase"] = "turns"
+        view["phase"] = Phase.TURNS
         view["lowest"] = None
         view["eliminated"] = []
-        view["shown"] = {
-            str(p["id"]): p["card"] for p in view.get("players", []) if p.get("card") is not None
-        }
+        view["shown"] = _cards_up(view)
 
 
-def _undo_exchange(view: View, event: EventDict, players: dict[str, dict[str, Any]]) -> None:
+def _undo_cut(view: View, dealer: str) -> None:
+    """The dealer holds the card they discarded again; the discard is one card shorter."""
+    me = _me(view, dealer)
+    if me is not None:
+        cut = _take_private(me, lambda e: e["type"] == "cut_card" and e["dealer"] == dealer)
+        if cut is not None and cut["type"] == "cut_card":  # always: narrows it for mypy
+            me["card"] = cut["discarded"]
+    view["discard_count"] = max(0, view.get("discard_count", 0) - 1)
+
+
+def _undo_block(view: View, players: dict[str, SeatView], king: str, kings_up: set[str]) -> None:
+    """The blocking King goes face down again, unless the TV showed it blocking before."""
+    if king in kings_up:
+        return
+    for player in players.values():
+        if player.get("card") == king and view.get("phase") == Phase.TURNS:
+            player["card"] = None
+    view["shown"] = {p: c for p, c in (view.get("shown") or {}).items() if c != king}
+
+
+def _undo_exchange(view: View, event: ExchangedEvent, players: dict[str, SeatView]) -> None:
     """Swap back: shown Kings travel back, and each trader holds their own old card again."""
-    asker, target = str(event.get("player")), str(event.get("target"))
+    asker, target = event["player"], event["target"]
     if asker in players and target in players:
         a, b = players[asker], players[target]
         a["card"], b["card"] = b.get("card"), a.get("card")
-        if view.get("phase") == "turns":
-            view["shown"] = {
-                str(p["id"]): p["card"]
-                for p in view.get("players", [])
-                if p.get("card") is not None
-            }
-    for pid, own in ((asker, "gave"), (target, "got")):
+        if view.get("phase") == Phase.TURNS:
+            view["shown"] = _cards_up(view)
+    traders: tuple[tuple[str, Literal["gave", "got"]], ...] = ((asker, "gave"), (target, "got"))
+    for pid, own in traders:
         me = _me(view, pid)
         if me is None:
             continue
-        swap = _pop_private(me, "swap", player=asker, target=target)
-        if swap is not None:
-            me["card"] = swap.get(own)
+        swap = _take_private(
+            me, lambda e: e["type"] == "swap" and e["player"] == asker and e["target"] == target
+        )
+        if swap is not None and swap["type"] == "swap":  # always: narrows it for mypy
+            me["card"] = swap[own]
 
 
-def _pop_private(me: dict[str, Any], kind: str, **match: object) -> dict[str, Any] | None:
-    """Take the latest private event of ``kind`` (matching ``match``) out of ``me.history``."""
-    history: list[dict[str, Any]] = list(me.get("history") or [])
+def _cards_up(view: View) -> dict[str, str]:
+    """Every card face up on the table, by player."""
+    return {p["id"]: card for p in view.get("players", []) if (card := p.get("card")) is not None}
+
+
+def _take_private(me: MeView, found: Callable[[EventDict], bool]) -> EventDict | None:
+    """Take the latest private event ``found`` out of ``me.history`` (a new list)."""
+    history = list(me.get("history") or [])
     for index in range(len(history) - 1, -1, -1):
-        entry = history[index]
-        if entry.get("type") == kind and all(entry.get(k) == v for k, v in match.items()):
-            del history[index]
+        if found(history[index]):
+            entry = history.pop(index)
             me["history"] = history
             return entry
     return None
@@ -311,9 +359,8 @@ class Pacer:
         with self._lock:
             for event in events:
                 before = None
-                if event.get("type") == "life_lost":
-                    pid = str(event.get("player"))
-                    before = self._lives.get(pid, int(event.get("lives", 0)) + 1)
+                if event["type"] == "life_lost":
+                    before = self._lives.get(event["player"], event["lives"] + 1)
                 if self._leading:
                     if not self._unseen:
                         self._progress_at = self._clock()  # the TV's clock starts now
@@ -331,8 +378,8 @@ class Pacer:
             while self._unseen and self._unseen[0][0] < shown.begun - 1:
                 self._unseen.popleft()
             if self._unseen and self._unseen[0][0] == shown.begun - 1:
-                playing = self._unseen[0][1].event.get("type")
-                if playing != "reveal" or shown.marked:
+                playing = self._unseen[0][1].event
+                if playing["type"] != "reveal" or shown.marked:
                     self._unseen.popleft()
             return True
 
