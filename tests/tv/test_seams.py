@@ -27,6 +27,7 @@ TYPED_SEAM = [
     ROOT / "host" / "voice",
     ROOT / "host" / "rules" / "bots.py",
     ROOT / "host" / "audio" / "cueing.py",
+    ROOT / "host" / "pacing.py",
 ]
 UNTYPED = re.compile(r"dict\[str, Any\]|Mapping\[str, Any\]|\.get\(\s*[\"']type[\"']")
 #: Rules the engine states (host/rules) written again in a front-end (issue 16 item 2).
