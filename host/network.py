@@ -157,7 +157,7 @@ class BackgroundServer:
         self.port = int(self._server.effective_port)
         # Not a create_server() argument: waitress applies it to every accepted connection.
         self._server.adj.socket_options = _socket_options()
-        # Streams hand their bodies to one writer thread (host/stream_sink.py, issue 18.1).
+        # A stream's body is written by whoever changes the table (host/stream_sink.py, 18.1).
         from host.stream_sink import SinkChannel
 
         self._server.channel_class = SinkChannel

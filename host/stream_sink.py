@@ -4,13 +4,14 @@ Why (issue 18 item 1): waitress runs each response on a worker thread of its own
 body ends, so with the body as a generator every change woke one thread per phone, and the
 twenty of them then fought for the GIL to send the same few kilobytes. Here a streaming
 response's first chunk goes out as usual, and the application then hands the rest of the body
-to a single writer (``phone_web/streams.py``) through ``environ[SINK_KEY]``; the worker
-thread only waits for the stream to end, waking once a second to see whether the phone left.
+(``environ[SINK_KEY]``) to ``phone_web/streams.py``, where the thread that changes the table
+writes it; the worker thread only waits for the stream to end, waking once a second to see
+whether the phone left.
 
 The sink writes with waitress's own ``task.write`` (which frames chunks and, with
 ``send_bytes=1``, sends at once from the calling thread), so the bytes on the wire are the
 ones a generator would have produced. Nothing else in the task runs while the application's
-iterator is parked, so the writer is the only one touching it.
+iterator is parked; ``phone_web.streams.Stream`` lets one thread write at a time.
 
 waitress internals relied on (pinned ``waitress>=3.0,<3.1`` in pyproject.toml, as for
 ``ConnectionGuard``): ``HTTPChannel.task_class``, ``WSGITask.get_environment`` and ``write``,

@@ -97,9 +97,9 @@ class Subscription:
     def on_ready(self, reader: Callable[[], None] | None) -> None:
         """Call ``reader()`` (instead of waking a ``get``) whenever there is something to read.
 
-        Why: a single writer serves many subscriptions (``phone_web/streams.py``); it is told,
-        once per push, which ones to ``drain``, rather than one thread blocking in each ``get``.
-        ``reader`` runs on the pushing thread, outside this queue's lock: it must be quick.
+        Why: a phone's stream is written by the thread that pushes (``phone_web/streams.py``),
+        rather than by a thread of its own blocking in ``get``. ``reader`` runs on the pushing
+        thread, outside this queue's lock: it must be quick and never block.
         """
         with self._ready:
             self._on_ready = reader

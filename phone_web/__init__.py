@@ -54,7 +54,7 @@ def create_app(
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["cuckoo_session"] = session
     app.extensions["cuckoo_catalog"] = catalog or Catalog.load()
-    app.extensions["cuckoo_streams"] = StreamWriter(heartbeat_seconds)  # issue 18.1
+    app.extensions["cuckoo_streams"] = StreamWriter(heartbeat_seconds)  # streams, issue 18.1
     if guesses_per_minute is not None:
         app.extensions["cuckoo_limiter"] = GuessLimiter(guesses_per_minute)
     app.register_blueprint(api_bp)

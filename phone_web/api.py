@@ -268,8 +268,9 @@ def events() -> Response:
 
     One live stream per player (issue 15): opening a new one ends the old one at once with
     ``event: replaced``, so a player's tabs can never hold more than one server thread.
-    On waitress the body after the first line is written by the app's one ``StreamWriter``
-    (issue 18.1); elsewhere (Flask's test client) by this request's own thread.
+    On waitress the body after the first line is written by whichever thread changes the
+    table (``phone_web/streams.py``, issue 18.1); elsewhere (Flask's test client) by this
+    request's own thread.
     """
     player_id = _caller(allow_query=True)
     subscription = _session().subscribe(player_id)
@@ -281,10 +282,10 @@ def events() -> Response:
     def gone() -> bool:
         return disconnected is not None and disconnected()
 
-    def written_by_the_writer(sink: Sink) -> Iterator[bytes]:
+    def written_by_the_changes(sink: Sink) -> Iterator[bytes]:
         stream: Stream | None = None
         try:
-            yield CONNECTED_MESSAGE  # the server sends the headers and this; then the writer
+            yield CONNECTED_MESSAGE  # the server sends the headers and this; then the pushers
             stream = writer.attach(subscription, sink)
             while not stream.wait(_STREAM_POLL_SECONDS):
                 if gone():
@@ -315,7 +316,7 @@ def events() -> Response:
         finally:
             subscription.close()
 
-    body = written_by_the_writer(sink) if sink is not None else written_here()
+    body = written_by_the_changes(sink) if sink is not None else written_here()
     response = Response(body, mimetype="text/event-stream")
     response.headers["X-Accel-Buffering"] = "no"
     response.call_on_close(subscription.close)
