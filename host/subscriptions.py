@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from host.rules import EventDict, View
-from host.view_text import ViewText, encode_view, sse_data
+from host.view_text import ViewText, sse_data, view_json
 
 _QUEUE_LIMIT = 512
 
@@ -36,7 +36,7 @@ class Update:
         """``view`` as JSON (PHONE_API.md), encoded once and kept."""
         text: str | None = self.__dict__.get("_json")
         if text is None:  # two threads racing here both compute the same text: harmless
-            text = self.text.encode(self.view) if self.text else encode_view(self.view)
+            text = view_json(self.view, self.text)
             object.__setattr__(self, "_json", text)
         return text
 

@@ -30,9 +30,14 @@ def encode_view(view: Mapping[str, Any]) -> str:
     return _encode(view)
 
 
+def view_json(view: Mapping[str, Any], text: ViewText | None = None) -> str:
+    """The JSON of ``view``, spliced from ``text`` (its change's encoding) when given."""
+    return text.encode(view) if text is not None else encode_view(view)
+
+
 def sse_message(view: Mapping[str, Any], text: ViewText | None = None) -> bytes:
     """One event-stream message carrying ``view``: ``data: <json>`` and a blank line."""
-    return sse_data(text.encode(view) if text is not None else encode_view(view))
+    return sse_data(view_json(view, text))
 
 
 def sse_data(body: str) -> bytes:

@@ -73,8 +73,7 @@ class Stream:
         """The server is done with this stream (the phone left): nothing more is written."""
         with self._lock:
             self._open = False
-        self._ended.set()
-        self._writer.forget(self)
+        self._let_go()
 
     def deliver(self) -> None:
         """Write what the subscription holds; end the stream if it is over.
@@ -98,8 +97,7 @@ class Stream:
             if ending:
                 self._open = False
         if not self._open:
-            self._ended.set()
-            self._writer.forget(self)
+            self._let_go()
 
     def beat(self) -> None:
         """A heartbeat, so proxies and phones see a live line (the timer thread)."""
@@ -107,8 +105,12 @@ class Stream:
             if self._open:
                 self._write(HEARTBEAT_MESSAGE)
         if not self._open:
-            self._ended.set()
-            self._writer.forget(self)
+            self._let_go()
+
+    def _let_go(self) -> None:
+        """The stream is over: its server thread may finish, and no push reaches it again."""
+        self._ended.set()
+        self._writer.forget(self)
 
     def _write(self, data: bytes) -> None:
         """Send with the lock held; a failed send ends the stream (the phone is gone)."""

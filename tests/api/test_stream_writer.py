@@ -181,25 +181,6 @@ def test_issue18_waitress_hands_every_stream_to_the_app(live_server: Any) -> Non
     assert wait_until(lambda: app_writer.streams == 0, WAIT)  # closed phones are let go
 
 
-def test_issue18_on_waitress_heartbeats_and_replacement_still_work(live_server: Any) -> None:
-    server = live_server(heartbeat_seconds=0.2)
-    http = Http(server.url)
-    player = http.join("Ana")
-    first = EventStream(server.url, player["token"])
-    first.start()
-    try:
-        assert first.wait_for(lambda _views: first.comments >= 3, timeout=WAIT)
-        second = EventStream(server.url, player["token"])
-        second.start()
-        try:
-            assert first.ended.wait(WAIT)  # the older tab hears "replaced" and the end
-            assert second.wait_for(lambda views: len(views) >= 1)
-        finally:
-            second.close()
-    finally:
-        first.close()
-
-
 def _app_writer(server: Any) -> StreamWriter:
     """The stream writer of the app that ``server`` serves."""
     return cast(StreamWriter, server.app.extensions["cuckoo_streams"])
