@@ -6,10 +6,15 @@ Unit tests drive ``StreamWriter`` with recording sinks; the last tests run it be
 
 from __future__ import annotations
 
+import socket
 import threading
+import time
+from collections.abc import Iterator
 from typing import Any, cast
 
+from host.network import BackgroundServer
 from host.rules import View
+from host.stream_sink import SINK_KEY, BodySink
 from host.subscriptions import Subscription, Update
 from phone_web.streams import (
     HEARTBEAT_MESSAGE,
@@ -184,3 +189,76 @@ def test_issue18_waitress_hands_every_stream_to_the_app(live_server: Any) -> Non
 def _app_writer(server: Any) -> StreamWriter:
     """The stream writer of the app that ``server`` serves."""
     return cast(StreamWriter, server.app.extensions["cuckoo_streams"])
+
+
+def test_issue18_a_slow_reader_gets_every_chunk_in_order_over_waitress() -> None:
+    """``BodySink`` sends a chunk itself while nothing is queued and queues it behind waitress's
+    buffers otherwise. A reader slower than the writer (small reads, short pauses) fills the
+    socket, then drains it while chunks are queued: every chunk must arrive whole and in
+    order, none sent ahead of those queued before it."""
+    sinks: list[BodySink] = []
+    done = threading.Event()
+
+    def app(environ: dict[str, Any], start_response: Any) -> Iterator[bytes]:
+        start_response("200 OK", [("Content-Type", "text/plain")])
+
+        def body() -> Iterator[bytes]:
+            yield b"first"
+            sinks.append(environ[SINK_KEY])  # from now on, the test's thread writes
+            done.wait(WAIT)
+
+        return body()
+
+    chunks = [bytes([65 + i % 26]) * (20_000 + i) for i in range(300)]
+    server = BackgroundServer(app, "127.0.0.1", 0).start()
+    reader = socket.socket()
+    reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    received: list[bytes] = []
+    slow_reader = threading.Thread(
+        target=lambda: received.extend(_read_chunked_body(reader, 2 + len(chunks), pause=0.001))
+    )
+    try:
+        reader.connect(("127.0.0.1", server.port))
+        reader.settimeout(WAIT)
+        reader.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert wait_until(lambda: bool(sinks), WAIT)
+        channel = sinks[0]._task.channel  # waitress's: the stall sweep reads its activity
+        channel.last_activity = 0.0
+        slow_reader.start()
+        sinks[0].write(b"noted")
+        assert time.time() - channel.last_activity < WAIT  # a direct send counts as activity
+        queued = 0
+        for chunk in chunks:
+            sinks[0].write(chunk)
+            queued += sinks[0].unsent > 0
+        slow_reader.join(4 * WAIT)
+    finally:
+        done.set()
+        reader.close()
+        server.stop()
+    assert 0 < queued < len(chunks)  # both paths ran: sent at once, and queued behind
+    assert received == [b"first", b"noted", *chunks]
+
+
+def _read_chunked_body(sock: socket.socket, count: int, pause: float) -> list[bytes]:
+    """The first ``count`` chunks of a chunked HTTP response, read 64 KB at a time from
+    ``sock`` with ``pause`` seconds between reads."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += sock.recv(4096)
+    head, _, data = data.partition(b"\r\n\r\n")
+    assert b"transfer-encoding: chunked" in head.lower()
+    chunks: list[bytes] = []
+    while len(chunks) < count:
+        size_line, crlf, rest = data.partition(b"\r\n")
+        size = int(size_line, 16) if crlf else -1
+        if size < 0 or len(rest) < size + 2:
+            time.sleep(pause)
+            more = sock.recv(65536)
+            assert more, "the stream ended early"
+            data += more
+            continue
+        chunks.append(rest[:size])
+        assert rest[size : size + 2] == b"\r\n"
+        data = rest[size + 2 :]
+    return chunks

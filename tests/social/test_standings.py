@@ -214,3 +214,36 @@ def test_issue14_a_save_from_before_the_standings_resumes(tmp_path: Path) -> Non
     _play_seeded_game(resumed, people)
     assert {r["name"] for r in resumed.view(None)["standings"]} == {"Ana", "Bea", "Cal", "Dan"}
     resumed.close()
+
+
+def test_issue18_kept_table_equals_a_fresh_ranking_after_every_batch() -> None:
+    """The ranked table is kept between changes and built again only when a figure changes
+    (issue 18): after every batch of every seeded game (with H4's timeouts, R16's misdeals and
+    kicks), the kept table must equal one ranked from scratch."""
+    import random
+
+    from tests.rules.test_properties import actor
+
+    checked = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        game = seated(3 + seed % 6, HouseRules(rapid=seed % 2 == 0), seed=seed)
+        standings = _tally(game)
+        for _ in range(600):
+            if game.phase == "game_over":
+                break
+            if game.phase == "turns" and rng.random() < 0.05:
+                events = game.timeout() if game.options.rapid else game.misdeal()
+            elif rng.random() < 0.004 and len(game.players) > 3:
+                events = game.remove_player(rng.choice(game.players).id)
+            else:
+                who = actor(game)
+                events = game.apply(who, rng.choice(game.legal_actions(who)))
+            standings.record(events, game.options.starting_lives)
+            if rng.random() < 0.1:
+                standings.predict(rng.choice(game.players).id, rng.choice(game.players).id)
+            kept = standings.table()
+            fresh = Standings(standings.lines, standings.names).table()  # no kept table
+            assert kept == fresh
+            checked += 1
+    assert checked > 1500
