@@ -31,6 +31,7 @@ from host.pacing import Pacer, Shown
 from host.palette import css_hex, player_colour
 from host.presence import DEFAULT_AWAY_SECONDS, Presence
 from host.rules import Game, HouseRules, IllegalAction, Status, View
+from host.rules.controls import TableFacts
 from host.rules.events import Event, visible_to
 from host.rules.views import player_view, public_view
 from host.save_check import check_saved_session
@@ -319,15 +320,16 @@ class Session(HostControls):
         self._add_control_fields(view, None)
         return view
 
-    def _player_locked(self, base: View, player_id: str) -> View:
+    def _player_locked(self, base: View, player_id: str, facts: TableFacts | None = None) -> View:
         """``player_id``'s view from this change's public ``base`` (lock held; issue 18.1).
 
         Shares everything but the top level, ``me`` and ``can`` with ``base``: read-only.
+        ``facts``: this change's table facts, if the caller has them (for ``can``).
         """
         view = player_view(self._game, base, player_id)
         if view["me"] is not None:  # ``me`` is there for a player
             view["me"]["prediction"] = self._standings.predictions.get(player_id)
-        view["can"] = self._can(player_id)  # the rest of the control fields are in ``base``
+        view["can"] = self._can(player_id, facts)  # the other control fields are in ``base``
         return view
 
     # ----------------------------------------------------------------- lobby
@@ -641,7 +643,7 @@ class Session(HostControls):
     def _change(self) -> _Change:
         """This change's public view, built once for every receiver (lock held)."""
         public = self._public_locked()
-        return _Change(public, ViewText(self._pacer.present(public)))
+        return _Change(public, ViewText(self._pacer.present(public)), self._facts())
 
     def _phone_update(self, player_id: str) -> Update:
         """The player's update of the table now, for a player with no stream (lock held)."""
@@ -650,7 +652,7 @@ class Session(HostControls):
 
     def _phone_view(self, player_id: str, change: _Change) -> View:
         """A phone's view of this change, as the TV shows it, sharing the public members."""
-        view = self._pacer.present(self._player_locked(change.public, player_id))
+        view = self._pacer.present(self._player_locked(change.public, player_id, change.facts))
         return change.phones.adopt(view)
 
     # ------------------------------------------------------------- the TV leads
@@ -732,11 +734,13 @@ class _Change:
 
     ``phones`` encodes the public view as the TV shows it now (``host/pacing.py``; without a
     TV, the public view itself): every phone's view of the change shares its members, so each
-    phone's message costs only the encoding of its own ``me`` and ``can``.
+    phone's message costs only the encoding of its own ``me`` and ``can``. ``facts``: the
+    table's facts every receiver's ``can`` reads, gathered once.
     """
 
     public: View
     phones: ViewText
+    facts: TableFacts
 
 
 def _random_room(seed: int | None) -> str:

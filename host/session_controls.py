@@ -136,13 +136,17 @@ class HostControls:
         away = self._away()
         return sum(1 for pid in self._game.active_ids() if pid not in away) >= MIN_PLAYERS
 
-    def _can(self, player_id: str) -> list[str]:
-        """The caller's ``can``: the engine's moves, then the VIP's controls."""
+    def _can(self, player_id: str, facts: TableFacts | None = None) -> list[str]:
+        """The caller's ``can``: the engine's moves, then the VIP's controls.
+
+        ``facts``: the table's facts when the caller already has them (one change's fan-out
+        builds them once for every receiver, not once per phone).
+        """
         game = self._game
         can: list[str] = list(game.legal_actions(player_id))
         if "start" in can and not self._enough_present():
             can.remove("start")
-        controls = rules_controls.vip_actions(game, player_id, self._facts())
+        controls = rules_controls.vip_actions(game, player_id, facts or self._facts())
         if controls:
             can += controls
             if game.phase == "lobby":
