@@ -74,6 +74,9 @@ class BodySink:
         except ClientDisconnected as gone:
             raise ConnectionError("the client disconnected") from gone
 
+    def end(self) -> None:
+        """Nothing to do: the request's thread waits on the stream itself (``Stream.wait``)."""
+
     @property
     def unsent(self) -> int:
         """Bytes written but not yet accepted by the client's socket (a stalled reader)."""

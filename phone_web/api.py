@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypedDict
@@ -24,14 +23,7 @@ from host.session import Session, SessionError
 from host.session_controls import BadControlFields, control_fields
 from host.stream_sink import SINK_KEY
 from phone_web.limits import GuessLimiter
-from phone_web.streams import (
-    CONNECTED_MESSAGE,
-    HEARTBEAT_MESSAGE,
-    REPLACED_MESSAGE,
-    Sink,
-    Stream,
-    StreamWriter,
-)
+from phone_web.streams import CONNECTED_MESSAGE, RelaySink, Sink, Stream, StreamWriter
 
 
 class JoinAnswer(TypedDict):
@@ -268,13 +260,12 @@ def events() -> Response:
 
     One live stream per player (issue 15): opening a new one ends the old one at once with
     ``event: replaced``, so a player's tabs can never hold more than one server thread.
-    On waitress the body after the first line is written by whichever thread changes the
-    table (``phone_web/streams.py``, issue 18.1); elsewhere (Flask's test client) by this
-    request's own thread.
+    The body after the first line is written by whichever thread changes the table
+    (``phone_web/streams.py``, issue 18.1): on waitress straight to the phone; elsewhere
+    (Flask's test client) into a ``RelaySink`` that this request's own thread yields from.
     """
     player_id = _caller(allow_query=True)
     subscription = _session().subscribe(player_id)
-    heartbeat = float(current_app.config.get("CUCKOO_HEARTBEAT_SECONDS", 5.0))
     disconnected: Callable[[], bool] | None = request.environ.get("waitress.client_disconnected")
     sink: Sink | None = request.environ.get(SINK_KEY)
     writer: StreamWriter = current_app.extensions["cuckoo_streams"]
@@ -282,11 +273,14 @@ def events() -> Response:
     def gone() -> bool:
         return disconnected is not None and disconnected()
 
-    def written_by_the_changes(sink: Sink) -> Iterator[bytes]:
+    def written_by_the_changes(sink: Sink, relay: RelaySink | None) -> Iterator[bytes]:
         stream: Stream | None = None
         try:
             yield CONNECTED_MESSAGE  # the server sends the headers and this; then the pushers
             stream = writer.attach(subscription, sink)
+            if relay is not None:  # no sink from the server: this thread yields their bytes
+                yield from relay.relay(stream, gone, _STREAM_POLL_SECONDS)
+                return
             while not stream.wait(_STREAM_POLL_SECONDS):
                 if gone():
                     break
@@ -295,28 +289,11 @@ def events() -> Response:
                 stream.detach()
             subscription.close()
 
-    def written_here() -> Iterator[bytes]:
-        last_sent = time.monotonic()
-        try:
-            yield CONNECTED_MESSAGE
-            while True:
-                update = subscription.get(timeout=min(_STREAM_POLL_SECONDS, heartbeat))
-                if subscription.replaced:  # the player opened a newer stream: hang up now
-                    yield REPLACED_MESSAGE
-                    return
-                if update is not None:
-                    yield update.sse()  # encoded once per update, shared (host/view_text.py)
-                    last_sent = time.monotonic()
-                    continue
-                if subscription.closed or gone():
-                    return
-                if time.monotonic() - last_sent >= heartbeat:
-                    yield HEARTBEAT_MESSAGE
-                    last_sent = time.monotonic()
-        finally:
-            subscription.close()
-
-    body = written_by_the_changes(sink) if sink is not None else written_here()
+    if sink is None:  # Flask's test client: the request's thread yields what the pushers write
+        relay = RelaySink()
+        body = written_by_the_changes(relay, relay)
+    else:
+        body = written_by_the_changes(sink, None)
     response = Response(body, mimetype="text/event-stream")
     response.headers["X-Accel-Buffering"] = "no"
     response.call_on_close(subscription.close)

@@ -13,16 +13,19 @@ This is transport, not game state: it holds no view, only subscriptions (the ses
 and sinks (``host/stream_sink.py``: the response's body on waitress). The timer runs only while
 some stream is open, so an app that never streams never starts a thread.
 
-What a stream is sent is what the per-thread generator in ``api.py`` sends (used where the
-server offers no sink, e.g. Flask's test client): every update in order, ``event:
-replaced`` when a newer stream of the same player took over, a heartbeat comment after
-``heartbeat`` quiet seconds, and the end once the session closes it.
+What a stream is sent is written here once, whatever the server: every update in order,
+``event: replaced`` when a newer stream of the same player took over, a heartbeat comment after
+``heartbeat`` quiet seconds, and the end once the session closes it. A server with no sink
+(Flask's test client) gets a ``RelaySink``: the pushers write into it and the request's own
+thread yields what they wrote.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections import deque
+from collections.abc import Callable, Iterator
 from typing import Protocol
 
 from host.subscriptions import Subscription
@@ -47,6 +50,53 @@ class Sink(Protocol):
     @property
     def unsent(self) -> int:
         """Bytes written but not yet taken by the phone."""
+
+    def end(self) -> None:
+        """The stream is over: nothing more will be written."""
+
+
+class RelaySink:
+    """A sink for a server that offers none (Flask's test client): the pushers write into it,
+    and the request's thread yields what they wrote (``relay``).
+
+    Why: so the stream's protocol — updates, replaced, heartbeats, the end — is written once,
+    in ``Stream``, whichever server runs the app.
+    """
+
+    def __init__(self) -> None:
+        self._chunks: deque[bytes] = deque()
+        self._cond = threading.Condition(threading.Lock())
+
+    def write(self, data: bytes) -> None:
+        with self._cond:
+            self._chunks.append(data)
+            self._cond.notify()
+
+    @property
+    def unsent(self) -> int:
+        """Bytes written but not yet yielded to the server."""
+        with self._cond:
+            return sum(map(len, self._chunks))
+
+    def end(self) -> None:
+        """Wake a ``relay`` waiting for bytes: the stream ended."""
+        with self._cond:
+            self._cond.notify()
+
+    def relay(self, stream: Stream, gone: Callable[[], bool], poll: float) -> Iterator[bytes]:
+        """What the pushers write, in order, until ``stream`` ends (or the phone is ``gone``,
+        checked every ``poll`` seconds); what was written before the end is yielded first."""
+        while True:
+            ended = stream.wait(0)
+            with self._cond:
+                if not self._chunks and not ended:
+                    self._cond.wait(poll)
+                chunks = list(self._chunks)
+                self._chunks.clear()
+            if chunks:
+                yield b"".join(chunks)
+            elif ended or gone():
+                return
 
 
 class Stream:
@@ -110,6 +160,7 @@ class Stream:
     def _let_go(self) -> None:
         """The stream is over: its server thread may finish, and no push reaches it again."""
         self._ended.set()
+        self._sink.end()
         self._writer.forget(self)
 
     def _write(self, data: bytes) -> None:

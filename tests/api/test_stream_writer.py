@@ -20,6 +20,7 @@ from phone_web.streams import (
     HEARTBEAT_MESSAGE,
     MAX_UNSENT_BYTES,
     REPLACED_MESSAGE,
+    RelaySink,
     Stream,
     StreamWriter,
 )
@@ -35,6 +36,7 @@ class RecordingSink:
         self.writes: list[tuple[int, bytes]] = []
         self.fail = fail
         self.unsent = unsent
+        self.ends = 0
         self._lock = threading.Lock()
 
     def write(self, data: bytes) -> None:
@@ -42,6 +44,9 @@ class RecordingSink:
             raise ConnectionError("gone")
         with self._lock:
             self.writes.append((threading.get_ident(), data))
+
+    def end(self) -> None:
+        self.ends += 1
 
     @property
     def data(self) -> bytes:
@@ -119,6 +124,7 @@ def test_issue18_a_closed_subscription_gets_its_last_updates_then_ends() -> None
     sub.end()  # the session closed, or the player was kicked
     assert stream.wait(WAIT)
     assert sink.data == _message(7)
+    assert sink.ends == 1  # the sink is told once that nothing more comes
 
 
 def test_issue18_a_quiet_stream_gets_heartbeats() -> None:
@@ -262,3 +268,34 @@ def _read_chunked_body(sock: socket.socket, count: int, pause: float) -> list[by
         assert rest[size : size + 2] == b"\r\n"
         data = rest[size + 2 :]
     return chunks
+
+
+def test_issue18_a_relay_sink_yields_what_the_pushers_wrote_then_ends_at_once() -> None:
+    """Where the server offers no sink (Flask's test client) the request's thread relays
+    what the pushers write: in order, and it stops as soon as the stream ends, not a poll
+    later; what was written before the end still comes out."""
+    writer = StreamWriter(heartbeat_seconds=60)
+    sub, relay = _subscription(), RelaySink()
+    sub.push(_update(1))  # queued before the stream is attached
+    stream = writer.attach(sub, relay)
+    got: list[bytes] = []
+    reader = threading.Thread(
+        target=lambda: got.extend(relay.relay(stream, lambda: False, poll=30.0))
+    )
+    reader.start()
+    for step in (2, 3):
+        sub.push(_update(step))
+    started = time.monotonic()
+    sub.end()
+    reader.join(WAIT)
+    assert not reader.is_alive() and time.monotonic() - started < WAIT  # not the 30 s poll
+    assert b"".join(got) == _message(1) + _message(2) + _message(3)
+    assert relay.unsent == 0 and writer.streams == 0
+
+
+def test_issue15_a_relayed_stream_that_is_replaced_says_so_and_stops() -> None:
+    writer = StreamWriter(heartbeat_seconds=60)
+    sub, relay = _subscription(), RelaySink()
+    stream = writer.attach(sub, relay)
+    sub.replace()
+    assert b"".join(relay.relay(stream, lambda: False, poll=0.1)) == REPLACED_MESSAGE
