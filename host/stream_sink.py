@@ -16,8 +16,9 @@ at a time.
 
 waitress internals relied on (pinned ``waitress>=3.0,<3.1`` in pyproject.toml, as for
 ``ConnectionGuard``): ``HTTPChannel.task_class``; ``WSGITask.get_environment``, ``write``,
-``wrote_header`` and ``chunked_response``; a channel's ``outbuf_lock``, ``total_outbufs_len``, ``connected``,
-``send``, ``write_soon`` and ``last_activity``; and ``ClientDisconnected``.
+``wrote_header`` and ``chunked_response``; a channel's ``outbuf_lock``,
+``total_outbufs_len``, ``connected``, ``send``, ``write_soon`` and ``last_activity``; and
+``ClientDisconnected``.
 """
 
 from __future__ import annotations

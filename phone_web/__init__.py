@@ -50,7 +50,6 @@ def create_app(
 
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
-    app.config["CUCKOO_HEARTBEAT_SECONDS"] = heartbeat_seconds
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["cuckoo_session"] = session
     app.extensions["cuckoo_catalog"] = catalog or Catalog.load()

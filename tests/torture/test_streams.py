@@ -113,4 +113,5 @@ def test_issue15_session_keeps_one_presence_stream_per_player(session: Any) -> N
 def test_issue15_heartbeat_is_at_most_10_seconds(session: Any) -> None:
     from phone_web import create_app
 
-    assert create_app(session).config["CUCKOO_HEARTBEAT_SECONDS"] <= 10
+    writer = create_app(session).extensions["cuckoo_streams"]  # it sends every heartbeat
+    assert 0 < writer.heartbeat_seconds <= 10
