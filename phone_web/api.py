@@ -279,7 +279,7 @@ def events() -> Response:
             yield CONNECTED_MESSAGE  # the server sends the headers and this; then the pushers
             stream = writer.attach(subscription, sink)
             if relay is not None:  # no sink from the server: this thread yields their bytes
-                yield from relay.relay(stream, gone, _STREAM_POLL_SECONDS)
+                yield from relay.relay(gone, _STREAM_POLL_SECONDS)
                 return
             while not stream.wait(_STREAM_POLL_SECONDS):
                 if gone():

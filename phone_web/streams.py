@@ -65,6 +65,7 @@ class RelaySink:
 
     def __init__(self) -> None:
         self._chunks: deque[bytes] = deque()
+        self._ended = False
         self._cond = threading.Condition(threading.Lock())
 
     def write(self, data: bytes) -> None:
@@ -79,20 +80,25 @@ class RelaySink:
             return sum(map(len, self._chunks))
 
     def end(self) -> None:
-        """Wake a ``relay`` waiting for bytes: the stream ended."""
+        """The stream ended: a ``relay`` yields what is left, then stops."""
         with self._cond:
+            self._ended = True
             self._cond.notify()
 
-    def relay(self, stream: Stream, gone: Callable[[], bool], poll: float) -> Iterator[bytes]:
-        """What the pushers write, in order, until ``stream`` ends (or the phone is ``gone``,
-        checked every ``poll`` seconds); what was written before the end is yielded first."""
+    def relay(self, gone: Callable[[], bool], poll: float) -> Iterator[bytes]:
+        """What the pushers write, in order, until the stream ends (or the phone is ``gone``,
+        checked every ``poll`` seconds); what was written before the end is yielded first.
+
+        The end is noted under the same lock as the bytes, so a relay about to wait cannot
+        miss it (every write comes before the end).
+        """
         while True:
-            ended = stream.wait(0)
             with self._cond:
-                if not self._chunks and not ended:
+                if not self._chunks and not self._ended:
                     self._cond.wait(poll)
                 chunks = list(self._chunks)
                 self._chunks.clear()
+                ended = self._ended
             if chunks:
                 yield b"".join(chunks)
             elif ended or gone():

@@ -277,11 +277,9 @@ def test_issue18_a_relay_sink_yields_what_the_pushers_wrote_then_ends_at_once() 
     writer = StreamWriter(heartbeat_seconds=60)
     sub, relay = _subscription(), RelaySink()
     sub.push(_update(1))  # queued before the stream is attached
-    stream = writer.attach(sub, relay)
+    writer.attach(sub, relay)
     got: list[bytes] = []
-    reader = threading.Thread(
-        target=lambda: got.extend(relay.relay(stream, lambda: False, poll=30.0))
-    )
+    reader = threading.Thread(target=lambda: got.extend(relay.relay(lambda: False, poll=30.0)))
     reader.start()
     for step in (2, 3):
         sub.push(_update(step))
@@ -296,6 +294,6 @@ def test_issue18_a_relay_sink_yields_what_the_pushers_wrote_then_ends_at_once() 
 def test_issue15_a_relayed_stream_that_is_replaced_says_so_and_stops() -> None:
     writer = StreamWriter(heartbeat_seconds=60)
     sub, relay = _subscription(), RelaySink()
-    stream = writer.attach(sub, relay)
+    writer.attach(sub, relay)
     sub.replace()
-    assert b"".join(relay.relay(stream, lambda: False, poll=0.1)) == REPLACED_MESSAGE
+    assert b"".join(relay.relay(lambda: False, poll=0.1)) == REPLACED_MESSAGE
