@@ -146,7 +146,9 @@ class HostControls:
         can: list[str] = list(game.legal_actions(player_id))
         if "start" in can and not self._enough_present():
             can.remove("start")
-        controls = rules_controls.vip_actions(game, player_id, facts or self._facts())
+        if facts is None:
+            facts = self._facts()
+        controls = rules_controls.vip_actions(game, player_id, facts)
         if controls:
             can += controls
             if game.phase == "lobby":
