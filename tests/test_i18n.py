@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from host.i18n import (
@@ -88,6 +90,21 @@ def test_issue12_elision_follows_the_names_first_sound(catalog: Catalog) -> None
     assert catalog.t("fr", "tv.turn_of", name="Zoë") == "Au tour de Zoë"
     assert catalog.t("fr", "tv.turn_of", name="🎉 Zed") == "Au tour de 🎉 Zed"
     assert starts_with_vowel("Ymir") and not starts_with_vowel("") and not starts_with_vowel("Bo")
+
+
+def test_italian_takes_the_euphonic_d_before_a_vowel(catalog: Catalog) -> None:
+    """Italian says "Tocca ad Ana", not "Tocca a Ana": every "a {name}" is an elision dict."""
+    assert catalog.t("it", "tv.turn_of", name="Ana") == "Tocca ad Ana"
+    assert catalog.t("it", "tv.turn_of", name="Bea") == "Tocca a Bea"
+    assert catalog.t("it", "vip.make_vip_confirm", name="Ugo") == "Passare il ruolo di VIP ad Ugo?"
+    assert catalog.t("it", "trail.blocked", target="Bea", player="Ivo") == (
+        "Bea ha mostrato un Re ad Ivo"
+    )
+    for key, message in catalog.messages["it"].items():
+        forms = [message] if isinstance(message, str) else list(message.values())
+        for form in forms:  # a placeholder after a bare "a" would read "a Ana"
+            bare_a = re.search(r"(^|\s)a \{(name|player)\}", str(form))
+            assert not bare_a or is_elision(message), key
 
 
 def test_issue12_calls_follow_the_seeds(catalog: Catalog) -> None:
