@@ -53,7 +53,10 @@ def test_issue15_presence_is_not_flapped_by_a_replacement(live_server: Any) -> N
     streams = [EventStream(server.url, ana["token"])]
     streams[0].start()
     try:
-        assert watcher.wait_for(lambda v: _ana_connected(v[-1], ana["player_id"]) is True)
+        # bool(v): the first view may not have arrived yet when the predicate is first asked
+        assert watcher.wait_for(
+            lambda v: bool(v) and _ana_connected(v[-1], ana["player_id"]) is True
+        )
         for _ in range(3):
             streams.append(EventStream(server.url, ana["token"]))
             streams[-1].start()
