@@ -50,7 +50,9 @@ def test_issue14_phone_howto_standings_reactions_and_prediction(
     late.page.wait_for_selector("#social-predict [aria-pressed=true]")
     assert catalog.t("it", "social.predict_mine", name=name) in late.text("#social-predict")
     session.reactions = ReactionDesk(clock=lambda: 100.0)  # still on screen however slow the tap
-    late.page.locator("#social-react button").first.tap()
-    late.page.wait_for_function("() => document.getElementById('social-note') !== null")
+    # Wait for the server's answer: the note under the panel exists from the first render on.
+    with late.page.expect_response(lambda r: r.url.endswith("/api/social")) as answer:
+        late.page.locator("#social-react button").first.tap()
+    assert answer.value.ok
     assert [r.player for r in session.reactions.on_screen()] == ["p5"]
     assert session.step == step and late.step() == step  # never a game action
