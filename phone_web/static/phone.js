@@ -399,7 +399,9 @@
     } catch {
       error.textContent = t("err_network");
     }
-    state.busy = false;
+    /* every button drawn meanwhile, too: the stream may have brought newer tables while the
+       answer travelled, and then the answer (older) is not drawn again */
+    setBusy(false);
     if (view) render(view);
     else refresh();
     return view;

@@ -253,3 +253,42 @@ def test_waking_up_refetches_the_state_and_listens_anew(
     assert urls == ["/api/state", "/api/events"]
     server.session.join("Bo", "TEST")  # the new stream is live
     phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 2")
+
+
+def test_a_slow_answer_overtaken_by_the_stream_leaves_the_buttons_usable(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Bad Wi-Fi: a phone's tap is answered late, after its stream already brought newer
+    tables. When its turn comes round before the old answer lands, its buttons must work once
+    the answer is in (it used to leave them disabled: the old answer was not drawn, and nothing
+    else turned "busy" off)."""
+    server = live_server()
+    session = server.session
+    phones = seat_three(server, phone_factory, "en-GB")
+    start_game(server, phones)
+    mover = actor(session, phones)
+    held: list[tuple[Any, Any]] = []
+
+    def hold_the_answer(route: Any) -> None:
+        held.append((route, route.fetch()))  # the server has the tap; the phone waits
+
+    mover.page.route("**/api/action", hold_the_answer)
+    mover.tap(game_moves(session.view(mover.player_id)["can"])[0])
+    mover.wait_step(2)  # the stream told it (the buttons are still busy)
+    for _ in range(12):  # the others play until it is the mover's turn again
+        current = session.view(None)["current"]
+        if current == mover.player_id:
+            break
+        if current is None:
+            session.host_next()
+        else:
+            session.act(current, game_moves(session.view(current)["can"])[0], session.step)
+    assert session.view(None)["current"] == mover.player_id
+    mover.wait_step(session.step)
+    assert len(held) == 1
+    route, response = held[0]
+    route.fulfill(response=response)  # the old answer lands at last
+    mover.page.wait_for_selector("#actions button:not([disabled])", timeout=5000)
+    buttons = mover.page.locator("#actions button")
+    assert buttons.count() >= 1 and all(b.is_enabled() for b in buttons.all())
+    assert sorted(mover.buttons()) == sorted(game_moves(session.view(mover.player_id)["can"]))
