@@ -16,6 +16,7 @@ minutes each is a 6-hour night.
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import signal
@@ -204,6 +205,11 @@ def _drain(sock: socket.socket | None) -> bytes:
     return data
 
 
+def _answered(sock: socket.socket | None) -> bool:
+    """Has the host begun to answer this stream (its first bytes are in)?"""
+    return bool(_drain(sock))
+
+
 class Party:
     """The night: one host after another on one state file, the phones, and what happened."""
 
@@ -328,6 +334,10 @@ class Party:
                 phone.asleep = False
                 phone.listen(self.live.port)
                 phone.forget_sockets(reset=self.count["games"] % 2 == 0)
+                # Served before going on: if this phone is the one reloading below, its two
+                # requests must reach the host in order, or the older would replace the newer.
+                answered = functools.partial(_answered, phone.stream)
+                assert wait_until(answered, 5, 0.01), phone.name
         reloading = self.rng.choice([p for p in self.phones if not p.left])
         old = reloading.listen(self.live.port)
         self.count["reloads"] += 1
