@@ -92,8 +92,22 @@ class Phone:
         return int(value) if value else -1
 
     def wait_step(self, step: int) -> None:
+        try:
+            self.page.wait_for_function(
+                "s => Number(document.getElementById('main').dataset.step) === s", arg=step
+            )
+        except Exception as error:  # say what the phone shows and what reached it
+            got = [view.get("step") for view in self.received_views()]
+            raise AssertionError(
+                f"waited for step {step}; the page shows {self.step()}; views received: {got}"
+            ) from error
+
+    def wait_past(self, step: int) -> None:
+        """Wait until the page shows a step after ``step``: a tap made at ``step`` reached the
+        host and its outcome came back. (Reading the host's step straight after a tap races the
+        tap: it may not have arrived yet.)"""
         self.page.wait_for_function(
-            "s => Number(document.getElementById('main').dataset.step) === s", arg=step
+            "s => Number(document.getElementById('main').dataset.step) > s", arg=step
         )
 
     def buttons(self) -> list[str]:

@@ -97,8 +97,9 @@ def test_my_turn_alerts_once_and_can_be_turned_off(live_server: Any, phone_facto
 
     phone.page.locator("#opt-sound").tap()
     phone.page.locator("#opt-vibrate").tap()
+    step = phone.step()
     phone.tap("keep")
-    phone.wait_step(session.step)
+    phone.wait_past(step)  # the keep reached the host
     phone.page.evaluate("() => { window.__alerts = []; }")
     until_my_turn(session, phone.player_id)
     phone.wait_step(session.step)
