@@ -118,6 +118,14 @@ def snapshot(host: HostProcess, timeout: float = 60.0) -> str:
     raise RuntimeError(f"the host wrote no snapshot: {host.lines[-8:]}")
 
 
+def progress(taps: int, host: HostProcess) -> tuple[int, float]:
+    """The host's RSS now, in MB, printed at once: a run of hours (5 000 taps paced by the TV)
+    still tells how far it got and what it saw if it is stopped early."""
+    mb = host.rss_bytes() / MB
+    print(f"  tap {taps}: RSS {mb:.1f} MB ({time.strftime('%H:%M:%S')})", flush=True)
+    return taps, mb
+
+
 def play(
     host: HostProcess,
     actions: int,
@@ -151,13 +159,13 @@ def play(
             if not first_game_over and hub.view(who)["phase"] == "game_over":
                 first_game_over = True
                 time.sleep(1.0)  # the TV's and the voice's reactions to the game's end
-                marks.append((taps, host.rss_bytes() / MB))
+                marks.append(progress(taps, host))
                 if diagnose:
                     shots.append(snapshot(host))
             elif taps % every == 0 or taps == actions:
-                marks.append((taps, host.rss_bytes() / MB))
+                marks.append(progress(taps, host))
         time.sleep(1.0)
-        marks.append((actions, host.rss_bytes() / MB))
+        marks.append(progress(actions, host))
         if diagnose:
             shots.append(snapshot(host))
     return marks, shots
