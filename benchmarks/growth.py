@@ -142,9 +142,21 @@ def play(
     marks: list[tuple[int, float]] = []
     shots: list[str] = []
     first_game_over = False
+
+    def first_game_ended(done: int) -> None:
+        nonlocal first_game_over
+        first_game_over = True
+        time.sleep(1.0)  # the TV's and the voice's reactions to the game's end
+        marks.append(progress(done, host))
+        if diagnose:
+            shots.append(snapshot(host))
+
     with phones_streaming(host, players, "Player") as (http, tokens, hub):
         for taps in range(1, actions + 1):
             who, mine, moves = next_move(hub, tokens)
+            if not first_game_over and mine["phase"] == "game_over":
+                # with the TV, phones see the end once the TV has played it: a tap or so later
+                first_game_ended(taps - 1)
             status, body = http.call(
                 "POST",
                 "/api/action",
@@ -157,11 +169,7 @@ def play(
                 raise RuntimeError("a stream fell behind")
             time.sleep(gap)
             if not first_game_over and hub.view(who)["phase"] == "game_over":
-                first_game_over = True
-                time.sleep(1.0)  # the TV's and the voice's reactions to the game's end
-                marks.append(progress(taps, host))
-                if diagnose:
-                    shots.append(snapshot(host))
+                first_game_ended(taps)
             elif taps % every == 0 or taps == actions:
                 marks.append(progress(taps, host))
         time.sleep(1.0)
