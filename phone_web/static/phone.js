@@ -376,12 +376,23 @@
     for (const button of document.querySelectorAll("#actions button")) button.disabled = busy;
   }
 
+  /** The last action sent, until it is answered: the next one waits for it. */
+  let lastSent = Promise.resolve(null);
+
   /**
    * POST an action for the current step (a double tap is then harmless). Resolves to the new
-   * view, rendered, or to null after the error is shown.
+   * view, rendered, or to null after the error is shown. An action asked for while another
+   * is on its way (the VIP's second setting in a row) is sent after its answer, with the step
+   * that answer brought, if the view still allows it: nothing the VIP chose is lost.
    */
-  async function send(action, extra = {}) {
-    if (state.busy || !state.view) return null;
+  function send(action, extra = {}) {
+    const sent = lastSent.then(() => post(action, extra));
+    lastSent = sent.catch(() => null); /* one failure does not stop every later action */
+    return sent;
+  }
+
+  async function post(action, extra) {
+    if (!state.view || !state.view.can.includes(action)) return null;
     /* a disabled button loses focus: remember to give it back to the next thing to do */
     state.actionsHadFocus = byId("actions").contains(document.activeElement);
     setBusy(true);
