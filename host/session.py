@@ -27,7 +27,7 @@ from typing import Any
 
 from host import names, persistence, social
 from host.journal import SaveFile
-from host.pacing import Pacer, Shown
+from host.pacing import STALL_SECONDS, Pacer, Shown
 from host.palette import css_hex, player_colour
 from host.presence import DEFAULT_AWAY_SECONDS, Presence
 from host.rules import Game, HouseRules, IllegalAction, Status, View
@@ -103,6 +103,9 @@ class Session(HostControls):
 
     ``presence``: apply the presence rules of PHONE_API.md (the real host does; a bare session
     in unit tests counts every seated player as present). ``clock`` drives them.
+    ``tv_stall_seconds``: how long a leading TV that shows nothing new is waited for before
+    phones get what it holds back (``host/pacing.py``); a test that steps the TV's clock by
+    hand, slower than real time, waits for ever.
     """
 
     def __init__(
@@ -123,6 +126,7 @@ class Session(HostControls):
         clock: Callable[[], float] = time.monotonic,
         tv: TvSettings | None = None,
         save_file: SaveFile | None = None,
+        tv_stall_seconds: float = STALL_SECONDS,
     ) -> None:
         self._presence = Presence(away_seconds=away_seconds, clock=clock) if presence else None
         self.tv = tv or TvSettings()
@@ -147,7 +151,7 @@ class Session(HostControls):
         self.tutorial_asks = 0
         self._standings = Standings()
         # The TV leads (host/pacing.py): phones see only what a running TV has shown.
-        self._pacer = Pacer()
+        self._pacer = Pacer(stall_seconds=tv_stall_seconds)
         self._pacer.on_release = self._repace
         self._paced_last: weakref.WeakKeyDictionary[Subscription, View] = (
             weakref.WeakKeyDictionary()

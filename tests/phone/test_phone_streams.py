@@ -5,7 +5,6 @@ only when asked — which in turn quiets the other tab.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from host.i18n import Catalog
@@ -36,7 +35,7 @@ def test_issue15_a_replaced_tab_says_so_and_does_not_reconnect(
     # No flapping: several seconds later the second tab still holds the only stream.
     requests_before = len([r for r in first.requests if "/api/events" in r.url])
     first.page.evaluate("() => window.dispatchEvent(new Event('online'))")  # no nudge works
-    time.sleep(3)
+    first.page.wait_for_timeout(3000)  # (Playwright reports requests only inside its calls)
     assert len([r for r in first.requests if "/api/events" in r.url]) == requests_before
     assert second.page.is_hidden("#replaced")
     assert _streams_of(server.session, pid) == 1
@@ -45,6 +44,6 @@ def test_issue15_a_replaced_tab_says_so_and_does_not_reconnect(
     first.page.locator("#replaced button").tap()
     first.page.wait_for_selector("#replaced", state="hidden")
     second.page.wait_for_selector("#replaced:not([hidden])")
-    time.sleep(1)
+    first.page.wait_for_timeout(1000)
     assert first.page.is_hidden("#replaced")
     assert _streams_of(server.session, pid) == 1

@@ -19,6 +19,10 @@ from tests.phone.helpers import Phone
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 
+def _action_answer(response: Any) -> bool:
+    return bool(response.url.endswith("/api/action"))
+
+
 class Clock:
     def __init__(self) -> None:
         self.now = 1000.0
@@ -71,11 +75,14 @@ def test_issue13_vip_phone_rules_bot_start_kick_skip(
     # house rules as switches, with their names and one line each
     page.wait_for_selector("#vip-panel:not([hidden])")
     assert "Five lives" in ana.text("#vip-rules") and "5 lives" in ana.text("#vip-rules")
-    page.locator("#vip-rule-H1").check()
-    assert wait_until(lambda: session.view(None)["house_rules"] == ["H1"], 10)
-    ana.wait_step(session.step)
-    page.locator("#vip-rule-H3").check()
-    assert wait_until(lambda: session.view(None)["house_rules"] == ["H1", "H3"], 10)
+    # each switch's answer is awaited: drawn late, it would redraw the next switch unticked
+    # under Playwright's check (the page sends the next one after it; see the slow-Wi-Fi test)
+    with page.expect_response(_action_answer):
+        page.locator("#vip-rule-H1").check()
+    assert session.view(None)["house_rules"] == ["H1"]
+    with page.expect_response(_action_answer):
+        page.locator("#vip-rule-H3").check()
+    assert session.view(None)["house_rules"] == ["H1", "H3"]
     for phone in phones.values():  # every phone shows the choice at once (5 lives, H1)
         phone.wait_step(session.step)
         assert _lives_shown(phone) == 5
@@ -141,6 +148,9 @@ def test_issue13_vip_phone_rules_bot_start_kick_skip(
             continue
         session.act(table["current"], "keep", table["step"])
     assert session.view(None)["current"] == bea
+    tv.pump_updates()
+    for _ in range(600):  # the TV announces the new deal and Bea's turn: phones may name her
+        tv.step(1 / 60)
     ana.wait_step(session.step)
     assert page.locator("#vip-skip").is_hidden()
     clock.now += 10.5
@@ -166,3 +176,43 @@ def test_issue13_vip_phone_rules_bot_start_kick_skip(
     phones["Bea"].page.wait_for_selector("#vip-panel:not([hidden])")
     assert page.locator("#vip-panel").is_hidden()
     tv.close()
+
+
+@pytest.mark.browser
+def test_two_settings_in_a_row_on_slow_wifi_both_reach_the_host(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """H1 then H3 switched before the first answer came back: the second waits for that answer
+    and then goes too (it was dropped, and the switch flipped back when the answer landed)."""
+    server = live_server()
+    session = server.session
+    page = _seat(server, phone_factory, ("Ana", "Bea", "Cal"))["Ana"].page
+    page.wait_for_selector("#vip-panel:not([hidden])")
+    held: list[Any] = []
+
+    def hold_the_first(route: Any) -> None:  # Wi-Fi holds the first setting, not the rest
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/api/action", hold_the_first)
+    page.locator("#vip-rule-H1").check()
+    for _ in range(100):  # bounded: the request reaches the route at once
+        if held:
+            break
+        page.wait_for_timeout(20)
+    page.locator("#vip-rule-H3").check()
+    page.wait_for_timeout(300)
+    assert len(held) == 1  # one setting at a time on the wire: the second waits
+    assert session.view(None)["house_rules"] == []
+    held[0].continue_()  # the first setting reaches the host; the second follows its answer
+    for _ in range(200):  # bounded; page.wait_for_timeout lets the page run meanwhile
+        if session.view(None)["house_rules"] == ["H1", "H3"]:
+            break
+        page.wait_for_timeout(50)
+    assert session.view(None)["house_rules"] == ["H1", "H3"]
+    page.wait_for_function(
+        "() => document.getElementById('vip-rule-H1').checked"
+        " && document.getElementById('vip-rule-H3').checked"
+    )

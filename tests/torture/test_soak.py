@@ -360,6 +360,9 @@ class Party:
             if phone.asleep:
                 phone.asleep = False
                 phone.listen(self.live.port)
+                # served before going on, as in between_games: it may be the next to reload
+                answered = functools.partial(_answered, phone.stream)
+                assert wait_until(answered, 5, 0.01), phone.name
             phone.forget_sockets(reset=False)
             _drain(phone.stream)
         time.sleep(1.5)  # the host sees the closed sockets and ends those streams
