@@ -376,23 +376,27 @@
     for (const button of document.querySelectorAll("#actions button")) button.disabled = busy;
   }
 
-  /** The last action sent, until it is answered: the next one waits for it. */
+  /** The last action sent, until it is answered: an action asked for meanwhile waits for it. */
   let lastSent = Promise.resolve(null);
 
   /**
-   * POST an action for the current step (a double tap is then harmless). Resolves to the new
-   * view, rendered, or to null after the error is shown. An action asked for while another
-   * is on its way (the VIP's second setting in a row) is sent after its answer, with the step
-   * that answer brought, if the view still allows it: nothing the VIP chose is lost.
+   * POST an action for the current step. Resolves to the new view, rendered, or to null after
+   * the error is shown. The buttons are disabled at once, so a double tap is harmless. An
+   * action asked for while another is on its way (the VIP's second setting in a row) is sent
+   * after that answer, with the step it brought, if the view still allows it: nothing the VIP
+   * chose is lost, and a second Keep is not sent.
    */
   function send(action, extra = {}) {
-    const sent = lastSent.then(() => post(action, extra));
+    const allowed = () => Boolean(state.view && state.view.can.includes(action));
+    const sent = state.busy
+      ? lastSent.then(() => (allowed() ? post(action, extra) : null))
+      : post(action, extra);
     lastSent = sent.catch(() => null); /* one failure does not stop every later action */
     return sent;
   }
 
   async function post(action, extra) {
-    if (!state.view || !state.view.can.includes(action)) return null;
+    if (!state.view) return null;
     /* a disabled button loses focus: remember to give it back to the next thing to do */
     state.actionsHadFocus = byId("actions").contains(document.activeElement);
     setBusy(true);
