@@ -417,8 +417,12 @@
     /* every button drawn meanwhile, too: the stream may have brought newer tables while the
        answer travelled, and then the answer (older) is not drawn again */
     setBusy(false);
-    if (view) render(view);
-    else refresh();
+    /* While the stream is open it brings every change, and what it brought after this answer
+       was written (a player went away) is newer than the answer: an answer no newer than the
+       table drawn is then not drawn over it. */
+    const streamOpen = state.stream && state.stream.readyState === EventSource.OPEN;
+    if (view && (!streamOpen || !state.view || view.step > state.view.step)) render(view);
+    else if (!view) refresh();
     return view;
   }
 

@@ -292,3 +292,38 @@ def test_a_slow_answer_overtaken_by_the_stream_leaves_the_buttons_usable(
     buttons = mover.page.locator("#actions button")
     assert buttons.count() >= 1 and all(b.is_enabled() for b in buttons.all())
     assert sorted(mover.buttons()) == sorted(game_moves(session.view(mover.player_id)["can"]))
+
+
+def test_a_late_answer_does_not_hide_what_the_stream_told_since(
+    make_session: Any, live_server: Any, phone_factory: Any
+) -> None:
+    """Bad Wi-Fi again: the VIP's setting is answered late; meanwhile Bo closed his tab and the
+    stream said so (same step: presence does not move the game). The late answer, written
+    before Bo left, must not draw him back as present: the VIP would wait for a player who is
+    gone (PHONE_API.md, Presence)."""
+    server = live_server(make_session(presence=True))
+    session = server.session
+    phones = seat_three(server, phone_factory, "en-GB")
+    vip, bo = list(phones.values())[:2]
+    held: list[tuple[Any, Any]] = []
+
+    def hold_the_answer(route: Any) -> None:
+        held.append((route, route.fetch()))  # the host has the setting; the phone waits
+
+    vip.page.route("**/api/action", hold_the_answer)
+    vip.page.evaluate("() => { window.cuckoo.send('set_tv', { voice_muted: true }); }")
+    for _ in range(100):  # bounded: the request reaches the route at once
+        if held:
+            break
+        vip.page.wait_for_timeout(20)
+    assert session.tv.voice_muted is True
+    name = next(p["name"] for p in session.view(None)["players"] if p["id"] == bo.player_id)
+    bo.close()
+    bo_away = f"""() => [...document.querySelectorAll('#players li')].some((row) =>
+        row.textContent.includes('{name}') && row.textContent.includes('offline'))"""
+    vip.page.wait_for_function(bo_away)  # the stream told the VIP
+    route, response = held[0]
+    with vip.page.expect_response(lambda answer: answer.url.endswith("/api/action")):
+        route.fulfill(response=response)  # the old answer lands at last
+    vip.page.wait_for_timeout(300)  # the page has handled it
+    assert vip.page.evaluate(bo_away)
