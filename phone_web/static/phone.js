@@ -348,6 +348,7 @@
   function forgetSeat() {
     localStorage.removeItem(tokenKey());
     state.token = null;
+    state.view = null; /* a new seat may be in a new game, whose steps start again at 0 */
     closeStream();
     showBanner(false);
     showScreen("join-form");
@@ -376,29 +377,31 @@
     for (const button of document.querySelectorAll("#actions button")) button.disabled = busy;
   }
 
-  /** The last action sent, until it is answered: an action asked for meanwhile waits for it. */
+  /** The last action sent, until it is answered: a setting asked for meanwhile waits for it. */
   let lastSent = Promise.resolve(null);
 
   /**
    * POST an action for the current step. Resolves to the new view, rendered, or to null after
-   * the error is shown. The buttons are disabled at once, so a double tap is harmless. An
-   * action asked for while another is on its way (the VIP's second setting in a row) is sent
-   * after that answer, with the step it brought, if the view still allows it: nothing the VIP
-   * chose is lost, and a second Keep is not sent.
+   * the error is shown. The buttons are disabled at once, and a tap while another action is on
+   * its way is dropped: a double tap is harmless. A setting whose fields hold the whole choice
+   * (`{ wait: true }`: the VIP's house rules, the TV's settings) is not dropped but sent after
+   * that answer, with the step it brought, if the view still allows it: on slow Wi-Fi, nothing
+   * the VIP chose is lost.
    */
-  function send(action, extra = {}) {
+  function send(action, extra = {}, { wait = false } = {}) {
+    if (!state.busy) return (lastSent = post(action, extra));
+    if (!wait) return Promise.resolve(null);
     const allowed = () => Boolean(state.view && state.view.can.includes(action));
-    const sent = state.busy
-      ? lastSent.then(() => (allowed() ? post(action, extra) : null))
-      : post(action, extra);
-    lastSent = sent.catch(() => null); /* one failure does not stop every later action */
+    const sent = lastSent.then(() => (allowed() ? post(action, extra) : null));
+    lastSent = sent.catch(() => null); /* one failure does not stop every later setting */
     return sent;
   }
 
   async function post(action, extra) {
     if (!state.view) return null;
     /* a disabled button loses focus: remember to give it back to the next thing to do */
-    state.actionsHadFocus = byId("actions").contains(document.activeElement);
+    const hadFocus = byId("actions").contains(document.activeElement);
+    state.actionsHadFocus = hadFocus;
     setBusy(true);
     const error = setText(byId("action-error"), "");
     let view = null;
@@ -423,6 +426,7 @@
     const streamOpen = state.stream && state.stream.readyState === EventSource.OPEN;
     if (view && (!streamOpen || !state.view || view.step > state.view.step)) render(view);
     else if (!view) refresh();
+    else keepFocus(hadFocus); /* the stream drew this table while the buttons were disabled */
     return view;
   }
 

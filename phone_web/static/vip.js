@@ -33,6 +33,23 @@
 
   const send = (action, extra) => cuckoo.send(action, extra);
 
+  /** Settings sent and not answered yet: meanwhile no view resets the switches (see below). */
+  let settingsOnTheirWay = 0;
+
+  /**
+   * A setting holds the whole choice, so it is sent even while another action is on its way
+   * (after that answer). Until every setting is answered the switches keep what the VIP chose:
+   * a view from before would untick a switch just ticked, and the next setting would then
+   * undo it.
+   */
+  function sendSetting(action, extra) {
+    settingsOnTheirWay += 1;
+    cuckoo.send(action, extra, { wait: true }).finally(() => {
+      settingsOnTheirWay -= 1;
+      if (!settingsOnTheirWay) render(cuckoo.view());
+    });
+  }
+
   const panel = element("section");
   panel.id = "vip-panel";
   panel.hidden = true;
@@ -91,7 +108,7 @@
   function sendRules() {
     const seconds = Math.round(Number(secondsInput.value));
     const valid = seconds >= Number(secondsInput.min) && seconds <= Number(secondsInput.max);
-    send("set_rules", valid ? { rules: chosenRules(), rapid_seconds: seconds } : { rules: chosenRules() });
+    sendSetting("set_rules", valid ? { rules: chosenRules(), rapid_seconds: seconds } : { rules: chosenRules() });
   }
 
   const secondsLabel = element("label", "vip-rule", t("seconds_label"));
@@ -213,19 +230,19 @@
     option.lang = code;
     tvLanguage.append(option);
   }
-  tvLanguage.addEventListener("change", () => send("set_tv", { language: tvLanguage.value }));
+  tvLanguage.addEventListener("change", () => sendSetting("set_tv", { language: tvLanguage.value }));
 
   const voiceSwitch = element("input");
   voiceSwitch.type = "checkbox";
   voiceSwitch.id = "vip-voice";
-  voiceSwitch.addEventListener("change", () => send("set_tv", { voice_muted: !voiceSwitch.checked }));
+  voiceSwitch.addEventListener("change", () => sendSetting("set_tv", { voice_muted: !voiceSwitch.checked }));
   const voiceLabel = element("label", "vip-rule");
   voiceLabel.append(voiceSwitch, element("span", null, t("voice")));
 
   /* the music's volume on the TV (issue 20), in tens of percent */
   const musicSlider = element("input");
   Object.assign(musicSlider, { type: "range", min: "0", max: "100", step: "10", id: "vip-music" });
-  musicSlider.addEventListener("change", () => send("set_tv", { music_volume: Number(musicSlider.value) }));
+  musicSlider.addEventListener("change", () => sendSetting("set_tv", { music_volume: Number(musicSlider.value) }));
   const musicLabel = element("label", "vip-rule vip-slider");
   musicLabel.append(element("span", null, t("music_volume")), musicSlider);
   tvPart.append(element("label", null, t("tv_language")), tvLanguage, voiceLabel, musicLabel);
@@ -239,9 +256,12 @@
     if (!Object.keys(ruleSwitches).length && ruleIds && view.rapid_seconds_range) {
       makeRuleSwitches(ruleIds, view.rapid_seconds_range);
     }
-    for (const rule of Object.keys(ruleSwitches)) {
-      const on = (view.house_rules || []).includes(rule);
-      if (ruleSwitches[rule].checked !== on) ruleSwitches[rule].checked = on;
+    /* while a setting is on its way the switches show what the VIP chose, not older views */
+    if (!settingsOnTheirWay) {
+      for (const rule of Object.keys(ruleSwitches)) {
+        const on = (view.house_rules || []).includes(rule);
+        if (ruleSwitches[rule].checked !== on) ruleSwitches[rule].checked = on;
+      }
     }
     secondsLabel.hidden = !(ruleSwitches.H4 && ruleSwitches.H4.checked);
     if (view.rapid_seconds && document.activeElement !== secondsInput) secondsInput.value = view.rapid_seconds;
@@ -249,6 +269,7 @@
   }
 
   function renderTv(view) {
+    if (settingsOnTheirWay) return;
     if (view.tv_language && tvLanguage.value !== view.tv_language) tvLanguage.value = view.tv_language;
     if (voiceSwitch.checked !== !view.voice_muted) voiceSwitch.checked = !view.voice_muted;
     if (view.music_volume != null && document.activeElement !== musicSlider) {

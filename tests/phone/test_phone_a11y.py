@@ -181,3 +181,32 @@ def test_issue19_focus_stays_on_a_kept_button_and_moves_deliberately(
     phone.page.wait_for_function("() => !document.querySelector('#actions button')")
     # My buttons are gone: focus went to the line that says what happens now.
     assert phone.page.evaluate("() => document.activeElement.id") == "turn"
+
+
+def test_focus_comes_back_when_the_stream_drew_the_table_before_the_answer(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Keyboard: Start, and the stream brings the table (my turn, my buttons) while the buttons
+    are still disabled for the answer; focus then has nowhere to go. Once the answer is in,
+    focus is on my first button, not lost on the page (issue 19's rule)."""
+    server = live_server()
+    session = server.session
+    phone: Phone = phone_factory("Pixel 7", "en-GB")
+    phone.open(f"{server.url}/?room=TEST")
+    phone.join("Ana")
+    me = session.view(None)["players"][0]["id"]
+    session.join("Bo", "TEST")
+    session.join("Cy", "TEST")
+    phone.page.wait_for_selector('#actions button[data-action="start"]')
+    held: list[tuple[Any, Any]] = []
+    phone.page.route("**/api/action", lambda route: held.append((route, route.fetch())))
+    phone.page.focus('#actions button[data-action="start"]')
+    phone.page.keyboard.press("Enter")
+    phone.wait_step(1)  # the stream drew the table; the answer is held
+    assert session.view(None)["current"] == me and held
+    route, response = held[0]
+    with phone.page.expect_response(lambda answer: answer.url.endswith("/api/action")):
+        route.fulfill(response=response)
+    phone.page.wait_for_function(
+        "() => document.activeElement.matches('#actions button:not([disabled])')"
+    )

@@ -111,6 +111,47 @@ def test_a_restarted_host_resuming_the_room_brings_the_same_seat_back(
         server.stop()
 
 
+def test_a_restarted_host_with_a_new_game_in_the_same_room_lets_the_guest_join_again(
+    make_session: Any, phone_factory: Any
+) -> None:
+    """The host starts again with a fresh game under the same room code (a fixed --room):
+    the phone's seat is gone, it shows the name form, and joining again shows the new table
+    (its steps start again at 0; the page used to keep the old game's step and drop every
+    view of the new one, the name form staying up)."""
+    from host.network import BackgroundServer
+    from phone_web import create_app
+
+    first = make_session()
+    server = BackgroundServer(create_app(first, heartbeat_seconds=1.0), "127.0.0.1", 0).start()
+    port = server.port
+    fresh_server = None
+    try:
+        phone = _join_one(phone_factory, f"http://127.0.0.1:{port}", first)
+        for name in ("Bo", "Cy", "Dee"):
+            first.join(name, "TEST")
+        first.act(phone.player_id, "start", first.step)
+        for _ in range(2):  # two keeps: the old game is at step 3
+            current = first.view(None)["current"]
+            first.act(current, "keep", first.step)
+        phone.wait_step(3)
+        first.close()
+        server.stop()
+        fresh = make_session()  # the same room code, a new game at step 0
+        fresh_server = BackgroundServer(
+            create_app(fresh, heartbeat_seconds=1.0), "127.0.0.1", port, tries=1
+        ).start()
+        phone.page.wait_for_selector("#join-form:not([hidden])", timeout=15_000)
+        phone.join("Chloé")
+        phone.wait_step(fresh.step)
+        assert phone.text("#me-name") == "Chloé"
+        fresh.join("Eve", "TEST")  # and it stays live
+        phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 2")
+    finally:
+        if fresh_server is not None:
+            fresh_server.stop()
+        server.stop()
+
+
 def _join_one(phone_factory: Any, url: str, session: Any) -> Phone:
     phone: Phone = phone_factory("Pixel 7", "en-GB")
     phone.open(f"{url}/?room=TEST")

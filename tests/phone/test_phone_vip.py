@@ -178,41 +178,75 @@ def test_issue13_vip_phone_rules_bot_start_kick_skip(
     tv.close()
 
 
+def _hold_the_first_answer(page: Any) -> list[tuple[Any, Any]]:
+    """Slow Wi-Fi: the first action reaches the host, its answer is held; the rest go."""
+    held: list[tuple[Any, Any]] = []
+
+    def hold(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    page.route("**/api/action", hold)
+    return held
+
+
+def _first_held(page: Any, held: list[tuple[Any, Any]]) -> None:
+    for _ in range(100):  # bounded: the request reaches the route at once
+        if held:
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError("the first action never left the phone")
+
+
 @pytest.mark.browser
-def test_two_settings_in_a_row_on_slow_wifi_both_reach_the_host(
+def test_settings_in_a_row_on_slow_wifi_all_reach_the_host(
     live_server: Any, phone_factory: Any
 ) -> None:
-    """H1 then H3 switched before the first answer came back: the second waits for that answer
-    and then goes too (it was dropped, and the switch flipped back when the answer landed)."""
+    """H1, H3 and H5 switched before the first answer came back, with news from the stream in
+    between: every setting reaches the host, in order. (The second used to be dropped; then a
+    view from before untoggled H3 on screen, and H5's setting, read from the screen, undid it.)"""
     server = live_server()
     session = server.session
     page = _seat(server, phone_factory, ("Ana", "Bea", "Cal"))["Ana"].page
     page.wait_for_selector("#vip-panel:not([hidden])")
-    held: list[Any] = []
-
-    def hold_the_first(route: Any) -> None:  # Wi-Fi holds the first setting, not the rest
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.route("**/api/action", hold_the_first)
+    held = _hold_the_first_answer(page)
     page.locator("#vip-rule-H1").check()
-    for _ in range(100):  # bounded: the request reaches the route at once
-        if held:
-            break
-        page.wait_for_timeout(20)
-    page.locator("#vip-rule-H3").check()
-    page.wait_for_timeout(300)
-    assert len(held) == 1  # one setting at a time on the wire: the second waits
-    assert session.view(None)["house_rules"] == []
-    held[0].continue_()  # the first setting reaches the host; the second follows its answer
-    for _ in range(200):  # bounded; page.wait_for_timeout lets the page run meanwhile
-        if session.view(None)["house_rules"] == ["H1", "H3"]:
+    _first_held(page, held)
+    assert session.view(None)["house_rules"] == ["H1"]  # the host has it; the answer waits
+    page.locator("#vip-rule-H3").check()  # waits for the answer
+    session.join("Dee", "TEST")  # news: the stream brings a view with H1 only
+    page.wait_for_function("() => document.querySelectorAll('#players li').length === 4")
+    assert page.is_checked("#vip-rule-H3")  # what the VIP chose stays on screen
+    page.locator("#vip-rule-H5").check()
+    route, response = held[0]
+    route.fulfill(response=response)  # the first answer lands; the others follow it
+    for _ in range(200):  # bounded; inside Playwright, so the route lets the others through
+        if session.view(None)["house_rules"] == ["H1", "H3", "H5"]:
             break
         page.wait_for_timeout(50)
-    assert session.view(None)["house_rules"] == ["H1", "H3"]
+    assert session.view(None)["house_rules"] == ["H1", "H3", "H5"]
     page.wait_for_function(
-        "() => document.getElementById('vip-rule-H1').checked"
-        " && document.getElementById('vip-rule-H3').checked"
+        "() => ['H1', 'H3', 'H5'].every((r) => document.getElementById('vip-rule-' + r).checked)"
     )
+
+
+@pytest.mark.browser
+def test_a_double_tap_on_a_vip_button_on_slow_wifi_acts_once(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """ "Add a computer player" tapped twice while the first answer is on its way adds one."""
+    server = live_server()
+    session = server.session
+    page = _seat(server, phone_factory, ("Ana", "Bea", "Cal"))["Ana"].page
+    page.wait_for_selector("#vip-panel:not([hidden])")
+    held = _hold_the_first_answer(page)
+    page.locator("#vip-add-bot").tap()
+    _first_held(page, held)
+    page.locator("#vip-add-bot").tap()
+    route, response = held[0]
+    with page.expect_response(_action_answer):
+        route.fulfill(response=response)
+    page.wait_for_timeout(500)  # a second request, had one been kept, would be in by now
+    assert len(session.bots) == 1
