@@ -55,9 +55,15 @@
     return part;
   }
 
+  /** How long a refusal stays under the panel: it is about the tap just made. */
+  const NOTE_MS = 4000;
+  let noteTimer = null;
+
   /** A short note under the panel: why a reaction or a guess was refused, or nothing. */
   function showNote(text) {
     panelPart("social-note", socialPanel()).textContent = text;
+    clearTimeout(noteTimer);
+    if (text) noteTimer = setTimeout(() => showNote(""), NOTE_MS);
   }
 
   /** POST /api/social; the answer's JSON, or null after showing why it was refused. */
@@ -65,7 +71,9 @@
     try {
       const response = await cuckoo.request("POST", "/api/social", body);
       const answer = await response.json().catch(() => ({}));
-      showNote(response.ok ? "" : answer.message || t("error_not_allowed_now"));
+      /* in the page's language (the host's own message follows the browser's) */
+      const refusal = answer.error === "too_fast" ? "error_too_fast" : "error_not_allowed_now";
+      showNote(response.ok ? "" : t(refusal));
       return response.ok ? answer : null;
     } catch {
       return null;

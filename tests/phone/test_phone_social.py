@@ -56,3 +56,34 @@ def test_issue14_phone_howto_standings_reactions_and_prediction(
     assert answer.value.ok
     assert [r.player for r in session.reactions.on_screen()] == ["p5"]
     assert session.step == step and late.step() == step  # never a game action
+
+
+def test_a_refused_reaction_is_told_in_the_pages_language_and_then_goes(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Two reactions within a second: the second is refused, said in the language the guest
+    chose on the page (not the browser's), and the note goes after a few seconds instead of
+    staying all evening."""
+    server = live_server()
+    session = server.session
+    catalog = Catalog.load()
+    for name in ("Ana", "Bo", "Cy"):
+        session.join(name, "TEST")
+    session.act("p1", "start", session.step)
+    phone = phone_factory("Pixel 7", "en-GB")  # the browser asks for English...
+    phone.open(f"{server.url}/?room=TEST&lang=fr")  # ...the guest chose French
+    phone.join("Eva")  # arrives mid-game: waiting, so may react
+    phone.page.wait_for_selector("#social-react:not([hidden]) button")
+    session.reactions = ReactionDesk(clock=lambda: 100.0)  # both taps in the same second
+    for expected_ok in (True, False):
+        with phone.page.expect_response(lambda r: r.url.endswith("/api/social")) as answer:
+            phone.page.locator("#social-react button").first.tap()
+        assert answer.value.ok is expected_ok
+    # (the answer's body is read after its headers: the note follows a moment later)
+    phone.page.wait_for_function(
+        "(text) => document.getElementById('social-note').textContent === text",
+        arg=catalog.t("fr", "social.error_too_fast"),
+    )
+    phone.page.wait_for_function(
+        "() => document.getElementById('social-note').textContent === ''", timeout=10_000
+    )
