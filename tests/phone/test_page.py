@@ -29,8 +29,9 @@ STATIC = Path(__file__).resolve().parents[2] / "phone_web" / "static"
 #: Issue 16.5: the whole page every phone loads, compressed bodies (the browser test adds the
 #: headers and the VIP's ``vip.js``). Issue 16 set 12 KB with headers; the page weighs about
 #: 13.1 KB of bodies in French, its heaviest language (a miss reported in docs/benchmarks.md);
-#: this bound keeps it from growing unnoticed.
-BUDGET_BYTES = 13_600
+#: this bound keeps it from growing unnoticed. (13 600 until 2026-12-01: fixes for slow Wi-Fi,
+#: and refusals told in the page's language — one more message shipped — added about 250 B.)
+BUDGET_BYTES = 13_800
 
 
 class Tags(HTMLParser):
