@@ -25,6 +25,9 @@
   const MOMENT_MS = 2200;
   /** Names longer than this are refused by the host (PHONE_API.md, bad_name). */
   const MAX_NAME_LENGTH = 16;
+  /** An answer later than this is not coming (a connection dead without a word, as party
+      Wi-Fi leaves them): the request fails, the buttons come back, the table is fetched anew. */
+  const REQUEST_TIMEOUT_MS = 8000;
   /** Reconnection back-off: first wait and longest wait, in milliseconds. */
   const FIRST_RETRY_MS = 500;
   const LAST_RETRY_MS = 5000;
@@ -185,6 +188,7 @@
   /** An authenticated request; a JSON body when given. Returns the fetch Response. */
   function request(method, path, body) {
     const options = { method, headers: {}, cache: "no-store" };
+    if (AbortSignal.timeout) options.signal = AbortSignal.timeout(REQUEST_TIMEOUT_MS); /* iOS 16+ */
     if (state.token) options.headers.Authorization = "Bearer " + state.token;
     if (body !== undefined) {
       options.headers["Content-Type"] = "application/json";

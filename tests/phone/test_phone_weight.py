@@ -21,10 +21,11 @@ import pytest
 #: about 2 KB, reported in docs/benchmarks.md; this bound keeps it from growing unnoticed.
 #: (14 500 until 2026-12-01: fixes for slow Wi-Fi — a setting not lost, an old answer not
 #: drawn over newer news, focus given back — and a refusal told in the page's language added
-#: about 250 B; the page is now 14.0 / 14.3 / 14.3 KiB.)
+#: about 350 B with a time-out on requests; the page is now 14.1 / 14.4 / 14.4 KiB.)
 BUDGET_BYTES = 14_800
 #: The VIP's phone adds its host controls (``vip.js`` with their messages, ~3.7 KB with headers).
-VIP_BUDGET_BYTES = 18_500
+#: (18 500 until 2026-12-01: today's fixes for slow Wi-Fi; the VIP's page is 17.7 / 18.1 KiB.)
+VIP_BUDGET_BYTES = 18_700
 MAX_REQUESTS_AFTER_HTML = 3
 STREAM = "/api/events"
 
