@@ -166,6 +166,9 @@ def test_a_double_tap_applies_once(live_server: Any, phone_factory: Any) -> None
     phones = seat_three(server, phone_factory, "en-GB")
     start_game(server, phones)
     mover = actor(session, phones)
+    # The mover may be the VIP, whose Start answer can land after the stream drew the table:
+    # until then its buttons are disabled, and a script's click on them does nothing.
+    mover.page.wait_for_selector('#actions button[data-action="keep"]:not([disabled])')
     sent_before = len(mover.requests)
     disabled_at_once = mover.page.evaluate("""() => {
         const b = document.querySelector('#actions button[data-action="keep"]');
