@@ -192,6 +192,14 @@ def _hold_the_first_answer(page: Any) -> list[tuple[Any, Any]]:
     return held
 
 
+def _vip_on_slow_wifi(live_server: Any, phone_factory: Any) -> tuple[Any, Any, list[Any]]:
+    """Ana, the VIP, with Bea and Cal: the session, her page, and her first answer, held."""
+    server = live_server()
+    page = _seat(server, phone_factory, ("Ana", "Bea", "Cal"))["Ana"].page
+    page.wait_for_selector("#vip-panel:not([hidden])")
+    return server.session, page, _hold_the_first_answer(page)
+
+
 def _first_held(page: Any, held: list[tuple[Any, Any]]) -> None:
     for _ in range(100):  # bounded: the request reaches the route at once
         if held:
@@ -207,11 +215,7 @@ def test_settings_in_a_row_on_slow_wifi_all_reach_the_host(
     """H1, H3 and H5 switched before the first answer came back, with news from the stream in
     between: every setting reaches the host, in order. (The second used to be dropped; then a
     view from before untoggled H3 on screen, and H5's setting, read from the screen, undid it.)"""
-    server = live_server()
-    session = server.session
-    page = _seat(server, phone_factory, ("Ana", "Bea", "Cal"))["Ana"].page
-    page.wait_for_selector("#vip-panel:not([hidden])")
-    held = _hold_the_first_answer(page)
+    session, page, held = _vip_on_slow_wifi(live_server, phone_factory)
     page.locator("#vip-rule-H1").check()
     _first_held(page, held)
     assert session.view(None)["house_rules"] == ["H1"]  # the host has it; the answer waits
@@ -236,12 +240,8 @@ def test_settings_in_a_row_on_slow_wifi_all_reach_the_host(
 def test_a_double_tap_on_a_vip_button_on_slow_wifi_acts_once(
     live_server: Any, phone_factory: Any
 ) -> None:
-    """ "Add a computer player" tapped twice while the first answer is on its way adds one."""
-    server = live_server()
-    session = server.session
-    page = _seat(server, phone_factory, ("Ana", "Bea", "Cal"))["Ana"].page
-    page.wait_for_selector("#vip-panel:not([hidden])")
-    held = _hold_the_first_answer(page)
+    """Tapping "Add a computer player" twice while the first answer is on its way adds one."""
+    session, page, held = _vip_on_slow_wifi(live_server, phone_factory)
     page.locator("#vip-add-bot").tap()
     _first_held(page, held)
     page.locator("#vip-add-bot").tap()
