@@ -393,10 +393,11 @@
    * the VIP chose is lost.
    */
   function send(action, extra = {}, { wait = false } = {}) {
-    if (!state.busy) return (lastSent = post(action, extra));
-    if (!wait) return Promise.resolve(null);
+    if (state.busy && !wait) return Promise.resolve(null);
     const allowed = () => Boolean(state.view && state.view.can.includes(action));
-    const sent = lastSent.then(() => (allowed() ? post(action, extra) : null));
+    const sent = state.busy
+      ? lastSent.then(() => (allowed() ? post(action, extra) : null))
+      : post(action, extra);
     lastSent = sent.catch(() => null); /* one failure does not stop every later setting */
     return sent;
   }
@@ -428,8 +429,8 @@
        was written (a player went away) is newer than the answer: an answer no newer than the
        table drawn is then not drawn over it. */
     const streamOpen = state.stream && state.stream.readyState === EventSource.OPEN;
-    if (view && (!streamOpen || !state.view || view.step > state.view.step)) render(view);
-    else if (!view) refresh();
+    if (!view) refresh();
+    else if (!streamOpen || !state.view || view.step > state.view.step) render(view);
     else keepFocus(hadFocus); /* the stream drew this table while the buttons were disabled */
     return view;
   }
