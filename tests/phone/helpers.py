@@ -125,6 +125,35 @@ class Phone:
         return str(self.page.get_attribute("#card", "data-card") or "")
 
 
+def is_action_answer(response: Any) -> bool:
+    """The answer to ``POST /api/action`` (for ``page.expect_response``)."""
+    return bool(response.url.endswith("/api/action"))
+
+
+def hold_action_answers(page: Any, *, first_only: bool = False) -> list[tuple[Any, Any]]:
+    """Slow Wi-Fi: each action reaches the host, and its answer is held as (route, response)
+    until the test fulfils it. ``first_only``: only the first answer; later actions go on."""
+    held: list[tuple[Any, Any]] = []
+
+    def hold(route: Any) -> None:
+        if first_only and held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    page.route("**/api/action", hold)
+    return held
+
+
+def wait_held(page: Any, held: list[tuple[Any, Any]]) -> None:
+    """Until an action's answer is held; bounded (the request reaches the route at once)."""
+    for _ in range(100):
+        if held:
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError("the action never left the phone")
+
+
 def known_cards(view: dict[str, Any]) -> set[str]:
     """Cards the holder of ``view`` may know before the reveal (RULES.md, hidden information)."""
     cards = {view["me"]["card"]} if view["me"]["card"] else set()

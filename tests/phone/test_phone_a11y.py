@@ -12,7 +12,13 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from tests.phone.helpers import Phone, play_until, rigged_reveal
+from tests.phone.helpers import (
+    Phone,
+    hold_action_answers,
+    is_action_answer,
+    play_until,
+    rigged_reveal,
+)
 from tests.phone.test_phone_access import until_my_turn
 
 NAMES = ("Bartholomew-Jone", "Maximilianus-Ott", "Wolfgang-Amadeus")  # 16 characters each
@@ -198,14 +204,13 @@ def test_focus_comes_back_when_the_stream_drew_the_table_before_the_answer(
     session.join("Bo", "TEST")
     session.join("Cy", "TEST")
     phone.page.wait_for_selector('#actions button[data-action="start"]')
-    held: list[tuple[Any, Any]] = []
-    phone.page.route("**/api/action", lambda route: held.append((route, route.fetch())))
+    held = hold_action_answers(phone.page)
     phone.page.focus('#actions button[data-action="start"]')
     phone.page.keyboard.press("Enter")
     phone.wait_step(1)  # the stream drew the table; the answer is held
     assert session.view(None)["current"] == me and held
     route, response = held[0]
-    with phone.page.expect_response(lambda answer: answer.url.endswith("/api/action")):
+    with phone.page.expect_response(is_action_answer):
         route.fulfill(response=response)
     phone.page.wait_for_function(
         "() => document.activeElement.matches('#actions button:not([disabled])')"

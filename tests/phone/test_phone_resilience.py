@@ -11,7 +11,7 @@ from typing import Any
 
 from host.i18n import Catalog
 from host.rules import game_moves
-from tests.phone.helpers import Phone, shown
+from tests.phone.helpers import Phone, hold_action_answers, is_action_answer, shown, wait_held
 from tests.phone.test_phone_game import seat_three
 
 CATALOG = Catalog.load()
@@ -311,12 +311,7 @@ def test_a_slow_answer_overtaken_by_the_stream_leaves_the_buttons_usable(
     phones = seat_three(server, phone_factory, "en-GB")
     start_game(server, phones)
     mover = actor(session, phones)
-    held: list[tuple[Any, Any]] = []
-
-    def hold_the_answer(route: Any) -> None:
-        held.append((route, route.fetch()))  # the server has the tap; the phone waits
-
-    mover.page.route("**/api/action", hold_the_answer)
+    held = hold_action_answers(mover.page)  # the server has the tap; the phone waits
     mover.tap(game_moves(session.view(mover.player_id)["can"])[0])
     mover.wait_step(2)  # the stream told it (the buttons are still busy)
     for _ in range(12):  # the others play until it is the mover's turn again
@@ -358,7 +353,7 @@ def test_an_answer_that_never_comes_gives_the_buttons_back(
     assert mover.text("#action-error") == CATALOG.t("en", "phone.err_network")
     assert session.step == step and lost  # the host never had it; the phone may tap again
     mover.page.unroute("**/api/action")
-    with mover.page.expect_response(lambda answer: answer.url.endswith("/api/action")):
+    with mover.page.expect_response(is_action_answer):
         mover.tap(game_moves(session.view(mover.player_id)["can"])[0])
     assert session.step == step + 1
 
@@ -374,17 +369,9 @@ def test_a_late_answer_does_not_hide_what_the_stream_told_since(
     session = server.session
     phones = seat_three(server, phone_factory, "en-GB")
     vip, bo = list(phones.values())[:2]
-    held: list[tuple[Any, Any]] = []
-
-    def hold_the_answer(route: Any) -> None:
-        held.append((route, route.fetch()))  # the host has the setting; the phone waits
-
-    vip.page.route("**/api/action", hold_the_answer)
+    held = hold_action_answers(vip.page)  # the host has the setting; the phone waits
     vip.page.evaluate("() => { window.cuckoo.send('set_tv', { voice_muted: true }); }")
-    for _ in range(100):  # bounded: the request reaches the route at once
-        if held:
-            break
-        vip.page.wait_for_timeout(20)
+    wait_held(vip.page, held)
     assert session.tv.voice_muted is True
     name = next(p["name"] for p in session.view(None)["players"] if p["id"] == bo.player_id)
     bo.close()
@@ -392,7 +379,7 @@ def test_a_late_answer_does_not_hide_what_the_stream_told_since(
         row.textContent.includes('{name}') && row.textContent.includes('offline'))"""
     vip.page.wait_for_function(bo_away)  # the stream told the VIP
     route, response = held[0]
-    with vip.page.expect_response(lambda answer: answer.url.endswith("/api/action")):
+    with vip.page.expect_response(is_action_answer):
         route.fulfill(response=response)  # the old answer lands at last
     vip.page.wait_for_timeout(300)  # the page has handled it
     assert vip.page.evaluate(bo_away)

@@ -14,13 +14,9 @@ from typing import Any
 import pytest
 
 from tests.api.cuckoo_http_client import wait_until
-from tests.phone.helpers import Phone
+from tests.phone.helpers import Phone, hold_action_answers, is_action_answer, wait_held
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-
-
-def _action_answer(response: Any) -> bool:
-    return bool(response.url.endswith("/api/action"))
 
 
 class Clock:
@@ -77,10 +73,10 @@ def test_issue13_vip_phone_rules_bot_start_kick_skip(
     assert "Five lives" in ana.text("#vip-rules") and "5 lives" in ana.text("#vip-rules")
     # each switch's answer is awaited: drawn late, it would redraw the next switch unticked
     # under Playwright's check (the page sends the next one after it; see the slow-Wi-Fi test)
-    with page.expect_response(_action_answer):
+    with page.expect_response(is_action_answer):
         page.locator("#vip-rule-H1").check()
     assert session.view(None)["house_rules"] == ["H1"]
-    with page.expect_response(_action_answer):
+    with page.expect_response(is_action_answer):
         page.locator("#vip-rule-H3").check()
     assert session.view(None)["house_rules"] == ["H1", "H3"]
     for phone in phones.values():  # every phone shows the choice at once (5 lives, H1)
@@ -178,34 +174,12 @@ def test_issue13_vip_phone_rules_bot_start_kick_skip(
     tv.close()
 
 
-def _hold_the_first_answer(page: Any) -> list[tuple[Any, Any]]:
-    """Slow Wi-Fi: the first action reaches the host, its answer is held; the rest go."""
-    held: list[tuple[Any, Any]] = []
-
-    def hold(route: Any) -> None:
-        if held:
-            route.continue_()
-        else:
-            held.append((route, route.fetch()))
-
-    page.route("**/api/action", hold)
-    return held
-
-
 def _vip_on_slow_wifi(live_server: Any, phone_factory: Any) -> tuple[Any, Any, list[Any]]:
     """Ana, the VIP, with Bea and Cal: the session, her page, and her first answer, held."""
     server = live_server()
     page = _seat(server, phone_factory, ("Ana", "Bea", "Cal"))["Ana"].page
     page.wait_for_selector("#vip-panel:not([hidden])")
-    return server.session, page, _hold_the_first_answer(page)
-
-
-def _first_held(page: Any, held: list[tuple[Any, Any]]) -> None:
-    for _ in range(100):  # bounded: the request reaches the route at once
-        if held:
-            return
-        page.wait_for_timeout(20)
-    raise AssertionError("the first action never left the phone")
+    return server.session, page, hold_action_answers(page, first_only=True)
 
 
 @pytest.mark.browser
@@ -217,7 +191,7 @@ def test_settings_in_a_row_on_slow_wifi_all_reach_the_host(
     view from before untoggled H3 on screen, and H5's setting, read from the screen, undid it.)"""
     session, page, held = _vip_on_slow_wifi(live_server, phone_factory)
     page.locator("#vip-rule-H1").check()
-    _first_held(page, held)
+    wait_held(page, held)
     assert session.view(None)["house_rules"] == ["H1"]  # the host has it; the answer waits
     page.locator("#vip-rule-H3").check()  # waits for the answer
     session.join("Dee", "TEST")  # news: the stream brings a view with H1 only
@@ -243,10 +217,10 @@ def test_a_double_tap_on_a_vip_button_on_slow_wifi_acts_once(
     """Tapping "Add a computer player" twice while the first answer is on its way adds one."""
     session, page, held = _vip_on_slow_wifi(live_server, phone_factory)
     page.locator("#vip-add-bot").tap()
-    _first_held(page, held)
+    wait_held(page, held)
     page.locator("#vip-add-bot").tap()
     route, response = held[0]
-    with page.expect_response(_action_answer):
+    with page.expect_response(is_action_answer):
         route.fulfill(response=response)
     page.wait_for_timeout(500)  # a second request, had one been kept, would be in by now
     assert len(session.bots) == 1
