@@ -17,6 +17,15 @@ Files, for a save at ``state.json`` (both 0600: they hold every player's token):
   that changed saved nothing worth the replay logic, and the sync costs the same for 2 or 12 KB),
   so starting again is: check every record, then take the last one.
 
+Writing and syncing are two steps (``write(..., sync=False)``, then ``sync``). Why: once
+``os.write`` has returned, the record is in the kernel and survives kill -9 of the host; only
+a power cut or a crash of the system can still lose it, and that is what ``fdatasync`` is for.
+So the session writes the record under its lock, in order, sends the change to every phone,
+and only then syncs and answers the tapper — the other phones no longer wait for the disk
+(issue 18 items 1 and 2). One ``sync`` covers every record written before it (a group commit).
+The price, on a power cut only: phones may have seen a change that the restarted host does not
+have; the tapper, never answered, taps again.
+
 Reading back: a last record that is cut short or fails its CRC was being written when the
 process died; it was never synced, so never answered, and it is dropped. A bad record with a
 good one after it is damage, and so is a gap in the numbers: ``CorruptSave``, the host refuses
@@ -32,6 +41,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import threading
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -117,9 +127,11 @@ def read_journal(raw: bytes, snapshot_seq: int) -> tuple[int, dict[str, Any] | N
 
 
 class SaveFile:
-    """Where one session is saved: ``load`` at start, ``write`` after every change.
+    """Where one session is saved: ``load`` at start, ``write`` after every change, ``sync``.
 
-    Not thread-safe on its own: the session calls it under its lock.
+    ``load``, ``write`` and ``discard`` are called by one writer at a time (the session holds
+    its lock); ``sync`` may be called from any thread, without that lock, while another change
+    is being written.
     """
 
     def __init__(self, path: Path, *, compact_every: int = COMPACT_EVERY) -> None:
@@ -129,6 +141,13 @@ class SaveFile:
         self._seq = 0
         #: Records in the journal since the snapshot; None: the next write must compact.
         self._appended: int | None = None
+        #: The last change whose record is whole in the journal (or in the snapshot).
+        self._written = 0
+        #: The last change known to be on the disk itself; guarded by ``_sync_lock``.
+        self._synced = 0
+        #: A sync failed: what the journal holds is uncertain, so the next write compacts.
+        self._sync_failed = False
+        self._sync_lock = threading.Lock()
 
     # ------------------------------------------------------------------ start
 
@@ -170,22 +189,54 @@ class SaveFile:
 
     # ------------------------------------------------------------------ saving
 
-    def write(self, data: dict[str, Any], *, compact: bool = False) -> None:
-        """Make ``data`` (the whole session) durable before returning.
+    def write(self, data: dict[str, Any], *, compact: bool = False, sync: bool = True) -> None:
+        """Write ``data`` (the whole session): durable before returning unless ``sync=False``.
 
         Appends one record, or writes a snapshot when one is due, asked for (``compact``:
         closing), or needed (the first write, or the first after a failure). An OSError
-        leaves the next write to compact.
+        leaves the next write to compact. With ``sync=False`` the record survives kill -9
+        once this returns, and a power cut only after a later ``sync()``; a snapshot is
+        always synced.
         """
         appended = self._appended
         self._appended = None  # until this write is known to have worked
         self._seq += 1  # every attempt its own number: a snapshot outranks any record before
+        if self._sync_failed:
+            self._sync_failed = False  # before writing: a failure from now on sets it again
+            appended = None
         if compact or appended is None or appended >= self.compact_every:
             self._compact(data)
             self._appended = 0
+            self._written = self._seq
+            with self._sync_lock:
+                self._synced = max(self._synced, self._seq)
         else:
             self._append(encode_record(self._seq, data))
             self._appended = appended + 1
+            self._written = self._seq
+            if sync:
+                self.sync()
+
+    def sync(self) -> None:
+        """Make every record written so far durable (one ``fdatasync`` for all of them).
+
+        Nothing to do when a sync since the last write already covered it. An OSError means
+        the records' fate is unknown: the next write compacts, and the error is raised.
+        """
+        with self._sync_lock:
+            target = self._written
+            if self._synced >= target:
+                return
+            try:
+                fd = os.open(self.journal, os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
+                try:
+                    _sync_data(fd)
+                finally:
+                    os.close(fd)
+            except OSError:
+                self._sync_failed = True
+                raise
+            self._synced = max(self._synced, target)
 
     def _append(self, record: bytes) -> None:
         # Opened for each record (no O_CREAT), so a journal moved or deleted under us is an
@@ -198,7 +249,6 @@ class SaveFile:
                 if written <= 0:
                     raise OSError(errno.EIO, "the journal took no bytes")
                 view = view[written:]
-            _sync_data(fd)
         finally:
             os.close(fd)
 

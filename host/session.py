@@ -237,17 +237,10 @@ class Session(HostControls):
         """
         if self._save_file is None:
             return
-        try:
-            self._save_file.write(self.to_dict(), compact=compact)
+        try:  # written in order under the lock; synced by ``_flush``, after the fan-out
+            self._save_file.write(self.to_dict(), compact=compact, sync=False)
         except OSError as error:  # a full disk, a read-only or vanished folder…
-            problem = persistence.describe_failure(error)
-            if problem != self._save_problem:
-                log.warning(
-                    "cannot save the game to %s: %s (the game goes on in memory)",
-                    self._state_path,
-                    problem,
-                )
-            self._save_problem = problem
+            self._save_failed(error)
             return
         except Exception as error:  # anything else is a bug, but the change stays true
             log.exception("cannot save the game to %s", self._state_path)
@@ -256,6 +249,31 @@ class Session(HostControls):
         if self._save_problem is not None:
             log.warning("the game is saved again to %s", self._state_path)
             self._save_problem = None
+
+    def _sync_save(self) -> None:
+        """Make the changes written so far durable; called without the lock, before answering.
+
+        Why here: the record is already written (it survives kill -9), so every phone gets
+        the change first, and only the answer to whoever changed it waits for the disk.
+        """
+        if self._save_file is None:
+            return
+        try:
+            self._save_file.sync()
+        except OSError as error:  # the next change writes a snapshot (``SaveFile.sync``)
+            with self._lock:
+                self._save_failed(error)
+
+    def _save_failed(self, error: OSError) -> None:
+        """Keep why the save failed (the TV shows it); the change stands. Lock held."""
+        problem = persistence.describe_failure(error)
+        if problem != self._save_problem:
+            log.warning(
+                "cannot save the game to %s: %s (the game goes on in memory)",
+                self._state_path,
+                problem,
+            )
+        self._save_problem = problem
 
     @property
     def save_problem(self) -> str | None:
@@ -548,7 +566,9 @@ class Session(HostControls):
                 raise SessionError(refusal, "no prediction possible now")
             self._standings.predict(player_id, str(target))
             self._save()
-            return self._view_locked(player_id)
+            view = self._view_locked(player_id)
+        self._sync_save()
+        return view
 
     def react(self, player_id: str, emoji: Any) -> None:
         """An emoji for the TV from a guest not playing this round; at most one a second."""
@@ -704,10 +724,21 @@ class Session(HostControls):
                     batch.append((sub, updates[pid]))
             if batch:
                 self._outbox.append(batch)
-        self._flush()
+        self._deliver()  # the pace changed, not the session: nothing to save
 
     def _flush(self) -> None:
-        """Deliver queued batches in order, outside the session lock."""
+        """Deliver queued batches, then sync the save (outside the session lock).
+
+        Every method that changes the session ends here before it answers, so an answer is
+        sent only once its change is on the disk (``host/journal.py``), and the phones are
+        not kept waiting for that.
+        """
+        self._deliver()
+        self._sync_save()
+
+    def _deliver(self) -> None:
+        """Deliver queued batches in order, outside the session lock; never waits for the disk
+        (the TV's own thread re-paces the phones through here, between two frames)."""
         with self._fanout_lock:
             while self._outbox:
                 for sub, update in self._outbox.popleft():

@@ -5,7 +5,9 @@ before the end of the journal, a gap in it or a journal without its snapshot is 
 start with one line and exit 2, the files untouched; an answered action survives kill -9; a
 restart resumes identically wherever it falls between compactions; a compaction keeps the state
 (even one killed before it emptied the journal); every file holding tokens is 0600; a save
-from before the journal still loads; ``--fresh`` forgets the journal too.
+from before the journal still loads; ``--fresh`` forgets the journal too. And writing is apart
+from syncing: phones get a change before its ``fdatasync``, the tapper's answer after it; one
+sync covers every record written before it; a failed sync is shown and the next save compacts.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import json
 import os
 import random
 import stat
+import threading
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -24,6 +27,7 @@ import pytest
 from host import journal
 from host.cli import main
 from host.journal import SaveFile, encode_record, journal_path
+from host.pacing import Shown
 from host.persistence import save_atomic
 from host.rules import HouseRules, game_moves
 from host.session import Session
@@ -371,4 +375,142 @@ def test_issue18_the_standings_are_saved_as_before_without_asdict(tmp_path: Path
     _play(session, 30, random.Random(11))
     lines = session._standings.lines.values()
     assert lines and session.to_dict()["standings"]["lines"] == [asdict(x) for x in lines]
+    session.close()
+
+
+class _GatedSync(SaveFile):
+    """The real save, whose ``sync`` waits for the test once armed (a slow disk)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.armed = False
+        self.syncing = threading.Event()
+        self.release = threading.Event()
+
+    def sync(self) -> None:
+        if self.armed:
+            self.syncing.set()
+            assert self.release.wait(timeout=10), "the test never released the disk"
+        super().sync()
+
+
+def test_issue18_phones_get_a_change_before_the_disk_sync_and_the_tapper_after_it(
+    tmp_path: Path,
+) -> None:
+    """Items 1 and 2: the fan-out does not wait for ``fdatasync``; the tap's answer does."""
+    path = tmp_path / "state.json"
+    disk = _GatedSync(path)
+    session = Session(HouseRules(), seed=18, room="CAKE", state_path=path, save_file=disk)
+    ids = [session.join(name, "CAKE").player_id for name in ("Ana", "Bea", "Cal")]
+    session.host_next()
+    current = session.view(None)["current"]
+    assert current is not None
+    watcher = session.subscribe(next(p for p in ids if p != current))
+    assert watcher.get(timeout=1) is not None  # the table as it is
+    step = session.step
+    disk.armed = True
+    answers: list[int] = []
+    tap = threading.Thread(
+        target=lambda: answers.append(session.act(current, "keep", step)["step"])
+    )
+    tap.start()
+    try:
+        assert disk.syncing.wait(timeout=10), "the tap never reached the disk sync"
+        update = watcher.get(timeout=5)
+        assert update is not None and update.step == step + 1  # before the sync ended
+        assert answers == [], "the tapper was answered before the change was on the disk"
+        assert SaveFile(path).load() == _json(session.to_dict()), "written, not yet synced"
+    finally:
+        disk.release.set()
+        tap.join(timeout=10)
+    assert answers == [step + 1]
+    session.close()
+
+
+def test_issue18_one_sync_covers_every_record_written_before_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A group commit: three records written, one ``fdatasync``; a sync with nothing new is free."""
+    path = tmp_path / "state.json"
+    save = SaveFile(path)
+    save.write({"n": 0})  # the first write is a snapshot, synced by itself
+    syncs: list[int] = []
+    real = journal._sync_data
+
+    def counted(fd: int) -> None:
+        syncs.append(fd)
+        real(fd)
+
+    monkeypatch.setattr(journal, "_sync_data", counted)
+    for n in (1, 2, 3):
+        save.write({"n": n}, sync=False)
+    assert syncs == [] and len(_records(path)) == 3
+    assert SaveFile(path).load() == {"n": 3}  # kill -9 now would lose nothing: it is written
+    save.sync()
+    save.sync()
+    assert len(syncs) == 1
+    save.write({"n": 4})  # sync=True, the default: durable before returning
+    assert len(syncs) == 2
+
+
+def test_issue18_a_failed_sync_is_shown_and_the_next_change_compacts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sync that fails (EIO): the tap is still answered, the TV is told, the next save is a
+    snapshot (the journal's records are of unknown fate), and the problem then clears."""
+    path = tmp_path / "state.json"
+    session = _party(path)
+    real = journal._sync_data
+    failing = [True]
+
+    def sync_data(fd: int) -> None:
+        if failing[0]:
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        real(fd)
+
+    monkeypatch.setattr(journal, "_sync_data", sync_data)
+    current = session.view(None)["current"]
+    assert current is not None
+    view = session.act(current, game_moves(session.view(current)["can"])[0], session.step)
+    assert view["step"] == session.step
+    assert session.save_problem == os.strerror(errno.EIO)
+    failing[0] = False
+    _play(session, 1, random.Random(1))
+    assert session.save_problem is None
+    assert _records(path) == [], "the change after a failed sync was a snapshot"
+    assert SaveFile(path).load() == _json(session.to_dict())
+    session.close()
+
+
+def test_issue18_the_tv_never_waits_for_the_disk_when_it_paces_the_phones(
+    tmp_path: Path,
+) -> None:
+    """The TV's thread reports its beats (``tv_shown``) between two frames: that re-paces the
+    phones but saves nothing, so it must return while a tap still waits for its sync."""
+    path = tmp_path / "state.json"
+    disk = _GatedSync(path)
+    session = Session(HouseRules(), seed=18, room="CAKE", state_path=path, save_file=disk)
+    tv = session.lead()
+    for name in ("Ana", "Bea", "Cal"):
+        session.join(name, "CAKE")
+    session.host_next()
+    session.tv_shown(Shown(begun=1000))  # the TV has played everything so far
+    current = session.view(None)["current"]
+    assert current is not None
+    step = session.step
+    disk.armed = True
+    tap = threading.Thread(target=lambda: session.act(current, "keep", step))
+    tap.start()
+    try:
+        assert disk.syncing.wait(timeout=10), "the tap never reached the disk sync"
+        beat = threading.Thread(target=lambda: session.tv_shown(Shown(begun=2000)))
+        beat.start()
+        beat.join(timeout=5)
+        assert not beat.is_alive(), "the TV's beat waited for the tap's fdatasync"
+        assert tap.is_alive(), "the tap was answered before its sync"
+    finally:
+        disk.release.set()
+        tap.join(timeout=10)
+    assert not tap.is_alive()
+    tv.end()
     session.close()

@@ -34,10 +34,10 @@ class FlakyDisk(SaveFile):
         self.full = False
         self.saves = 0
 
-    def write(self, data: dict[str, Any], *, compact: bool = False) -> None:
+    def write(self, data: dict[str, Any], *, compact: bool = False, sync: bool = True) -> None:
         if self.full:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self.path))
-        super().write(data, compact=compact)
+        super().write(data, compact=compact, sync=sync)
         self.saves += 1
 
 
