@@ -74,10 +74,14 @@
   question.setAttribute("role", "alertdialog");
   question.setAttribute("aria-labelledby", questionText.id);
   let onYes = null;
+  /** The button that asked: focus goes back to it when the question closes, if it is still there. */
+  let askedFrom = null;
 
   function closeQuestion() {
     question.hidden = true;
     onYes = null;
+    if (askedFrom && askedFrom.isConnected) askedFrom.focus();
+    askedFrom = null;
   }
 
   const yesButton = button(t("yes"), () => {
@@ -92,6 +96,7 @@
   function confirmThen(text, action) {
     questionText.textContent = text;
     onYes = action;
+    askedFrom = document.activeElement;
     question.hidden = false;
     yesButton.focus();
   }
@@ -182,7 +187,23 @@
     ]);
     if (signature === playerListSignature) return;
     playerListSignature = signature;
+    // The rows are drawn anew (someone came or went): the focused button, and the one that
+    // asked a question still open, are found again in the new rows.
+    const focused = playerList.contains(document.activeElement) ? document.activeElement : null;
+    const asking = playerList.contains(askedFrom) ? askedFrom : null;
     playerList.replaceChildren(...others.map((player) => playerRow(player, can)));
+    if (asking) askedFrom = redrawn(asking);
+    if (focused) redrawn(focused).focus();
+  }
+
+  /** The button now drawn where ``old`` was (same player, same place in the row); the row's
+   * first button if that one is gone, or "Add computer player" if the player is gone. */
+  function redrawn(old) {
+    const oldRow = old.closest("li");
+    const place = [...oldRow.querySelectorAll("button")].indexOf(old);
+    const row = playerList.querySelector(`li[data-player="${oldRow.dataset.player}"]`);
+    const buttons = row ? row.querySelectorAll("button") : [];
+    return buttons[place] || buttons[0] || addBotButton;
   }
 
   function renderStrategies(view) {

@@ -224,3 +224,43 @@ def test_a_double_tap_on_a_vip_button_on_slow_wifi_acts_once(
         route.fulfill(response=response)
     page.wait_for_timeout(500)  # a second request, had one been kept, would be in by now
     assert len(session.bots) == 1
+
+
+def _focused(page: Any) -> list[str | None]:
+    """The focused element as [its row's player, its class] ([None, None]: not in the list)."""
+    return list(
+        page.evaluate(
+            "() => { const e = document.activeElement, row = e && e.closest('.vip-player');"
+            " return row ? [row.dataset.player, e.className] : [null, null]; }"
+        )
+    )
+
+
+@pytest.mark.browser
+def test_the_vips_focus_stays_on_a_player_button_when_the_list_is_redrawn(
+    make_session: Callable[..., Any], live_server: Any, phone_factory: Any
+) -> None:
+    """A keyboard or screen-reader VIP on Bea's "Make VIP" keeps that focus when Cal leaves
+    and the list is drawn anew (Cal's row moves first); a question cancelled while the list
+    changed gives focus back to the button that asked, as drawn now."""
+    session = make_session(presence=True, clock=Clock())
+    server = live_server(session)
+    phones = _seat(server, phone_factory, ("Ana", "Bea", "Cal", "Dan"))
+    page = phones["Ana"].page
+    bea, dan = phones["Bea"].player_id, phones["Dan"].player_id
+    page.wait_for_selector(f"[data-player='{dan}'] .vip-kick")
+    page.locator(f"[data-player='{bea}'] .vip-make").focus()
+    assert _focused(page) == [bea, "alt vip-make"]
+
+    phones["Cal"].close()  # Cal's row now comes first: every row is drawn anew
+    page.wait_for_selector(".vip-player .vip-away")
+    assert _focused(page) == [bea, "alt vip-make"]
+
+    page.locator(f"[data-player='{dan}'] .vip-kick").focus()
+    page.keyboard.press("Enter")  # "Remove Dan from the table?", focus on Yes
+    assert page.evaluate("() => document.activeElement.id") == "vip-yes"
+    phones["Bea"].close()  # the list is drawn again under the question
+    page.wait_for_function("() => document.querySelectorAll('.vip-away').length === 2")
+    page.locator(".vip-ask button:not(#vip-yes)").click()  # Cancel
+    assert _focused(page) == [dan, "alt vip-kick"]
+    assert dan in [p["id"] for p in session.view(None)["players"]]
