@@ -135,7 +135,8 @@
     for (const id of order) {
       const guess = button(names[id] ?? "?", async () => {
         const answer = await postSocial({ predict: id });
-        if (answer && answer.me) {
+        /* an answer from a round that has ended since is not this round's guess */
+        if (answer && answer.me && answer.round === cuckoo.view().round) {
           cuckoo.view().me.prediction = answer.me.prediction;
           renderPrediction(cuckoo.view(), panel);
         }

@@ -130,9 +130,12 @@ def is_action_answer(response: Any) -> bool:
     return bool(response.url.endswith("/api/action"))
 
 
-def hold_action_answers(page: Any, *, first_only: bool = False) -> list[tuple[Any, Any]]:
+def hold_action_answers(
+    page: Any, *, first_only: bool = False, path: str = "/api/action"
+) -> list[tuple[Any, Any]]:
     """Slow Wi-Fi: each action reaches the host, and its answer is held as (route, response)
-    until the test fulfils it. ``first_only``: only the first answer; later actions go on."""
+    until the test fulfils it. ``first_only``: only the first answer; later actions go on.
+    ``path``: another endpoint's answers (``/api/social``)."""
     held: list[tuple[Any, Any]] = []
 
     def hold(route: Any) -> None:
@@ -141,7 +144,7 @@ def hold_action_answers(page: Any, *, first_only: bool = False) -> list[tuple[An
         else:
             held.append((route, route.fetch()))
 
-    page.route("**/api/action", hold)
+    page.route("**" + path, hold)
     return held
 
 

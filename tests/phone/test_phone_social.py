@@ -8,6 +8,7 @@ from typing import Any
 
 from host.i18n import Catalog
 from host.social import ReactionDesk
+from tests.phone.helpers import hold_action_answers, wait_held
 
 
 def test_issue14_phone_howto_standings_reactions_and_prediction(
@@ -87,3 +88,41 @@ def test_a_refused_reaction_is_told_in_the_pages_language_and_then_goes(
     phone.page.wait_for_function(
         "() => document.getElementById('social-note').textContent === ''", timeout=10_000
     )
+
+
+def test_a_guess_answered_after_its_round_ended_is_not_shown_as_the_new_rounds(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """A waiting guest guesses on slow Wi-Fi; the round ends and the next is dealt before the
+    answer lands. The new round's guess buttons stay unpressed: that guess was for the last
+    round (the host keeps it there)."""
+    server = live_server()
+    session = server.session
+    for name in ("Ana", "Bo", "Cy"):
+        session.join(name, "TEST")
+    session.act("p1", "start", session.step)
+    phone = phone_factory("Pixel 7", "en-GB")
+    phone.open(f"{server.url}/?room=TEST")
+    phone.join("Eva")  # arrives mid-game: waiting for the next game, so guesses every round
+    phone.page.wait_for_selector("#social-predict:not([hidden]) button")
+    held = hold_action_answers(phone.page, path="/api/social")
+    first_round = session.view(None)["round"]
+    phone.page.locator("#social-predict button").first.tap()
+    wait_held(phone.page, held)
+    for _ in range(20):  # bounded: everyone keeps, then the next round is dealt
+        view = session.view(None)
+        if view["round"] != first_round and view["phase"] == "turns":
+            break
+        if view["current"] is not None:
+            session.act(view["current"], "keep", session.step)
+        else:
+            session.host_next()
+    assert session.view(None)["round"] == first_round + 1
+    phone.wait_step(session.step)
+    route, response = held[0]
+    with phone.page.expect_response(lambda r: r.url.endswith("/api/social")) as answer:
+        route.fulfill(response=response)
+    assert answer.value.ok
+    phone.page.wait_for_timeout(300)  # the answer's body is read, and would be drawn, by now
+    assert phone.page.locator("#social-predict [aria-pressed=true]").count() == 0
+    assert phone.page.locator("#social-predict button").count() == 3  # this round's guesses
