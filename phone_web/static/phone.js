@@ -295,10 +295,16 @@
     byId("replaced").hidden = true;
     const stream = new EventSource("/api/events?token=" + encodeURIComponent(state.token));
     state.stream = stream;
+    /* A new stream's first message is the table as it is now, drawn even if its step is
+     * older than the one on screen: a host restarted after a power cut may have lost the last
+     * change (synced after it was sent, host/journal.py), and its author must be able to
+     * tap again. */
+    let first = true;
     stream.onmessage = (message) => {
       state.retryDelay = FIRST_RETRY_MS;
       showBanner(false);
-      render(JSON.parse(message.data));
+      render(JSON.parse(message.data), first);
+      first = false;
     };
     stream.addEventListener("replaced", () => streamReplaced(stream));
     stream.onerror = () => {
@@ -544,11 +550,12 @@
 
   /* ------------------------------------------------------------------ rendering */
 
-  /** Draw the whole view; then tell what changed (live region, big moments) and the add-ons. */
-  function render(view) {
+  /** Draw the whole view; then tell what changed (live region, big moments) and the add-ons.
+   * ``now``: the view is the table as it is now (a new stream's first), however old its step. */
+  function render(view, now = false) {
     if (!view || !view.me) return;
     const previous = state.view;
-    if (previous && view.step < previous.step) return; /* a late, older message */
+    if (previous && view.step < previous.step && !now) return; /* a late, older message */
     state.view = view;
     const actionsHadFocus = state.actionsHadFocus || byId("actions").contains(document.activeElement);
     state.actionsHadFocus = false;

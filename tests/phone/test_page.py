@@ -225,7 +225,7 @@ def test_issue16_assets_are_minified_gzipped_and_within_budget(client: Any) -> N
 def test_issue16_the_readable_sources_are_minified_by_a_library() -> None:
     """The sources keep comments and real names; what is served has neither comments nor indents."""
     source = (STATIC / "phone.js").read_text(encoding="utf-8")
-    assert "/**" in source and "function render(view)" in source
+    assert "/**" in source and "function render(view, now = false)" in source
     bundle = script_bundle()
     sources = len(source) + sum(
         len((STATIC / name).read_text(encoding="utf-8")) for name in ADDON_SCRIPTS

@@ -152,6 +152,56 @@ def test_a_restarted_host_with_a_new_game_in_the_same_room_lets_the_guest_join_a
         server.stop()
 
 
+def test_a_host_restarted_one_change_back_lets_its_author_tap_again(
+    make_session: Any, phone_factory: Any
+) -> None:
+    """A power cut between a tap's fan-out and its sync (host/journal.py): the phone saw the
+    change, the restarted host does not have it. The new stream's first view is drawn though
+    its step is older, so Chloé has her turn back (the page used to keep the lost step and
+    drop every view until the table passed it: her turn's buttons never came back)."""
+    from host.journal import journal_path
+    from host.network import BackgroundServer
+    from phone_web import create_app
+
+    first = make_session(saved=True)
+    state = first.state_path
+    assert state is not None
+    server = BackgroundServer(create_app(first, heartbeat_seconds=1.0), "127.0.0.1", 0).start()
+    port = server.port
+    resumed_server = None
+    try:
+        phone = _join_one(phone_factory, f"http://127.0.0.1:{port}", first)
+        for name in ("Bo", "Cy"):
+            first.join(name, "TEST")
+        first.act(phone.player_id, "start", first.step)
+        while first.view(None)["current"] != phone.player_id:  # bounded: three seats
+            first.act(first.view(None)["current"], "keep", first.step)
+        phone.wait_step(first.step)
+        lost = first.step
+        saved = {path: path.read_bytes() for path in (state, journal_path(state))}
+        phone.tap("keep")  # the change the power cut will lose
+        phone.wait_past(lost)
+        assert "keep" not in phone.buttons()
+        first.close()
+        server.stop()
+        for path, data in saved.items():  # the disk as it was before that change's sync
+            path.write_bytes(data)
+        resumed = make_session(saved=True)
+        assert resumed.resumed and resumed.step == lost
+        resumed_server = BackgroundServer(
+            create_app(resumed, heartbeat_seconds=1.0), "127.0.0.1", port, tries=1
+        ).start()
+        phone.wait_step(lost)
+        assert "keep" in phone.buttons()
+        phone.tap("keep")  # and it counts
+        phone.wait_past(lost)
+        assert resumed.step == lost + 1
+    finally:
+        if resumed_server is not None:
+            resumed_server.stop()
+        server.stop()
+
+
 def _join_one(phone_factory: Any, url: str, session: Any) -> Phone:
     phone: Phone = phone_factory("Pixel 7", "en-GB")
     phone.open(f"{url}/?room=TEST")
