@@ -18,6 +18,8 @@ import os
 import random
 import stat
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -394,35 +396,50 @@ class _GatedSync(SaveFile):
         super().sync()
 
 
-def test_issue18_phones_get_a_change_before_the_disk_sync_and_the_tapper_after_it(
-    tmp_path: Path,
-) -> None:
-    """Items 1 and 2: the fan-out does not wait for ``fdatasync``; the tap's answer does."""
+def _slow_disk_party(tmp_path: Path) -> tuple[Session, _GatedSync, list[str]]:
+    """Three seated and dealt in, saved on a disk whose sync the test holds once armed."""
     path = tmp_path / "state.json"
     disk = _GatedSync(path)
     session = Session(HouseRules(), seed=18, room="CAKE", state_path=path, save_file=disk)
     ids = [session.join(name, "CAKE").player_id for name in ("Ana", "Bea", "Cal")]
     session.host_next()
+    return session, disk, ids
+
+
+@contextmanager
+def _tap_held_at_the_disk(
+    session: Session, disk: _GatedSync, player: str
+) -> Iterator[tuple[int, list[int], threading.Thread]]:
+    """``player`` keeps, on a thread, at the current step; inside the block the change is
+    written and its sync held: (that step, the tap's answers so far, its thread). Leaving
+    lets the disk go on and waits for the tap."""
+    step = session.step
+    answers: list[int] = []
+    disk.armed = True
+    tap = threading.Thread(target=lambda: answers.append(session.act(player, "keep", step)["step"]))
+    tap.start()
+    try:
+        assert disk.syncing.wait(timeout=10), "the tap never reached the disk sync"
+        yield step, answers, tap
+    finally:
+        disk.release.set()
+        tap.join(timeout=10)
+
+
+def test_issue18_phones_get_a_change_before_the_disk_sync_and_the_tapper_after_it(
+    tmp_path: Path,
+) -> None:
+    """Items 1 and 2: the fan-out does not wait for ``fdatasync``; the tap's answer does."""
+    session, disk, ids = _slow_disk_party(tmp_path)
     current = session.view(None)["current"]
     assert current is not None
     watcher = session.subscribe(next(p for p in ids if p != current))
     assert watcher.get(timeout=1) is not None  # the table as it is
-    step = session.step
-    disk.armed = True
-    answers: list[int] = []
-    tap = threading.Thread(
-        target=lambda: answers.append(session.act(current, "keep", step)["step"])
-    )
-    tap.start()
-    try:
-        assert disk.syncing.wait(timeout=10), "the tap never reached the disk sync"
+    with _tap_held_at_the_disk(session, disk, current) as (step, answers, _):
         update = watcher.get(timeout=5)
         assert update is not None and update.step == step + 1  # before the sync ended
         assert answers == [], "the tapper was answered before the change was on the disk"
-        assert SaveFile(path).load() == _json(session.to_dict()), "written, not yet synced"
-    finally:
-        disk.release.set()
-        tap.join(timeout=10)
+        assert SaveFile(disk.path).load() == _json(session.to_dict()), "written, not yet synced"
     assert answers == [step + 1]
     session.close()
 
@@ -487,30 +504,17 @@ def test_issue18_the_tv_never_waits_for_the_disk_when_it_paces_the_phones(
 ) -> None:
     """The TV's thread reports its beats (``tv_shown``) between two frames: that re-paces the
     phones but saves nothing, so it must return while a tap still waits for its sync."""
-    path = tmp_path / "state.json"
-    disk = _GatedSync(path)
-    session = Session(HouseRules(), seed=18, room="CAKE", state_path=path, save_file=disk)
+    session, disk, _ = _slow_disk_party(tmp_path)
     tv = session.lead()
-    for name in ("Ana", "Bea", "Cal"):
-        session.join(name, "CAKE")
-    session.host_next()
     session.tv_shown(Shown(begun=1000))  # the TV has played everything so far
     current = session.view(None)["current"]
     assert current is not None
-    step = session.step
-    disk.armed = True
-    tap = threading.Thread(target=lambda: session.act(current, "keep", step))
-    tap.start()
-    try:
-        assert disk.syncing.wait(timeout=10), "the tap never reached the disk sync"
+    with _tap_held_at_the_disk(session, disk, current) as (_, _, tap):
         beat = threading.Thread(target=lambda: session.tv_shown(Shown(begun=2000)))
         beat.start()
         beat.join(timeout=5)
         assert not beat.is_alive(), "the TV's beat waited for the tap's fdatasync"
         assert tap.is_alive(), "the tap was answered before its sync"
-    finally:
-        disk.release.set()
-        tap.join(timeout=10)
     assert not tap.is_alive()
     tv.end()
     session.close()
