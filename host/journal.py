@@ -207,15 +207,14 @@ class SaveFile:
         if compact or appended is None or appended >= self.compact_every:
             self._compact(data)
             self._appended = 0
-            self._written = self._seq
             with self._sync_lock:
-                self._synced = max(self._synced, self._seq)
+                self._synced = max(self._synced, self._seq)  # the snapshot is synced
         else:
             self._append(encode_record(self._seq, data))
             self._appended = appended + 1
-            self._written = self._seq
-            if sync:
-                self.sync()
+        self._written = self._seq
+        if sync:
+            self.sync()  # nothing to do after a snapshot
 
     def sync(self) -> None:
         """Make every record written so far durable (one ``fdatasync`` for all of them).
@@ -228,7 +227,7 @@ class SaveFile:
             if self._synced >= target:
                 return
             try:
-                fd = os.open(self.journal, os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
+                fd = self._open_journal()
                 try:
                     _sync_data(fd)
                 finally:
@@ -238,10 +237,14 @@ class SaveFile:
                 raise
             self._synced = max(self._synced, target)
 
+    def _open_journal(self) -> int:
+        """The journal, opened for appending. Opened for each record and each sync, without
+        O_CREAT, so a journal moved or deleted under us is an error now rather than changes
+        written (or synced) where the next start will not look."""
+        return os.open(self.journal, os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
+
     def _append(self, record: bytes) -> None:
-        # Opened for each record (no O_CREAT), so a journal moved or deleted under us is an
-        # error now rather than changes written where the next start will not look.
-        fd = os.open(self.journal, os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
+        fd = self._open_journal()
         try:
             view = memoryview(record)
             while view:  # a short write goes on; a full disk then raises ENOSPC
