@@ -158,23 +158,30 @@ def play(
     seed: int = 7,
     diagnose: bool = False,
     gap: float = 0.0,
+    walls: list[float] | None = None,
 ) -> tuple[list[tuple[int, float]], int, list[str]]:
     """Ten phones play ``actions`` taps, ``gap`` seconds apart; returns (taps, RSS MB) every
     ``every`` taps, after the first game and at the end, the index of the first game's reading
     among them (the baseline: readings before it are the warm-up), and the snapshots taken
-    (with ``diagnose``)."""
+    (with ``diagnose``). ``walls``, if given, gets each reading's wall time (``heap_tv.py``
+    lines the readings up with a heap profile)."""
     rng = random.Random(seed)
     marks: list[tuple[int, float]] = []
     shots: list[str] = []
     first_game_over = False
     baseline = 0
 
+    def mark(done: int) -> None:
+        marks.append(progress(done, host))
+        if walls is not None:
+            walls.append(time.time())
+
     def first_game_ended(done: int) -> None:
         nonlocal first_game_over, baseline
         first_game_over = True
         time.sleep(1.0)  # the TV's and the voice's reactions to the game's end
         baseline = len(marks)
-        marks.append(progress(done, host))
+        mark(done)
         if diagnose:
             shots.append(snapshot(host))
 
@@ -198,9 +205,9 @@ def play(
             if not first_game_over and hub.view(who)["phase"] == "game_over":
                 first_game_ended(taps)
             elif taps % every == 0 and taps < actions:
-                marks.append(progress(taps, host))
+                mark(taps)
         time.sleep(1.0)
-        marks.append(progress(actions, host))
+        mark(actions)
         if diagnose:
             shots.append(snapshot(host))
     return marks, baseline, shots
