@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> None:
         subprocess.run(
             ["heaptrack_print", "-f", f"{record}.zst", "-n", "0", "--print-leaks", "0"]
             + ["--print-peaks", "0", "--print-allocators", "0", "--print-temporary", "0"]
-            + ["--print-histogram", "0", "--massif-detailed-freq", "0", "-M", str(massif)],
+            + ["--massif-detailed-freq", "0", "-M", str(massif)],
             check=True,
             capture_output=True,
         )
