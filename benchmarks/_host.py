@@ -75,6 +75,25 @@ def percentile(samples: Sequence[float], pct: float) -> float:
     return ordered[rank - 1]
 
 
+def host_flags(state: Path) -> list[str]:
+    """The command-line flags every benchmark host runs with: loopback, a free port, room
+    BENCH, seed 42, its own state file, no turn clock."""
+    return [
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--room",
+        "BENCH",
+        "--seed",
+        "42",
+        "--state",
+        str(state),
+        "--turn-timeout",
+        "0",
+    ]
+
+
 class HostProcess:
     """``python -m host.cli`` on 127.0.0.1 with a temporary state file; ``tv=True`` keeps the TV
     (SDL dummy drivers) and prints the first frame's wall time via ``probe`` (a script that
@@ -102,20 +121,7 @@ class HostProcess:
             "SDL_AUDIODRIVER": "dummy",
             "XDG_CACHE_HOME": self._tmp.name,
         }
-        base = [
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--room",
-            "BENCH",
-            "--seed",
-            "42",
-            "--state",
-            str(Path(self._tmp.name) / "state.json"),
-            "--turn-timeout",
-            "0",
-        ]
+        base = host_flags(Path(self._tmp.name) / "state.json")
         if command is not None:  # another server speaking the same protocol (the floor)
             command = [*command, *flags]
         elif tv:

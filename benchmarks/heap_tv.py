@@ -25,10 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks._host import HostProcess, load_average
-from benchmarks.growth import play
-
-MB = 1024 * 1024
+from benchmarks._host import HostProcess, host_flags, load_average
+from benchmarks.growth import MB, play
 
 
 def heap_over_time(massif: Path) -> list[tuple[float, int]]:
@@ -76,12 +74,11 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="cuckoo-heap-") as folder:
         record = Path(folder) / "tv"
         command = ["heaptrack", "-o", str(record), sys.executable, "-m", "host.cli", "--mute"]
-        flags = ["--bind", "127.0.0.1", "--port", "0", "--room", "BENCH", "--seed", "42"]
-        flags += ["--state", str(Path(folder) / "state.json"), "--turn-timeout", "0"]
+        flags = host_flags(Path(folder) / "state.json")
         walls: list[float] = []
         with HostProcess(*flags, command=command, start_timeout=120.0) as host:
             started = host.started_wall
-            time.sleep(3.0)  # the TV's first frames; the wrapper hides the process's own RSS
+            time.sleep(3.0)  # the TV's first frames (no FIRST_FRAME probe under the wrapper)
             marks, baseline, _ = play(host, args.actions, args.every, walls=walls)
             stop_traced_host(host)
         massif = Path(folder) / "tv.massif"
