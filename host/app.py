@@ -160,7 +160,7 @@ def _serve(
     if lang != CONTRACT_LANGUAGE:
         say("cli.join_at", url=url)
 
-    runner = BotRunner(session, bot_delay=args.bot_delay, turn_timeout=args.turn_timeout)
+    runner = BotRunner(session, bot_delay=args.bot_delay)
     parts.callback(_stop_quietly, runner)
     runner.start()
     board = None if args.headless else _start_sound_board(args, catalog, lang, out)

@@ -1,8 +1,10 @@
 """The host's clock: computer players act after ``--bot-delay``; idle players keep by themselves.
 
-Why one small thread: both jobs are "when the table has not moved for N seconds, do X for
-whoever may act". The runner follows the public stream, remembers when the step last changed,
-and acts through the session like any phone would (same checks, same stale-step protection).
+Why one small thread: both jobs are "when enough time has passed, do X for whoever may act".
+The runner follows the public stream, remembers when the step last changed (a bot's delay),
+asks the session how long the open turn has left (H4, ``--turn-timeout``: the session knows
+when the turn opened on the phones), and acts through the session like any phone would (same
+checks, same stale-step protection).
 """
 
 from __future__ import annotations
@@ -26,33 +28,26 @@ REVEAL_PAUSE_CAP = 6.0
 
 
 class BotRunner:
-    """Plays the bots' moves and times out idle players (H4: the rapid limit)."""
+    """Plays the bots' moves and times out idle players (H4: the rapid limit).
+
+    ``clock`` times the bots' delay; the idle limit is the session's (its own clock).
+    """
 
     def __init__(
         self,
         session: Session,
         *,
         bot_delay: float,
-        turn_timeout: float,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.session = session
         self.bot_delay = max(0.0, bot_delay)
-        self.turn_timeout = max(0.0, turn_timeout)
         self._clock = clock
         self._step: int | None = None
         self._since = clock()
         self._stop = threading.Event()
         self._subscription: Subscription | None = None
         self._thread = threading.Thread(target=self._run, name="bot-runner", daemon=True)
-
-    @property
-    def idle_limit(self) -> float:
-        """Seconds a player may think: H4's rapid timer, else ``--turn-timeout`` (0 = never)."""
-        options = self.session.options
-        if options.rapid:
-            return float(options.rapid_seconds)
-        return self.turn_timeout
 
     @property
     def pause_delay(self) -> float:
@@ -102,8 +97,9 @@ class BotRunner:
             if self.session.bots
             else []
         )
-        if self.idle_limit > 0:
-            dues.append(self._since + self.idle_limit)
+        turn = self.session.turn_time()
+        if turn is not None:
+            dues.append(now + turn.seconds_left)
         presence = self.session.presence_due_in()
         if presence is not None:
             dues.append(now + presence)
@@ -121,11 +117,13 @@ class BotRunner:
         if step != self._step:
             self._step, self._since = step, now
         waited = now - self._since
-        limit = self.idle_limit
-        current = table.get("current")
-        idle = table["phase"] == "turns" and 0 < limit <= waited
-        if idle and isinstance(current, str) and self.session.timeout(current, step):
-            return f"timeout:{current}"
+        turn = self.session.turn_time()
+        if (  # H4's limit or --turn-timeout is over: the host keeps for them
+            turn is not None
+            and turn.seconds_left <= 0
+            and self.session.timeout(turn.player, turn.step)
+        ):
+            return f"timeout:{turn.player}"
         if waited < self.bot_delay:
             return None
         if table["phase"] != "turns" and waited < self.pause_delay:

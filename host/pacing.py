@@ -388,6 +388,12 @@ class Pacer:
         with self._lock:
             return self._leading and bool(self._unseen)
 
+    def turn_held(self) -> bool:
+        """Is a turn held back (sent to the TV, not yet announced on it)? Its player cannot
+        play until it is (``_back_to_the_shown_turn``), so their time has not started."""
+        with self._lock:
+            return self._leading and any(item.event["type"] == "turn" for _, item in self._unseen)
+
     def present(self, view: AnyView) -> AnyView:
         """``view`` as the TV shows it now (unchanged when nothing is held back)."""
         with self._lock:

@@ -9,7 +9,8 @@ A person is *away* while no event stream of theirs is open (computer players nev
 - Lobby: away for ``LOBBY_AWAY_SECONDS`` → they leave the table.
 - The VIP away for ``VIP_AWAY_SECONDS`` → the next present person becomes the VIP.
 - Turns: the current player away → they keep after ``away_seconds`` (counted from when the
-  turn came to them or when they went away, whichever is later).
+  turn came to them or when they went away, whichever is later). A turn comes to a player
+  when they can play it: the session gives ``current`` only then (with a TV, once announced).
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ class Table:
     """Human players in seat order."""
     present: frozenset[str]
     """Humans with at least one event stream open."""
+    turn_since: float | None = None
+    """When ``current``'s turn opened (the session's moment: with a TV, when it was announced);
+    None: when presence first sees it."""
 
 
 @dataclass(frozen=True)
@@ -86,9 +90,10 @@ class Presence:
                 self._away_since.setdefault(pid, now)
         for pid in set(self._away_since) - set(table.humans):
             del self._away_since[pid]  # left the table
-        turn = (table.step, table.current) if table.phase == "turns" else None
+        turn = (table.step, table.current) if table.phase == "turns" and table.current else None
         if turn != self._turn:
-            self._turn, self._turn_since = turn, now
+            self._turn = turn
+            self._turn_since = now if table.turn_since is None else table.turn_since
         self._table = table
 
     def away_for(self, player_id: str) -> float:

@@ -129,6 +129,7 @@ class Session(HostControls):
         tv_stall_seconds: float = STALL_SECONDS,
     ) -> None:
         self._presence = Presence(away_seconds=away_seconds, clock=clock) if presence else None
+        self._clock = clock
         self.tv = tv or TvSettings()
         self.turn_timeout = turn_timeout
         self.bot_delay = bot_delay
@@ -172,6 +173,7 @@ class Session(HostControls):
             self._next_number = 1
             self._pending_bots = max(0, bots)
             self._save()
+        self._note_open_turn()  # a resumed turn's time starts again now
         self._observe_presence()
 
     # ------------------------------------------------------------- persistence
@@ -340,6 +342,8 @@ class Session(HostControls):
             player["color"] = css_hex(player_colour(player["seat"]))  # the TV's seat colour
         view["standings"] = self._standings.table()
         self._add_control_fields(view, None)
+        turn = self._turn_time_locked()
+        view["turn_seconds_left"] = None if turn is None else round(turn.seconds_left, 1)
         return view
 
     def _player_locked(self, base: View, player_id: str, facts: TableFacts | None = None) -> View:
@@ -633,7 +637,6 @@ class Session(HostControls):
 
     def _changed(self, events: Iterable[Event]) -> None:
         """Save, then queue each subscriber's update. Called with the lock held."""
-        self._observe_presence()
         events = list(events)
         if events:
             self._standings.record(events, self._game.options.starting_lives)
@@ -641,6 +644,8 @@ class Session(HostControls):
             self._save()
         if events:
             self._pacer.sent(visible_to(events, None), {p.id: p.lives for p in self._game.players})
+        self._note_open_turn()  # after ``sent``: a turn the TV has still to announce is not open
+        self._observe_presence()
         holding = self._pacer.holding()
         change: _Change | None = None
         updates: dict[str | None, Update] = {}  # one per receiver: equal updates shared
@@ -708,6 +713,8 @@ class Session(HostControls):
         with self._lock:
             if self._closed:
                 return
+            self._note_open_turn()  # the TV may just have announced a turn: its time starts
+            self._observe_presence()
             batch: list[tuple[Subscription, Update]] = []
             change: _Change | None = None
             updates: dict[str, Update] = {}

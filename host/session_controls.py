@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from host.pacing import Pacer
 from host.presence import Presence, Table, TurnClock
 from host.rules import MIN_PLAYERS, RULE_FIELDS, Game, HouseRules, IllegalAction, Reason, View
 from host.rules import controls as rules_controls
@@ -59,6 +60,26 @@ class TvSettings:
         )
 
 
+@dataclass(frozen=True)
+class OpenTurn:
+    """The turn a player can play now (their ``keep`` is offered), and since when."""
+
+    step: int
+    player: str
+    since: float
+    """The session's clock when the turn opened."""
+
+
+@dataclass(frozen=True)
+class TurnTime:
+    """The open turn's time: whose, at which step, and the seconds left before the host keeps
+    for them (H4's limit, else ``--turn-timeout``)."""
+
+    step: int
+    player: str
+    seconds_left: float
+
+
 def _percent(value: Any, default: int) -> int:
     """A saved volume in percent, or ``default`` when the save predates it or is odd."""
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 100:
@@ -80,6 +101,9 @@ class HostControls:
     _standings: Standings
     bot_strategy: str
     turn_timeout: float
+    _pacer: Pacer
+    _clock: Callable[[], float]
+    _open_turn: OpenTurn | None = None
     _away_announced: tuple[int, str | None] | None = None
     _skip_offered: int | None = None
 
@@ -115,14 +139,48 @@ class HostControls:
     def _table(self) -> Table:
         game = self._game
         humans = tuple(p.id for p in game.players if not p.bot)
+        turn = self._open_turn
         return Table(
             game.phase,
             game.step,
-            game.current,
+            None if turn is None else turn.player,
             game.vip,
             humans,
             frozenset(pid for pid in humans if self._connections[pid] > 0),
+            None if turn is None else turn.since,
         )
+
+    # ------------------------------------------------------------- turn time
+
+    def _note_open_turn(self) -> None:
+        """Note whose turn phones can play now, and since when (lock held; after every change
+        and every beat the TV reports).
+
+        Why not the engine's turn: while a TV leads, a turn opens when the TV announces it —
+        phones cannot act before (``host/pacing.py``) — which may be seconds after the change:
+        dealing ten cards takes 2.7 s on screen. H4's limit, ``--turn-timeout`` and presence's
+        waits all count from this moment, so a player's time is the time they see.
+        """
+        game = self._game
+        player = game.current
+        if game.phase != "turns" or player is None or self._pacer.turn_held():
+            self._open_turn = None
+            return
+        turn = self._open_turn
+        if turn is None or (turn.step, turn.player) != (game.step, player):
+            self._open_turn = OpenTurn(game.step, player, self._clock())
+
+    def _turn_time_locked(self) -> TurnTime | None:
+        turn, limit = self._open_turn, self._idle_limit()
+        if turn is None or limit <= 0:
+            return None
+        left = max(0.0, limit - (self._clock() - turn.since))
+        return TurnTime(turn.step, turn.player, left)
+
+    def turn_time(self) -> TurnTime | None:
+        """The open turn's time left (None: no turn open, or nobody is timed)."""
+        with self._lock:
+            return self._turn_time_locked()
 
     def _observe_presence(self) -> None:
         """Called under the lock on every change: presence notes who went or came back."""
@@ -332,7 +390,7 @@ class HostControls:
     def _announce_away_turn(self, presence: Presence) -> None:
         """The voice names an away player once, when their turn begins (the TV counts down)."""
         game = self._game
-        current = game.current
+        current = None if self._open_turn is None else self._open_turn.player
         marker = (game.step, current)
         if current is None or current not in self._away() or self._away_announced == marker:
             return

@@ -407,3 +407,7 @@ class View(_ViewRequired, total=False):
     """For the VIP: whether the TV's voice is muted."""
     music_volume: int
     """Percent (issue 20): the music under the voice and the cues, set by the VIP or the TV."""
+    turn_seconds_left: float | None
+    """Seconds the current player has left, when the view was built, before the host keeps for
+    them (H4's limit, else ``--turn-timeout``); None outside turns, with no limit, or while a
+    TV has still to announce the turn (``host.session_controls.TurnTime``)."""

@@ -36,7 +36,7 @@
    * Everything the page remembers between updates: room, token, view (the last one drawn),
    * stream (the open EventSource), replaced (another tab took the game), retryTimer and
    * retryDelay (reconnection), busy (an action is on its way), alertedTurn (my turn was
-   * told), turnStep and turnStartedAt (H4 clock), clockTimer, momentTimer, focusAfterJoin,
+   * told), clockEndsAt (H4 clock: when my time is up), clockTimer, momentTimer, focusAfterJoin,
    * actionsHadFocus (focus to give back after an action).
    */
   const state = { room: byId("main").dataset.room, retryDelay: FIRST_RETRY_MS };
@@ -629,22 +629,21 @@
     }
   }
 
-  /** H4 rapid: seconds left on my turn (the host's own timer decides; this only shows it). */
+  /** H4 rapid: seconds left on my turn (the host's own timer decides; this only shows it).
+   * Every view is fresh from the host and says what was left when it was built, so a page
+   * reloaded mid-turn counts on from there, not from the full time. */
   function renderClock(view) {
     clearInterval(state.clockTimer);
     const clock = byId("clock");
-    const limit = view.rapid_seconds;
-    if (!isMyTurn(view) || !limit) {
+    const left = view.turn_seconds_left;
+    if (!isMyTurn(view) || !view.rapid_seconds || left == null) {
       setText(clock, "");
       return;
     }
-    if (state.turnStep !== view.step) {
-      state.turnStep = view.step;
-      state.turnStartedAt = Date.now();
-    }
+    state.clockEndsAt = Date.now() + left * 1000;
     const tick = () => {
-      const left = Math.max(0, Math.ceil(limit - (Date.now() - state.turnStartedAt) / 1000));
-      setText(clock, t("time_left", { count: left }));
+      const seconds = Math.max(0, Math.ceil((state.clockEndsAt - Date.now()) / 1000));
+      setText(clock, t("time_left", { count: seconds }));
     };
     tick();
     state.clockTimer = setInterval(tick, 500);

@@ -49,3 +49,37 @@ def test_h4_countdown_on_my_turn_only(
     current.wait_step(table["step"] + 1)
     assert clock.inner_text() == ""  # my turn is over: no clock
     session.close()
+
+
+class StoppedClock:
+    """The host's clock, moved by the test alone."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_h4_a_reloaded_page_counts_on_from_the_time_left(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """H4: a phone reloaded mid-turn shows the seconds the host has left, not the full time
+    again (the view says what is left: ``turn_seconds_left``)."""
+    clock = StoppedClock()
+    rules = HouseRules.parse("H4", rapid_seconds=RAPID_SECONDS)
+    session = Session(rules, room="TEST", seed=42, clock=clock)
+    server = live_server(session)
+    phones = seat_three(server, phone_factory, "en-GB")
+    session.act(next(iter(phones)), "start", session.step)
+    table = session.view(None)
+    assert table["current"] is not None
+    current = phones[table["current"]]
+    current.wait_step(table["step"])
+    assert seconds_left(current.page.locator("#clock").inner_text()) >= RAPID_SECONDS - 2
+    clock.now += 12  # twelve seconds of the turn go by on the host
+    current.page.reload()
+    current.wait_step(table["step"])
+    left = seconds_left(current.page.locator("#clock").inner_text())
+    assert RAPID_SECONDS - 12 - 3 <= left <= RAPID_SECONDS - 12
+    session.close()

@@ -21,10 +21,11 @@ def _started(session: Any, names: tuple[str, ...] = ("Ana", "Bea", "Cal")) -> li
     return ids
 
 
-def test_idle_player_keeps_after_the_turn_timeout(session: Any) -> None:
-    _started(session)
+def test_idle_player_keeps_after_the_turn_timeout(make_session: Any) -> None:
     clock = Clock()
-    runner = BotRunner(session, bot_delay=1.0, turn_timeout=90, clock=clock)
+    session = make_session(turn_timeout=90, clock=clock)
+    _started(session)
+    runner = BotRunner(session, bot_delay=1.0, clock=clock)
     current = session.view(None)["current"]
     assert runner.tick() is None
     clock.now += 89.9
@@ -36,23 +37,27 @@ def test_idle_player_keeps_after_the_turn_timeout(session: Any) -> None:
     assert session.step == 2
 
 
-def test_turn_timeout_zero_means_never(session: Any) -> None:
-    _started(session)
+def test_turn_timeout_zero_means_never(make_session: Any) -> None:
     clock = Clock()
-    runner = BotRunner(session, bot_delay=1.0, turn_timeout=0, clock=clock)
+    session = make_session(turn_timeout=0, clock=clock)
+    _started(session)
+    runner = BotRunner(session, bot_delay=1.0, clock=clock)
     runner.tick()
     clock.now += 100000
     assert runner.tick() is None and session.step == 1
 
 
 def test_h4_rapid_timer_replaces_the_turn_timeout(make_session: Any) -> None:
-    session = make_session("H4")
-    _started(session)
     clock = Clock()
-    runner = BotRunner(session, bot_delay=1.0, turn_timeout=90, clock=clock)
-    assert runner.idle_limit == 10
+    session = make_session("H4", turn_timeout=90, clock=clock)
+    _started(session)
+    runner = BotRunner(session, bot_delay=1.0, clock=clock)
+    turn = session.turn_time()
+    assert turn is not None and turn.seconds_left == 10  # H4's limit, not the 90 s
     runner.tick()
-    clock.now += 10.01
+    clock.now += 9.99
+    assert runner.tick() is None
+    clock.now += 0.02
     current = session.view(None)["current"]
     assert runner.tick() == f"timeout:{current}"
     kept = [e for e in session.view(None)["log"] if e["type"] == "kept"][-1]
@@ -60,11 +65,11 @@ def test_h4_rapid_timer_replaces_the_turn_timeout(make_session: Any) -> None:
 
 
 def test_bots_wait_for_their_delay_then_act(make_session: Any) -> None:
-    session = make_session(bots=2)
+    clock = Clock()
+    session = make_session(bots=2, turn_timeout=0, clock=clock)
     ana = session.join("Ana", "TEST").player_id
     session.act(ana, "start", 0)
-    clock = Clock()
-    runner = BotRunner(session, bot_delay=2.0, turn_timeout=0, clock=clock)
+    runner = BotRunner(session, bot_delay=2.0, clock=clock)
     bots = session.bots
     acted = 0
     for _ in range(20):
@@ -85,10 +90,10 @@ def test_bots_wait_for_their_delay_then_act(make_session: Any) -> None:
 def test_runner_thread_plays_a_bot_game_to_the_end(make_session: Any) -> None:
     from tests.api.cuckoo_http_client import wait_until
 
-    session = make_session(bots=3, bot_strategy="random")
+    session = make_session(bots=3, bot_strategy="random", turn_timeout=0.05)
     ana = session.join("Ana", "TEST").player_id
     session.act(ana, "start", 0)
-    runner = BotRunner(session, bot_delay=0.0, turn_timeout=0.05).start()
+    runner = BotRunner(session, bot_delay=0.0).start()
     try:
         assert wait_until(lambda: session.view(None)["phase"] in ("reveal", "game_over"), 10)
     finally:
@@ -100,7 +105,7 @@ def test_a_bot_deals_the_next_round_only_after_the_reveal_pause(make_session: An
     ana = session.join("Ana", "TEST").player_id
     session.act(ana, "start", 0)
     clock = Clock()
-    runner = BotRunner(session, bot_delay=1.0, turn_timeout=0, clock=clock)
+    runner = BotRunner(session, bot_delay=1.0, clock=clock)
     for _ in range(10):  # play the round: bots after their delay, Ana keeps
         view = session.view(None)
         if view["phase"] != "turns":

@@ -47,6 +47,13 @@ def _play(session: Session, moves: int, rng: random.Random) -> None:
         session.act(current, rng.choice(game_moves(session.view(current)["can"])), session.step)
 
 
+def _still() -> float:
+    """A stopped clock for sessions whose views are compared: a restart opens the current turn
+    anew (its ``turn_seconds_left`` is full again), and with time standing still so is the
+    reference's."""
+    return 1000.0
+
+
 def _party(path: Path, compact_every: int = journal.COMPACT_EVERY) -> Session:
     session = Session(
         HouseRules(),
@@ -55,6 +62,7 @@ def _party(path: Path, compact_every: int = journal.COMPACT_EVERY) -> Session:
         state_path=path,
         save_file=SaveFile(path, compact_every=compact_every),
         bots=1,
+        clock=_still,
     )
     for name in ("Ana", "Bea", "Cal"):
         session.join(name, "CAKE")
@@ -252,7 +260,10 @@ def test_issue18_restart_resumes_identically_anywhere_between_compactions(
             with journal_path(path).open("ab") as handle:
                 handle.write(b'99999 00000000 {"half a rec')
         resumed = Session(
-            HouseRules(), state_path=path, save_file=SaveFile(path, compact_every=every)
+            HouseRules(),
+            state_path=path,
+            save_file=SaveFile(path, compact_every=every),
+            clock=_still,
         )
         party._save_file = None  # the killed host writes nothing more; it is the reference
         assert resumed.to_dict() == party.to_dict()

@@ -52,7 +52,13 @@ def test_corrupt_save_is_refused(tmp_path: Path) -> None:
 
 def test_every_change_is_saved_and_resumed_exactly(tmp_path: Path) -> None:
     path = tmp_path / "state.json"
-    first = Session(HouseRules.parse("H1,H3"), seed=5, room="ROOM", state_path=path, bots=1)
+
+    def still() -> float:  # a restart opens the current turn anew: its time left is full
+        return 1000.0  # again, and with time standing still so is the first host's
+
+    first = Session(
+        HouseRules.parse("H1,H3"), seed=5, room="ROOM", state_path=path, bots=1, clock=still
+    )
     tokens = {name: first.join(name, "ROOM").token for name in ("Ana", "Bea", "Cal")}
     found = [first.player_for_token(token) for token in tokens.values()]
     ids = [pid for pid in found if pid is not None]
@@ -61,7 +67,7 @@ def test_every_change_is_saved_and_resumed_exactly(tmp_path: Path) -> None:
     _play(first, ids, 7, random.Random(1))
     views = {pid: first.view(pid) for pid in [*ids, None]}
     # no close(): as if the process died right after the last answer
-    second = Session(HouseRules(), seed=999, room="OTHER", state_path=path)
+    second = Session(HouseRules(), seed=999, room="OTHER", state_path=path, clock=still)
     try:
         assert second.resumed and second.room == "ROOM"
         assert second.options.five_lives and second.options.double_cut

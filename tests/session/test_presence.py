@@ -142,7 +142,7 @@ def test_issue12_present_idle_player_is_not_kept_by_presence(party: Party) -> No
 def test_issue12_the_runner_applies_presence(party: Party) -> None:
     ana, _bea, _cal = party.join("Ana", "Bea", "Cal")
     party.session.act(ana, "start", 0)
-    runner = BotRunner(party.session, bot_delay=1.0, turn_timeout=0, clock=party.clock)
+    runner = BotRunner(party.session, bot_delay=1.0, clock=party.clock)
     current = party.session.view(None)["current"]
     party.leave(current)
     assert runner.tick() is None

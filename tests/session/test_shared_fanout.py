@@ -27,6 +27,12 @@ GAME_MOVES = ("start", "keep", "exchange", "cut", "deal")
 NAMES = ("Zoë", "Bea", "渡辺", "Cal", 'Ö\'Neil "O"', "Dan")
 
 
+def _still() -> float:
+    """The session's clock, stopped: a view built later then equals the one sent (the open
+    turn's ``turn_seconds_left`` would otherwise have moved on)."""
+    return 1000.0
+
+
 def _wire(view: Mapping[str, Any]) -> bytes:
     """The stream's message as phone_web/api.py wrote it before issue 18 (the contract)."""
     data = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
@@ -79,7 +85,7 @@ def test_issue18_hidden_information_every_update_is_the_receivers_own_view_on_th
     make_session: Callable[..., Session], seed: int
 ) -> None:
     rules = random.Random(seed).choice(["", "H1", "H3", "H2,H3", "H5", "H7"])
-    session = make_session(rules, seed=seed)
+    session = make_session(rules, seed=seed, clock=_still)
     ids = [session.join(name, "TEST").player_id for name in NAMES[: 3 + seed % 4]]
     subs: dict[str | None, Subscription] = {pid: session.subscribe(pid) for pid in ids}
     subs[None] = session.subscribe(None, presence=False)
@@ -96,7 +102,7 @@ def test_issue18_hidden_information_paced_updates_on_the_wire(
     make_session: Callable[..., Session],
 ) -> None:
     """With the TV leading, phones' views are rewritten by the pacer: still exact and private."""
-    session = make_session("", seed=5)
+    session = make_session("", seed=5, clock=_still)
     ids = [session.join(name, "TEST").player_id for name in NAMES[:4]]
     tv = TV(session)
     subs: dict[str | None, Subscription] = {pid: session.subscribe(pid) for pid in ids}
@@ -205,7 +211,8 @@ def test_issue18_a_taps_answer_is_its_streams_text_and_the_view_built_alone(
 ) -> None:
     """``act_json`` reuses the change's update for a player with a stream, builds one for a
     player without: either way the answer is the player's view now, exactly as before."""
-    session = make_session(random.Random(seed).choice(["", "H1", "H3", "H7"]), seed=seed)
+    rules = random.Random(seed).choice(["", "H1", "H3", "H7"])
+    session = make_session(rules, seed=seed, clock=_still)
     ids = [session.join(name, "TEST").player_id for name in NAMES[: 3 + seed % 3]]
     streams = {pid: session.subscribe(pid) for pid in ids[::2]}  # every other player
     tv = TV(session) if tv_leads else None

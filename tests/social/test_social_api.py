@@ -33,7 +33,9 @@ def _party(
     make_session: Any, waiting: int, rules: str = ""
 ) -> tuple[Session, Any, dict[str, str], FakeClock]:
     """Three players in a game, ``waiting`` more guests waiting; a fake reaction clock."""
-    session: Session = make_session(rules)
+    # The session's own clock stands still (views compared before and after keep the open
+    # turn's time left); only the reactions' clock moves.
+    session: Session = make_session(rules, clock=lambda: 1000.0)
     clock = FakeClock()
     session.reactions = social.ReactionDesk(clock)
     tokens: dict[str, str] = {}

@@ -37,7 +37,7 @@ def test_whole_game_with_bots_runs_through_the_tv_loop(catalog: Any) -> None:
 
     app.stage.receive = spy  # type: ignore[method-assign]
     phases: set[str] = {app.stage.phase}
-    runner = BotRunner(session, bot_delay=0.05, turn_timeout=0).start()
+    runner = BotRunner(session, bot_delay=0.05).start()
     clock = FakeClock()
     kinds: set[str] = set()
     deadline = time.monotonic() + 120  # bounded: the loop stops by itself

@@ -133,6 +133,11 @@ def test_issue12_tv_counts_down_an_away_players_turn(
     current = session.view(None)["current"]
     for sub in [s for s in session._subscribers if s.player_id == current]:
         sub.close()
+    for _ in range(20):  # the TV deals first; the turn, and the wait, begin once it shows it
+        _settle(app)
+        if session.turn_time() is not None:
+            break
+    assert session.turn_time() is not None
     clock.now += 5
     _settle(app)
     name = session.view(None)["players"][ids.index(current)]["name"]
