@@ -83,6 +83,7 @@ def present(
     playing: bool = False,
     turned: int = 0,
     marked: bool = False,
+    public: Mapping[str, object] | None = None,
 ) -> AnyView:
     """``view`` as the TV shows it: before the ``unseen`` events, oldest first.
 
@@ -90,6 +91,12 @@ def present(
     cards are up and ``marked`` tells whether the lowest rank is marked. Returns a new view; ``view``
     is not changed. Events before the last new deal in ``unseen`` cannot be undone (the view
     is already of the next deal) and are left as they are.
+
+    ``public``: this change's public view, already presented with the same arguments, when
+    ``view`` is a receiver's view of that change (``player_view``: the same public members,
+    its own ``me`` and ``can``). The table is then not masked again: every member but ``me``
+    and ``can`` is taken from ``public`` as it is, and only those two are masked — one masking
+    of the table per change instead of one per phone (issue 18.1). The result is the same.
     """
     start = _after_last_deal(unseen)
     if start:  # the event playing now is older than the deal in the view: nothing partial
@@ -98,7 +105,29 @@ def present(
     if not unseen:
         return view
     final = cast(View, view)  # the one unchecked step: see ``AnyView``
-    shown = _masking_copy(final)
+    if public is None or list(public) != list(final):
+        shown = _masking_copy(final)
+        _present_table(shown, unseen, playing, turned, marked)
+    else:  # the table is masked already: the public members as they are, a copy of ``me``
+        shown = cast(View, {key: public[key] for key in final})
+        shown["can"] = final.get("can", [])
+        me = final.get("me")
+        shown["me"] = None if me is None else me.copy()
+    _present_own(shown, unseen, final)
+    return cast(AnyView, shown)
+
+
+def _turn_is_held(view: View, unseen: Sequence[Unseen]) -> bool:
+    """Does ``view`` (the table masked) go back to the last turn the TV announced?"""
+    kinds = {item.event["type"] for item in unseen}
+    return "turn" in kinds or ("reveal" in kinds and view.get("phase") == Phase.TURNS)
+
+
+def _present_table(
+    shown: View, unseen: Sequence[Unseen], playing: bool, turned: int, marked: bool
+) -> None:
+    """Mask the public members of ``shown`` (a masking copy): the table before ``unseen``."""
+    over = shown.get("phase") in (Phase.REVEAL, Phase.GAME_OVER)  # the final view's phase
     log = _log_before(shown.get("log") or [], unseen)
     shown["log"] = log
     kings_up = _kings_up(log)
@@ -109,13 +138,26 @@ def present(
     for index, item in reversed(list(enumerate(unseen))):
         now = partial and index == 0
         _undo(shown, item, kings_up, now, turned if now else 0, marked and now)
-    kinds = {item.event["type"] for item in unseen}
-    if "turn" in kinds or ("reveal" in kinds and shown.get("phase") == Phase.TURNS):
-        _back_to_the_shown_turn(shown, log)
+    if _turn_is_held(shown, unseen):  # the turn is the last one the TV announced
+        turns = [e["player"] for e in log if e["type"] == "turn"]
+        shown["current"] = turns[-1] if turns and shown.get("phase") == Phase.TURNS else None
+    if over:
+        shown["next_dealer"] = None
+
+
+def _present_own(shown: View, unseen: Sequence[Unseen], final: View) -> None:
+    """Mask the receiver's own ``me`` (a copy in ``shown``) and ``can``, the table masked."""
+    me = shown.get("me")
+    if me is not None:
+        for item in reversed(unseen):
+            _undo_own(me, item)
+    if _turn_is_held(shown, unseen):
+        # No move can be made before the TV shows more.
+        shown["can"] = [a for a in shown.get("can", []) if a not in PLAY_ACTIONS]
+        if me is not None:
+            me["target"] = None
     if final.get("phase") in (Phase.REVEAL, Phase.GAME_OVER):
         shown["can"] = [a for a in shown.get("can", []) if a not in AFTER_REVEAL_ACTIONS]
-        shown["next_dealer"] = None
-    return cast(AnyView, shown)
 
 
 def _after_last_deal(unseen: Sequence[Unseen]) -> int:
@@ -141,16 +183,6 @@ def _kings_up(log: Iterable[EventDict]) -> set[str]:
     return {e["king"] for e in log if e["type"] == "blocked" and e["king"]}
 
 
-def _back_to_the_shown_turn(view: View, log: Sequence[EventDict]) -> None:
-    """The turn is the last one the TV announced; no move can be made before it shows more."""
-    turns = [e["player"] for e in log if e["type"] == "turn"]
-    view["current"] = turns[-1] if turns and view.get("phase") == Phase.TURNS else None
-    view["can"] = [a for a in view.get("can", []) if a not in PLAY_ACTIONS]
-    me = view.get("me")
-    if me:
-        me["target"] = None
-
-
 def _masking_copy(view: View) -> View:
     """A copy of ``view`` that masking may change without touching ``view`` (issue 18.1).
 
@@ -173,16 +205,33 @@ def _players(view: View) -> dict[str, SeatView]:
     return {p["id"]: p for p in view.get("players", [])}
 
 
-def _me(view: View, player: str) -> MeView | None:
-    """The receiver's own facts, if the receiver is ``player``."""
-    me = view.get("me")
-    return me if me is not None and me.get("id") == player else None
+def _undo_own(me: MeView, item: Unseen) -> None:
+    """Put back the receiver's own facts as they were before ``item.event``."""
+    event, own = item.event, me.get("id")
+    if event["type"] == "eliminated" and event["player"] == own:
+        me["status"] = Status.ACTIVE
+    elif event["type"] == "life_lost" and event["player"] == own:
+        me["lives"] = item.lives_before if item.lives_before is not None else event["lives"] + 1
+    elif event["type"] == "cut_taken" and event["dealer"] == own:
+        dealer = event["dealer"]
+        cut = _take_private(me, lambda e: e["type"] == "cut_card" and e["dealer"] == dealer)
+        if cut is not None and cut["type"] == "cut_card":  # always: narrows it for mypy
+            me["card"] = cut["discarded"]
+    elif event["type"] == "exchanged" and own in (event["player"], event["target"]):
+        asker, target = event["player"], event["target"]
+        own_side: Literal["gave", "got"] = "gave" if own == asker else "got"
+        swap = _take_private(
+            me, lambda e: e["type"] == "swap" and e["player"] == asker and e["target"] == target
+        )
+        if swap is not None and swap["type"] == "swap":  # always: narrows it for mypy
+            me["card"] = swap[own_side]
 
 
 def _undo(
     view: View, item: Unseen, kings_up: set[str], playing: bool, turned: int, marked: bool
 ) -> None:
-    """Put back the table as it was before ``item.event`` (one kind at a time)."""
+    """Put back the table as it was before ``item.event`` (one kind at a time); the
+    receiver's own ``me`` is ``_undo_own``'s."""
     event = item.event
     players = _players(view)
     if event["type"] == "game_over":
@@ -199,8 +248,8 @@ def _undo(
         _undo_reveal(view, event, kings_up, playing, turned, marked)
     elif event["type"] == "cut_king":
         view["cut_king"] = None
-    elif event["type"] == "cut_taken":
-        _undo_cut(view, event["dealer"])
+    elif event["type"] == "cut_taken":  # the discard is one card shorter
+        view["discard_count"] = max(0, view.get("discard_count", 0) - 1)
     elif event["type"] == "blocked":
         _undo_block(view, players, event["king"], kings_up)
     elif event["type"] == "exchanged":
@@ -210,9 +259,6 @@ def _undo(
 def _undo_elimination(view: View, players: dict[str, SeatView], pid: str) -> None:
     if pid in players:
         players[pid]["status"] = Status.ACTIVE
-    me = _me(view, pid)
-    if me is not None:
-        me["status"] = Status.ACTIVE
     view["eliminated"] = [p for p in view.get("eliminated", []) if p != pid]
 
 
@@ -224,9 +270,6 @@ def _undo_life_lost(
     lives = before if before is not None else event["lives"] + 1
     if pid in players:
         players[pid]["lives"] = lives
-    me = _me(view, pid)
-    if me is not None:
-        me["lives"] = lives
     view["losers"] = [p for p in view.get("losers", []) if p != pid]
 
 
@@ -250,16 +293,6 @@ def _undo_reveal(
         view["shown"] = _cards_up(view)
 
 
-def _undo_cut(view: View, dealer: str) -> None:
-    """The dealer holds the card they discarded again; the discard is one card shorter."""
-    me = _me(view, dealer)
-    if me is not None:
-        cut = _take_private(me, lambda e: e["type"] == "cut_card" and e["dealer"] == dealer)
-        if cut is not None and cut["type"] == "cut_card":  # always: narrows it for mypy
-            me["card"] = cut["discarded"]
-    view["discard_count"] = max(0, view.get("discard_count", 0) - 1)
-
-
 def _undo_block(view: View, players: dict[str, SeatView], king: str, kings_up: set[str]) -> None:
     """The blocking King goes face down again, unless the TV showed it blocking before."""
     if king in kings_up:
@@ -271,23 +304,14 @@ def _undo_block(view: View, players: dict[str, SeatView], king: str, kings_up: s
 
 
 def _undo_exchange(view: View, event: ExchangedEvent, players: dict[str, SeatView]) -> None:
-    """Swap back: shown Kings travel back, and each trader holds their own old card again."""
+    """Swap back the cards up on the table: shown Kings travel back (each trader's own card
+    is ``_undo_own``'s)."""
     asker, target = event["player"], event["target"]
     if asker in players and target in players:
         a, b = players[asker], players[target]
         a["card"], b["card"] = b.get("card"), a.get("card")
         if view.get("phase") == Phase.TURNS:
             view["shown"] = _cards_up(view)
-    traders: tuple[tuple[str, Literal["gave", "got"]], ...] = ((asker, "gave"), (target, "got"))
-    for pid, own in traders:
-        me = _me(view, pid)
-        if me is None:
-            continue
-        swap = _take_private(
-            me, lambda e: e["type"] == "swap" and e["player"] == asker and e["target"] == target
-        )
-        if swap is not None and swap["type"] == "swap":  # always: narrows it for mypy
-            me["card"] = swap[own]
 
 
 def _cards_up(view: View) -> dict[str, str]:
@@ -304,6 +328,28 @@ def _take_private(me: MeView, found: Callable[[EventDict], bool]) -> EventDict |
             me["history"] = history
             return entry
     return None
+
+
+@dataclass(frozen=True)
+class Masking:
+    """The outcomes a TV had not shown at one moment, and how far it was into the first."""
+
+    unseen: tuple[Unseen, ...]
+    playing: bool
+    turned: int
+    marked: bool
+
+    def present(self, view: AnyView, public: Mapping[str, object] | None = None) -> AnyView:
+        """``present(view, …)`` at that moment; ``public``: this change's public view already
+        presented by this masking (see ``present``)."""
+        return present(
+            view,
+            self.unseen,
+            playing=self.playing,
+            turned=self.turned,
+            marked=self.marked,
+            public=public,
+        )
 
 
 class Pacer:
@@ -396,15 +442,20 @@ class Pacer:
 
     def present(self, view: AnyView) -> AnyView:
         """``view`` as the TV shows it now (unchanged when nothing is held back)."""
+        masking = self.masking()
+        return view if masking is None else masking.present(view)
+
+    def masking(self) -> Masking | None:
+        """What the TV has not shown yet, now (None: nothing is held back). The session masks
+        every receiver's view of one change with the same one."""
         with self._lock:
             if not self._leading or not self._unseen:
-                return view
-            unseen = [item for _, item in self._unseen]
-            first = self._unseen[0][0]
-            playing = first == self._shown.begun - 1
+                return None
+            unseen = tuple(item for _, item in self._unseen)
+            playing = self._unseen[0][0] == self._shown.begun - 1
             turned = self._shown.turned if playing else 0
             marked = self._shown.marked if playing else False
-        return present(view, unseen, playing=playing, turned=turned, marked=marked)
+        return Masking(unseen, playing, turned, marked)
 
     def release_if_stalled(self) -> bool:
         """Skip a TV that made no progress for ``stall_seconds``; True if it released views."""

@@ -27,7 +27,7 @@ from typing import Any
 
 from host import names, persistence, social
 from host.journal import SaveFile
-from host.pacing import STALL_SECONDS, Pacer, Shown
+from host.pacing import STALL_SECONDS, Masking, Pacer, Shown
 from host.palette import css_hex, player_colour
 from host.presence import DEFAULT_AWAY_SECONDS, Presence
 from host.rules import Game, HouseRules, IllegalAction, Status, View
@@ -672,7 +672,9 @@ class Session(HostControls):
     def _change(self) -> _Change:
         """This change's public view, built once for every receiver (lock held)."""
         public = self._public_locked()
-        return _Change(public, ViewText(self._pacer.present(public)), self._facts())
+        masking = self._pacer.masking()  # one moment of the TV's for every receiver
+        shown = public if masking is None else masking.present(public)
+        return _Change(public, ViewText(shown), self._facts(), masking)
 
     def _phone_update(self, player_id: str) -> Update:
         """The player's update of the table now, for a player with no stream (lock held)."""
@@ -680,8 +682,11 @@ class Session(HostControls):
         return Update(self._game.step, self._phone_view(player_id, change), [], change.phones)
 
     def _phone_view(self, player_id: str, change: _Change) -> View:
-        """A phone's view of this change, as the TV shows it, sharing the public members."""
-        view = self._pacer.present(self._player_locked(change.public, player_id, change.facts))
+        """A phone's view of this change, as the TV shows it, sharing the public members: the
+        table is masked once per change (``change.phones.base``), only ``me`` and ``can`` here."""
+        view = self._player_locked(change.public, player_id, change.facts)
+        if change.masking is not None:
+            view = change.masking.present(view, public=change.phones.base)
         return change.phones.adopt(view)
 
     # ------------------------------------------------------------- the TV leads
@@ -777,12 +782,14 @@ class _Change:
     ``phones`` encodes the public view as the TV shows it now (``host/pacing.py``; without a
     TV, the public view itself): every phone's view of the change shares its members, so each
     phone's message costs only the encoding of its own ``me`` and ``can``. ``facts``: the
-    table's facts every receiver's ``can`` reads, gathered once.
+    table's facts every receiver's ``can`` reads, gathered once. ``masking``: what the TV had
+    not shown when the change was built (None: nothing), the same for every phone.
     """
 
     public: View
     phones: ViewText
     facts: TableFacts
+    masking: Masking | None = None
 
 
 def _random_room(seed: int | None) -> str:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import pytest
+
 from host.pacing import STALL_SECONDS, Pacer, Shown, Unseen, present
 from host.rules import game_moves
 from host.rules.contract import RevealEvent
@@ -371,3 +373,42 @@ def test_issue12_a_paced_view_never_holds_a_card_its_receiver_may_not_see(
                     session.act(pid, rng.choice(game_moves(view["can"])), view["step"])
                     break
         assert table["round"] >= 3, "the random game should reach a few reveals"
+
+
+@pytest.mark.parametrize(("rules", "seed"), [("H3", 0), ("H4,H5", 1), ("H1,H2", 2), ("", 3)])
+def test_issue18_one_masking_of_the_table_per_change_gives_every_phone_its_own_view(
+    make_session: Callable[..., Session], rules: str, seed: int
+) -> None:
+    """Issue 18.1 with a TV: the fan-out masks the table once per change and each phone's
+    ``me`` and ``can`` alone (``present(…, public=…)``). Checked at random moments of the TV
+    (a reveal half turned, a swap not yet played, a cut, lives lost, eliminations) against
+    masking each phone's whole view, the path ``session.view`` takes: equal, for every
+    player, so no phone sees more (or less) than before (RULES.md "Hidden information")."""
+    import random
+
+    session = make_session(rules, seed=seed)
+    ids = [session.join(name, "TEST").player_id for name in (*NAMES, "Eve")]
+    tv = TV(session)
+    rng = random.Random(seed)
+    session.act(ids[0], "start", 0)
+    compared = 0
+    for _ in range(500):
+        tv.play(rng.choice((0.05, 0.2, 0.6)))
+        masking = session._pacer.masking()
+        if masking is not None:
+            with session._lock:
+                public = session._public_locked()
+                views = {pid: session._player_locked(public, pid) for pid in ids}
+            shown = masking.present(public)
+            for pid, view in views.items():
+                assert masking.present(view, public=shown) == masking.present(view), (pid, seed)
+                compared += 1
+        table = session.view(None)
+        if table["phase"] == "game_over":
+            break
+        for pid in ids:
+            view = session.view(pid)
+            if game_moves(view["can"]):
+                session.act(pid, rng.choice(game_moves(view["can"])), view["step"])
+                break
+    assert compared > 100  # the TV was behind often enough for the check to mean something
