@@ -105,15 +105,16 @@ def present(
     if not unseen:
         return view
     final = cast(View, view)  # the one unchecked step: see ``AnyView``
+    over = final.get("phase") in (Phase.REVEAL, Phase.GAME_OVER)
     if public is None or list(public) != list(final):
         shown = _masking_copy(final)
-        _present_table(shown, unseen, playing, turned, marked)
+        _present_table(shown, unseen, playing, turned, marked, over)
     else:  # the table is masked already: the public members as they are, a copy of ``me``
         shown = cast(View, {key: public[key] for key in final})
         shown["can"] = final.get("can", [])
         me = final.get("me")
         shown["me"] = None if me is None else me.copy()
-    _present_own(shown, unseen, final)
+    _present_own(shown, unseen, over)
     return cast(AnyView, shown)
 
 
@@ -124,10 +125,10 @@ def _turn_is_held(view: View, unseen: Sequence[Unseen]) -> bool:
 
 
 def _present_table(
-    shown: View, unseen: Sequence[Unseen], playing: bool, turned: int, marked: bool
+    shown: View, unseen: Sequence[Unseen], playing: bool, turned: int, marked: bool, over: bool
 ) -> None:
-    """Mask the public members of ``shown`` (a masking copy): the table before ``unseen``."""
-    over = shown.get("phase") in (Phase.REVEAL, Phase.GAME_OVER)  # the final view's phase
+    """Mask the public members of ``shown`` (a masking copy): the table before ``unseen``.
+    ``over``: the final view is of a reveal or a game's end (nobody deals before the TV ends it)."""
     log = _log_before(shown.get("log") or [], unseen)
     shown["log"] = log
     kings_up = _kings_up(log)
@@ -145,7 +146,7 @@ def _present_table(
         shown["next_dealer"] = None
 
 
-def _present_own(shown: View, unseen: Sequence[Unseen], final: View) -> None:
+def _present_own(shown: View, unseen: Sequence[Unseen], over: bool) -> None:
     """Mask the receiver's own ``me`` (a copy in ``shown``) and ``can``, the table masked."""
     me = shown.get("me")
     if me is not None:
@@ -156,7 +157,7 @@ def _present_own(shown: View, unseen: Sequence[Unseen], final: View) -> None:
         shown["can"] = [a for a in shown.get("can", []) if a not in PLAY_ACTIONS]
         if me is not None:
             me["target"] = None
-    if final.get("phase") in (Phase.REVEAL, Phase.GAME_OVER):
+    if over:
         shown["can"] = [a for a in shown.get("can", []) if a not in AFTER_REVEAL_ACTIONS]
 
 

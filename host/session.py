@@ -173,8 +173,7 @@ class Session(HostControls):
             self._next_number = 1
             self._pending_bots = max(0, bots)
             self._save()
-        self._note_open_turn()  # a resumed turn's time starts again now
-        self._observe_presence()
+        self._observe_table()  # a resumed turn's time starts again now
 
     # ------------------------------------------------------------- persistence
 
@@ -644,8 +643,7 @@ class Session(HostControls):
             self._save()
         if events:
             self._pacer.sent(visible_to(events, None), {p.id: p.lives for p in self._game.players})
-        self._note_open_turn()  # after ``sent``: a turn the TV has still to announce is not open
-        self._observe_presence()
+        self._observe_table()  # after ``sent``: a turn the TV has still to announce is not open
         holding = self._pacer.holding()
         change: _Change | None = None
         updates: dict[str | None, Update] = {}  # one per receiver: equal updates shared
@@ -718,8 +716,7 @@ class Session(HostControls):
         with self._lock:
             if self._closed:
                 return
-            self._note_open_turn()  # the TV may just have announced a turn: its time starts
-            self._observe_presence()
+            self._observe_table()  # the TV may just have announced a turn: its time starts
             batch: list[tuple[Subscription, Update]] = []
             change: _Change | None = None
             updates: dict[str, Update] = {}

@@ -182,8 +182,10 @@ class HostControls:
         with self._lock:
             return self._turn_time_locked()
 
-    def _observe_presence(self) -> None:
-        """Called under the lock on every change: presence notes who went or came back."""
+    def _observe_table(self) -> None:
+        """Called under the lock after every change and every beat the TV reports: the open
+        turn is noted, then presence notes who went or came back (it reads the open turn)."""
+        self._note_open_turn()
         if self._presence is not None:
             self._presence.observe(self._table())
 
