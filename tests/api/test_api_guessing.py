@@ -13,17 +13,10 @@ from typing import Any
 from host.i18n import Catalog
 from phone_web import create_app
 from phone_web.limits import GUESSES_PER_MINUTE, GuessLimiter
+from tests.clock import Clock
 
 GUESSER = {"REMOTE_ADDR": "192.0.2.66"}
 NEIGHBOUR = {"REMOTE_ADDR": "192.0.2.7"}
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def _app(session: Any, clock: Clock | None = None) -> Any:

@@ -13,16 +13,9 @@ from host.rules import RULE_FIELDS, HouseRules
 from host.rules.controls import RAPID_SECONDS_RANGE
 from host.session_controls import CONTROL_ACTIONS
 from phone_web import create_app
+from tests.clock import Clock
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Table:

@@ -11,6 +11,7 @@ import pytest
 from host.i18n import Catalog
 from host.rules import HouseRules
 from host.session import Session
+from tests.clock import Clock
 from tests.phone.test_phone_game import seat_three
 
 RAPID_SECONDS = 30
@@ -51,22 +52,12 @@ def test_h4_countdown_on_my_turn_only(
     session.close()
 
 
-class StoppedClock:
-    """The host's clock, moved by the test alone."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_h4_a_reloaded_page_counts_on_from_the_time_left(
     live_server: Any, phone_factory: Any
 ) -> None:
     """H4: a phone reloaded mid-turn shows the seconds the host has left, not the full time
     again (the view says what is left: ``turn_seconds_left``)."""
-    clock = StoppedClock()
+    clock = Clock()  # the host's clock, moved by the test alone
     rules = HouseRules.parse("H4", rapid_seconds=RAPID_SECONDS)
     session = Session(rules, room="TEST", seed=42, clock=clock)
     server = live_server(session)

@@ -5,14 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from host.bot_runner import BotRunner
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.clock import Clock
 
 
 def _started(session: Any, names: tuple[str, ...] = ("Ana", "Bea", "Cal")) -> list[str]:

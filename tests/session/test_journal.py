@@ -33,6 +33,7 @@ from host.pacing import Shown
 from host.persistence import save_atomic
 from host.rules import HouseRules, game_moves
 from host.session import Session
+from tests.clock import Clock
 from tests.host_process import HostProcess, without_connected
 
 
@@ -47,13 +48,6 @@ def _play(session: Session, moves: int, rng: random.Random) -> None:
         session.act(current, rng.choice(game_moves(session.view(current)["can"])), session.step)
 
 
-def _still() -> float:
-    """A stopped clock for sessions whose views are compared: a restart opens the current turn
-    anew (its ``turn_seconds_left`` is full again), and with time standing still so is the
-    reference's."""
-    return 1000.0
-
-
 def _party(path: Path, compact_every: int = journal.COMPACT_EVERY) -> Session:
     session = Session(
         HouseRules(),
@@ -62,7 +56,9 @@ def _party(path: Path, compact_every: int = journal.COMPACT_EVERY) -> Session:
         state_path=path,
         save_file=SaveFile(path, compact_every=compact_every),
         bots=1,
-        clock=_still,
+        # Stopped, as the resumed host's below: a restart opens the current turn anew (its
+        # turn_seconds_left is full again), and with time standing still so is the reference's.
+        clock=Clock(),
     )
     for name in ("Ana", "Bea", "Cal"):
         session.join(name, "CAKE")
@@ -263,7 +259,7 @@ def test_issue18_restart_resumes_identically_anywhere_between_compactions(
             HouseRules(),
             state_path=path,
             save_file=SaveFile(path, compact_every=every),
-            clock=_still,
+            clock=Clock(),
         )
         party._save_file = None  # the killed host writes nothing more; it is the reference
         assert resumed.to_dict() == party.to_dict()

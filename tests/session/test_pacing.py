@@ -7,7 +7,8 @@ what every phone's view holds against what the TV has played.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import random
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -342,37 +343,42 @@ def _codes(view: Mapping[str, Any]) -> set[str]:
     return found
 
 
+def _random_moments(
+    session: Session, tv: TV, ids: list[str], rng: random.Random, steps: int
+) -> Iterator[None]:
+    """Start, then random moves by whoever may act while the TV plays at a random pace: yields
+    after each of the TV's steps, before the next move, until the game is over or ``steps``."""
+    session.act(ids[0], "start", 0)
+    for _ in range(steps):
+        tv.play(rng.choice((0.05, 0.2, 0.6)))
+        yield
+        if session.view(None)["phase"] == "game_over":
+            return
+        for pid in ids:
+            view = session.view(pid)
+            if game_moves(view["can"]):
+                session.act(pid, rng.choice(game_moves(view["can"])), view["step"])
+                break
+
+
 def test_issue12_a_paced_view_never_holds_a_card_its_receiver_may_not_see(
     make_session: Callable[..., Session],
 ) -> None:
     """Random games, random TV pace: every paced view is checked against the engine's own
     independent rule (``host.rules.views.may_see``) — masking only ever hides or gives back
     the receiver's own earlier card."""
-    import random
-
     from host.rules.views import may_see
 
     for seed in range(3):
         session = make_session("H3", seed=seed)
         ids = [session.join(name, "TEST").player_id for name in (*NAMES, "Eve")]
-        tv = TV(session)
-        rng = random.Random(seed)
-        session.act(ids[0], "start", 0)
-        for _ in range(400):
-            tv.play(rng.choice((0.05, 0.2, 0.6)))
+        for _ in _random_moments(session, TV(session), ids, random.Random(seed), 400):
             game = session._game  # the test is the referee: it may look at the engine
             for pid in [*ids, None]:
                 view = session.view(pid, paced=True)
                 assert _codes(view) <= {str(c) for c in may_see(game, pid)}, (seed, pid)
-            table = session.view(None)
-            if table["phase"] == "game_over":
-                break
-            for pid in ids:
-                view = session.view(pid)
-                if game_moves(view["can"]):
-                    session.act(pid, rng.choice(game_moves(view["can"])), view["step"])
-                    break
-        assert table["round"] >= 3, "the random game should reach a few reveals"
+            rounds = session.view(None)["round"]
+        assert rounds >= 3, "the random game should reach a few reveals"
 
 
 @pytest.mark.parametrize(("rules", "seed"), [("H3", 0), ("H4,H5", 1), ("H1,H2", 2), ("", 3)])
@@ -384,16 +390,10 @@ def test_issue18_one_masking_of_the_table_per_change_gives_every_phone_its_own_v
     (a reveal half turned, a swap not yet played, a cut, lives lost, eliminations) against
     masking each phone's whole view, the path ``session.view`` takes: equal, for every
     player, so no phone sees more (or less) than before (RULES.md "Hidden information")."""
-    import random
-
     session = make_session(rules, seed=seed)
     ids = [session.join(name, "TEST").player_id for name in (*NAMES, "Eve")]
-    tv = TV(session)
-    rng = random.Random(seed)
-    session.act(ids[0], "start", 0)
     compared = 0
-    for _ in range(500):
-        tv.play(rng.choice((0.05, 0.2, 0.6)))
+    for _ in _random_moments(session, TV(session), ids, random.Random(seed), 500):
         masking = session._pacer.masking()
         if masking is not None:
             with session._lock:
@@ -403,12 +403,4 @@ def test_issue18_one_masking_of_the_table_per_change_gives_every_phone_its_own_v
             for pid, view in views.items():
                 assert masking.present(view, public=shown) == masking.present(view), (pid, seed)
                 compared += 1
-        table = session.view(None)
-        if table["phase"] == "game_over":
-            break
-        for pid in ids:
-            view = session.view(pid)
-            if game_moves(view["can"]):
-                session.act(pid, rng.choice(game_moves(view["can"])), view["step"])
-                break
     assert compared > 100  # the TV was behind often enough for the check to mean something

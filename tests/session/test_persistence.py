@@ -12,6 +12,7 @@ import pytest
 from host import persistence
 from host.rules import HouseRules, game_moves
 from host.session import Session
+from tests.clock import Clock
 
 
 def _play(session: Any, ids: list[str], moves: int, rng: random.Random) -> None:
@@ -53,9 +54,9 @@ def test_corrupt_save_is_refused(tmp_path: Path) -> None:
 def test_every_change_is_saved_and_resumed_exactly(tmp_path: Path) -> None:
     path = tmp_path / "state.json"
 
-    def still() -> float:  # a restart opens the current turn anew: its time left is full
-        return 1000.0  # again, and with time standing still so is the first host's
-
+    # A stopped clock: a restart opens the current turn anew (its time left is full again),
+    # and with time standing still so is the first host's.
+    still = Clock()
     first = Session(
         HouseRules.parse("H1,H3"), seed=5, room="ROOM", state_path=path, bots=1, clock=still
     )

@@ -11,14 +11,7 @@ from host.bot_runner import BotRunner
 from host.presence import Presence, Table
 from host.rules import game_moves
 from host.session import SessionError
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.clock import Clock
 
 
 class Party:

@@ -20,17 +20,12 @@ from host.rules import may_see
 from host.session import Session
 from host.subscriptions import Subscription, Update
 from host.view_text import ViewText, encode_view, sse_message
+from tests.clock import Clock
 from tests.rules.test_properties import cards_in
 from tests.session.test_pacing import TV
 
 GAME_MOVES = ("start", "keep", "exchange", "cut", "deal")
 NAMES = ("Zoë", "Bea", "渡辺", "Cal", 'Ö\'Neil "O"', "Dan")
-
-
-def _still() -> float:
-    """The session's clock, stopped: a view built later then equals the one sent (the open
-    turn's ``turn_seconds_left`` would otherwise have moved on)."""
-    return 1000.0
 
 
 def _wire(view: Mapping[str, Any]) -> bytes:
@@ -85,7 +80,8 @@ def test_issue18_hidden_information_every_update_is_the_receivers_own_view_on_th
     make_session: Callable[..., Session], seed: int
 ) -> None:
     rules = random.Random(seed).choice(["", "H1", "H3", "H2,H3", "H5", "H7"])
-    session = make_session(rules, seed=seed, clock=_still)
+    # A stopped clock: a view built later agrees with the one sent on the time left.
+    session = make_session(rules, seed=seed, clock=Clock())
     ids = [session.join(name, "TEST").player_id for name in NAMES[: 3 + seed % 4]]
     subs: dict[str | None, Subscription] = {pid: session.subscribe(pid) for pid in ids}
     subs[None] = session.subscribe(None, presence=False)
@@ -102,7 +98,8 @@ def test_issue18_hidden_information_paced_updates_on_the_wire(
     make_session: Callable[..., Session],
 ) -> None:
     """With the TV leading, phones' views are rewritten by the pacer: still exact and private."""
-    session = make_session("", seed=5, clock=_still)
+    # A stopped clock: a view built later agrees with the one sent on the time left.
+    session = make_session("", seed=5, clock=Clock())
     ids = [session.join(name, "TEST").player_id for name in NAMES[:4]]
     tv = TV(session)
     subs: dict[str | None, Subscription] = {pid: session.subscribe(pid) for pid in ids}
@@ -212,7 +209,8 @@ def test_issue18_a_taps_answer_is_its_streams_text_and_the_view_built_alone(
     """``act_json`` reuses the change's update for a player with a stream, builds one for a
     player without: either way the answer is the player's view now, exactly as before."""
     rules = random.Random(seed).choice(["", "H1", "H3", "H7"])
-    session = make_session(rules, seed=seed, clock=_still)
+    # A stopped clock: a view built later agrees with the one sent on the time left.
+    session = make_session(rules, seed=seed, clock=Clock())
     ids = [session.join(name, "TEST").player_id for name in NAMES[: 3 + seed % 3]]
     streams = {pid: session.subscribe(pid) for pid in ids[::2]}  # every other player
     tv = TV(session) if tv_leads else None

@@ -16,17 +16,10 @@ import pytest
 
 from host.bot_runner import BotRunner
 from host.session import Session
+from tests.clock import Clock
 from tests.session.test_pacing import TV
 
 NAMES = ("Ana", "Bea", "Cal", "Dan")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def _started(make_session: Callable[..., Session], rules: str, **kwargs: Any) -> Session:

@@ -19,24 +19,17 @@ from host.tv.evening import draw_reactions, reaction_spots
 from host.tv.layout import CAPTION_HEIGHT, seat_spots
 from host.tv.seats import card_rect
 from phone_web import create_app
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.clock import Clock
 
 
 def _party(
     make_session: Any, waiting: int, rules: str = ""
-) -> tuple[Session, Any, dict[str, str], FakeClock]:
+) -> tuple[Session, Any, dict[str, str], Clock]:
     """Three players in a game, ``waiting`` more guests waiting; a fake reaction clock."""
     # The session's own clock stands still (views compared before and after keep the open
     # turn's time left); only the reactions' clock moves.
-    session: Session = make_session(rules, clock=lambda: 1000.0)
-    clock = FakeClock()
+    session: Session = make_session(rules, clock=Clock())
+    clock = Clock()
     session.reactions = social.ReactionDesk(clock)
     tokens: dict[str, str] = {}
     for name in ("Ana", "Bea", "Cal"):

@@ -13,15 +13,8 @@ import pygame.event
 from host.tv.app import TVApp
 from host.tv.lobby import MIDDLE_X, PLAYERS_X
 from host.tv.overlays import KickOverlay
+from tests.clock import Clock
 from tests.tv.conftest import JOIN_URL, FakeAnnouncer
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def _texts(app: TVApp) -> list[str]:
