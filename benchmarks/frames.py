@@ -36,11 +36,13 @@ def animated_frames(
     from host.tv.app import FRAME_SECONDS, TVApp, open_window
     from host.tv.rehearsal import Rehearsal
 
-    if scaled:
-        surface = open_window(False, "frames benchmark")
+    if scaled:  # the party's window: the canvas shown through SDL's renderer
+        screen = open_window(False, "frames benchmark")
+        surface, show, close = screen.canvas, screen.present, screen.close
     else:
         pygame.display.init()
         surface = pygame.display.set_mode((1920, 1080))
+        show, close = pygame.display.flip, pygame.display.quit
     table = Rehearsal(
         seed=9, people=("Ana", "Chloé", "Niccolò", "François", "Zoë", "Björn", "Inès", "Mattia")
     )
@@ -63,24 +65,23 @@ def animated_frames(
                 needed.append(app.needs_render)
             app.render(surface)
             drawn = time.perf_counter()
-            pygame.display.flip()
+            show()
             times.append((drawn - start) * 1000)
             flips.append((time.perf_counter() - drawn) * 1000)
             cpu.append((time.thread_time() - start_cpu) * 1000)
     finally:
-        pygame.display.quit()
+        close()
     return times, flips, cpu
 
 
 def idle_cpu(seconds: float) -> float:
     """Percent of one core used by the real loop while the lobby waits for players."""
-    import pygame
 
     from host.i18n import Catalog
     from host.tv.app import TVApp, open_window
     from host.tv.rehearsal import Rehearsal
 
-    surface = open_window(False, "idle benchmark")
+    screen = open_window(False, "idle benchmark")
     table = Rehearsal(seed=9, people=("Ana", "Chloé"))
     app = TVApp(
         table.session,
@@ -90,15 +91,15 @@ def idle_cpu(seconds: float) -> float:
         join_url="http://192.168.1.20:8000/?room=CAKE",
     )
     try:
-        app.run(surface, max_frames=5)  # first frame drawn, caches warm
+        app.run(screen=screen, max_frames=5)  # first frame drawn, caches warm
         cpu, wall = time.process_time(), time.perf_counter()
         deadline = wall + seconds
         while time.perf_counter() < deadline:
-            app.run(surface, max_frames=10)
+            app.run(screen=screen, max_frames=10)
         used = time.process_time() - cpu
         elapsed = time.perf_counter() - wall
     finally:
-        pygame.display.quit()
+        screen.close()
     return 100.0 * used / elapsed
 
 

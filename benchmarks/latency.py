@@ -115,8 +115,6 @@ def tap_to_tv_frame(taps: int, players: int = 10, seed: int = 2) -> tuple[list[f
     """
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    import pygame
-
     from host.i18n import Catalog
     from host.network import BackgroundServer
     from host.rules import HouseRules
@@ -134,7 +132,7 @@ def tap_to_tv_frame(taps: int, players: int = 10, seed: int = 2) -> tuple[list[f
             turn_timeout=0,
         )
         server = BackgroundServer(create_app(session, catalog), "127.0.0.1", 0).start()
-        surface = open_window(False, "bench")
+        screen = open_window(False, "bench")
         app = TVApp(
             session,
             None,
@@ -194,14 +192,14 @@ def tap_to_tv_frame(taps: int, players: int = 10, seed: int = 2) -> tuple[list[f
         thread = threading.Thread(target=tapper, daemon=True)
         thread.start()
         try:
-            app.run(surface, max_frames=taps * 100)
+            app.run(screen=screen, max_frames=taps * 100)
         finally:
             app.running = False
             thread.join(10)
             app.close()
             session.close()
             server.stop()
-            pygame.display.quit()
+            screen.close()
         if failure:
             raise RuntimeError(f"the tapper failed: {failure[0]!r}")
     latencies = [(shown[s] - at) * 1000.0 for s, at in returned.items() if s in shown]

@@ -32,8 +32,6 @@ def run_tv(
     ``settings``: where the TV remembers the language chosen with L (``host.tv.settings``);
     ``led``: the public stream of ``session.lead()`` if the party took the lead already.
     """
-    import pygame
-
     from host.tv.app import TVApp, open_window
     from host.tv.settings import save_language
 
@@ -41,7 +39,7 @@ def run_tv(
         if settings is not None:
             save_language(settings, chosen)
 
-    surface = open_window(fullscreen, catalog.t(lang, "tv.title"))
+    screen = open_window(fullscreen, catalog.t(lang, "tv.title"))
     try:
         app = TVApp(
             session,
@@ -56,11 +54,11 @@ def run_tv(
             led=led,
         )
         try:
-            app.run(surface)
+            app.run(screen=screen)
         finally:
             app.close()
     finally:
-        pygame.display.quit()
+        screen.close()
 
 
 __all__ = ["run_tv"]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import time
-import warnings
 from collections.abc import Callable, Hashable
 from typing import Any, Protocol, cast
 
@@ -31,9 +30,10 @@ from host.tv.motion import pose
 from host.tv.overlays import ConfirmOverlay, HelpOverlay, KickOverlay, draw_caption_bar
 from host.tv.safety import draw_save_warning
 from host.tv.scene import Props, Scene
+from host.tv.screen import Screen
 from host.tv.stage import SeatShow, Stage
 from host.tv.table import TableScene
-from host.tv.theme import CANVAS_SIZE, Theme
+from host.tv.theme import Theme
 from host.tv.tutorial import Tutorial
 from host.tv.vip_hooks import VipHooks
 
@@ -150,6 +150,7 @@ class TVApp:
         self._had_reactions = False
         self.overlays: list[Scene] = []
         self.fullscreen = fullscreen
+        self.screen: Screen | None = None  # the real window, once ``run`` shows it
         self.running = True
         self.frames_rendered = 0
         self._toast: tuple[str, float] | None = None
@@ -398,10 +399,10 @@ class TVApp:
     def toggle_fullscreen(self) -> None:
         self.fullscreen = not self.fullscreen
         self._dirty = True
-        if pygame.display.get_init() and pygame.display.get_surface() is not None:
+        if self.screen is not None:
             try:
-                pygame.display.toggle_fullscreen()
-            except pygame.error as error:  # e.g. the dummy driver: keep the flag, say why
+                self.screen.set_fullscreen(self.fullscreen)
+            except pygame.error as error:  # a driver without full screen: keep the flag, say why
                 log.info("fullscreen not available: %s", error)
 
     def next_language(self) -> None:
@@ -537,15 +538,22 @@ class TVApp:
         max_frames: int | None = None,
         clock: Callable[[], float] = time.perf_counter,
         wait: Callable[[int], object] | None = None,
+        *,
+        screen: Screen | None = None,
     ) -> None:
         """The fixed-timestep loop: 60 fps while anything moves, ``IDLE_FPS`` when idle.
 
-        ``clock`` (seconds) and ``wait`` (called with the frame rate wanted, sleeps) are
-        injectable so tests can run it with a fake clock and no sleeping.
+        Draws on ``surface``, or on the ``screen``'s canvas, which is then shown in its window
+        (and F toggles its full screen). ``clock`` (seconds) and ``wait`` (called with the
+        frame rate wanted, sleeps) are injectable so tests can run it with a fake clock and no
+        sleeping.
         """
-        target = surface or pygame.display.get_surface()
-        if target is None:
+        if screen is not None:
+            self.screen = screen
+            surface = screen.canvas
+        if surface is None:
             raise RuntimeError("no surface to draw on: open the window first")
+        target = surface
         tick = wait or pygame.time.Clock().tick
         last, backlog, loops = clock(), 0.0, 0
         while self.running and (max_frames is None or loops < max_frames):
@@ -562,8 +570,8 @@ class TVApp:
                 backlog -= FRAME_SECONDS
             if self.needs_render:
                 self.render(target)
-                if pygame.display.get_init() and pygame.display.get_surface() is target:
-                    pygame.display.flip()
+                if screen is not None:
+                    screen.present()
             if self.busy or wait is not None:
                 tick(BUSY_FPS if self.busy else IDLE_FPS)
             else:
@@ -584,17 +592,6 @@ class TVApp:
             time.sleep(left)
 
 
-def open_window(fullscreen: bool, title: str) -> pygame.Surface:
-    """The real window: a logical 1920×1080 canvas scaled to the screen (``pygame.SCALED``)."""
-    pygame.display.init()
-    pygame.font.init()
-    # RESIZABLE: on a screen smaller than 1080p the window manager may shrink the window and
-    # SCALED keeps the whole canvas visible, letterboxed.
-    flags = pygame.SCALED | (pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE)
-    with warnings.catch_warnings():
-        # Without a GPU renderer (e.g. SDL's dummy driver) SCALED falls back to software
-        # scaling and says so; the canvas is the same, so this is not worth a warning.
-        warnings.filterwarnings("ignore", message="no fast renderer available")
-        surface = pygame.display.set_mode(CANVAS_SIZE, flags)
-    pygame.display.set_caption(title)
-    return surface
+def open_window(fullscreen: bool, title: str) -> Screen:
+    """The real window: the 1920×1080 canvas scaled to fit the screen (``host.tv.screen``)."""
+    return Screen(title, fullscreen=fullscreen)

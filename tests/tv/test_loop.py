@@ -13,7 +13,7 @@ from host.bot_runner import BotRunner
 from host.rules import EventDict, HouseRules, View
 from host.session import Session
 from host.tv import run_tv
-from host.tv.app import IDLE_FPS, TVApp, open_window
+from host.tv.app import IDLE_FPS, TVApp
 
 from .conftest import JOIN_URL, FakeAnnouncer
 from .test_hidden import CARD, allowed_cards
@@ -79,15 +79,6 @@ def test_idle_lobby_draws_only_when_something_changes(make_app: Any) -> None:
     voice.line = "Chloé rejoint la table"
     app.run(pygame.Surface((1920, 1080)), max_frames=5, clock=FakeClock(), wait=rates.append)
     assert app.frames_rendered == 2  # a new caption is drawn once
-
-
-def test_open_window_gives_a_scaled_full_hd_canvas() -> None:
-    surface = open_window(False, "Cuckoo Party")
-    try:
-        assert surface.get_size() == (1920, 1080)
-        assert pygame.display.get_surface() is surface
-    finally:
-        pygame.display.quit()
 
 
 def test_run_tv_returns_when_the_window_is_closed(catalog: Any) -> None:

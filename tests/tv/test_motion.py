@@ -11,6 +11,7 @@ import pytest
 from host.rules import View
 from host.tv.app import TVApp, open_window
 from host.tv.motion import pose
+from host.tv.screen import Screen
 
 from .views import FakeClock, StillSession, events, player, view
 
@@ -111,14 +112,15 @@ def test_issue18_a_frame_skipped_mid_animation_would_have_looked_the_same(
 
 
 def count_flips(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every frame the window is shown (``Screen.present``), counted."""
     flips: list[int] = []
-    real = pygame.display.flip
+    real = Screen.present
 
-    def flip() -> None:
+    def present(screen: Screen) -> None:
         flips.append(1)
-        real()
+        real(screen)
 
-    monkeypatch.setattr(pygame.display, "flip", flip)
+    monkeypatch.setattr(Screen, "present", present)
     return flips
 
 
@@ -136,17 +138,17 @@ def test_issue18_an_idle_table_draws_and_presents_no_frame(
 ) -> None:
     """Nothing moves and no update comes: after the first frame, the real loop (dummy
     driver window) neither draws nor flips for 100 loops."""
-    surface = open_window(False, "Cuckoo Party")
+    screen = open_window(False, "Cuckoo Party")
     flips = count_flips(monkeypatch)
     try:
         app = app_at(make_app, resting)
-        app.run(surface, max_frames=1, clock=FakeClock(), wait=lambda fps: None)
+        app.run(screen=screen, max_frames=1, clock=FakeClock(), wait=lambda fps: None)
         drawn, flipped = app.frames_rendered, len(flips)
         assert drawn == 1 and flipped == 1
-        app.run(surface, max_frames=100, clock=FakeClock(), wait=lambda fps: None)
+        app.run(screen=screen, max_frames=100, clock=FakeClock(), wait=lambda fps: None)
         assert (app.frames_rendered, len(flips)) == (drawn, flipped)
     finally:
-        pygame.display.quit()
+        screen.close()
 
 
 def test_issue18_a_still_beat_is_drawn_once_not_every_tick(
@@ -154,16 +156,16 @@ def test_issue18_a_still_beat_is_drawn_once_not_every_tick(
 ) -> None:
     """An elimination's banner holds for a second: drawn as it begins and once it ends,
     not 60 times (the loop used to redraw every frame while any beat played)."""
-    surface = open_window(False, "Cuckoo Party")
+    screen = open_window(False, "Cuckoo Party")
     flips = count_flips(monkeypatch)
     try:
         app = app_at(make_app, view("reveal"))
-        app.run(surface, max_frames=1, clock=FakeClock(), wait=lambda fps: None)
+        app.run(screen=screen, max_frames=1, clock=FakeClock(), wait=lambda fps: None)
         app.stage.receive(view("reveal"), events({"type": "eliminated", "player": "p2"}))
         before = app.frames_rendered
-        app.run(surface, max_frames=40, clock=FakeClock(), wait=lambda fps: None)  # 2 s
+        app.run(screen=screen, max_frames=40, clock=FakeClock(), wait=lambda fps: None)  # 2 s
         assert app.stage.beat is None  # the beat played out
         assert app.frames_rendered - before == 2  # its start and the table after it
         assert len(flips) == app.frames_rendered
     finally:
-        pygame.display.quit()
+        screen.close()

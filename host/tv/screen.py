@@ -1,0 +1,106 @@
+"""The TV's window: the 1920×1080 canvas, shown whole on whatever screen the host has.
+
+Why not ``pygame.SCALED``: it gives the window a *minimum* size of the canvas, so on a screen
+smaller than 1080p — a 1366×768 laptop, a 720p TV, a 1080p laptop at 150 % scaling (1280×720
+for SDL), a MacBook's 1440×900 points — the window ran off the screen, and the lobby's QR code
+and room code were cut off before anyone pressed F. Here an SDL renderer whose *logical size*
+is the canvas draws it: the window may be any size, it opens at the largest 16:9 size that
+fits :data:`WINDOW_SHARE` of the screen, and the canvas is scaled into it, letterboxed (in full
+screen too). The scenes still draw on a plain 1920×1080 ``pygame.Surface``.
+
+``pygame._sdl2.video`` is pygame's own binding of SDL's renderer (pygame is pinned to 2.6.1).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pygame
+from pygame._sdl2.video import Renderer, Texture, Window
+
+from host.tv.theme import CANVAS_SIZE
+
+#: How much of the screen the window takes at start (the rest: title bar, task bar, dock).
+WINDOW_SHARE = 0.9
+#: Scaling a 1920-pixel canvas down to a laptop: "linear" keeps text smooth where "nearest"
+#: (SDL's default) drops pixel rows. Read by SDL when the texture is made; the environment
+#: wins, so a host can still choose (``SDL_RENDER_SCALE_QUALITY=nearest``).
+SCALE_QUALITY = "linear"
+
+
+def window_size(
+    screen: tuple[int, int], canvas: tuple[int, int] = CANVAS_SIZE, share: float = WINDOW_SHARE
+) -> tuple[int, int]:
+    """The largest window of the canvas's shape within ``share`` of a ``screen`` (w, h).
+
+    >>> window_size((1366, 768))
+    (1229, 691)
+    >>> window_size((3840, 2160))
+    (3456, 1944)
+    """
+    scale = min(screen[0] * share / canvas[0], screen[1] * share / canvas[1])
+    return max(1, round(canvas[0] * scale)), max(1, round(canvas[1] * scale))
+
+
+class Screen:
+    """A window showing ``canvas`` (1920×1080) scaled to fit, with full screen on and off.
+
+    ``size``: the window's size; by default it fits the screen (:func:`window_size`). On SDL's
+    dummy driver (tests, benchmarks, no screen at all) there is no screen to fit, so the window
+    is the canvas's size, as on a 1080p TV: the TV's frame costs are then measured unscaled.
+    """
+
+    def __init__(self, title: str, *, fullscreen: bool, size: tuple[int, int] | None = None):
+        pygame.display.init()
+        pygame.font.init()
+        os.environ.setdefault("SDL_RENDER_SCALE_QUALITY", SCALE_QUALITY)
+        if size is None:
+            size = self._start_size()
+        self.window = Window(title, size=size, resizable=True)  # SDL centres it
+        self.renderer = Renderer(self.window)
+        self.renderer.logical_size = CANVAS_SIZE  # scaled to the window, letterboxed
+        self.canvas = pygame.Surface(CANVAS_SIZE)
+        # A texture in the canvas's own pixel format: updating it is a copy, not a conversion.
+        self._texture = Texture.from_surface(self.renderer, self.canvas)
+        self.fullscreen = False
+        if fullscreen:
+            self.set_fullscreen(True)
+
+    @staticmethod
+    def _start_size() -> tuple[int, int]:
+        if pygame.display.get_driver() == "dummy":
+            return CANVAS_SIZE
+        return window_size(pygame.display.get_desktop_sizes()[0])
+
+    @property
+    def window_size(self) -> tuple[int, int]:
+        """The window's size on the screen now (the canvas stays 1920×1080)."""
+        width, height = self.window.size
+        return width, height
+
+    def present(self) -> None:
+        """Show the canvas as drawn: copy it to the texture and scale it into the window."""
+        self._texture.update(self.canvas)
+        self.renderer.clear()  # the letterbox bars, after a resize
+        self._texture.draw()
+        self.renderer.present()
+
+    def set_fullscreen(self, on: bool) -> None:
+        """Full screen at the screen's own resolution (the canvas letterboxed), or back to the
+        window. Raises ``pygame.error`` where the video driver cannot (the caller says so)."""
+        if on:
+            self.window.set_fullscreen(desktop=True)
+        else:
+            self.window.set_windowed()
+        self.fullscreen = on
+
+    def close(self) -> None:
+        """Close the window and SDL's video (pygame's fonts and events go with it).
+
+        In order: the texture and the renderer are freed while their window still exists
+        (each is freed when its last reference goes), then the window, then SDL's video.
+        """
+        del self._texture
+        del self.renderer
+        self.window.destroy()
+        pygame.display.quit()

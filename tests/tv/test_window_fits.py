@@ -1,0 +1,163 @@
+"""The TV's window fits the screen it opens on, so the lobby's QR code can be scanned before
+anyone presses F.
+
+Found at a party check: with ``pygame.SCALED`` the window kept a minimum size of 1920×1080.
+On a 1366×768 laptop (or a 720p TV, or a 1080p laptop at 150 % scaling) it ran off the screen:
+the QR code was cut and did not decode. The window now opens at the largest 16:9 size within
+90 % of the screen and the canvas is scaled into it (``host.tv.screen``). The last tests run
+the real host on a real X screen (Xvfb) and scan its lobby from a screenshot.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from host.tv.app import open_window
+from host.tv.screen import Screen, window_size
+from host.tv.theme import CANVAS_SIZE
+
+from .views import FakeClock
+
+ROOT = Path(__file__).resolve().parents[2]
+JOIN_LINE = re.compile(r"^Join at (http://127\.0\.0\.1:\d+/\?room=FIT)$")
+X_TOOLS = ("Xvfb", "import", "zbarimg")
+
+
+@pytest.mark.parametrize(
+    "screen",
+    [(1366, 768), (1280, 720), (1440, 900), (1920, 1080), (3840, 2160), (1080, 1920)],
+    ids=["laptop", "720p", "macbook", "1080p", "4k", "portrait"],
+)
+def test_the_window_keeps_the_canvas_shape_within_the_screen(screen: tuple[int, int]) -> None:
+    width, height = window_size(screen)
+    assert width <= 0.9 * screen[0] + 1 and height <= 0.9 * screen[1] + 1
+    assert abs(width / height - 16 / 9) < 0.01
+    # as large as it can be: one side takes the whole 90 %
+    assert width >= 0.9 * screen[0] - 1 or height >= 0.9 * screen[1] - 1
+
+
+def test_on_the_dummy_driver_the_window_is_the_canvas_and_shows_it() -> None:
+    """No screen to fit (tests, benchmarks): the window is 1920×1080, as on a 1080p TV."""
+    screen = open_window(False, "Cuckoo Party")
+    try:
+        assert screen.canvas.get_size() == CANVAS_SIZE
+        assert screen.window_size == CANVAS_SIZE
+        screen.canvas.fill((200, 30, 30))
+        screen.present()
+        shown = screen.renderer.to_surface()
+        pixel = shown.get_at((960, 540))
+        assert (pixel.r, pixel.g, pixel.b) == (200, 30, 30)  # the canvas reached the window
+    finally:
+        screen.close()
+    assert not pygame.display.get_init()
+
+
+def test_f_puts_the_window_in_full_screen_and_back(make_app: Any) -> None:
+    screen = open_window(False, "Cuckoo Party")
+    calls: list[bool] = []
+    real = Screen.set_fullscreen
+
+    def set_fullscreen(on: bool) -> None:
+        calls.append(on)
+        real(screen, on)
+
+    screen.set_fullscreen = set_fullscreen  # type: ignore[method-assign]
+    try:
+        app, _ = make_app()
+        app.run(screen=screen, max_frames=1, clock=FakeClock(), wait=lambda fps: None)
+        for _ in range(2):
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_f, mod=0))
+            app.run(screen=screen, max_frames=1, clock=FakeClock(), wait=lambda fps: None)
+        assert calls == [True, False]
+        assert screen.fullscreen is False and app.fullscreen is False
+    finally:
+        screen.close()
+
+
+@pytest.fixture
+def x_screen(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A real X screen of ``request.param`` (e.g. ``"1366x768"``): its ``DISPLAY``."""
+    missing = [tool for tool in X_TOOLS if shutil.which(tool) is None]
+    if missing:
+        pytest.skip(f"needs {', '.join(missing)} (apt: xvfb imagemagick zbar-tools)")
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        [
+            "Xvfb",
+            "-displayfd",
+            str(write),
+            "-screen",
+            "0",
+            f"{request.param}x24",
+            "-nolisten",
+            "tcp",
+        ],
+        pass_fds=(write,),
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    with os.fdopen(read) as displayfd:
+        number = displayfd.readline().strip()
+    try:
+        assert number.isdigit(), "Xvfb did not start"
+        yield f":{number}"
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def decode_qr(path: Path) -> str:
+    found = subprocess.run(
+        ["zbarimg", "--quiet", "--raw", str(path)], capture_output=True, text=True, check=False
+    )
+    return found.stdout.strip()
+
+
+@pytest.mark.parametrize("x_screen", ["1366x768", "1280x720"], indirect=True)
+def test_the_real_hosts_lobby_scans_on_a_screen_smaller_than_the_canvas(
+    x_screen: str, tmp_path: Path
+) -> None:
+    env = {key: value for key, value in os.environ.items() if key != "SDL_VIDEODRIVER"}
+    env.update(DISPLAY=x_screen, SDL_AUDIODRIVER="dummy", PYTHONPATH=str(ROOT), CI="true")
+    host = subprocess.Popen(
+        [sys.executable, "-m", "host.cli", "--mute", "--no-music", "--bind", "127.0.0.1"]
+        + ["--port", "0", "--room", "FIT", "--state", str(tmp_path / "state.json")],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    shot = tmp_path / "screen.png"
+    decoded = ""
+    try:
+        assert host.stdout is not None
+        join_url = next(
+            (match.group(1) for line in host.stdout if (match := JOIN_LINE.match(line.strip()))),
+            None,
+        )
+        assert join_url is not None, "the host did not start"
+        deadline = time.monotonic() + 30
+        while decoded != join_url and time.monotonic() < deadline:
+            time.sleep(0.5)  # the first frames: the window maps, the lobby draws
+            subprocess.run(
+                ["import", "-display", x_screen, "-window", "root", str(shot)],
+                check=True,
+                timeout=30,
+            )
+            decoded = decode_qr(shot)
+    finally:
+        host.terminate()
+        host.wait(30)
+    assert decoded == join_url, f"the lobby's QR code did not scan on {x_screen}: see {shot}"
