@@ -13,12 +13,16 @@ screen too). The scenes still draw on a plain 1920×1080 ``pygame.Surface``.
 
 from __future__ import annotations
 
+import logging
 import os
 
 import pygame
+from pygame._sdl2.sdl2 import error as SDLError
 from pygame._sdl2.video import Renderer, Texture, Window
 
 from host.tv.theme import CANVAS_SIZE
+
+log = logging.getLogger(__name__)
 
 #: How much of the screen the window takes at start (the rest: title bar, task bar, dock).
 WINDOW_SHARE = 0.9
@@ -56,21 +60,29 @@ class Screen:
         os.environ.setdefault("SDL_RENDER_SCALE_QUALITY", SCALE_QUALITY)
         if size is None:
             size = self._start_size()
-        self.window = Window(title, size=size, resizable=True)  # SDL centres it
-        self.renderer = Renderer(self.window)
-        self.renderer.logical_size = CANVAS_SIZE  # scaled to the window, letterboxed
+        try:
+            self.window = Window(title, size=size, resizable=True)  # SDL centres it
+            self.renderer = Renderer(self.window)
+            self.renderer.logical_size = CANVAS_SIZE  # scaled to the window, letterboxed
+        except SDLError as error:  # one kind of error for the caller, as pygame's own
+            pygame.display.quit()
+            raise pygame.error(f"cannot open the TV's window: {error}") from error
         self.canvas = pygame.Surface(CANVAS_SIZE)
         # A texture in the canvas's own pixel format: updating it is a copy, not a conversion.
         self._texture = Texture.from_surface(self.renderer, self.canvas)
         self.fullscreen = False
         if fullscreen:
-            self.set_fullscreen(True)
+            try:
+                self.set_fullscreen(True)
+            except pygame.error as error:  # --fullscreen where it cannot be: a window it is
+                log.info("%s", error)
 
     @staticmethod
     def _start_size() -> tuple[int, int]:
-        if pygame.display.get_driver() == "dummy":
+        screens = pygame.display.get_desktop_sizes()
+        if pygame.display.get_driver() == "dummy" or not screens:
             return CANVAS_SIZE
-        return window_size(pygame.display.get_desktop_sizes()[0])
+        return window_size(screens[0])
 
     @property
     def window_size(self) -> tuple[int, int]:
@@ -87,11 +99,15 @@ class Screen:
 
     def set_fullscreen(self, on: bool) -> None:
         """Full screen at the screen's own resolution (the canvas letterboxed), or back to the
-        window. Raises ``pygame.error`` where the video driver cannot (the caller says so)."""
-        if on:
-            self.window.set_fullscreen(desktop=True)
-        else:
-            self.window.set_windowed()
+        window. Raises ``pygame.error`` where the video driver cannot (the caller says so);
+        the window then stays as it was."""
+        try:
+            if on:
+                self.window.set_fullscreen(desktop=True)
+            else:
+                self.window.set_windowed()
+        except SDLError as error:  # pygame's SDL binding raises its own RuntimeError
+            raise pygame.error(f"full screen not available: {error}") from error
         self.fullscreen = on
 
     def close(self) -> None:

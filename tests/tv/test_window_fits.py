@@ -85,6 +85,30 @@ def test_f_puts_the_window_in_full_screen_and_back(make_app: Any) -> None:
         screen.close()
 
 
+def test_a_driver_without_full_screen_keeps_the_window_and_the_party(make_app: Any) -> None:
+    """SDL refuses full screen (its own RuntimeError): F is noted, the TV loop goes on."""
+    from pygame._sdl2.sdl2 import error as SDLError
+
+    class Refusing:
+        def set_fullscreen(self, desktop: bool = False) -> None:
+            raise SDLError("no full screen here")
+
+    screen = open_window(False, "Cuckoo Party")
+    real_window = screen.window
+    try:
+        app, _ = make_app()
+        app.run(screen=screen, max_frames=1, clock=FakeClock(), wait=lambda fps: None)
+        screen.window = Refusing()  # type: ignore[assignment]
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_f, mod=0))
+        app.run(screen=screen, max_frames=2, clock=FakeClock(), wait=lambda fps: None)
+        assert app.running and screen.fullscreen is False
+        with pytest.raises(pygame.error, match="full screen not available"):
+            screen.set_fullscreen(True)
+    finally:
+        screen.window = real_window
+        screen.close()
+
+
 @pytest.fixture
 def x_screen(request: pytest.FixtureRequest) -> Iterator[str]:
     """A real X screen of ``request.param`` (e.g. ``"1366x768"``): its ``DISPLAY``."""
