@@ -24,8 +24,10 @@ from host.tv.theme import CANVAS_SIZE
 
 log = logging.getLogger(__name__)
 
-#: How much of the screen the window takes at start (the rest: title bar, task bar, dock).
-WINDOW_SHARE = 0.9
+#: How much of the screen the window takes at start: SDL centres it, and the rest leaves room
+#: for a title bar and a task bar or dock (at 90 % a 1366×768 window's bottom row fell one
+#: pixel off the screen under a window manager's title bar).
+WINDOW_SHARE = 0.85
 #: Scaling a 1920-pixel canvas down to a laptop: "linear" keeps text smooth where "nearest"
 #: (SDL's default) drops pixel rows. Read by SDL when the texture is made; the environment
 #: wins, so a host can still choose (``SDL_RENDER_SCALE_QUALITY=nearest``).
@@ -38,9 +40,9 @@ def window_size(
     """The largest window of the canvas's shape within ``share`` of a ``screen`` (w, h).
 
     >>> window_size((1366, 768))
-    (1229, 691)
+    (1161, 653)
     >>> window_size((3840, 2160))
-    (3456, 1944)
+    (3264, 1836)
     """
     scale = min(screen[0] * share / canvas[0], screen[1] * share / canvas[1])
     return max(1, round(canvas[0] * scale)), max(1, round(canvas[1] * scale))
