@@ -18,6 +18,7 @@ from tests.phone.helpers import (
     is_action_answer,
     play_until,
     rigged_reveal,
+    wait_held,
 )
 from tests.phone.test_phone_access import until_my_turn
 
@@ -207,8 +208,11 @@ def test_focus_comes_back_when_the_stream_drew_the_table_before_the_answer(
     held = hold_action_answers(phone.page)
     phone.page.focus('#actions button[data-action="start"]')
     phone.page.keyboard.press("Enter")
-    phone.wait_step(1)  # the stream drew the table; the answer is held
-    assert session.view(None)["current"] == me and held
+    phone.wait_step(1)  # the stream drew the table
+    # The answer is held once the route's fetch returns: the host acts (and the stream may draw
+    # step 1) before that, so wait for it rather than assume it (a CI run saw it still empty).
+    wait_held(phone.page, held)
+    assert session.view(None)["current"] == me
     route, response = held[0]
     with phone.page.expect_response(is_action_answer):
         route.fulfill(response=response)

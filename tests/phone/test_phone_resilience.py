@@ -374,6 +374,7 @@ def test_a_slow_answer_overtaken_by_the_stream_leaves_the_buttons_usable(
             session.act(current, game_moves(session.view(current)["can"])[0], session.step)
     assert session.view(None)["current"] == mover.player_id
     mover.wait_step(session.step)
+    wait_held(mover.page, held)  # held once the route's fetch returns, after the host acted
     assert len(held) == 1
     route, response = held[0]
     route.fulfill(response=response)  # the old answer lands at last
