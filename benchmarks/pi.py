@@ -12,7 +12,7 @@ Measured (targets from issue 18 item 4):
 - TV frame interval while animating, p50 / p99 (end of one shown frame to the end of the next
   drawn on the loop's next turn while something moves — a still frame the TV does not draw
   again is not a missed one; 16.7 ms is 60 fps; target p99 <= 33 ms, i.e. never two frames
-  missed), and the draw work per frame (render + flip, wall clock);
+  missed), and the draw work per frame (render + present, wall clock);
 - tap → every other phone's stream, p50 / p99 (target p99 <= 50 ms);
 - how often the quota throttled the host (the control group's own ``cpu.stat``);
 - the floor (``benchmarks/floor.py``) under the same quota in its own control group, in
@@ -48,22 +48,22 @@ V2_ROOT, V1_ROOT = Path("/sys/fs/cgroup"), Path("/sys/fs/cgroup/cpu")
 Row = tuple[str, str, str]
 
 #: Runs the party in the child and prints one line per shown frame:
-#: ``FRAME <end, perf_counter s> <render + flip ms> <1 if it was animating> <loop turn>``.
+#: ``FRAME <end, perf_counter s> <render + present ms> <1 if it was animating> <loop turn>``.
 #: The TV draws only frames that differ (issue 18 item 3): the loop turn tells frames drawn on
 #: consecutive turns (a moving picture) from a still one skipped, which is not a missed frame.
 FRAME_PROBE = """
 import sys, time
-import pygame
 import host.tv.app as tv_app
-_render, _flip, _pump = tv_app.TVApp.render, pygame.display.flip, tv_app.TVApp.pump_updates
+import host.tv.screen as tv_screen
+_render, _present, _pump = tv_app.TVApp.render, tv_screen.Screen.present, tv_app.TVApp.pump_updates
 _frame = {"turn": 0}
 def _probe(self, surface):
     _frame["began"], _frame["busy"] = time.perf_counter(), self.busy
     _render(self, surface)
     if self.frames_rendered == 1:
         print(f"FIRST_FRAME {time.time():.6f}", flush=True)
-def _timed_flip():
-    _flip()
+def _timed_present(screen):
+    _present(screen)
     if "began" in _frame:
         end = time.perf_counter()
         busy = 1 if _frame.pop("busy") else 0
@@ -74,7 +74,7 @@ def _turn(self):
     return _pump(self)
 tv_app.TVApp.render = _probe
 tv_app.TVApp.pump_updates = _turn
-pygame.display.flip = _timed_flip
+tv_screen.Screen.present = _timed_present
 from host.cli import main
 sys.exit(main(sys.argv[1:]))
 """
@@ -200,7 +200,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
             f"<= {FRAME_TARGET_MS:.0f} ms",
         ),
         (
-            f"{args.quota} % CPU, TV draw work per frame (render + flip), p50 / p99",
+            f"{args.quota} % CPU, TV draw work per frame (render + present), p50 / p99",
             f"{percentile(work, 50):.1f} / {percentile(work, 99):.1f} ms",
             "(context)",
         ),

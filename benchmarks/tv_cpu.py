@@ -6,7 +6,7 @@ long as its animation and that figure is mostly the TV's frames. This module say
 milliseconds are, measured rather than guessed: the party with its TV (SDL's dummy driver,
 1920×1080) and 20 phones holding event streams and tapping random legal moves; in the host,
 the TV thread's CPU time (``time.thread_time``) is summed per piece of its loop — drawing
-(``TVApp.render``), presenting (``pygame.display.flip``), the stage's steps, the updates it
+(``TVApp.render``), presenting (``Screen.present``), the stage's steps, the updates it
 takes, and re-pacing the phones (``Session.tv_shown``) — and the whole process's CPU is read
 per thread from ``/proc`` (the TV's loop runs on the main thread; the rest is the server, the
 saves, the bots). Also: the TV thread's CPU while nothing moves.
@@ -29,7 +29,7 @@ Row = tuple[str, str, str]
 #: The pieces of the TV's loop that are timed, by the label they are reported under.
 PIECES = {
     "render": "drawing (TVApp.render)",
-    "flip": "presenting (pygame.display.flip)",
+    "flip": "presenting (Screen.present)",
     "step": "the stage's steps (TVApp.step)",
     "pump": "taking updates (TVApp.pump_updates)",
     "paced": "re-pacing the phones (Session.tv_shown)",
@@ -37,9 +37,9 @@ PIECES = {
 #: Wraps the loop's pieces in the child, on the main (TV) thread only, and prints the sums.
 SPLIT_PROBE = """
 import sys, threading, time
-import pygame
 import host.session as session_module
 import host.tv.app as tv_app
+import host.tv.screen as tv_screen
 spent = {}
 def timed(owner, name, label):
     original = getattr(owner, name)
@@ -53,7 +53,7 @@ def timed(owner, name, label):
             spent[label] = spent.get(label, 0.0) + time.thread_time() - began
     setattr(owner, name, wrapper)
 timed(tv_app.TVApp, "render", "render")
-timed(pygame.display, "flip", "flip")
+timed(tv_screen.Screen, "present", "flip")
 timed(tv_app.TVApp, "step", "step")
 timed(tv_app.TVApp, "pump_updates", "pump")
 timed(session_module.Session, "tv_shown", "paced")
