@@ -553,7 +553,6 @@ class TVApp:
             surface = screen.canvas
         if surface is None:
             raise RuntimeError("no surface to draw on: open the window first")
-        target = surface
         tick = wait or pygame.time.Clock().tick
         last, backlog, loops = clock(), 0.0, 0
         while self.running and (max_frames is None or loops < max_frames):
@@ -569,7 +568,7 @@ class TVApp:
                 self.step(FRAME_SECONDS)
                 backlog -= FRAME_SECONDS
             if self.needs_render:
-                self.render(target)
+                self.render(surface)
                 if screen is not None:
                     screen.present()
             if self.busy or wait is not None:
