@@ -20,6 +20,7 @@ import pygame
 from pygame._sdl2.sdl2 import error as SDLError
 from pygame._sdl2.video import Renderer, Texture, Window
 
+from host.tv.present import GilFreePresenter, open_presenter
 from host.tv.theme import CANVAS_SIZE
 
 log = logging.getLogger(__name__)
@@ -70,8 +71,14 @@ class Screen:
             pygame.display.quit()
             raise pygame.error(f"cannot open the TV's window: {error}") from error
         self.canvas = pygame.Surface(CANVAS_SIZE)
-        # A texture in the canvas's own pixel format: updating it is a copy, not a conversion.
-        self._texture = Texture.from_surface(self.renderer, self.canvas)
+        # The frame is copied through SDL's own functions, without the GIL
+        # (``host.tv.present``): where that can be made, the phones' threads run meanwhile.
+        self._presenter: GilFreePresenter | None = open_presenter(self.window.id, self.canvas)
+        # Elsewhere through pygame, into a texture in the canvas's own pixel format (updating
+        # it is a copy, not a conversion). Made only then: it holds a frame's worth of memory.
+        self._texture: Texture | None = None
+        if self._presenter is None:
+            self._texture = Texture.from_surface(self.renderer, self.canvas)
         self.fullscreen = False
         if fullscreen:
             try:
@@ -92,8 +99,17 @@ class Screen:
         width, height = self.window.size
         return width, height
 
+    @property
+    def presents_without_gil(self) -> bool:
+        """Whether frames are shown through ``host.tv.present`` (the GIL let go)."""
+        return self._presenter is not None
+
     def present(self) -> None:
         """Show the canvas as drawn: copy it to the texture and scale it into the window."""
+        if self._presenter is not None:
+            self._presenter.present()
+            return
+        assert self._texture is not None  # made when there is no presenter
         self._texture.update(self.canvas)
         self.renderer.clear()  # the letterbox bars, after a resize
         self._texture.draw()
@@ -118,6 +134,8 @@ class Screen:
         In order: the texture and the renderer are freed while their window still exists
         (each is freed when its last reference goes), then the window, then SDL's video.
         """
+        if self._presenter is not None:
+            self._presenter.close()
         del self._texture
         del self.renderer
         self.window.destroy()

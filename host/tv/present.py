@@ -1,0 +1,133 @@
+"""Showing the TV's frame without holding up the phones: SDL's present, called through ctypes.
+
+Why: a frame is shown by copying the 1920×1080 canvas into a texture and the texture into the
+window. pygame's binding of SDL's renderer (``pygame._sdl2.video``) makes those calls with the
+GIL held, 2–3 ms a frame with SDL's software renderer. A phone's tap that arrives meanwhile
+cannot even be parsed until the copy ends, and neither can the writes of its change to the
+other phones. Measured (issue 18.1, ``docs/benchmarks.md``): with the TV in the process, tap →
+other phones p50 was 6.6 ms against 3.4 ms headless; with presenting skipped it was 4.4 ms.
+ctypes lets go of the GIL for the length of every foreign call, so the same SDL functions,
+called through it, copy the frame while the server's threads run.
+
+Only the TV's own thread calls these (SDL's renderer belongs to the thread that made it), and
+it waits inside each call, so nothing draws on the canvas while SDL reads it.
+
+The functions must be those of the very SDL pygame loaded (another copy would know none of
+its windows), so the library is found among the process's mapped files, which Linux lists
+in ``/proc/self/maps``. Elsewhere, or if anything does not fit (no window of that id, no
+renderer, a texture refused), :func:`open_presenter` returns None and the caller presents
+through pygame as before.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import re
+from pathlib import Path
+
+import pygame
+
+log = logging.getLogger(__name__)
+
+#: pygame's Linux wheels ship ``libSDL2-2-<hash>.0.so.…``; a system SDL is ``libSDL2-2.0.so.0``.
+#: Not SDL2_image, SDL2_mixer or SDL2_ttf.
+SDL_LIBRARY = re.compile(r"^libSDL2-2[.-]")
+MAPS = Path("/proc/self/maps")
+TEXTURE_ACCESS_STATIC = 0
+
+_void_p = ctypes.c_void_p
+_SIGNATURES: dict[str, tuple[type | None, list[type]]] = {
+    "SDL_GetWindowFromID": (_void_p, [ctypes.c_uint32]),
+    "SDL_GetRenderer": (_void_p, [_void_p]),
+    "SDL_MasksToPixelFormatEnum": (ctypes.c_uint32, [ctypes.c_int] + [ctypes.c_uint32] * 4),
+    "SDL_CreateTexture": (
+        _void_p,
+        [_void_p, ctypes.c_uint32, ctypes.c_int, ctypes.c_int, ctypes.c_int],
+    ),
+    "SDL_UpdateTexture": (ctypes.c_int, [_void_p, _void_p, _void_p, ctypes.c_int]),
+    "SDL_RenderClear": (ctypes.c_int, [_void_p]),
+    "SDL_RenderCopy": (ctypes.c_int, [_void_p, _void_p, _void_p, _void_p]),
+    "SDL_RenderPresent": (None, [_void_p]),
+    "SDL_DestroyTexture": (None, [_void_p]),
+    "SDL_GetError": (ctypes.c_char_p, []),
+}
+
+
+def loaded_sdl(maps: Path = MAPS) -> ctypes.CDLL | None:
+    """The SDL library this process has loaded (pygame's), with its signatures; None where the
+    process's mapped files cannot be read (not Linux) or no SDL is among them."""
+    try:
+        mapped = maps.read_text(errors="replace").splitlines()
+    except OSError:
+        return None
+    for line in mapped:
+        path = line.split(maxsplit=5)[-1] if line.count(" ") >= 5 else ""
+        if path.startswith("/") and SDL_LIBRARY.match(Path(path).name):
+            try:
+                library = ctypes.CDLL(path)  # the same file: the handle already loaded
+            except OSError:
+                return None
+            for name, (result, arguments) in _SIGNATURES.items():
+                function = getattr(library, name)
+                function.restype, function.argtypes = result, arguments
+            return library
+    return None
+
+
+class GilFreePresenter:
+    """Copies ``canvas`` to the window of ``window_id`` through SDL's C functions.
+
+    The window's renderer is the one pygame made (its logical size, set through pygame, still
+    scales and letterboxes the frame); the texture is this object's, in the canvas's pixel
+    format, so each update is a plain copy.
+    """
+
+    def __init__(self, sdl: ctypes.CDLL, renderer: int, texture: int, canvas: pygame.Surface):
+        self._sdl = sdl
+        self._renderer = renderer
+        self._texture: int | None = texture
+        self._canvas = canvas
+
+    def present(self) -> None:
+        """Show the canvas as drawn; ``pygame.error`` if SDL refuses."""
+        sdl, renderer, canvas = self._sdl, self._renderer, self._canvas
+        if self._texture is None:
+            raise pygame.error("the TV's window is closed")
+        pixels = canvas._pixels_address  # pygame documents it: the pixel buffer's address
+        if sdl.SDL_UpdateTexture(self._texture, None, pixels, canvas.get_pitch()) != 0:
+            raise pygame.error(self._error())
+        sdl.SDL_RenderClear(renderer)  # the letterbox bars, after a resize
+        if sdl.SDL_RenderCopy(renderer, self._texture, None, None) != 0:
+            raise pygame.error(self._error())
+        sdl.SDL_RenderPresent(renderer)
+
+    def close(self) -> None:
+        """Free the texture; before its renderer goes (idempotent)."""
+        if self._texture is not None:
+            self._sdl.SDL_DestroyTexture(self._texture)
+            self._texture = None
+
+    def _error(self) -> str:
+        message: bytes | None = self._sdl.SDL_GetError()
+        return (message or b"SDL error").decode("utf-8", "replace")
+
+
+def open_presenter(window_id: int, canvas: pygame.Surface) -> GilFreePresenter | None:
+    """A presenter for the window pygame opened, or None where it cannot be made here."""
+    sdl = loaded_sdl()
+    if sdl is None:
+        return None
+    window = sdl.SDL_GetWindowFromID(window_id)
+    renderer = sdl.SDL_GetRenderer(window) if window else None
+    if not renderer:
+        log.info("TV: presenting through pygame (SDL has no renderer for window %s)", window_id)
+        return None
+    masks = [ctypes.c_uint32(mask & 0xFFFFFFFF) for mask in canvas.get_masks()]
+    pixel_format = sdl.SDL_MasksToPixelFormatEnum(canvas.get_bitsize(), *masks)
+    width, height = canvas.get_size()
+    texture = sdl.SDL_CreateTexture(renderer, pixel_format, TEXTURE_ACCESS_STATIC, width, height)
+    if not texture:
+        log.info("TV: presenting through pygame (no texture: %s)", sdl.SDL_GetError())
+        return None
+    return GilFreePresenter(sdl, renderer, texture, canvas)
