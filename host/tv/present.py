@@ -61,8 +61,9 @@ def loaded_sdl(maps: Path = MAPS) -> ctypes.CDLL | None:
         mapped = maps.read_text(errors="replace").splitlines()
     except OSError:
         return None
-    for line in mapped:
-        path = line.split(maxsplit=5)[-1] if line.count(" ") >= 5 else ""
+    for line in mapped:  # address, permissions, offset, device, inode, then the file if any
+        fields = line.split(maxsplit=5)
+        path = fields[5] if len(fields) == 6 else ""
         if path.startswith("/") and SDL_LIBRARY.match(Path(path).name):
             try:
                 library = ctypes.CDLL(path)  # the same file: the handle already loaded
