@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import time
 from contextlib import ExitStack
@@ -37,6 +36,7 @@ from benchmarks._host import (
     phones_streaming,
     print_table,
 )
+from benchmarks.versus import summary
 
 #: Sets the switch interval; the host's command line follows (``MAIN`` or, with the TV,
 #: ``FIRST_FRAME_PROBE``, which also runs it).
@@ -91,12 +91,6 @@ def one_run(
     return {name: (percentile(found, 50), percentile(found, 99)) for name, found in samples.items()}
 
 
-def spread(values: list[float], unit: str) -> str:
-    """``median [min–max]`` (the median alone for one run)."""
-    middle = f"{statistics.median(values):.1f}{unit}"
-    return middle if len(values) == 1 else f"{middle} [{min(values):.1f}–{max(values):.1f}]"
-
-
 def main(argv: list[str] | None = None) -> list[Row]:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tv", action="store_true", help="the hosts run with their TV")
@@ -116,12 +110,12 @@ def main(argv: list[str] | None = None) -> list[Row]:
     for name in runs[0]:
         p50s, p99s = [run[name][0] for run in runs], [run[name][1] for run in runs]
         label = FLOOR if name == FLOOR else f"{where}, switch interval {name}"
-        rows.append((f"{label}: tap -> 19 phones p50", spread(p50s, " ms"), "(question)"))
-        rows.append((f"{label}: tap -> 19 phones p99", spread(p99s, " ms"), "(question)"))
+        rows.append((f"{label}: tap -> 19 phones p50", summary(p50s, " ms"), "(question)"))
+        rows.append((f"{label}: tap -> 19 phones p99", summary(p99s, " ms"), "(question)"))
         if name != FLOOR:
             ratio50 = [run[name][0] / run[FLOOR][0] for run in runs]
             ratio99 = [run[name][1] / run[FLOOR][1] for run in runs]
-            ratios = f"{spread(ratio50, 'x')} / {spread(ratio99, 'x')}"
+            ratios = f"{summary(ratio50, 'x')} / {summary(ratio99, 'x')}"
             rows.append((f"{label}: p50 / p99 x the floor's", ratios, "<= 3x"))
     print_table(rows)
     print(f"load average at end: {load_average()}")
