@@ -76,8 +76,14 @@ def loaded_sdl(maps: Path = MAPS) -> ctypes.CDLL | None:
     return None
 
 
+def sdl_error(sdl: ctypes.CDLL) -> str:
+    """SDL's message for its last failure, as text."""
+    message: bytes | None = sdl.SDL_GetError()
+    return (message or b"SDL error").decode("utf-8", "replace")
+
+
 class GilFreePresenter:
-    """Copies ``canvas`` to the window of ``window_id`` through SDL's C functions.
+    """Copies ``canvas`` to the window of ``renderer`` through SDL's C functions.
 
     The window's renderer is the one pygame made (its logical size, set through pygame, still
     scales and letterboxes the frame); the texture is this object's, in the canvas's pixel
@@ -97,10 +103,10 @@ class GilFreePresenter:
             raise pygame.error("the TV's window is closed")
         pixels = canvas._pixels_address  # pygame documents it: the pixel buffer's address
         if sdl.SDL_UpdateTexture(self._texture, None, pixels, canvas.get_pitch()) != 0:
-            raise pygame.error(self._error())
+            raise pygame.error(sdl_error(sdl))
         sdl.SDL_RenderClear(renderer)  # the letterbox bars, after a resize
         if sdl.SDL_RenderCopy(renderer, self._texture, None, None) != 0:
-            raise pygame.error(self._error())
+            raise pygame.error(sdl_error(sdl))
         sdl.SDL_RenderPresent(renderer)
 
     def close(self) -> None:
@@ -108,10 +114,6 @@ class GilFreePresenter:
         if self._texture is not None:
             self._sdl.SDL_DestroyTexture(self._texture)
             self._texture = None
-
-    def _error(self) -> str:
-        message: bytes | None = self._sdl.SDL_GetError()
-        return (message or b"SDL error").decode("utf-8", "replace")
 
 
 def open_presenter(window_id: int, canvas: pygame.Surface) -> GilFreePresenter | None:
@@ -129,6 +131,6 @@ def open_presenter(window_id: int, canvas: pygame.Surface) -> GilFreePresenter |
     width, height = canvas.get_size()
     texture = sdl.SDL_CreateTexture(renderer, pixel_format, TEXTURE_ACCESS_STATIC, width, height)
     if not texture:
-        log.info("TV: presenting through pygame (no texture: %s)", sdl.SDL_GetError())
+        log.info("TV: presenting through pygame (no texture: %s)", sdl_error(sdl))
         return None
     return GilFreePresenter(sdl, renderer, texture, canvas)
