@@ -39,6 +39,7 @@ from host.tv.moves import (
     shown_king,
     winners_banner,
 )
+from host.tv.present import copy_whole
 from host.tv.scene import Props
 from host.tv.seats import CardLook, card_rect, draw_seat, plate_rect
 from host.tv.stage import (
@@ -135,6 +136,7 @@ class TableScene:
         self.props = props
         self._layer: pygame.Surface | None = None  # the still layer (``_still_layer``)
         self._layer_key: Hashable = None
+        self._felt: pygame.Surface | None = None  # the felt under everything (``_draw_under``)
         self.keep_still = True
         """False: paint every piece straight on the target (the overlap tests record them)."""
 
@@ -164,13 +166,13 @@ class TableScene:
         if keep_still and not flying:
             moves = [row.look.kind == "flip" or row.token is not None for row in rows]
             still = [row for row, moving in zip(rows, moves) if not moving]
-            surface.blit(self._still_layer(spots, still), (0, 0))
+            copy_whole(self._still_layer(spots, still), surface)
             for row, moving in zip(rows, moves):
                 if moving:
                     self._draw_row(surface, row)
         else:
             if keep_still:
-                surface.blit(self._still_layer(spots, None), (0, 0))
+                copy_whole(self._still_layer(spots, None), surface)
             else:
                 self._draw_under(surface)
             if beat is not None:  # cards in flight go under the seats: a plate stays readable
@@ -204,7 +206,21 @@ class TableScene:
         )
 
     def _draw_under(self, surface: pygame.Surface) -> None:
-        """The felt and its wooden rim, the header, the piles: under everything else."""
+        """The felt and its wooden rim, the header, the piles: under everything else.
+
+        The felt never changes, so it is painted once and copied (``copy_whole``, without the
+        GIL). Why: the still layer is repainted whenever the turn passes, which is the very
+        frame in which the next phone may tap; painting the two big ellipses took about 1 ms
+        of it with the GIL held (issue 18.1)."""
+        if self._felt is None:
+            self._felt = pygame.Surface(CANVAS_SIZE)
+            self._paint_felt(self._felt)
+        copy_whole(self._felt, surface)
+        self._draw_header(surface)
+        self._draw_piles(surface)
+
+    @staticmethod
+    def _paint_felt(surface: pygame.Surface) -> None:
         surface.fill(theme.BACKGROUND)
         cx, cy = TABLE_CENTRE
         rx, ry = TABLE_RADII
@@ -214,8 +230,6 @@ class TableScene:
             pygame.Rect(cx - rx - 22, cy - ry - 22, 2 * rx + 44, 2 * ry + 44),
         )
         pygame.draw.ellipse(surface, theme.FELT, pygame.Rect(cx - rx, cy - ry, 2 * rx, 2 * ry))
-        self._draw_header(surface)
-        self._draw_piles(surface)
 
     def _still_layer(
         self, spots: dict[str, SeatSpot], still: list[SeatRow] | None

@@ -1,5 +1,6 @@
-"""Issue 18.1: the TV shows its frame without holding the GIL, so a tap arriving meanwhile is
-answered and fanned out to the phones instead of waiting for SDL's copy of the frame.
+"""Issue 18.1: the TV makes and shows its frame without holding the GIL, so a tap arriving
+meanwhile is answered and fanned out to the phones instead of waiting for SDL's copy of the
+frame, or for the copy of the table's still layer onto the canvas.
 
 Measured before (``docs/benchmarks.md``): with the TV in the process, tap → other phones p50
 was 6.6 ms against 3.4 ms headless, and 4.4 ms with presenting skipped — pygame's binding of
@@ -11,14 +12,16 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
 
 import host.tv.screen as screen_module
 from host.tv.app import open_window
-from host.tv.present import loaded_sdl
+from host.tv.present import copies_as_bytes, copy_whole, loaded_sdl
 from host.tv.screen import Screen
 
 LINUX = sys.platform.startswith("linux")
@@ -27,6 +30,12 @@ LINUX = sys.platform.startswith("linux")
 def wake_ups_while_presenting(screen: Screen, frames: int = 40) -> int:
     """How often a thread that sleeps 0.2 ms at a time gets to run while ``frames`` frames are
     shown: with the GIL held through each copy, it runs about once a switch interval."""
+    return wake_ups_while(screen.present, frames)
+
+
+def wake_ups_while(work: Callable[[], object], times: int) -> int:
+    """How often a thread that sleeps 0.2 ms at a time runs while ``work`` is done ``times``
+    times on this one."""
     woke = 0
     done = threading.Event()
 
@@ -39,8 +48,8 @@ def wake_ups_while_presenting(screen: Screen, frames: int = 40) -> int:
     thread = threading.Thread(target=sleeper)
     thread.start()
     try:
-        for _ in range(frames):
-            screen.present()
+        for _ in range(times):
+            work()
     finally:
         done.set()
         thread.join()
@@ -131,3 +140,123 @@ def test_sdl_is_only_taken_from_the_process_own_mapped_files(tmp_path: Path) -> 
     assert loaded_sdl(tmp_path / "missing") is None
     maps.write_text("7f00-7f01 r-xp 00000000 08:01 1 /nowhere/libSDL2-2.0.so.0\n")
     assert loaded_sdl(maps) is None  # listed but not loadable: not guessed at
+
+
+# -- the still layer's copy onto the canvas ---------------------------------------------------
+CANVAS = (1920, 1080)
+
+
+def pixels(surface: pygame.Surface) -> bytes:
+    return pygame.image.tobytes(surface, "RGBA")
+
+
+def striped(size: tuple[int, int] = CANVAS) -> pygame.Surface:
+    """An opaque layer with something in every row and column (a copy off by a byte shows)."""
+    layer = pygame.Surface(size)
+    layer.fill((30, 110, 60))
+    for x in range(0, size[0], 7):
+        pygame.draw.line(layer, (x % 256, 200, 255 - x % 256), (x, 0), (x, size[1] - 1))
+    for y in range(0, size[1], 5):
+        pygame.draw.line(layer, (250, y % 256, 10), (0, y), (size[0] - 1, y))
+    return layer
+
+
+def test_issue18_the_still_layer_is_copied_as_bytes_and_the_frame_is_what_a_blit_makes() -> None:
+    layer, blitted, copied = striped(), pygame.Surface(CANVAS), pygame.Surface(CANVAS)
+    for canvas in (blitted, copied):
+        canvas.fill((255, 0, 255))  # the last frame: every byte of it must be replaced
+    assert copies_as_bytes(layer, copied)
+    blitted.blit(layer, (0, 0))
+    copy_whole(layer, copied)
+    assert pixels(copied) == pixels(blitted)
+
+
+def test_a_view_spanning_whole_rows_of_a_canvas_is_copied_as_bytes_too() -> None:
+    """A view as wide as its surface has the same rows as a whole canvas: copied, and nothing
+    outside it touched."""
+    parent = pygame.Surface((CANVAS[0], CANVAS[1] + 100))
+    parent.fill((1, 2, 3))
+    view = parent.subsurface(pygame.Rect(0, 50, *CANVAS))
+    layer = striped()
+    assert copies_as_bytes(layer, view)
+    copy_whole(layer, view)
+    assert pixels(view) == pixels(layer)
+    assert tuple(parent.get_at((5, 49))) == (1, 2, 3, 255)
+    assert tuple(parent.get_at((5, CANVAS[1] + 50))) == (1, 2, 3, 255)
+
+
+@pytest.mark.parametrize(
+    "case", ["per-pixel alpha", "surface alpha", "colour key", "taller", "clipped", "subsurface"]
+)
+def test_a_layer_that_is_not_a_plain_copy_is_blitted_as_before(case: str) -> None:
+    """Anything a byte copy would get wrong — blending (even onto a surface of the same
+    format), a colour key, a taller layer (a copy of its bytes would run past the canvas), a
+    clip, a view into a wider surface (its rows lie further apart) — takes pygame's blit."""
+    layer = striped()
+    target = pygame.Surface(CANVAS)
+    if case == "per-pixel alpha":
+        layer = pygame.Surface(CANVAS, pygame.SRCALPHA)
+        layer.fill((200, 10, 10, 90))
+        target = pygame.Surface(CANVAS, pygame.SRCALPHA)
+    elif case == "surface alpha":
+        layer.set_alpha(120)
+    elif case == "colour key":
+        layer.set_colorkey((30, 110, 60))
+    elif case == "taller":
+        layer = striped((CANVAS[0], CANVAS[1] + 120))
+        parent = pygame.Surface((CANVAS[0], CANVAS[1] + 200))
+        parent.fill((1, 2, 3))
+        target = parent.subsurface(pygame.Rect(0, 0, *CANVAS))
+    elif case == "clipped":
+        target.set_clip(pygame.Rect(100, 100, 300, 200))
+    elif case == "subsurface":
+        parent = pygame.Surface((2000, 1200))
+        parent.fill((1, 2, 3))
+        target = parent.subsurface(pygame.Rect(40, 60, *CANVAS))
+    expected = target.copy()
+    expected.fill((255, 0, 255, 255))
+    target.fill((255, 0, 255, 255))
+    if case == "clipped":
+        expected.set_clip(target.get_clip())
+    assert not copies_as_bytes(layer, target)
+    expected.blit(layer, (0, 0))
+    copy_whole(layer, target)
+    assert pixels(target) == pixels(expected)
+    parent = target.get_parent()
+    if parent is not None:  # nothing written outside the view
+        assert tuple(parent.get_at((parent.get_width() - 1, parent.get_height() - 1))) == (
+            1,
+            2,
+            3,
+            255,
+        )
+        assert tuple(parent.get_at((5, CANVAS[1] + 60))) == (1, 2, 3, 255)
+
+
+def test_issue18_other_threads_run_while_the_still_layer_is_copied() -> None:
+    """The same 40 copies both ways: another thread runs far more often during the byte copy
+    (the GIL let go) than during pygame's blit, which holds it for the whole 8 MB."""
+    layer, canvas = striped(), pygame.Surface(CANVAS)
+    assert copies_as_bytes(layer, canvas)
+    without_gil = wake_ups_while(lambda: copy_whole(layer, canvas), 40)
+    with_gil = wake_ups_while(lambda: canvas.blit(layer, (0, 0)), 40)
+    assert without_gil >= 2 * max(with_gil, 1), (without_gil, with_gil)
+
+
+def test_a_canvas_with_its_own_blit_sees_the_copy() -> None:
+    """The overlap tests' canvas records every blit (a whole-canvas one clears its record)."""
+
+    class Recording(pygame.Surface):
+        def __init__(self) -> None:
+            super().__init__(CANVAS)
+            self.seen = 0
+
+        def blit(self, *args: Any, **kwargs: Any) -> pygame.Rect:
+            self.seen += 1
+            return super().blit(*args, **kwargs)
+
+    layer, canvas = striped(), Recording()
+    assert not copies_as_bytes(layer, canvas)
+    copy_whole(layer, canvas)
+    assert canvas.seen == 1
+    assert pixels(canvas) == pixels(layer)

@@ -348,3 +348,34 @@ def test_h4_rapid_countdown_empties_under_the_current_player(
     assert colour_at(canvas, (plate.left + 20, plate.bottom - 4)) == theme.ALERT
     app.stage.receive(view("turns", current="p1"), [])  # no H4: no countdown
     assert app.stage.rapid_left() is None
+
+
+def test_issue18_the_felt_is_painted_once_and_the_table_repainted_over_it_each_turn(
+    canvas: pygame.Surface, make_app: Any, monkeypatch: Any
+) -> None:
+    """R6: the glow follows the turn, so the still layer is repainted when the turn passes —
+    the very frame in which the next phone may tap. The felt under it (two ellipses the size
+    of the table, about 1 ms) is painted once and copied after (issue 18.1)."""
+    big: list[pygame.Rect] = []
+    ellipse = pygame.draw.ellipse
+
+    def counted(surface: pygame.Surface, colour: Any, rect: Any, *rest: Any) -> pygame.Rect:
+        if pygame.Rect(rect).width > 1000:
+            big.append(pygame.Rect(rect))
+        return ellipse(surface, colour, rect, *rest)
+
+    monkeypatch.setattr(pygame.draw, "ellipse", counted)
+    app = app_for(make_app, view("turns", current="p0"))
+    app.render(canvas)
+    assert len(big) == 2  # the rim, then the felt
+    assert colour_at(canvas, glow_pixel(app, 0)) == theme.GOLD
+    for current in ("p1", "p2", "p0"):
+        app.stage.receive(view("turns", current=current), [])
+        app.render(canvas)
+        index = int(current[1])
+        assert colour_at(canvas, glow_pixel(app, index)) == theme.GOLD
+        assert colour_at(canvas, glow_pixel(app, (index + 1) % 4)) != theme.GOLD
+    assert len(big) == 2  # not painted again
+    inside = big[1].inflate(-40, -40)  # the felt, copied under the seats and the piles
+    edge = [(inside.left, inside.centery), (inside.right, inside.centery)]
+    assert [colour_at(canvas, at) for at in edge] == [theme.FELT, theme.FELT]
