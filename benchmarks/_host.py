@@ -409,11 +409,12 @@ def next_move(
         time.sleep(0.002)
 
 
-def one_tap(
+def timed_tap(
     http: Http, tokens: dict[str, str], hub: StreamHub, rng: random.Random
-) -> tuple[list[float], float]:
-    """Whoever may act taps a random legal action; returns the ms from the tap's send to each
-    *other* phone's stream receiving the new step, and the tap's own round trip in ms."""
+) -> tuple[float, list[float], float]:
+    """Whoever may act taps a random legal action; returns when it was sent and when each
+    *other* phone's stream received the new step (``perf_counter`` seconds), and the tap's own
+    round trip in ms."""
     who, mine, can = next_move(hub, tokens)
     step = mine["step"]
     sent = time.perf_counter()
@@ -426,9 +427,17 @@ def one_tap(
     if not hub.wait_all(step + 1):
         raise RuntimeError(f"a stream missed step {step + 1}")
     with hub.lock:
-        return [
-            (got[step + 1] - sent) * 1000.0 for pid, got in hub.arrivals.items() if pid != who
-        ], round_trip
+        arrivals = [got[step + 1] for pid, got in hub.arrivals.items() if pid != who]
+    return sent, arrivals, round_trip
+
+
+def one_tap(
+    http: Http, tokens: dict[str, str], hub: StreamHub, rng: random.Random
+) -> tuple[list[float], float]:
+    """As ``timed_tap``; returns the ms from the tap's send to each other phone's stream
+    receiving the new step, and the tap's own round trip in ms."""
+    sent, arrivals, round_trip = timed_tap(http, tokens, hub, rng)
+    return [(arrival - sent) * 1000.0 for arrival in arrivals], round_trip
 
 
 def load_average() -> str:

@@ -129,7 +129,7 @@ tv_app.TVApp.render = _probe
 #: presented at the TV's rate; a beat just takes fewer of them. Why: at the TV's own pace
 #: 5 000 taps take about 3 hours (the phones wait for the TV to show each move).
 SPEED_TAIL = """
-import sys, time
+import sys, time  # TV_TAIL and MAIN_TAIL after it use them
 import host.tv.stage as tv_stage
 _update = tv_stage.Stage.update
 def _faster(self, dt):

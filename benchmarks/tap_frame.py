@@ -36,10 +36,10 @@ from pathlib import Path
 from benchmarks._host import (
     HostProcess,
     load_average,
-    next_move,
     percentile,
     phones_streaming,
     print_table,
+    timed_tap,
 )
 from benchmarks.versus import summary
 
@@ -132,23 +132,7 @@ def one_run(taps: int, phones: int, seed: int) -> dict[str, float]:
             host.wait_first_frame()
             with phones_streaming(host, phones) as (http, tokens, hub):
                 for index in range(taps + 3):  # three to warm up: the game starts, caches fill
-                    who, mine, can = next_move(hub, tokens)
-                    step = mine["step"]
-                    sent = time.perf_counter()
-                    status, body = http.call(
-                        "POST",
-                        "/api/action",
-                        {"action": rng.choice(can), "step": step},
-                        tokens[who],
-                    )
-                    if status != 200:
-                        raise RuntimeError(f"tap refused: {status} {body}")
-                    if not hub.wait_all(step + 1):
-                        raise RuntimeError(f"a stream missed step {step + 1}")
-                    with hub.lock:
-                        arrivals = [
-                            got[step + 1] for pid, got in hub.arrivals.items() if pid != who
-                        ]
+                    sent, arrivals, _ = timed_tap(http, tokens, hub, rng)
                     if index >= 3:
                         measured.append((sent, statistics.median(arrivals)))
                         latencies += [(arrival - sent) * 1000.0 for arrival in arrivals]
