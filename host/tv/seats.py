@@ -17,6 +17,9 @@ from host.tv.scene import Props
 from host.tv.stage import SeatShow, Stage
 
 GREY_PLATE = (44, 48, 54)
+EMPTY_CARD = (40, 110, 80)
+#: Room around a crossed-out card for the ends of its thick lines.
+CROSS_MARGIN = 4
 
 
 @dataclass(frozen=True)
@@ -57,12 +60,9 @@ def draw_seat(
     prect = plate_rect(spot)
     is_turn = stage.current == seat.id and stage.phase == "turns"
     if stage.phase == "game_over" and seat.id in stage.winners:
-        pygame.draw.rect(
-            surface, theme.GOLD, crect.union(prect).inflate(30, 30), 12, border_radius=22
-        )
+        stamp(surface, props, crect.union(prect).inflate(30, 30), theme.GOLD, 12, 22)
     if is_turn:
-        glow = crect.union(prect).inflate(26, 26)
-        pygame.draw.rect(surface, theme.GOLD, glow, 8, border_radius=22)
+        stamp(surface, props, crect.union(prect).inflate(26, 26), theme.GOLD, 8, 22)
     if look.kind == "back":
         surface.blit(props.cards.back(spot.card_width), crect)
     elif look.kind in ("face", "flip"):
@@ -75,7 +75,7 @@ def draw_seat(
         )
         surface.blit(image, image.get_rect(center=crect.center))
     elif seat.status != "waiting":
-        pygame.draw.rect(surface, (40, 110, 80), crect, 3, border_radius=10)
+        stamp(surface, props, crect, EMPTY_CARD, 3, 10)
 
     greyed = seat.status in ("eliminated", "waiting") or not seat.connected
     scale = spot.scale
@@ -99,12 +99,46 @@ def draw_seat(
         label = props.memo(("tag", tag, colour, scale), lambda: _tag(props, tag, colour, scale))
         surface.blit(label, label.get_rect(midbottom=(crect.centerx, crect.top - TAG_LIFT)))
     if seat.status == "eliminated" and look.kind == "none":
-        pygame.draw.line(surface, theme.GREYED, crect.topleft, crect.bottomright, 4)
-        pygame.draw.line(surface, theme.GREYED, crect.topright, crect.bottomleft, 4)
+        cross = props.memo(("cross", crect.size), lambda: _cross(crect.size))
+        surface.blit(cross, crect.move(-CROSS_MARGIN, -CROSS_MARGIN))
     if flying_token is not None:  # last: it rises over this seat's own marks
         _draw_leaving_token(
             surface, props, prect, lives_shown, stage.max_lives, flying_token, scale
         )
+
+
+def stamp(
+    surface: pygame.Surface,
+    props: Props,
+    rect: pygame.Rect,
+    colour: theme.Colour,
+    width: int,
+    radius: int,
+) -> None:
+    """A rounded frame of ``width`` around ``rect``, drawn once per size and then blitted.
+
+    Why not ``pygame.draw.rect``: with a clip set (the still layer's patches,
+    ``host/tv/still.py``) pygame draws the straight sides of a rounded frame a few pixels
+    differently from the same frame unclipped, and a blit copies the same pixels either way."""
+    key = ("frame", rect.size, colour, width, radius)
+    surface.blit(props.memo(key, lambda: _frame(rect.size, colour, width, radius)), rect)
+
+
+def _frame(size: tuple[int, int], colour: theme.Colour, width: int, radius: int) -> pygame.Surface:
+    image = pygame.Surface(size, pygame.SRCALPHA)
+    pygame.draw.rect(image, colour, image.get_rect(), width, border_radius=radius)
+    return image
+
+
+def _cross(size: tuple[int, int]) -> pygame.Surface:
+    """A card's place crossed out: two thick lines corner to corner (drawn once, like
+    ``stamp``, since pygame draws thick lines differently under a clip)."""
+    width, height = size
+    m = CROSS_MARGIN
+    image = pygame.Surface((width + 2 * m, height + 2 * m), pygame.SRCALPHA)
+    pygame.draw.line(image, theme.GREYED, (m, m), (m + width, m + height), 4)
+    pygame.draw.line(image, theme.GREYED, (m + width, m), (m, m + height), 4)
+    return image
 
 
 def _plate(

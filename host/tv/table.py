@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from functools import lru_cache, partial
 
 import pygame
 
@@ -51,14 +52,49 @@ from host.tv.stage import (
     reveal_flip_start,
     reveal_marked_at,
 )
+from host.tv.still import Piece, StillLayer
 from host.tv.theme import CANVAS_SIZE
-from host.tv.trail import draw_standings, draw_trail
+from host.tv.trail import draw_standings, draw_trail, trail_room
 
 #: A blocking King turns face up on its holder's seat in this long.
 BLOCK_FLIP_SECONDS = 0.5
 #: Beats whose painters fly cards under the seats (``Move.card``): while one plays, the seats
 #: are painted over them on every frame, and only the felt, header and piles are kept still.
 FLYING_KINDS = frozenset({"round_dealt", "exchanged", "cut", "cut_taken", "cut_king", "misdeal"})
+#: Where the header line paints (``TableScene._draw_header``): the top of the canvas.
+HEADER_REGION = (0, 0, CANVAS_SIZE[0], 72)
+
+
+def _piles_region() -> tuple[int, int, int, int]:
+    """Where the stock (four cards stacked up and left), the discard, a cut King and the
+    piles' names paint: one band across the three spots, room for a long name on each side."""
+    height = card_size(PILE_WIDTH)[1]
+    (sx, sy), (dx, _) = stock_spot(), discard_spot()
+    left, right = round(sx) - 160, round(dx) + 160
+    top = round(sy) - height // 2 - 12
+    bottom = round(sy) + height // 2 + 22 + 24  # the names' line under the cards
+    return left, top, right - left, bottom - top
+
+
+PILES_REGION = _piles_region()
+
+
+@lru_cache(maxsize=64)
+def seat_region(spot: SeatSpot) -> tuple[int, int, int, int]:
+    """Where a seat paints: its tag, card and plate (``SeatSpot.box``) and the frames drawn
+    around them (the turn's glow, a winner's gold)."""
+    left, top, right, bottom = spot.box()
+    box = pygame.Rect(int(left) - 1, int(top) - 1, int(right - left) + 3, int(bottom - top) + 3)
+    frames = card_rect(spot).union(plate_rect(spot)).inflate(30, 30)
+    region = box.union(frames)
+    return region.left, region.top, region.width, region.height
+
+
+@lru_cache(maxsize=8)
+def trail_region(spots: tuple[SeatSpot, ...]) -> tuple[int, int, int, int]:
+    """Where the trail paints: the corner the seats leave free (``trail_room``)."""
+    room = trail_room(list(spots))
+    return room.left, room.top, room.width, room.height
 
 
 @dataclass(frozen=True)
@@ -71,6 +107,11 @@ class SeatRow:
     look: CardLook
     lives: int
     token: float | None
+
+    @property
+    def moving(self) -> bool:
+        """Its card turning over or a life leaving: painted on every frame, never kept."""
+        return self.look.kind == "flip" or self.token is not None
 
 
 def card_look(stage: Stage, seat: SeatShow) -> CardLook:
@@ -134,9 +175,11 @@ class TableScene:
     def __init__(self, stage: Stage, props: Props) -> None:
         self.stage = stage
         self.props = props
-        self._layer: pygame.Surface | None = None  # the still layer (``_still_layer``)
-        self._layer_key: Hashable = None
         self._felt: pygame.Surface | None = None  # the felt under everything (``_draw_under``)
+        self.still = StillLayer(self._felt_surface)
+        """What holds still between moves: the seats that do not move over the felt."""
+        self.under = StillLayer(self._felt_surface)
+        """What lies under cards in flight: the header and the piles over the felt."""
         self.keep_still = True
         """False: paint every piece straight on the target (the overlap tests record them)."""
 
@@ -159,16 +202,14 @@ class TableScene:
         piece is painted in order (what the layered frame equals, pixel for pixel: no two of
         these pieces overlap, ``tests/tv/test_overlap.py``)."""
         stage = self.stage
-        spots = {seat.id: spot for seat, spot in zip(stage.players, seat_spots(len(stage.players)))}
+        spots, rows = self.seating()
         beat = stage.beat
-        rows = [self._row(seat, spots[seat.id]) for seat in stage.players]
         flying = beat is not None and beat.kind in FLYING_KINDS
         if keep_still and not flying:
-            moves = [row.look.kind == "flip" or row.token is not None for row in rows]
-            still = [row for row, moving in zip(rows, moves) if not moving]
+            still = [row for row in rows if not row.moving]
             copy_whole(self._still_layer(spots, still), surface)
-            for row, moving in zip(rows, moves):
-                if moving:
+            for row in rows:
+                if row.moving:
                     self._draw_row(surface, row)
         else:
             if keep_still:
@@ -191,6 +232,12 @@ class TableScene:
         if stage.celebrating:
             confetti(surface, stage.time - (stage.celebrating_since or 0.0))
 
+    def seating(self) -> tuple[dict[str, SeatSpot], list[SeatRow]]:
+        """Each seat's place by player id, and each seat as this instant paints it."""
+        stage = self.stage
+        spots = {seat.id: spot for seat, spot in zip(stage.players, seat_spots(len(stage.players)))}
+        return spots, [self._row(seat, spots[seat.id]) for seat in stage.players]
+
     def _row(self, seat: SeatShow, spot: SeatSpot) -> SeatRow:
         beat = self.stage.beat
         lives, token = seat.lives, None
@@ -206,18 +253,20 @@ class TableScene:
         )
 
     def _draw_under(self, surface: pygame.Surface) -> None:
-        """The felt and its wooden rim, the header, the piles: under everything else.
+        """The felt and its wooden rim, the header, the piles: under everything else."""
+        copy_whole(self._felt_surface(), surface)
+        self._draw_header(surface)
+        self._draw_piles(surface)
 
-        The felt never changes, so it is painted once and copied (``copy_whole``, without the
-        GIL). Why: the still layer is repainted whenever the turn passes, which is the very
+    def _felt_surface(self) -> pygame.Surface:
+        """The felt never changes, so it is painted once and copied (``copy_whole``, without
+        the GIL). Why: the still layer is repainted whenever the turn passes, which is the very
         frame in which the next phone may tap; painting the two big ellipses took about 1 ms
         of it with the GIL held (issue 18.1)."""
         if self._felt is None:
             self._felt = pygame.Surface(CANVAS_SIZE)
             self._paint_felt(self._felt)
-        copy_whole(self._felt, surface)
-        self._draw_header(surface)
-        self._draw_piles(surface)
+        return self._felt
 
     @staticmethod
     def _paint_felt(surface: pygame.Surface) -> None:
@@ -234,35 +283,60 @@ class TableScene:
     def _still_layer(
         self, spots: dict[str, SeatSpot], still: list[SeatRow] | None
     ) -> pygame.Surface:
-        """What holds still, painted once into one 1080p surface and reused while it holds
-        (pure memoisation: the key holds everything these pieces read). ``still`` None: only
-        what lies under cards in flight."""
-        stage = self.stage
-        key: Hashable = (
-            self.props.lang,
+        """What holds still, painted into one 1080p surface and patched where it changes
+        (``host/tv/still.py``). ``still`` None: only what lies under cards in flight, in a
+        layer of its own, so that a swap's frames and the turn's do not repaint each other's."""
+        frame, pieces = self.still_pieces(spots, still)
+        return (self.under if still is None else self.still).surface(frame, pieces)
+
+    def still_pieces(
+        self, spots: dict[str, SeatSpot], still: list[SeatRow] | None
+    ) -> tuple[Hashable, list[Piece]]:
+        """The still layer's pieces in painting order, and what they all share (the ``frame``
+        key of ``StillLayer.surface``: when it changes the whole layer is repainted). Between
+        them the keys hold everything these painters read."""
+        stage, props = self.stage, self.props
+        frame: Hashable = (
+            props.lang,
             stage.phase,
             stage.round,
-            stage.dealer,
-            stage.current,
-            stage.discard_count,
-            stage.cut_king,
             stage.max_lives,
             tuple(stage.winners),
             tuple((seat.id, seat.name) for seat in stage.players),
-            None
-            if still is None
-            else (tuple((repr(row.seat), row.look, row.lives) for row in still), repr(stage.trail)),
         )
-        if self._layer is None or key != self._layer_key:
-            layer = self._layer or pygame.Surface(CANVAS_SIZE)
-            self._draw_under(layer)
-            if still is not None:
-                self._draw_pile_labels(layer)
-                for row in still:
-                    self._draw_row(layer, row)
-                draw_trail(layer, self.props, stage, list(spots.values()))
-            self._layer, self._layer_key = layer, key
-        return self._layer
+        pieces = [
+            Piece("header", HEADER_REGION, (stage.dealer, stage.current), self._draw_header),
+            Piece("piles", PILES_REGION, (stage.discard_count, stage.cut_king), self._draw_piles),
+        ]
+        if still is None:
+            return frame, pieces
+        pieces.append(Piece("labels", PILES_REGION, stage.discard_count, self._draw_pile_labels))
+        for row in still:
+            seat = row.seat
+            looks = (
+                repr(seat),
+                row.look,
+                row.lives,
+                stage.current == seat.id,
+                stage.dealer == seat.id,
+            )
+            pieces.append(
+                Piece(
+                    f"seat {seat.id}",
+                    seat_region(row.spot),
+                    looks,
+                    partial(self._draw_row, row=row),
+                )
+            )
+        pieces.append(
+            Piece(
+                "trail",
+                trail_region(tuple(spots.values())),
+                repr(stage.trail),
+                partial(draw_trail, props=props, stage=stage, spots=list(spots.values())),
+            )
+        )
+        return frame, pieces
 
     def _draw_header(self, surface: pygame.Surface) -> None:
         """One line above the seats: round and dealer on the left, whose turn and the help

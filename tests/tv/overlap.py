@@ -3,7 +3,8 @@ each other (issue 12 item 5).
 
 ``Canvas`` is the 1920×1080 canvas that records every ``blit`` and ``fill`` (the ink box of
 text: its non-transparent pixels) and, through ``recording_frames``, every outlined
-``pygame.draw.rect`` (a frame is four strips, so what sits *inside* a frame is not on it).
+``pygame.draw.rect`` or seat frame (a frame is four strips, so what sits *inside* a frame is not
+on it).
 Each box is owned by the drawing function that made it (the first caller outside the theme's
 text helpers) and by that call: a text on its own plate is one element, two banners are two.
 """
@@ -21,6 +22,8 @@ from typing import Any
 
 import pygame
 
+from host.tv import seats
+from host.tv.scene import Props
 from host.tv.theme import CANVAS_SIZE
 
 _HELPERS = {str(Path(__file__).resolve()), str(Path("host/tv/theme.py").resolve())}
@@ -96,7 +99,7 @@ def recording_frames() -> Iterator[None]:
     """Make ``pygame.draw.rect`` on a ``Canvas`` note what it draws (a frame as four strips)."""
     original = pygame.draw.rect
 
-    def rect(
+    def recording_rect(
         surface: Any, color: Any, box: Any, width: int = 0, *args: Any, **kwargs: Any
     ) -> pygame.Rect:
         done = original(surface, color, box, width, *args, **kwargs)
@@ -115,11 +118,30 @@ def recording_frames() -> Iterator[None]:
                     surface.note(strip, group)
         return done
 
-    pygame.draw.rect = rect  # type: ignore[assignment]
+    stamped = seats.stamp
+
+    def stamp(
+        surface: pygame.Surface,
+        props: Props,
+        rect: pygame.Rect,
+        colour: tuple[int, int, int],
+        width: int,
+        radius: int,
+    ) -> None:
+        """A seat's frame, drawn once and blitted at a party, is drawn here as pygame draws it
+        (the same pixels, ``tests/tv/test_still.py``) so that it is recorded as a frame."""
+        if isinstance(surface, Canvas):
+            recording_rect(surface, colour, rect, width, border_radius=radius)
+        else:
+            stamped(surface, props, rect, colour, width, radius)
+
+    pygame.draw.rect = recording_rect  # type: ignore[assignment]
+    seats.stamp = stamp
     try:
         yield
     finally:
         pygame.draw.rect = original
+        seats.stamp = stamped
 
 
 def overlaps(

@@ -1,0 +1,103 @@
+"""What holds still on the table, kept in one 1080p surface and repainted only where it changed.
+
+Why: the table's frames start from a layer of everything that does not move (the felt, the
+header, the piles, the seats that hold still, the trail), painted once and copied under each
+frame. That layer changes when the turn passes (R6: the glow and the header follow the turn),
+which is the very frame in which the next phone may tap. Repainting all of it then cost about
+1 ms with the GIL held at 20 seats, and the tap's fan-out waited behind it (issue 18.1,
+``docs/benchmarks.md``). A turn passing changes the header and two seats: only their
+rectangles are repainted.
+
+How: the layer is a list of :class:`Piece` in painting order. Each has the rectangle it may
+paint in (its region) and a key that holds everything its picture depends on. When a key
+changes, or a piece comes or goes, its region is restored from the felt and every piece whose
+region meets it is painted again in order, clipped to it; so inside the region the pixels are
+those of a full repaint, and outside it nothing changed. What every piece shares (the
+language, the phase, the seats' places …) is the ``frame`` key: when it changes the whole layer
+is repainted. ``tests/tv/test_still.py`` checks that each piece paints inside its region and
+that a layer patched through whole games equals a layer painted afresh, pixel for pixel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from typing import NamedTuple
+
+import pygame
+
+from host.tv.present import copy_whole
+
+Painter = Callable[[pygame.Surface], object]
+
+
+class Piece(NamedTuple):
+    """One part of the still layer: its name (unique in the layer), the rectangle it paints in
+    (left, top, width, height), what its picture depends on, and how to paint it. (A named
+    tuple: some twenty-five are made for every frame drawn over the layer.)"""
+
+    name: str
+    region: tuple[int, int, int, int]
+    key: Hashable
+    paint: Painter
+
+
+class StillLayer:
+    """A cached surface of ``pieces`` over ``felt``, patched where the pieces changed."""
+
+    def __init__(self, felt: Callable[[], pygame.Surface]) -> None:
+        self._felt = felt  # made on first use, shared with the table's unlayered path
+        self._surface: pygame.Surface | None = None
+        self._frame: Hashable = None
+        self._drawn: dict[str, Piece] = {}
+        self.repaints = 0
+        """Whole-layer repaints so far (the first one included)."""
+        self.patched: list[pygame.Rect] = []
+        """The regions restored and painted again by the last call that changed anything."""
+
+    def surface(self, frame: Hashable, pieces: Sequence[Piece]) -> pygame.Surface:
+        """The layer showing ``pieces``, brought up to date at the least cost."""
+        felt = self._felt()
+        drawn = {piece.name: piece for piece in pieces}
+        if self._surface is None or frame != self._frame:
+            layer = self._surface or pygame.Surface(felt.get_size())
+            copy_whole(felt, layer)
+            for piece in pieces:
+                piece.paint(layer)
+            self._surface, self._frame, self._drawn = layer, frame, drawn
+            self.repaints += 1
+            self.patched = [layer.get_rect()]
+            return layer
+        dirty = changed_regions(self._drawn, drawn)
+        if dirty:
+            layer = self._surface
+            for rect in dirty:
+                layer.set_clip(rect)
+                try:
+                    layer.blit(felt, rect, rect)
+                    for piece in pieces:
+                        if rect.colliderect(piece.region):
+                            piece.paint(layer)
+                finally:
+                    layer.set_clip(None)
+            self._drawn = drawn
+            self.patched = dirty
+        return self._surface
+
+
+def changed_regions(before: dict[str, Piece], after: dict[str, Piece]) -> list[pygame.Rect]:
+    """The regions to paint again: of every piece whose key or region changed, or that came
+    or went (both its old and its new region), without repeats."""
+    regions: list[pygame.Rect] = []
+    for name in before.keys() | after.keys():
+        old, new = before.get(name), after.get(name)
+        if old is not None and new is not None and old.key == new.key and old.region == new.region:
+            continue
+        for piece in (old, new):
+            if piece is not None:
+                rect = pygame.Rect(piece.region)
+                if rect not in regions:
+                    regions.append(rect)
+    return sorted(regions, key=lambda rect: (rect.top, rect.left, rect.width, rect.height))
+
+
+__all__ = ["Piece", "StillLayer", "changed_regions"]

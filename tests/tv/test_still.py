@@ -1,0 +1,266 @@
+"""Issue 18.3 — the table's still layer is repainted only where something changed.
+
+``host/tv/still.py`` keeps what holds still (the felt, the header, the piles, the seats that do
+not move, the trail) in one surface and, when the turn passes (R6: the glow and the header
+follow it), restores and paints again only the rectangles of the pieces that changed. That is
+right only if every piece paints inside its rectangle and its key holds everything it reads;
+these tests check both, the first piece by piece and the second over whole games, against a
+layer painted afresh.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pygame
+import pytest
+
+from host.i18n import Catalog
+from host.rules import HouseRules
+from host.tv.app import FRAME_SECONDS, TVApp
+from host.tv.layout import seat_spots
+from host.tv.rehearsal import Rehearsal
+from host.tv.seats import stamp
+from host.tv.still import Piece, StillLayer, changed_regions
+from host.tv.table import HEADER_REGION, PILES_REGION, TableScene, seat_region
+from host.tv.theme import CANVAS_SIZE
+
+from .test_scenes import app_for, colour_at
+from .views import events, view
+
+RED, BLUE, GREEN = (200, 0, 0), (0, 0, 200), (0, 160, 0)
+#: Tables to play through: seats, names, house rules, language.
+TABLES = {
+    "20 seats, H7, long names, en": (
+        [f"{name}-Sixteen-Chars"[:16] for name in ("Bartholomew", "Maximilienne", "Giovanni")]
+        + [f"Player {i:02d} Longname"[:16] for i in range(17)],
+        "H7",
+        "en",
+    ),
+    "5 seats, fr": (["Ana", "Chloé", "Niccolò", "François", "Zoë"], "", "fr"),
+    "4 seats, H1 H4, it": (["Ana", "Björn", "Inès", "Mattia"], "H1,H4", "it"),
+}
+
+
+def painter(colour: tuple[int, int, int], rect: tuple[int, int, int, int]) -> Any:
+    return lambda surface: surface.fill(colour, rect)
+
+
+def felt() -> pygame.Surface:
+    surface = pygame.Surface((200, 100))
+    surface.fill(GREEN)
+    return surface
+
+
+def test_changed_regions_are_those_of_pieces_changed_come_or_gone() -> None:
+    keep = Piece("keep", (0, 0, 10, 10), 1, painter(RED, (0, 0, 10, 10)))
+    before = {
+        "keep": keep,
+        "turn": Piece("turn", (20, 0, 10, 10), "p0", painter(RED, (20, 0, 10, 10))),
+        "gone": Piece("gone", (40, 0, 10, 10), 1, painter(RED, (40, 0, 10, 10))),
+        "moved": Piece("moved", (60, 0, 10, 10), 1, painter(RED, (60, 0, 10, 10))),
+    }
+    after = {
+        "keep": Piece("keep", (0, 0, 10, 10), 1, painter(BLUE, (0, 0, 10, 10))),
+        "turn": Piece("turn", (20, 0, 10, 10), "p1", painter(RED, (20, 0, 10, 10))),
+        "moved": Piece("moved", (60, 20, 10, 10), 1, painter(RED, (60, 20, 10, 10))),
+        "new": Piece("new", (80, 0, 10, 10), 1, painter(RED, (80, 0, 10, 10))),
+    }
+    regions = {tuple(rect) for rect in changed_regions(before, after)}
+    # The painter is not part of the key: "keep" holds still even with another function.
+    assert regions == {
+        (20, 0, 10, 10),
+        (40, 0, 10, 10),
+        (60, 0, 10, 10),
+        (60, 20, 10, 10),
+        (80, 0, 10, 10),
+    }
+    assert changed_regions(before, dict(before)) == []
+
+
+def test_a_changed_piece_is_painted_again_in_its_region_only_with_the_pieces_it_meets() -> None:
+    pygame.init()
+    layer = StillLayer(felt)
+    under = Piece("under", (0, 0, 60, 60), 1, painter(BLUE, (0, 0, 60, 60)))
+    over = Piece("over", (40, 40, 40, 40), "a", painter(RED, (40, 40, 40, 40)))
+    surface = layer.surface("frame", [under, over])
+    assert layer.repaints == 1
+    assert colour_at(surface, (10, 10)) == BLUE and colour_at(surface, (70, 70)) == RED
+    # "over" changes: its region is restored from the felt, then "under" (which it meets) and
+    # "over" are painted again in order, clipped to it.
+    surface.fill((1, 2, 3), (0, 0, 30, 30))  # a mark outside: left alone by a patch
+    changed = Piece("over", (40, 40, 40, 40), "b", painter(GREEN, (50, 50, 30, 30)))
+    surface = layer.surface("frame", [under, changed])
+    assert layer.repaints == 1 and [tuple(rect) for rect in layer.patched] == [(40, 40, 40, 40)]
+    assert colour_at(surface, (45, 45)) == BLUE  # "under", painted again below "over"
+    assert colour_at(surface, (75, 42)) == GREEN  # the felt where "over" no longer paints
+    assert colour_at(surface, (70, 70)) == GREEN
+    assert colour_at(surface, (10, 10)) == (1, 2, 3)
+    # A piece that goes is wiped; nothing else changes.
+    surface = layer.surface("frame", [under])
+    assert colour_at(surface, (70, 70)) == GREEN and colour_at(surface, (10, 10)) == (1, 2, 3)
+    # Nothing changed: nothing painted (the last patch is still the one reported).
+    before = pygame.image.tobytes(surface, "RGB")
+    assert pygame.image.tobytes(layer.surface("frame", [under]), "RGB") == before
+    # Another frame key: the whole layer painted again.
+    surface = layer.surface("other frame", [under])
+    assert layer.repaints == 2 and colour_at(surface, (10, 10)) == BLUE
+
+
+def test_r6_a_turn_passing_repaints_the_header_and_the_two_seats_only(
+    canvas: pygame.Surface, make_app: Any
+) -> None:
+    app = app_for(make_app, view("turns", current="p0"))
+    app.render(canvas)
+    assert app.table.still.repaints == 1
+    spots = seat_spots(len(app.stage.players))
+    for before, after in ((0, 1), (1, 2), (2, 3), (3, 0)):
+        app.stage.receive(view("turns", current=f"p{after}"), [])
+        app.render(canvas)
+        assert app.table.still.repaints == 1
+        assert {tuple(rect) for rect in app.table.still.patched} == {
+            HEADER_REGION,
+            seat_region(spots[before]),
+            seat_region(spots[after]),
+        }
+    area = sum(rect.width * rect.height for rect in app.table.still.patched)
+    assert area < 0.25 * CANVAS_SIZE[0] * CANVAS_SIZE[1]
+
+
+def test_a_swap_and_the_turn_after_it_keep_a_layer_each(
+    canvas: pygame.Surface, make_app: Any
+) -> None:
+    """Cards in flight pass under the seats, so a swap's frames start from a layer without
+    seats; the turn's frames from one with them. Each is patched, not repainted, in turn."""
+    app = app_for(make_app, view("turns", current="p0"))
+    app.render(canvas)
+    app.stage.receive(
+        view("turns", current="p1"), events({"type": "exchanged", "player": "p0", "target": "p1"})
+    )
+    for _ in range(200):
+        app.render(canvas)
+        app.step(FRAME_SECONDS)
+        if app.stage.beat is None:
+            break
+    app.render(canvas)
+    assert app.table.under.repaints == 1 and app.table.still.repaints == 1
+    app.stage.receive(
+        view("turns", current="p2"), events({"type": "exchanged", "player": "p1", "target": "p2"})
+    )
+    app.render(canvas)
+    assert app.table.under.repaints == 1
+    assert {tuple(rect) for rect in app.table.under.patched} == {HEADER_REGION}
+
+
+def party(name: str, catalog: Catalog) -> tuple[TVApp, Rehearsal]:
+    names, rules, lang = TABLES[name]
+    table = Rehearsal(HouseRules.parse(rules), seed=11, people=names)
+    table.host_next()
+    app = TVApp(table.session, None, catalog, lang=lang, join_url="http://127.0.0.1:8000/")
+    return app, table
+
+
+def frames(app: TVApp, table: Rehearsal, canvas: pygame.Surface, count: int) -> Iterator[int]:
+    """Plays ``count`` frames of the party (new games included) with the TV's clock at 4×
+    (as the loop does when it runs late: every beat still passes through its frames, fewer
+    of them), yielding after each frame drawn with the table on screen. 3 500 frames hold a
+    whole game of four or five players, and eliminations at twenty."""
+    for tick in range(count):
+        table.feed(app)
+        for _ in range(4):
+            app.step(FRAME_SECONDS)
+        if app.needs_render:
+            app.render(canvas)
+            if app.base_scene() is app.table:
+                yield tick
+
+
+@pytest.mark.parametrize("name", list(TABLES))
+def test_issue18_every_piece_paints_inside_its_region(name: str, catalog: Catalog) -> None:
+    """Whatever a piece paints lies in its region (else a patch would leave some of it
+    behind): each piece as it was at every frame of two games, painted alone."""
+    canvas = pygame.Surface(CANVAS_SIZE)
+    app, table = party(name, catalog)
+    alone = pygame.Surface(CANVAS_SIZE, pygame.SRCALPHA)
+    seen: set[tuple[str, Any, tuple[int, int, int, int], bool]] = set()
+    checked = 0
+    for _ in frames(app, table, canvas, 3500):
+        spots, rows = app.table.seating()
+        for still in (None, [row for row in rows if not row.moving]):
+            _, pieces = app.table.still_pieces(spots, still)
+            for piece in pieces:
+                mark = (piece.name, piece.key, piece.region, still is None)
+                if mark in seen:
+                    continue
+                seen.add(mark)
+                alone.fill((0, 0, 0, 0))
+                piece.paint(alone)
+                painted = alone.get_bounding_rect(min_alpha=1)
+                if painted.width and painted.height:
+                    checked += 1
+                    assert pygame.Rect(piece.region).contains(painted), (piece.name, painted)
+    names = {mark[0] for mark in seen}
+    assert {"header", "piles", "labels", "trail"} <= names
+    assert sum(name.startswith("seat ") for name in names) == len(app.stage.players)
+    assert checked > 40
+
+
+def test_the_piles_and_header_regions_lie_where_they_should() -> None:
+    header = pygame.Rect(HEADER_REGION)
+    assert header.top == 0 and header.width == CANVAS_SIZE[0]
+    piles = pygame.Rect(PILES_REGION)
+    assert piles.top > header.bottom and piles.bottom < CANVAS_SIZE[1]
+
+
+@pytest.mark.parametrize("name", list(TABLES))
+def test_issue18_a_layer_patched_through_whole_games_equals_one_painted_afresh(
+    name: str, catalog: Catalog
+) -> None:
+    """After every patch, the table's frame is the one a table painting its layers from
+    nothing draws, pixel for pixel: so every key holds all that its painter reads."""
+    canvas = pygame.Surface(CANVAS_SIZE)
+    app, table = party(name, catalog)
+    first = pygame.Surface(CANVAS_SIZE)
+    fresh = pygame.Surface(CANVAS_SIZE)
+    compared = 0
+    last: dict[str, object] = {}
+    phases: set[str] = set()
+    for tick in frames(app, table, canvas, 3500):
+        phases.add(app.stage.phase)
+        patches = {"still": app.table.still.patched, "under": app.table.under.patched}
+        if all(patches[key] is last.get(key) for key in patches):
+            continue  # neither layer changed in this frame
+        last = dict(patches)
+        app.table.paint(first, keep_still=True)
+        TableScene(app.stage, app.props).paint(fresh, keep_still=True)
+        assert pygame.image.tobytes(first, "RGB") == pygame.image.tobytes(fresh, "RGB"), tick
+        compared += 1
+    assert app.table.still.repaints + app.table.under.repaints < compared
+    assert compared > 100
+    assert phases >= ({"turns", "reveal"} if "20" in name else {"turns", "reveal", "game_over"})
+
+
+@pytest.mark.parametrize("width,radius", [(8, 22), (12, 22), (3, 10)])
+def test_a_seat_frame_blitted_is_the_frame_pygame_draws_and_the_same_under_a_clip(
+    width: int, radius: int, make_app: Any
+) -> None:
+    """The seat's frames are drawn once and blitted (``seats.stamp``): the same pixels as
+    ``pygame.draw.rect`` unclipped, and the same again with a clip, which pygame's own
+    rounded frames are not (the reason for the stamp)."""
+    props = app_for(make_app, view("turns")).props
+    rect = pygame.Rect(17, 388, 135, 170)
+    drawn, stamped, clipped = (pygame.Surface((400, 700)) for _ in range(3))
+    for surface in (drawn, stamped, clipped):
+        surface.fill((14, 24, 38))
+    pygame.draw.rect(drawn, (250, 200, 0), rect, width, border_radius=radius)
+    stamp(stamped, props, rect, (250, 200, 0), width, radius)
+    assert pygame.image.tobytes(drawn, "RGB") == pygame.image.tobytes(stamped, "RGB")
+    clip = pygame.Rect(115, 555, 139, 174)
+    clipped.set_clip(clip)
+    stamp(clipped, props, rect, (250, 200, 0), width, radius)
+    clipped.set_clip(None)
+    inside = clip.clip(clipped.get_rect())
+    assert pygame.image.tobytes(clipped.subsurface(inside), "RGB") == pygame.image.tobytes(
+        drawn.subsurface(inside), "RGB"
+    )
