@@ -197,8 +197,8 @@ class TableScene:
     def paint(self, surface: pygame.Surface, keep_still: bool) -> None:
         """Paint the table in its layers. ``keep_still``: the felt, the header, the piles and —
         unless cards fly under the seats — the pile labels, every seat that holds still and
-        the trail come from one cached surface, remade only when one of them changes; the
-        seats that move (a card turning, a life leaving) are painted over it. Without it every
+        the trail come from one cached surface, patched where one of them changes
+        (``host/tv/still.py``); the seats that move (a card turning, a life leaving) are painted over it. Without it every
         piece is painted in order (what the layered frame equals, pixel for pixel: no two of
         these pieces overlap, ``tests/tv/test_overlap.py``)."""
         stage = self.stage
@@ -260,9 +260,10 @@ class TableScene:
 
     def _felt_surface(self) -> pygame.Surface:
         """The felt never changes, so it is painted once and copied (``copy_whole``, without
-        the GIL). Why: the still layer is repainted whenever the turn passes, which is the very
-        frame in which the next phone may tap; painting the two big ellipses took about 1 ms
-        of it with the GIL held (issue 18.1)."""
+        the GIL), under the whole still layer and under each patch of it. Why: the still layer
+        changes whenever the turn passes, which is the very frame in which the next phone may
+        tap; painting the two big ellipses took about 1 ms of it with the GIL held (issue
+        18.1)."""
         if self._felt is None:
             self._felt = pygame.Surface(CANVAS_SIZE)
             self._paint_felt(self._felt)
