@@ -13,6 +13,7 @@ import socket
 import threading
 from typing import Any
 
+from host import network
 from host.rules import game_moves
 from tests.api.cuckoo_http_client import EventStream, Http, wait_until
 
@@ -43,8 +44,13 @@ def _drains_to_the_end(sock: socket.socket, limit: int = 64 * 2**20) -> bool:
 
 
 def test_frozen_and_trickling_streams_do_not_hold_up_the_table(
-    make_session: Any, live_server: Any
+    make_session: Any, live_server: Any, monkeypatch: Any
 ) -> None:
+    # The kernel cuts a phone that has kept its window shut for ``UNACKED_SECONDS`` (20 s,
+    # ``TCP_USER_TIMEOUT``; tested in ``tests/torture/test_connections.py``). On a busy machine
+    # this game can outlast that, and the frozen streams were then reset before the kick
+    # this test checks (a CI run failed so, once). So the cut is put out of the way here.
+    monkeypatch.setattr(network, "UNACKED_SECONDS", 600)
     server = live_server(make_session("H1"), heartbeat_seconds=1.0)
     http = Http(server.url)
     tokens: dict[str, str] = {}
