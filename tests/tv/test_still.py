@@ -26,18 +26,14 @@ from host.tv.still import Piece, StillLayer, changed_regions
 from host.tv.table import HEADER_REGION, PILES_REGION, TableScene, seat_region
 from host.tv.theme import CANVAS_SIZE
 
+from .test_overlap import SIXTEEN
 from .test_scenes import app_for, colour_at
 from .views import events, view
 
 RED, BLUE, GREEN = (200, 0, 0), (0, 0, 200), (0, 160, 0)
 #: Tables to play through: seats, names, house rules, language.
 TABLES = {
-    "20 seats, H7, long names, en": (
-        [f"{name}-Sixteen-Chars"[:16] for name in ("Bartholomew", "Maximilienne", "Giovanni")]
-        + [f"Player {i:02d} Longname"[:16] for i in range(17)],
-        "H7",
-        "en",
-    ),
+    "20 seats, H7, long names, en": (list(SIXTEEN), "H7", "en"),
     "5 seats, fr": (["Ana", "Chloé", "Niccolò", "François", "Zoë"], "", "fr"),
     "4 seats, H1 H4, it": (["Ana", "Björn", "Inès", "Mattia"], "H1,H4", "it"),
 }
