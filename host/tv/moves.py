@@ -181,6 +181,9 @@ class Move:
     spots: dict[str, SeatSpot]
     layer: str = "top"
     """Painted twice: ``"cards"`` (cards in flight, under the seats) then ``"top"`` (words)."""
+    flights: list[tuple[pygame.Surface, pygame.Rect]] | None = None
+    """A list: cards in flight are not blitted but listed here (image, where), so that the
+    table paints them, under the seats, in only the rectangles they cross."""
 
     @property
     def event(self) -> EventDict:
@@ -214,7 +217,11 @@ class Move:
     def card(self, image: pygame.Surface, at: tuple[float, float]) -> None:
         """A card in flight: drawn under the seats, so it never hides a name plate."""
         if self.layer == "cards":
-            self.surface.blit(image, image.get_rect(center=point(at)))
+            rect = image.get_rect(center=point(at))
+            if self.flights is None:
+                self.surface.blit(image, rect)
+            else:
+                self.flights.append((image, rect))
 
     def banner(
         self, text: str, size: int, colour: theme.Colour = theme.INK, y: int = BANNER_Y

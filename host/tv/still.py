@@ -69,19 +69,50 @@ class StillLayer:
             return layer
         dirty = changed_regions(self._drawn, drawn)
         if dirty:
-            layer = self._surface
-            for rect in dirty:
-                layer.set_clip(rect)
-                try:
-                    layer.blit(felt, rect, rect)
-                    for piece in pieces:
-                        if rect.colliderect(piece.region):
-                            piece.paint(layer)
-                finally:
-                    layer.set_clip(None)
+            patch(self._surface, felt, dirty, pieces)
             self._drawn = drawn
             self.patched = dirty
         return self._surface
+
+
+def patch(
+    surface: pygame.Surface,
+    felt: pygame.Surface,
+    rects: Sequence[pygame.Rect],
+    pieces: Sequence[Piece],
+) -> None:
+    """Inside each of ``rects``, restore ``felt`` and paint again, in order and clipped to it,
+    every piece whose region meets it: there the pixels become those of all ``pieces`` painted
+    over the felt, and outside ``rects`` nothing changes."""
+    for rect in rects:
+        surface.set_clip(rect)
+        try:
+            surface.blit(felt, rect, rect)
+            for piece in pieces:
+                if rect.colliderect(piece.region):
+                    piece.paint(surface)
+        finally:
+            surface.set_clip(None)
+
+
+def merged(rects: Sequence[pygame.Rect]) -> list[pygame.Rect]:
+    """``rects`` with every two that overlap replaced by their union, until none overlap: so
+    no part of the picture is painted twice by :func:`patch` (cards dealt one after another
+    fly one over the next)."""
+    pending = [pygame.Rect(rect) for rect in rects]
+    done: list[pygame.Rect] = []
+    while pending:
+        rect = pending.pop()
+        index = rect.collidelist(pending)
+        while index >= 0:
+            rect.union_ip(pending.pop(index))
+            index = rect.collidelist(pending)
+        hit = rect.collidelist(done)
+        if hit >= 0:
+            pending.append(rect.union(done.pop(hit)))
+        else:
+            done.append(rect)
+    return sorted(done, key=lambda rect: (rect.top, rect.left, rect.width, rect.height))
 
 
 def changed_regions(before: dict[str, Piece], after: dict[str, Piece]) -> list[pygame.Rect]:
@@ -100,4 +131,4 @@ def changed_regions(before: dict[str, Piece], after: dict[str, Piece]) -> list[p
     return sorted(regions, key=lambda rect: (rect.top, rect.left, rect.width, rect.height))
 
 
-__all__ = ["Piece", "StillLayer", "changed_regions"]
+__all__ = ["Piece", "StillLayer", "changed_regions", "merged", "patch"]
