@@ -16,6 +16,9 @@ those of a full repaint, and outside it nothing changed. What every piece shares
 language, the phase, the seats' places …) is the ``frame`` key: when it changes the whole layer
 is repainted. ``tests/tv/test_still.py`` checks that each piece paints inside its region and
 that a layer patched through whole games equals a layer painted afresh, pixel for pixel.
+
+The same :func:`patch` slides cards in flight under the seats of a frame copied from the
+layer: only the rectangles the cards cover are painted again (``TableScene._fly_under``).
 """
 
 from __future__ import annotations
