@@ -29,6 +29,7 @@ from host import names, persistence, social
 from host.journal import SaveFile
 from host.pacing import STALL_SECONDS, Masking, Pacer, Shown
 from host.palette import css_hex, player_colour
+from host.phones_first import PhonesFirst
 from host.presence import DEFAULT_AWAY_SECONDS, Presence
 from host.rules import Game, HouseRules, IllegalAction, Status, View
 from host.rules.controls import TableFacts
@@ -149,6 +150,8 @@ class Session(HostControls):
         self._closed = False
         self.resumed = False
         self.reactions = social.ReactionDesk()
+        self.phones_first = PhonesFirst()
+        """The server marks the phones' requests here; the TV's drawing gives way to them."""
         self.tutorial_asks = 0
         self._standings = Standings()
         # The TV leads (host/pacing.py): phones see only what a running TV has shown.

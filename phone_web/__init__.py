@@ -6,14 +6,18 @@ holds no game state of its own, so the TV, the voice and every phone see one tru
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from flask import Flask, Response
 
 from host.i18n import Catalog
+from host.phones_first import PhonesFirst
 from phone_web.limits import GUESSES_PER_MINUTE, GuessLimiter
 
 if TYPE_CHECKING:
+    from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
+
     from host.session import Session
 
 #: Over this, a request body is refused with 413 before anyone parses it.
@@ -61,7 +65,29 @@ def create_app(
     app.register_blueprint(social_bp)
     register_error_handlers(app)
     app.after_request(_secure_headers)
+    phones_first = getattr(session, "phones_first", None)
+    if phones_first is not None:
+        app.wsgi_app = ServedFirst(app.wsgi_app, phones_first)  # type: ignore[method-assign]
     return app
+
+
+class ServedFirst:
+    """WSGI middleware: while a phone's POST (a tap, a join, a reaction) is being served, the
+    TV's drawing gives way to it (``host/phones_first.py``). The event streams (GET, open for
+    hours) are not marked: the TV would wait on them for ever."""
+
+    def __init__(self, app: WSGIApplication, phones_first: PhonesFirst) -> None:
+        self.app = app
+        self.phones_first = phones_first
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        answer: Iterable[bytes]
+        if environ.get("REQUEST_METHOD") != "POST":
+            answer = self.app(environ, start_response)
+        else:
+            with self.phones_first.serving():
+                answer = self.app(environ, start_response)
+        return answer
 
 
 def _secure_headers(response: Response) -> Response:

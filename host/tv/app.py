@@ -20,6 +20,7 @@ import pygame
 from host.audio.cueing import CueTrack
 from host.i18n import LANGUAGES, Catalog
 from host.pacing import Shown
+from host.phones_first import PhonesFirst
 from host.rules import EventDict, View
 from host.session import SessionError
 from host.subscriptions import Update
@@ -143,7 +144,9 @@ class TVApp:
         if self._cues is not None:
             self.stage.on_begin = self._cues.begin
         self.lobby = LobbyScene(self.stage, self.props)
-        self.table = TableScene(self.stage, self.props)
+        # Phones first (host/phones_first.py): a frame gives way while a phone is served.
+        self.phones_first: PhonesFirst = getattr(session, "phones_first", None) or PhonesFirst()
+        self.table = TableScene(self.stage, self.props, self.phones_first.give_way)
         self.standings = evening.StandingsScene(self.stage, self.props)
         self.tutorial: Tutorial | None = None
         self._tutorial_asks = getattr(session, "tutorial_asks", 0)
@@ -494,6 +497,7 @@ class TVApp:
     def render(self, surface: pygame.Surface) -> None:
         """Paint the whole frame on the 1920×1080 canvas, layer by layer: a layer that fails is
         logged once and skipped, the others are still drawn (issue 15: data never ends the TV)."""
+        self.phones_first.new_frame()
         scene = self.base_scene()
         self._guarded(scene.draw, surface)
         if scene is self.lobby:
@@ -523,6 +527,7 @@ class TVApp:
         self.frames_rendered += 1
 
     def _guarded(self, draw: Callable[[pygame.Surface], object], surface: pygame.Surface) -> None:
+        self.phones_first.give_way()
         try:
             draw(surface)
         except Exception as error:  # one broken element must not end the party

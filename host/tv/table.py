@@ -7,7 +7,7 @@ when a card is in flight, flipping, or face up — so the hidden-card tests can 
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import lru_cache, partial
 
@@ -174,9 +174,14 @@ def reveal_order(stage: Stage, event: RevealEvent) -> list[str]:
 class TableScene:
     """The game in progress (phases ``turns``, ``reveal``, ``game_over``)."""
 
-    def __init__(self, stage: Stage, props: Props) -> None:
+    def __init__(
+        self, stage: Stage, props: Props, give_way: Callable[[], None] = lambda: None
+    ) -> None:
         self.stage = stage
         self.props = props
+        self.give_way = give_way
+        """Called between the pieces of a frame: waits while a phone's request is being
+        served (``host/phones_first.py``); by default it returns at once."""
         self._felt: pygame.Surface | None = None  # the felt under everything (``_draw_under``)
         self.still = StillLayer(self._felt_surface)
         """What holds still: the felt, header, piles and every seat that does not move."""
@@ -207,6 +212,7 @@ class TableScene:
         if keep_still:
             frame, pieces = self.still_pieces(spots, [row for row in rows if not row.moving])
             copy_whole(self.still.surface(frame, pieces), surface)
+            self.give_way()  # the copy let go of the GIL: a phone's tap may be running
             if beat is not None and beat.kind in FLYING_KINDS:
                 self._fly_under(surface, spots, pieces)
             for row in rows:
@@ -223,6 +229,7 @@ class TableScene:
         left = stage.rapid_left()
         if left is not None and stage.current in spots:
             self._draw_countdown(surface, spots[stage.current], left)
+        self.give_way()
         if beat is not None:
             draw_move(Move(surface, self.props, stage, beat, spots, "top"))
         else:
@@ -246,6 +253,7 @@ class TableScene:
         return SeatRow(seat, spot, card_look(self.stage, seat), lives, token)
 
     def _draw_row(self, surface: pygame.Surface, row: SeatRow) -> None:
+        self.give_way()
         draw_seat(
             surface, self.props, self.stage, row.seat, row.spot, row.look, row.lives, row.token
         )
