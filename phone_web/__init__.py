@@ -29,9 +29,6 @@ CONTENT_SECURITY_POLICY = (
 )
 #: The page's stylesheet and script: a CSP header on them has no effect, so it is not sent
 #: (issue 16.5: 12 KB transferred for the whole page, headers included).
-_SUBRESOURCE_TYPES = frozenset({"text/css", "text/javascript"})
-
-#: The page's own script and stylesheet: not documents, so no CSP needed (page weight).
 _SUBRESOURCE_TYPES = frozenset({"text/css", "text/javascript", "application/javascript"})
 
 

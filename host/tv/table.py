@@ -47,6 +47,7 @@ from host.tv.stage import (
     DEAL_FLIGHT,
     DEAL_STAGGER,
     FLIP_SECONDS,
+    Beat,
     SeatShow,
     Stage,
     reveal_flip_start,
@@ -214,7 +215,7 @@ class TableScene:
             copy_whole(self.still.surface(frame, pieces), surface)
             self.give_way()  # the copy let go of the GIL: a phone's tap may be running
             if beat is not None and beat.kind in FLYING_KINDS:
-                self._fly_under(surface, spots, pieces)
+                self._fly_under(surface, beat, spots, pieces)
             for row in rows:
                 if row.moving:
                     self._draw_row(surface, row)
@@ -288,17 +289,19 @@ class TableScene:
         pygame.draw.ellipse(surface, theme.FELT, pygame.Rect(cx - rx, cy - ry, 2 * rx, 2 * ry))
 
     def _fly_under(
-        self, surface: pygame.Surface, spots: dict[str, SeatSpot], pieces: list[Piece]
+        self,
+        surface: pygame.Surface,
+        beat: Beat,
+        spots: dict[str, SeatSpot],
+        pieces: list[Piece],
     ) -> None:
         """The cards in flight, slid under the still layer already on ``surface``: in the
         rectangles they cover, and only there, the felt, the header and piles, the cards, then
         the pile names, seats and trail they meet are painted again, clipped (``patch``). Why:
         painting all twenty seats over the cards on every frame of a swap or a deal cost
         about 0.4 ms with the GIL held (issue 18.1), and a swap's cards meet two or three."""
-        stage = self.stage
-        assert stage.beat is not None
         flights: list[tuple[pygame.Surface, pygame.Rect]] = []
-        draw_move(Move(surface, self.props, stage, stage.beat, spots, "cards", flights))
+        draw_move(Move(surface, self.props, self.stage, beat, spots, "cards", flights))
         if not flights:
             return
         rects = [rect for _, rect in flights]
