@@ -62,9 +62,7 @@ def create_app(
     app.register_blueprint(social_bp)
     register_error_handlers(app)
     app.after_request(_secure_headers)
-    phones_first = getattr(session, "phones_first", None)
-    if phones_first is not None:
-        app.wsgi_app = ServedFirst(app.wsgi_app, phones_first)  # type: ignore[method-assign]
+    app.wsgi_app = ServedFirst(app.wsgi_app, session.phones_first)  # type: ignore[method-assign]
     return app
 
 

@@ -115,7 +115,7 @@ def merged(rects: Sequence[pygame.Rect]) -> list[pygame.Rect]:
             pending.append(rect.union(done.pop(hit)))
         else:
             done.append(rect)
-    return sorted(done, key=lambda rect: (rect.top, rect.left, rect.width, rect.height))
+    return in_reading_order(done)
 
 
 def changed_regions(before: dict[str, Piece], after: dict[str, Piece]) -> list[pygame.Rect]:
@@ -131,7 +131,13 @@ def changed_regions(before: dict[str, Piece], after: dict[str, Piece]) -> list[p
                 rect = pygame.Rect(piece.region)
                 if rect not in regions:
                     regions.append(rect)
-    return sorted(regions, key=lambda rect: (rect.top, rect.left, rect.width, rect.height))
+    return in_reading_order(regions)
 
 
-__all__ = ["Piece", "StillLayer", "changed_regions", "merged", "patch"]
+def in_reading_order(rects: list[pygame.Rect]) -> list[pygame.Rect]:
+    """Top to bottom, then left to right: one order for every list of regions, so a patch
+    paints (and a test reads) them the same way each time."""
+    return sorted(rects, key=lambda rect: (rect.top, rect.left, rect.width, rect.height))
+
+
+__all__ = ["Piece", "StillLayer", "changed_regions", "in_reading_order", "merged", "patch"]
