@@ -13,6 +13,8 @@ Measured (targets from issue 18 item 4):
   drawn on the loop's next turn while something moves — a still frame the TV does not draw
   again is not a missed one; 16.7 ms is 60 fps; target p99 <= 33 ms, i.e. never two frames
   missed), and the draw work per frame (render + present, wall clock);
+- the frame rate the TV asked for while animating (``host/tv/frame_rate.py``: 60, lowered
+  while its frames come late): the share of animated frames drawn at each;
 - tap → every other phone's stream, p50 / p99 (target p99 <= 50 ms);
 - how often the quota throttled the host (the control group's own ``cpu.stat``);
 - the floor (``benchmarks/floor.py``) under the same quota in its own control group, in
@@ -29,9 +31,11 @@ import os
 import random
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import NamedTuple
 
 from benchmarks._host import (
     HostProcess,
@@ -48,7 +52,8 @@ V2_ROOT, V1_ROOT = Path("/sys/fs/cgroup"), Path("/sys/fs/cgroup/cpu")
 Row = tuple[str, str, str]
 
 #: Runs the party in the child and prints one line per shown frame:
-#: ``FRAME <end, perf_counter s> <render + present ms> <1 if it was animating> <loop turn>``.
+#: ``FRAME <end, perf_counter s> <render + present ms> <1 if it was animating> <loop turn>
+#: <frames a second the TV asked for>`` (``host/tv/frame_rate.py``: fewer while it is late).
 #: The TV draws only frames that differ (issue 18 item 3): the loop turn tells frames drawn on
 #: consecutive turns (a moving picture) from a still one skipped, which is not a missed frame.
 FRAME_PROBE = """
@@ -59,6 +64,7 @@ _render, _present, _pump = tv_app.TVApp.render, tv_screen.Screen.present, tv_app
 _frame = {"turn": 0}
 def _probe(self, surface):
     _frame["began"], _frame["busy"] = time.perf_counter(), self.busy
+    _frame["fps"] = self.frame_rate.fps
     _render(self, surface)
     if self.frames_rendered == 1:
         print(f"FIRST_FRAME {time.time():.6f}", flush=True)
@@ -68,7 +74,7 @@ def _timed_present(screen):
         end = time.perf_counter()
         busy = 1 if _frame.pop("busy") else 0
         work = (end - _frame.pop('began')) * 1000
-        print(f"FRAME {end:.6f} {work:.3f} {busy} {_frame['turn']}", flush=True)
+        print(f"FRAME {end:.6f} {work:.3f} {busy} {_frame['turn']} {_frame['fps']}", flush=True)
 def _turn(self):
     _frame["turn"] += 1
     return _pump(self)
@@ -122,12 +128,27 @@ def throttling(group: Path) -> dict[str, int]:
     return stat
 
 
+class Run(NamedTuple):
+    """What one run measured."""
+
+    intervals: list[float]
+    """Frame intervals while animating, ms."""
+    work: list[float]
+    """Draw work per frame (render + present), ms."""
+    taps: list[float]
+    """Tap → other phones, ms."""
+    floor: list[float]
+    """The floor's tap → other phones under the same quota, ms."""
+    throttled: dict[str, int]
+    """The host's ``cpu.stat`` counters over the run, and ``cpu_percent``: its CPU use."""
+    rates: Counter[int]
+    """Animated frames by the frame rate the TV asked for."""
+
+
 def run(
     taps: int, gap: float, percent: int, phones: int = 10, seed: int = 5, batch: int = 10
-) -> tuple[list[float], list[float], list[float], list[float], dict[str, int]]:
-    """(frame intervals while animating ms, frame draw work ms, tap → phones ms, the floor's
-    tap → phones ms under the same quota, the host's throttling and ``cpu_percent``, its CPU
-    use over the run). Host and floor take turns in batches of ``batch`` taps."""
+) -> Run:
+    """One run; host and floor take turns in batches of ``batch`` taps."""
     rng = random.Random(seed)
     with ExitStack() as stack:
         join, group = stack.enter_context(cpu_quota(percent))
@@ -176,7 +197,8 @@ def run(
     work = [float(frame[2]) for frame in frames]
     throttled = {key: after[key] - before.get(key, 0) for key in after}
     throttled["cpu_percent"] = round(share)
-    return intervals, work, latencies, floor_latencies, throttled
+    rates = Counter(int(frame[5]) for frame in frames if frame[3] == "1")
+    return Run(intervals, work, latencies, floor_latencies, throttled, rates)
 
 
 def main(argv: list[str] | None = None) -> list[Row]:
@@ -186,7 +208,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
     parser.add_argument("--quota", type=int, default=25, help="percent of one CPU")
     args = parser.parse_args(argv)
     print(f"load average at start: {load_average()}", flush=True)
-    intervals, work, taps, floor, throttled = run(args.taps, args.gap, args.quota)
+    intervals, work, taps, floor, throttled, rates = run(args.taps, args.gap, args.quota)
     periods = max(1, throttled.get("nr_periods", 0))
     rows: list[Row] = [
         (
@@ -238,6 +260,16 @@ def main(argv: list[str] | None = None) -> list[Row]:
             f"<= {args.quota} % (the quota)",
         ),
     ]
+    rows.append(
+        (
+            f"{args.quota} % CPU, animated frames by the rate the TV asked for",
+            ", ".join(
+                f"{fps} fps: {100.0 * count / max(1, rates.total()):.0f} %"
+                for fps, count in sorted(rates.items(), reverse=True)
+            ),
+            "(context: 60 unless late, host/tv/frame_rate.py)",
+        )
+    )
     print_table(rows)
     print(
         f"{len(intervals)} animated frame intervals, {len(work)} frames drawn, "

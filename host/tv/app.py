@@ -26,6 +26,7 @@ from host.session import SessionError
 from host.subscriptions import Update
 from host.tv import evening
 from host.tv.cards import CardPainter
+from host.tv.frame_rate import FrameRate
 from host.tv.lobby import LobbyScene
 from host.tv.motion import pose
 from host.tv.overlays import ConfirmOverlay, HelpOverlay, KickOverlay, draw_caption_bar
@@ -41,7 +42,6 @@ from host.tv.vip_hooks import VipHooks
 log = logging.getLogger(__name__)
 
 FRAME_SECONDS = 1.0 / 60.0
-BUSY_FPS = 60
 IDLE_FPS = 10
 TOAST_SECONDS = 2.5
 MAX_UPDATES_PER_FRAME = 200
@@ -156,6 +156,7 @@ class TVApp:
         self.screen: Screen | None = None  # the real window, once ``run`` shows it
         self.running = True
         self.frames_rendered = 0
+        self.frame_rate = FrameRate()  # 60 a second while something moves, fewer if late
         self._toast: tuple[str, float] | None = None
         self._caption: str | None = None
         self._dirty = True
@@ -546,7 +547,8 @@ class TVApp:
         *,
         screen: Screen | None = None,
     ) -> None:
-        """The fixed-timestep loop: 60 fps while anything moves, ``IDLE_FPS`` when idle.
+        """The fixed-timestep loop: 60 fps while anything moves (fewer while the host cannot
+        keep up, ``host/tv/frame_rate.py``), ``IDLE_FPS`` when idle.
 
         Draws on ``surface``, or on the ``screen``'s canvas, which is then shown in its window
         (and F toggles its full screen). ``clock`` (seconds) and ``wait`` (called with the
@@ -559,7 +561,7 @@ class TVApp:
         if surface is None:
             raise RuntimeError("no surface to draw on: open the window first")
         tick = wait or pygame.time.Clock().tick
-        last, backlog, loops = clock(), 0.0, 0
+        last, backlog, loops, paced = clock(), 0.0, 0, False
         while self.running and (max_frames is None or loops < max_frames):
             for event in pygame.event.get() if pygame.display.get_init() else []:
                 self.handle(event)
@@ -567,6 +569,8 @@ class TVApp:
             self.poll_caption()
             self.poll_save_problem()
             now = clock()
+            if paced:  # the last turn was a frame of something moving: was it on time?
+                self.frame_rate.turn(now, now - last)
             backlog += min(now - last, 0.25)
             last = now
             while backlog >= FRAME_SECONDS:
@@ -576,8 +580,9 @@ class TVApp:
                 self.render(surface)
                 if screen is not None:
                     screen.present()
-            if self.busy or wait is not None:
-                tick(BUSY_FPS if self.busy else IDLE_FPS)
+            paced = self.busy
+            if paced or wait is not None:
+                tick(self.frame_rate.fps if paced else IDLE_FPS)
             else:
                 self._idle_wait(1.0 / IDLE_FPS)
             loops += 1

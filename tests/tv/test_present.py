@@ -260,3 +260,27 @@ def test_a_canvas_with_its_own_blit_sees_the_copy() -> None:
     copy_whole(layer, canvas)
     assert canvas.seen == 1
     assert pixels(canvas) == pixels(layer)
+
+
+@pytest.mark.skipif(not LINUX, reason="SDL is found through /proc/self/maps, on Linux only")
+def test_issue18_an_unscaled_software_frame_is_not_cleared_first_and_still_shown_whole() -> None:
+    """SDL's software renderer showing the canvas unscaled: the copy covers every pixel, so the
+    window is not cleared first (one pass over 8 MB less a frame); every pixel still arrives,
+    the whole frame replacing the last. Scaled into a smaller window, the bars are cleared."""
+    screen = open_window(False, "Cuckoo Party")
+    presenter = screen._presenter
+    try:
+        assert presenter is not None and screen.window_size == CANVAS
+        screen.canvas.fill((255, 0, 255))
+        screen.present()
+        layer = striped()
+        screen.canvas.blit(layer, (0, 0))
+        screen.present()
+        assert presenter.cleared == 0
+        assert pixels(screen.renderer.to_surface()) == pixels(layer)
+        screen.window.size = (1280, 720)  # letterboxed: scaled, with bars to clear
+        screen.present()
+        assert presenter.cleared == 1
+        assert shown_pixel(screen) != (0, 0, 0)
+    finally:
+        screen.close()
