@@ -26,10 +26,17 @@ from host.session import SessionError
 from host.subscriptions import Update
 from host.tv import evening
 from host.tv.cards import CardPainter
+from host.tv.damage import Damage
 from host.tv.frame_rate import FrameRate
 from host.tv.lobby import LobbyScene
 from host.tv.motion import pose
-from host.tv.overlays import ConfirmOverlay, HelpOverlay, KickOverlay, draw_caption_bar
+from host.tv.overlays import (
+    ConfirmOverlay,
+    HelpOverlay,
+    KickOverlay,
+    caption_bar_rect,
+    draw_caption_bar,
+)
 from host.tv.safety import draw_save_warning
 from host.tv.scene import Props, Scene
 from host.tv.screen import Screen
@@ -157,6 +164,9 @@ class TVApp:
         self.running = True
         self.frames_rendered = 0
         self.frame_rate = FrameRate()  # 60 a second while something moves, fewer if late
+        self.damage = Damage()  # where the canvas differs from the screen (only that is shown)
+        self._bar_drawn: Hashable = None  # the caption bar's words in the frame last drawn
+        self._layer_failed = False
         self._toast: tuple[str, float] | None = None
         self._caption: str | None = None
         self._dirty = True
@@ -257,6 +267,7 @@ class TVApp:
             return
         if event.type in REDRAW_EVENTS:
             self._dirty = True  # the window was uncovered, restored or resized
+            self.damage.whole()  # and may have lost what it showed
             return
         if event.type != pygame.KEYDOWN:
             return
@@ -402,6 +413,7 @@ class TVApp:
 
     def toggle_fullscreen(self) -> None:
         self.fullscreen = not self.fullscreen
+        self.damage.whole()
         self._dirty = True
         if self.screen is not None:
             try:
@@ -499,17 +511,17 @@ class TVApp:
         """Paint the whole frame on the 1920×1080 canvas, layer by layer: a layer that fails is
         logged once and skipped, the others are still drawn (issue 15: data never ends the TV)."""
         self.phones_first.new_frame()
+        self._layer_failed = False
         scene = self.base_scene()
         self._guarded(scene.draw, surface)
         if scene is self.lobby:
             self._guarded(
                 lambda target: evening.draw_lobby_standings(target, self.props, self.stage), surface
             )
+        reactions = self._reactions() if self.tutorial is None else []
         if self.tutorial is None:
             self._guarded(
-                lambda target: evening.draw_reactions(
-                    target, self.props, self.stage, self._reactions()
-                ),
+                lambda target: evening.draw_reactions(target, self.props, self.stage, reactions),
                 surface,
             )
         self._guarded(
@@ -522,16 +534,39 @@ class TVApp:
         self._guarded(lambda target: draw_caption_bar(target, self.props, caption, notice), surface)
         for overlay in self.overlays:
             self._guarded(overlay.draw, surface)
+        self._count_damage(scene, bool(reactions or problem), (caption, notice, self.props.lang))
         self.stage.changed = False
         self._dirty = False
         self._drawn_pose = pose(self.stage)
         self.frames_rendered += 1
+
+    def _count_damage(self, scene: Scene, over_anywhere: bool, bar: Hashable) -> None:
+        """Tell ``self.damage`` where this frame may differ from the one before: a table frame
+        copied from its still layer, with nothing drawn over it that does not say where, is
+        the layer's changes, what the table painted over it and the caption bar if its words
+        changed (it is opaque and painted whole every frame); any other frame is whole."""
+        changed: list[pygame.Rect] | None = None
+        over = self.table.over if scene is self.table else None
+        if (
+            over_anywhere
+            or self.overlays
+            or self.vip_hooks.countdown is not None
+            or self._layer_failed
+        ):
+            over = None
+        if over is not None:
+            changed = list(self.table.still.changed)
+            if bar != self._bar_drawn:
+                changed.append(caption_bar_rect())
+        self._bar_drawn = bar
+        self.damage.frame(changed, over)
 
     def _guarded(self, draw: Callable[[pygame.Surface], object], surface: pygame.Surface) -> None:
         self.phones_first.give_way()
         try:
             draw(surface)
         except Exception as error:  # one broken element must not end the party
+            self._layer_failed = True
             signature = f"{type(error).__name__}: {error}"
             if signature not in self._draw_failures:
                 if len(self._draw_failures) < 100:
@@ -579,7 +614,7 @@ class TVApp:
             if self.needs_render:
                 self.render(surface)
                 if screen is not None:
-                    screen.present()
+                    screen.present(self.damage.take())
             paced = self.busy
             if paced or wait is not None:
                 tick(self.frame_rate.fps if paced else IDLE_FPS)

@@ -69,13 +69,14 @@ def banner(
     colour: theme.Colour,
     y: int = BANNER_Y,
     max_width: int = 1300,
-) -> None:
-    """Big centred text on a dark plate, readable from the sofa."""
+) -> pygame.Rect:
+    """Big centred text on a dark plate, readable from the sofa; returns where it is."""
     image = props.theme.fitted_text(text, size, min(1300, max_width - 50), colour, bold=True)
     box = image.get_rect(center=(960, y)).inflate(50, 24)
     for part, at, area in plate_parts(props, box, (8, 12, 20, 210), BANNER_RADIUS):
         surface.blit(part, at, area)
     surface.blit(image, image.get_rect(center=box.center))
+    return box
 
 
 def plate_parts(
@@ -98,8 +99,8 @@ def plate_parts(
     ]
 
 
-def label(surface: pygame.Surface, props: Props, text: str, at: tuple[float, float]) -> None:
-    props.theme.blit_text(surface, text, 22, theme.MUTED_INK, center=point(at))
+def label(surface: pygame.Surface, props: Props, text: str, at: tuple[float, float]) -> pygame.Rect:
+    return props.theme.blit_text(surface, text, 22, theme.MUTED_INK, center=point(at))
 
 
 def bubble(
@@ -109,8 +110,9 @@ def bubble(
     at: tuple[float, float],
     fade: float,
     width: int = 112,
-) -> None:
-    """A short word on a seat's card ("Keeps") fading out; it stays within the card."""
+) -> pygame.Rect:
+    """A short word on a seat's card ("Keeps") fading out; it stays within the card. Returns
+    where it is."""
     alpha = max(0, min(255, round(255 * min(1.0, fade * 2))))
     image = props.theme.fitted_text(text, 30, width - 12, theme.DARK_INK, bold=True, min_size=10)
     box = image.get_rect(center=point(at)).inflate(10, 10)
@@ -118,6 +120,7 @@ def bubble(
     image = image.copy()
     image.set_alpha(alpha)
     surface.blit(image, image.get_rect(center=box.center))
+    return box
 
 
 def band_width(spots: Iterable[SeatSpot], y: int, size: int) -> int:
@@ -128,20 +131,24 @@ def band_width(spots: Iterable[SeatSpot], y: int, size: int) -> int:
 
 def winners_banner(
     surface: pygame.Surface, props: Props, stage: Stage, spots: Iterable[SeatSpot] = ()
-) -> None:
-    """R14: the sole winner, or every joint winner, in gold."""
+) -> list[pygame.Rect]:
+    """R14: the sole winner, or every joint winner, in gold. Returns where they are."""
     spots = list(spots)
     names = [stage.name_of(w) for w in stage.winners]
     if len(names) == 1:
-        banner(
-            surface,
-            props,
-            props.t("winner", name=names[0]),
-            84,
-            theme.GOLD,
-            max_width=band_width(spots, BANNER_Y, 84),
-        )
-    elif names:
+        return [
+            banner(
+                surface,
+                props,
+                props.t("winner", name=names[0]),
+                84,
+                theme.GOLD,
+                max_width=band_width(spots, BANNER_Y, 84),
+            )
+        ]
+    if not names:
+        return []
+    return [
         banner(
             surface,
             props,
@@ -149,7 +156,7 @@ def winners_banner(
             84,
             theme.GOLD,
             max_width=band_width(spots, BANNER_Y, 84),
-        )
+        ),
         banner(
             surface,
             props,
@@ -158,7 +165,8 @@ def winners_banner(
             theme.INK,
             y=SUBTITLE_Y,
             max_width=band_width(spots, SUBTITLE_Y, 40),
-        )
+        ),
+    ]
 
 
 def confetti(surface: pygame.Surface, t: float) -> None:
@@ -184,6 +192,14 @@ class Move:
     flights: list[tuple[pygame.Surface, pygame.Rect]] | None = None
     """A list: cards in flight are not blitted but listed here (image, where), so that the
     table paints them, under the seats, in only the rectangles they cross."""
+    marks: list[pygame.Rect] | None = None
+    """A list: every rectangle the words (``"top"``) painted in, so that only those need
+    showing again (``host/tv/damage.py``)."""
+
+    def mark(self, *rects: pygame.Rect) -> None:
+        """The words just painted covered ``rects``."""
+        if self.marks is not None:
+            self.marks.extend(rects)
 
     @property
     def event(self) -> EventDict:
@@ -227,14 +243,16 @@ class Move:
         self, text: str, size: int, colour: theme.Colour = theme.INK, y: int = BANNER_Y
     ) -> None:
         if self.layer == "top":
-            banner(
-                self.surface,
-                self.props,
-                text,
-                size,
-                colour,
-                y,
-                band_width(self.spots.values(), y, size),
+            self.mark(
+                banner(
+                    self.surface,
+                    self.props,
+                    text,
+                    size,
+                    colour,
+                    y,
+                    band_width(self.spots.values(), y, size),
+                )
             )
 
 
@@ -268,7 +286,7 @@ def _kept(m: Move) -> None:
     text = m.props.t("auto_keeps" if event["type"] == "kept" and event.get("auto") else "keeps")
     spot = m.spots.get(str(m.who("player")))
     width = spot.card_width if spot else 112
-    bubble(m.surface, m.props, text, m.at("player"), 1.0 - m.beat.progress, width)
+    m.mark(bubble(m.surface, m.props, text, m.at("player"), 1.0 - m.beat.progress, width))
 
 
 def _exchanged(m: Move) -> None:
@@ -348,12 +366,13 @@ def _sudden_death(m: Move) -> None:
         face = m.props.cards.face(code, 100)
         rect = face.get_rect(center=(x0 + i * 180, SUBTITLE_Y + 40))
         m.surface.blit(face, rect)
-        label(m.surface, m.props, m.stage.name_of(player), (rect.centerx, rect.bottom + 18))
+        name = label(m.surface, m.props, m.stage.name_of(player), (rect.centerx, rect.bottom + 18))
+        m.mark(rect, name)
 
 
 def _game_over(m: Move) -> None:
     if m.layer == "top":
-        winners_banner(m.surface, m.props, m.stage, m.spots.values())
+        m.mark(*winners_banner(m.surface, m.props, m.stage, m.spots.values()))
 
 
 def _misdeal(m: Move) -> None:

@@ -21,6 +21,12 @@ CONFIRM_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_y, pygame.K_SPACE)
 CANCEL_KEYS = (pygame.K_ESCAPE, pygame.K_n, pygame.K_BACKSPACE)
 
 
+def caption_bar_rect() -> pygame.Rect:
+    """Where the caption bar is: the bottom of the canvas, its whole width. It paints every
+    pixel of it (``host/tv/damage.py`` relies on that)."""
+    return pygame.Rect(0, 1080 - CAPTION_HEIGHT, 1920, CAPTION_HEIGHT)
+
+
 def draw_caption_bar(
     surface: pygame.Surface, props: Props, caption: str | None, notice: str | None = None
 ) -> None:
@@ -28,7 +34,7 @@ def draw_caption_bar(
 
     A host notice (mute, language, a refused key) takes the bar for a moment instead of
     floating over the scene, where it would hide a seat or the lobby's next step."""
-    bar = pygame.Rect(0, 1080 - CAPTION_HEIGHT, 1920, CAPTION_HEIGHT)
+    bar = caption_bar_rect()
     surface.fill((6, 10, 16), bar)
     pygame.draw.line(surface, theme.PANEL_EDGE, bar.topleft, bar.topright, 2)
     if notice:

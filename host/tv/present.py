@@ -32,6 +32,7 @@ from __future__ import annotations
 import ctypes
 import logging
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pygame
@@ -47,6 +48,12 @@ RENDERER_SOFTWARE = 0x1
 
 _void_p = ctypes.c_void_p
 _int_p = ctypes.POINTER(ctypes.c_int)
+
+
+class SdlRect(ctypes.Structure):
+    """SDL_Rect."""
+
+    _fields_ = [("x", ctypes.c_int), ("y", ctypes.c_int), ("w", ctypes.c_int), ("h", ctypes.c_int)]
 
 
 class SdlRendererInfo(ctypes.Structure):
@@ -70,9 +77,15 @@ _SIGNATURES: dict[str, tuple[type | None, list[type]]] = {
         _void_p,
         [_void_p, ctypes.c_uint32, ctypes.c_int, ctypes.c_int, ctypes.c_int],
     ),
-    "SDL_UpdateTexture": (ctypes.c_int, [_void_p, _void_p, _void_p, ctypes.c_int]),
+    "SDL_UpdateTexture": (
+        ctypes.c_int,
+        [_void_p, ctypes.POINTER(SdlRect), _void_p, ctypes.c_int],
+    ),
     "SDL_RenderClear": (ctypes.c_int, [_void_p]),
-    "SDL_RenderCopy": (ctypes.c_int, [_void_p, _void_p, _void_p, _void_p]),
+    "SDL_RenderCopy": (
+        ctypes.c_int,
+        [_void_p, _void_p, ctypes.POINTER(SdlRect), ctypes.POINTER(SdlRect)],
+    ),
     "SDL_RenderPresent": (None, [_void_p]),
     "SDL_DestroyTexture": (None, [_void_p]),
     "SDL_GetError": (ctypes.c_char_p, []),
@@ -123,38 +136,79 @@ class GilFreePresenter:
         self._texture: int | None = texture
         self._canvas = canvas
         self._software = renders_in_software(sdl, renderer)
+        self._texture_filled = False  # the texture holds a whole frame of the canvas
+        self._output: tuple[int, int] | None = None  # the window's size at the last frame
         self.cleared = 0
         """Frames that began by clearing the window (for tests)."""
+        self.partial = 0
+        """Frames of which only the changed rectangles were copied (for tests, benchmarks)."""
 
-    def present(self) -> None:
-        """Show the canvas as drawn; ``pygame.error`` if SDL refuses."""
+    def present(self, damage: Sequence[pygame.Rect] | None = None) -> None:
+        """Show the canvas as drawn; ``pygame.error`` if SDL refuses. ``damage``: where it
+        differs from the frame shown last (None: anywhere). Only that is copied into the
+        texture; into the window too, where the window keeps its pixels from one frame to the
+        next (SDL's software renderer, unscaled); elsewhere the texture is drawn whole."""
         sdl, renderer, canvas = self._sdl, self._renderer, self._canvas
         if self._texture is None:
             raise pygame.error("the TV's window is closed")
-        pixels = canvas._pixels_address  # pygame documents it: the pixel buffer's address
-        if sdl.SDL_UpdateTexture(self._texture, None, pixels, canvas.get_pitch()) != 0:
-            raise pygame.error(sdl_error(sdl))
-        if self._letterboxed():
-            sdl.SDL_RenderClear(renderer)  # the bars around a canvas scaled to the window
-            self.cleared += 1
-        if sdl.SDL_RenderCopy(renderer, self._texture, None, None) != 0:
-            raise pygame.error(sdl_error(sdl))
+        bounds = canvas.get_rect()
+        rects = None if damage is None else [rect.clip(bounds) for rect in damage]
+        if rects is not None and not self._texture_filled:
+            rects = None  # nothing in the texture yet
+        if rects is None:
+            rects = [bounds]
+        self._texture_filled = False  # until every rectangle is in
+        for rect in rects:
+            if rect.width and rect.height:
+                self._update(rect)
+        self._texture_filled = True
+        output = self._output_size()
+        in_place = (
+            self._software
+            and damage is not None
+            and output == canvas.get_size()
+            and output == self._output
+        )
+        self._output = output
+        if in_place:
+            self.partial += 1
+            for rect in rects:
+                if rect.width and rect.height:
+                    area = SdlRect(rect.x, rect.y, rect.width, rect.height)
+                    if sdl.SDL_RenderCopy(renderer, self._texture, area, area) != 0:
+                        raise pygame.error(sdl_error(sdl))
+        else:
+            if self._letterboxed(output):
+                sdl.SDL_RenderClear(renderer)  # the bars around a canvas scaled to the window
+                self.cleared += 1
+            if sdl.SDL_RenderCopy(renderer, self._texture, None, None) != 0:
+                raise pygame.error(sdl_error(sdl))
         sdl.SDL_RenderPresent(renderer)
 
-    def _letterboxed(self) -> bool:
+    def _update(self, rect: pygame.Rect) -> None:
+        """Copy ``rect`` of the canvas into the same place in the texture."""
+        canvas, pitch = self._canvas, self._canvas.get_pitch()
+        start = canvas._pixels_address + rect.y * pitch + rect.x * canvas.get_bytesize()
+        area = SdlRect(rect.x, rect.y, rect.width, rect.height)
+        if self._sdl.SDL_UpdateTexture(self._texture, area, start, pitch) != 0:
+            raise pygame.error(sdl_error(self._sdl))
+
+    def _output_size(self) -> tuple[int, int] | None:
+        """The window's size in pixels as the renderer draws it; None if SDL cannot say."""
+        width, height = ctypes.c_int(), ctypes.c_int()
+        if self._sdl.SDL_GetRendererOutputSize(
+            self._renderer, ctypes.byref(width), ctypes.byref(height)
+        ):
+            return None
+        return width.value, height.value
+
+    def _letterboxed(self, output: tuple[int, int] | None) -> bool:
         """Whether the window needs clearing before the canvas is drawn into it: unless SDL's
         software renderer shows the canvas unscaled, where the copy covers every pixel and
         the clear would be one more pass over 8 MB (0.4 ms a frame here: issue 18.4). A GPU
         renderer is always cleared, as SDL asks (its back buffer is undefined after each
         present), and a window of another size has bars to paint."""
-        if not self._software:
-            return True
-        width, height = ctypes.c_int(), ctypes.c_int()
-        if self._sdl.SDL_GetRendererOutputSize(
-            self._renderer, ctypes.byref(width), ctypes.byref(height)
-        ):
-            return True  # unknown: clear, as before
-        return (width.value, height.value) != self._canvas.get_size()
+        return not self._software or output != self._canvas.get_size()
 
     def close(self) -> None:
         """Free the texture; before its renderer goes (idempotent)."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Sequence
 
 import pygame
 from pygame._sdl2.sdl2 import error as SDLError
@@ -104,10 +105,14 @@ class Screen:
         """Whether frames are shown through ``host.tv.present`` (the GIL let go)."""
         return self._presenter is not None
 
-    def present(self) -> None:
-        """Show the canvas as drawn: copy it to the texture and scale it into the window."""
+    def present(self, damage: Sequence[pygame.Rect] | None = None) -> None:
+        """Show the canvas as drawn: copy it to the texture and scale it into the window.
+        ``damage``: where it differs from the frame shown before (``host/tv/damage.py``;
+        None: anywhere); through ``host.tv.present`` only that is copied."""
+        if damage is not None and not damage:
+            return  # the frame shown is the canvas already
         if self._presenter is not None:
-            self._presenter.present()
+            self._presenter.present(damage)
             return
         assert self._texture is not None  # made when there is no presenter
         self._texture.update(self.canvas)

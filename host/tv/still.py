@@ -56,6 +56,9 @@ class StillLayer:
         """Whole-layer repaints so far (the first one included)."""
         self.patched: list[pygame.Rect] = []
         """The regions restored and painted again by the last call that changed anything."""
+        self.changed: list[pygame.Rect] = []
+        """The regions the last call changed (none if it changed nothing): what a frame copied
+        from the layer shows differently from the frame before (``host/tv/damage.py``)."""
 
     def surface(self, frame: Hashable, pieces: Sequence[Piece]) -> pygame.Surface:
         """The layer showing ``pieces``, brought up to date at the least cost."""
@@ -68,13 +71,14 @@ class StillLayer:
                 piece.paint(layer)
             self._surface, self._frame, self._drawn = layer, frame, drawn
             self.repaints += 1
-            self.patched = [layer.get_rect()]
+            self.patched = self.changed = [layer.get_rect()]
             return layer
         dirty = changed_regions(self._drawn, drawn)
         if dirty:
             patch(self._surface, felt, dirty, pieces)
             self._drawn = drawn
             self.patched = dirty
+        self.changed = dirty
         return self._surface
 
 

@@ -188,6 +188,10 @@ class TableScene:
         """What holds still: the felt, header, piles and every seat that does not move."""
         self.keep_still = True
         """False: paint every piece straight on the target (the overlap tests record them)."""
+        self.over: list[pygame.Rect] | None = None
+        """Where the last frame painted over the still layer (None: anywhere, or not from the
+        layer): with ``still.changed``, where it may differ from the frame before
+        (``host/tv/damage.py``)."""
 
     def update(self, dt: float) -> None:
         """The stage is advanced by the app; the scene itself holds no time."""
@@ -210,15 +214,19 @@ class TableScene:
         stage = self.stage
         spots, rows = self.seating()
         beat = stage.beat
+        self.over = None  # until this frame is painted through
+        over: list[pygame.Rect] | None = None
         if keep_still:
             frame, pieces = self.still_pieces(spots, [row for row in rows if not row.moving])
             copy_whole(self.still.surface(frame, pieces), surface)
             self.give_way()  # the copy let go of the GIL: a phone's tap may be running
+            over = []
             if beat is not None and beat.kind in FLYING_KINDS:
-                self._fly_under(surface, beat, spots, pieces)
+                over += self._fly_under(surface, beat, spots, pieces)
             for row in rows:
                 if row.moving:
                     self._draw_row(surface, row)
+                    over.append(pygame.Rect(seat_region(row.spot)))
         else:
             self._draw_under(surface)
             if beat is not None:  # cards in flight go under the seats: a plate stays readable
@@ -229,14 +237,22 @@ class TableScene:
             draw_trail(surface, self.props, stage, list(spots.values()))
         left = stage.rapid_left()
         if left is not None and stage.current in spots:
-            self._draw_countdown(surface, spots[stage.current], left)
+            bar = self._draw_countdown(surface, spots[stage.current], left)
+            if over is not None:
+                over.append(bar)
         self.give_way()
         if beat is not None:
-            draw_move(Move(surface, self.props, stage, beat, spots, "top"))
+            marks: list[pygame.Rect] = []
+            draw_move(Move(surface, self.props, stage, beat, spots, "top", marks=marks))
+            if over is not None:
+                over += marks
         else:
-            self._draw_resting_banner(surface, list(spots.values()))
+            banners = self._draw_resting_banner(surface, list(spots.values()))
+            over = None if over is None or banners is None else over + banners
         if stage.celebrating:
             confetti(surface, stage.time - (stage.celebrating_since or 0.0))
+            over = None  # falling all over the table
+        self.over = over
 
     def seating(self) -> tuple[dict[str, SeatSpot], list[SeatRow]]:
         """Each seat's place by player id, and each seat as this instant paints it."""
@@ -294,16 +310,17 @@ class TableScene:
         beat: Beat,
         spots: dict[str, SeatSpot],
         pieces: list[Piece],
-    ) -> None:
+    ) -> list[pygame.Rect]:
         """The cards in flight, slid under the still layer already on ``surface``: in the
         rectangles they cover, and only there, the felt, the header and piles, the cards, then
         the pile names, seats and trail they meet are painted again, clipped (``patch``). Why:
         painting all twenty seats over the cards on every frame of a swap or a deal cost
-        about 0.4 ms with the GIL held (issue 18.1), and a swap's cards meet two or three."""
+        about 0.4 ms with the GIL held (issue 18.1), and a swap's cards meet two or three.
+        Returns those rectangles."""
         flights: list[tuple[pygame.Surface, pygame.Rect]] = []
         draw_move(Move(surface, self.props, self.stage, beat, spots, "cards", flights))
         if not flights:
-            return
+            return []
         rects = [rect for _, rect in flights]
 
         def cards(target: pygame.Surface) -> None:
@@ -317,7 +334,9 @@ class TableScene:
             flying,
             *(piece for piece in pieces if piece.name not in UNDER_CARDS),
         ]
-        patch(surface, self._felt_surface(), merged(rects), layered)
+        covered = merged(rects)
+        patch(surface, self._felt_surface(), covered, layered)
+        return covered
 
     def still_pieces(
         self, spots: dict[str, SeatSpot], still: list[SeatRow]
@@ -439,8 +458,9 @@ class TableScene:
                 (dx, dy + card_size(PILE_WIDTH)[1] / 2 + 22),
             )
 
-    def _draw_countdown(self, surface: pygame.Surface, spot: SeatSpot, left: float) -> None:
-        """H4: a bar under the current player's plate that empties as their time runs out."""
+    def _draw_countdown(self, surface: pygame.Surface, spot: SeatSpot, left: float) -> pygame.Rect:
+        """H4: a bar under the current player's plate that empties as their time runs out.
+        Returns where it is."""
         plate = plate_rect(spot)
         bar = pygame.Rect(plate.left + 14, plate.bottom - 7, plate.width - 20, 6)
         pygame.draw.rect(surface, theme.BACKGROUND, bar, border_radius=3)
@@ -450,29 +470,38 @@ class TableScene:
         colour = theme.GOLD if share > 0.3 else theme.ALERT
         if filled.width > 0:
             pygame.draw.rect(surface, colour, filled, border_radius=3)
+        return bar
 
-    def _draw_resting_banner(self, surface: pygame.Surface, spots: list[SeatSpot]) -> None:
-        """What stays on screen between moves: the reveal's result or the winners."""
+    def _draw_resting_banner(
+        self, surface: pygame.Surface, spots: list[SeatSpot]
+    ) -> list[pygame.Rect] | None:
+        """What stays on screen between moves: the reveal's result or the winners. Returns
+        where it painted (None: the final standings, anywhere below the banners)."""
         stage, props = self.stage, self.props
+        painted: list[pygame.Rect] = []
         if stage.phase == "reveal":
             if stage.lowest:
-                banner(
-                    surface,
-                    props,
-                    props.t("lowest", rank=props.rank_name(stage.lowest)),
-                    56,
-                    theme.ALERT,
-                    max_width=band_width(spots, BANNER_Y, 56),
+                painted.append(
+                    banner(
+                        surface,
+                        props,
+                        props.t("lowest", rank=props.rank_name(stage.lowest)),
+                        56,
+                        theme.ALERT,
+                        max_width=band_width(spots, BANNER_Y, 56),
+                    )
                 )
             if stage.next_dealer:
-                banner(
-                    surface,
-                    props,
-                    props.t("next_deal_hint", name=stage.name_of(stage.next_dealer)),
-                    32,
-                    theme.INK,
-                    y=SUBTITLE_Y,
-                    max_width=band_width(spots, SUBTITLE_Y, 32),
+                painted.append(
+                    banner(
+                        surface,
+                        props,
+                        props.t("next_deal_hint", name=stage.name_of(stage.next_dealer)),
+                        32,
+                        theme.INK,
+                        y=SUBTITLE_Y,
+                        max_width=band_width(spots, SUBTITLE_Y, 32),
+                    )
                 )
         elif stage.phase == "game_over":
             winners_banner(surface, props, stage, spots)
@@ -487,6 +516,8 @@ class TableScene:
                 max_width=band_width(spots, y, 32),
             )
             draw_standings(surface, props, stage, spots, y + 44)
+            return None
+        return painted
 
 
 __all__ = ["TableScene", "card_look", "card_rect", "reveal_order"]

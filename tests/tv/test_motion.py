@@ -3,6 +3,7 @@ while an animation holds still, and a skipped frame is always one that would loo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pygame
@@ -116,9 +117,9 @@ def count_flips(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     flips: list[int] = []
     real = Screen.present
 
-    def present(screen: Screen) -> None:
+    def present(screen: Screen, damage: Sequence[pygame.Rect] | None = None) -> None:
         flips.append(1)
-        real(screen)
+        real(screen, damage)
 
     monkeypatch.setattr(Screen, "present", present)
     return flips

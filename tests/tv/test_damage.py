@@ -1,0 +1,171 @@
+"""Issue 18.3 / 18.4: only what changed is shown (``host/tv/damage.py``), and what the window
+shows is still the canvas, pixel for pixel, after every frame of whole games.
+
+A frame of the table is its still layer with a few things painted over it; the TV copies to
+the window only where the layer changed and where this frame or the one before painted over
+it. If any painter drew outside what it reports, the window would keep a stale patch: these
+games compare the window with the canvas after every frame, with captions, notices, a menu
+and reactions coming and going.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pygame
+import pytest
+
+from host.i18n import Catalog
+from host.rules import HouseRules
+from host.social import REACTIONS
+from host.tv.app import FRAME_SECONDS, TVApp, open_window
+from host.tv.damage import Damage
+from host.tv.rehearsal import Rehearsal
+from host.tv.screen import Screen
+
+from .conftest import FakeAnnouncer
+from .test_still import TABLES
+
+CANVAS = (1920, 1080)
+
+
+def shown(screen: Screen, into: pygame.Surface | None = None) -> bytes:
+    """What the window shows now (SDL reads its pixels back). ``into``: a surface to read
+    them into; pygame's ``to_surface()`` without one keeps every surface it makes (8 MB a
+    call)."""
+    into = into or pygame.Surface(screen.canvas.get_size())
+    return pygame.image.tobytes(screen.renderer.to_surface(into), "RGB")
+
+
+def drawn(screen: Screen) -> bytes:
+    return pygame.image.tobytes(screen.canvas, "RGB")
+
+
+def test_damage_is_whole_until_a_frame_says_where_and_nothing_once_shown() -> None:
+    damage = Damage()
+    assert damage.take() is None  # nothing shown yet
+    assert damage.take() == []  # shown: nothing differs
+    a, b, c = pygame.Rect(0, 0, 10, 10), pygame.Rect(50, 50, 5, 5), pygame.Rect(90, 0, 4, 4)
+    damage.frame([], [a])
+    assert damage.take() is None  # the frame before did not say where it painted
+    damage.frame([c], [b])
+    assert damage.take() == [c, b, a]  # the layer's change, this frame's and the last's
+    damage.frame([], [])
+    damage.frame([], [a])  # two frames drawn, one shown: both count
+    assert damage.take() == [b, a]
+    damage.frame([], None)  # a menu over the table
+    assert damage.take() is None
+    damage.frame([], [a])
+    assert damage.take() is None  # the frame before was whole
+    damage.frame([], [a])
+    damage.whole()  # the window was uncovered
+    assert damage.take() is None
+
+
+def test_issue18_only_the_damaged_rectangles_reach_the_window() -> None:
+    """The presenter copies only what it is told changed (the rest of the window keeps the
+    frame before), and the whole frame when told nothing."""
+    screen = open_window(False, "Cuckoo Party")
+    presenter = screen._presenter
+    try:
+        if presenter is None:
+            pytest.skip("SDL is found through /proc/self/maps, on Linux only")
+        screen.canvas.fill((200, 0, 0))
+        screen.present()
+        screen.canvas.fill((0, 0, 200))
+        screen.present([pygame.Rect(100, 200, 30, 40)])
+        window = screen.renderer.to_surface()
+        assert tuple(window.get_at((110, 210))) == (0, 0, 200, 255)
+        assert tuple(window.get_at((99, 210))) == (200, 0, 0, 255)  # outside: the one before
+        assert tuple(window.get_at((110, 240))) == (200, 0, 0, 255)
+        assert presenter.partial == 1
+        screen.present([])  # nothing changed: nothing done
+        assert presenter.partial == 1
+        screen.present()
+        assert shown(screen) == drawn(screen)
+        screen.window.size = (1280, 720)  # scaled: the window is drawn whole
+        screen.present([pygame.Rect(0, 0, 10, 10)])
+        assert presenter.partial == 1
+    finally:
+        screen.close()
+
+
+def party(name: str, catalog: Catalog) -> tuple[TVApp, Rehearsal, FakeAnnouncer]:
+    names, rules, lang = TABLES[name]
+    table = Rehearsal(HouseRules.parse(rules), seed=11, people=names)
+    table.host_next()
+    voice = FakeAnnouncer(None)
+    app = TVApp(table.session, voice, catalog, lang=lang, join_url="http://127.0.0.1:8000/")
+    return app, table, voice
+
+
+def now_and_then(
+    app: TVApp, table: Rehearsal, voice: FakeAnnouncer
+) -> dict[int, Callable[[], Any]]:
+    """What happens around the table besides the game, by frame: the voice speaks and falls
+    silent, the host presses a key, opens the help and closes it, a reaction floats up (put on
+    the desk directly: only a guest out of the round may send one)."""
+    player = app.stage.players[0].id
+    return {
+        40: lambda: setattr(voice, "line", "Ana swaps with Chloé"),
+        200: lambda: setattr(voice, "line", "Chloé keeps"),
+        330: lambda: setattr(voice, "line", None),
+        420: lambda: app.notify("Muted"),
+        700: lambda: app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h, unicode="h")),
+        760: lambda: (
+            app.overlays
+            and app.overlays[-1].handle(
+                pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, unicode="")
+            )
+        ),
+        900: lambda: table.session.reactions.add(player, REACTIONS[0]),
+    }
+
+
+@pytest.mark.parametrize("name", list(TABLES))
+def test_issue18_the_window_shows_the_canvas_after_every_frame_of_whole_games(
+    name: str, catalog: Catalog
+) -> None:
+    app, table, voice = party(name, catalog)
+    screen = open_window(False, "Cuckoo Party")
+    presenter = screen._presenter
+    if presenter is None:
+        screen.close()
+        pytest.skip("SDL is found through /proc/self/maps, on Linux only")
+    events = now_and_then(app, table, voice)
+    window = pygame.Surface(CANVAS)
+    frames = partial = 0
+    area = 0.0
+    phases: set[str] = set()
+    try:
+        for tick in range(2500 if "20" in name else 1800):
+            if tick in events:
+                events[tick]()
+            table.feed(app)
+            app.poll_caption()
+            for _ in range(4):  # the TV's clock at 4x: every beat, fewer frames
+                app.step(FRAME_SECONDS)
+            if not app.needs_render:
+                continue
+            app.render(screen.canvas)
+            damage = app.damage.take()
+            before = presenter.partial
+            screen.present(damage)
+            assert shown(screen, window) == drawn(screen), (tick, app.stage.phase, damage)
+            frames += 1
+            phases.add(app.stage.phase)
+            if presenter.partial > before and damage is not None:
+                partial += 1
+                area += sum(
+                    rect.clip(screen.canvas.get_rect()).width
+                    * rect.clip(screen.canvas.get_rect()).height
+                    for rect in damage
+                ) / (CANVAS[0] * CANVAS[1])
+    finally:
+        screen.close()
+    assert {"turns", "reveal"} <= phases
+    assert frames > 300
+    assert partial > frames // 2, (partial, frames)  # most frames copy only what changed
+    assert area / partial < 0.35  # … and that is a fraction of the frame
+    assert app.overlays == []  # the help came and went
