@@ -27,6 +27,10 @@ import pygame
 
 Rects = list[pygame.Rect]
 
+#: More rectangles than this waiting to be shown (frames drawn and never shown: screenshots,
+#: a loop without a window) count as the whole canvas, so the list never grows without end.
+MOST_RECTS = 256
+
 
 class Damage:
     """What the TV drew since the frame last shown: rectangles, or None for anywhere."""
@@ -43,6 +47,8 @@ class Damage:
             self._unshown = None
         elif self._unshown is not None:
             self._unshown += [*changed_under, *over, *self._last_over]
+            if len(self._unshown) > MOST_RECTS:
+                self._unshown = None
         self._last_over = over
 
     def whole(self) -> None:
@@ -55,4 +61,4 @@ class Damage:
         return unshown
 
 
-__all__ = ["Damage", "Rects"]
+__all__ = ["MOST_RECTS", "Damage", "Rects"]

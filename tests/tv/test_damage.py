@@ -20,7 +20,7 @@ from host.i18n import Catalog
 from host.rules import HouseRules
 from host.social import REACTIONS
 from host.tv.app import FRAME_SECONDS, TVApp, open_window
-from host.tv.damage import Damage
+from host.tv.damage import MOST_RECTS, Damage
 from host.tv.rehearsal import Rehearsal
 from host.tv.screen import Screen
 
@@ -61,6 +61,24 @@ def test_damage_is_whole_until_a_frame_says_where_and_nothing_once_shown() -> No
     damage.frame([], [a])
     damage.whole()  # the window was uncovered
     assert damage.take() is None
+
+
+def test_frames_drawn_and_never_shown_do_not_pile_up_rectangles() -> None:
+    """Screenshots and a loop without a window draw frames nobody shows: past MOST_RECTS
+    waiting rectangles the canvas counts as changed everywhere, and the list is dropped."""
+    damage = Damage()
+    damage.frame([], [])
+    damage.take()  # whole: the first frame
+    spot = pygame.Rect(0, 0, 4, 4)
+    damage.frame([spot], [])
+    assert damage.take() == [spot]
+    for _ in range(MOST_RECTS):
+        damage.frame([spot], [])
+    assert len(damage.take() or ()) == MOST_RECTS  # up to the bound: every one kept
+    for _ in range(MOST_RECTS + 1):
+        damage.frame([spot], [])
+    assert damage.take() is None
+    assert damage.take() == []
 
 
 def test_issue18_only_the_damaged_rectangles_reach_the_window() -> None:
