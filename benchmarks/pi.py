@@ -68,8 +68,8 @@ def _probe(self, surface):
     _render(self, surface)
     if self.frames_rendered == 1:
         print(f"FIRST_FRAME {time.time():.6f}", flush=True)
-def _timed_present(screen):
-    _present(screen)
+def _timed_present(screen, *args):
+    _present(screen, *args)
     if "began" in _frame:
         end = time.perf_counter()
         busy = 1 if _frame.pop("busy") else 0
