@@ -157,7 +157,7 @@ def test_issue18_the_window_shows_the_canvas_after_every_frame_of_whole_games(
     area = 0.0
     phases: set[str] = set()
     try:
-        for tick in range(2500 if "20" in name else 1800):
+        for tick in range(1600 if "20" in name else 1200):
             if tick in events:
                 events[tick]()
             table.feed(app)
