@@ -25,6 +25,10 @@ from host.rules import game_moves
 from tests.api.cuckoo_http_client import EventStream, Http, wait_until
 
 DURATION_S = 30.0
+#: The flood goes on past its 30 s until this many actions were applied (at most GRACE_S more):
+#: on a loaded CI machine 30 s once gave only 36, and the test is about a real game's flood.
+ENOUGH_APPLIED = 50
+GRACE_S = 30.0
 PHONES = 20
 #: Seats whose streams keep vanishing. Issue 15: a player has one live stream, so a vanishing
 #: phone must use a seat of its own (it would otherwise replace a steady phone's stream).
@@ -58,10 +62,17 @@ class Flood:
         with self.lock:
             self.statuses.append((what, status))
 
+    def over(self) -> bool:
+        """Past the deadline with enough actions applied, or past the grace period anyway."""
+        now = time.monotonic()
+        with self.lock:
+            enough = len(self.applied) > ENOUGH_APPLIED
+        return now >= self.deadline + GRACE_S or (now >= self.deadline and enough)
+
     def run(self, work: Callable[[random.Random], None], seed: int) -> threading.Thread:
         def loop() -> None:
             rng = random.Random(seed)
-            while time.monotonic() < self.deadline:
+            while not self.over():
                 try:
                     work(rng)
                 except Exception as error:  # noqa: BLE001 - every failure is reported
@@ -160,14 +171,14 @@ def test_20_streams_survive_a_30_second_flood_without_loss_or_5xx(
         workers += [flood.run(flood.bogus, seed) for seed in (4, 5)]
         workers += [flood.run(flood.vanisher, seed) for seed in (6, 7, 8, 9)]
         for worker in workers:
-            worker.join(DURATION_S + 30)
+            worker.join(DURATION_S + GRACE_S + 30)
         assert not any(worker.is_alive() for worker in workers)
 
         assert not flood.errors, flood.errors[:5]
         assert not [s for s in flood.statuses if s[1] >= 500]
         final_step = server.session.step
         assert sorted(flood.applied) == list(range(first_step + 1, final_step + 1))
-        assert len(flood.applied) > 50  # the flood really played
+        assert len(flood.applied) > ENOUGH_APPLIED  # the flood really played
         assert flood.double_taps and set(flood.double_taps) == {409}
         assert flood.vanished > 2 * SERVER_THREADS  # more than the server has threads
 
