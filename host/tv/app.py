@@ -555,6 +555,7 @@ class TVApp:
         ):
             over = None
         if over is not None:
+            self.table.canvas_untouched()
             changed = list(self.table.still.changed)
             if bar != self._bar_drawn:
                 changed.append(caption_bar_rect())

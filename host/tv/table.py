@@ -53,7 +53,7 @@ from host.tv.stage import (
     reveal_flip_start,
     reveal_marked_at,
 )
-from host.tv.still import Piece, StillLayer, merged, patch
+from host.tv.still import Piece, StillLayer, merged, patch, restore
 from host.tv.theme import CANVAS_SIZE
 from host.tv.trail import draw_standings, draw_trail, trail_room
 
@@ -192,6 +192,21 @@ class TableScene:
         """Where the last frame painted over the still layer (None: anywhere, or not from the
         layer): with ``still.changed``, where it may differ from the frame before
         (``host/tv/damage.py``)."""
+        self._painted: pygame.Surface | None = None  # the last frame's, if it said where
+        self._holds: pygame.Surface | None = None
+        """The surface that still shows this scene's last frame, as its owner confirmed
+        (``canvas_untouched``; None: none is known to). There that frame is the still layer but
+        for ``self.over`` and the caption bar (opaque, painted whole over every frame), so the
+        next frame restores only those rectangles and what the layer changed
+        (``still.restore``) instead of copying it all."""
+        self.restored = 0
+        """Pixels copied from the still layer by the last frame (the whole canvas if whole)."""
+
+    def canvas_untouched(self) -> None:
+        """Called by the owner after a frame when nothing but the caption bar was painted over
+        it: the surface keeps the frame, and the next one may restore only what changed. An
+        owner that paints over the table (the tutorial's title) never calls it."""
+        self._holds = self._painted
 
     def update(self, dt: float) -> None:
         """The stage is advanced by the app; the scene itself holds no time."""
@@ -214,12 +229,18 @@ class TableScene:
         stage = self.stage
         spots, rows = self.seating()
         beat = stage.beat
-        self.over = None  # until this frame is painted through
+        before = self.over if self._holds is surface else None
+        self.over = self._holds = self._painted = None  # until this frame is painted through
         over: list[pygame.Rect] | None = None
         if keep_still:
             frame, pieces = self.still_pieces(spots, [row for row in rows if not row.moving])
-            copy_whole(self.still.surface(frame, pieces), surface)
-            self.give_way()  # the copy let go of the GIL: a phone's tap may be running
+            layer = self.still.surface(frame, pieces)
+            if before is None:
+                copy_whole(layer, surface)
+                self.restored = surface.get_width() * surface.get_height()
+            else:
+                self.restored = restore(layer, surface, [*self.still.changed, *before])
+            self.give_way()  # a whole copy let go of the GIL: a phone's tap may be running
             over = []
             if beat is not None and beat.kind in FLYING_KINDS:
                 over += self._fly_under(surface, beat, spots, pieces)
@@ -253,6 +274,7 @@ class TableScene:
             confetti(surface, stage.time - (stage.celebrating_since or 0.0))
             over = None  # falling all over the table
         self.over = over
+        self._painted = surface if over is not None else None
 
     def seating(self) -> tuple[dict[str, SeatSpot], list[SeatRow]]:
         """Each seat's place by player id, and each seat as this instant paints it."""

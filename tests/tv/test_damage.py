@@ -18,11 +18,12 @@ import pytest
 
 from host.i18n import Catalog
 from host.rules import HouseRules
-from host.social import REACTIONS
+from host.social import REACTIONS, ReactionDesk
 from host.tv.app import FRAME_SECONDS, TVApp, open_window
 from host.tv.damage import MOST_RECTS, Damage
 from host.tv.rehearsal import Rehearsal
 from host.tv.screen import Screen
+from host.tv.still import WHOLE_SHARE, restore
 
 from .conftest import FakeAnnouncer
 from .test_still import TABLES
@@ -187,3 +188,78 @@ def test_issue18_the_window_shows_the_canvas_after_every_frame_of_whole_games(
     assert partial > frames // 2, (partial, frames)  # most frames copy only what changed
     assert area / partial < 0.35  # … and that is a fraction of the frame
     assert app.overlays == []  # the help came and went
+
+
+def test_a_restore_copies_the_layer_only_inside_the_rectangles() -> None:
+    """``still.restore``: inside the rectangles the layer again, outside them the frame before
+    untouched; past a quarter of the canvas, the whole layer in one copy."""
+    layer, target = pygame.Surface(CANVAS), pygame.Surface(CANVAS)
+    layer.fill((10, 120, 40))
+    target.fill((200, 0, 0))
+    inside, also = pygame.Rect(100, 100, 50, 40), pygame.Rect(120, 110, 60, 10)
+    copied = restore(layer, target, [inside, also, pygame.Rect(3000, 0, 5, 5)])
+    assert tuple(target.get_at((101, 101))) == (10, 120, 40, 255)
+    assert tuple(target.get_at((175, 115))) == (10, 120, 40, 255)
+    assert tuple(target.get_at((99, 101))) == (200, 0, 0, 255)
+    assert tuple(target.get_at((185, 115))) == (200, 0, 0, 255)
+    assert copied == 80 * 40  # the two as one rectangle (they overlap), the one off the canvas out
+    big = pygame.Rect(0, 0, 1920, int(1080 * WHOLE_SHARE) + 1)
+    assert restore(layer, target, [big]) == CANVAS[0] * CANVAS[1]
+    assert pygame.image.tobytes(target, "RGB") == pygame.image.tobytes(layer, "RGB")
+
+
+def twin_parties(name: str, catalog: Catalog) -> list[tuple[TVApp, Rehearsal, FakeAnnouncer]]:
+    """Two TVs of the same party, on reactions that keep the frames' time, not the wall's."""
+    twins = [party(name, catalog) for _ in range(2)]
+    for app, table, _ in twins:
+        table.session.reactions = ReactionDesk(clock=stage_clock(app))
+    return twins
+
+
+def stage_clock(app: TVApp) -> Callable[[], float]:
+    return lambda: app.stage.time
+
+
+@pytest.mark.parametrize("name", list(TABLES))
+def test_issue18_a_frame_restored_where_it_changed_equals_one_copied_whole(
+    name: str, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whole games on two TVs of the same party: one restores only where its last frame
+    painted over the still layer and where the layer changed, the other (never told its canvas
+    was left alone) copies the whole layer under every frame; after every frame the two
+    canvases are the same, pixel for pixel, through captions, a notice, the help and a
+    reaction. Restoring less (no last frame's rectangles, no layer changes) fails it."""
+    (app, table, voice), (whole, whole_table, whole_voice) = twin_parties(name, catalog)
+    monkeypatch.setattr(whole.table, "canvas_untouched", lambda: None)
+    events = [now_and_then(app, table, voice), now_and_then(whole, whole_table, whole_voice)]
+    canvas, reference = pygame.Surface(CANVAS), pygame.Surface(CANVAS)
+    frames = restored = 0
+    phases: set[str] = set()
+    for tick in range(950):  # past the last of now_and_then
+        for (tv, rehearsal, _), happenings in zip(
+            ((app, table, voice), (whole, whole_table, whole_voice)), events
+        ):
+            if tick in happenings:
+                happenings[tick]()
+            rehearsal.feed(tv)
+            tv.poll_caption()
+            for _ in range(4):
+                tv.step(FRAME_SECONDS)
+        assert app.needs_render == whole.needs_render, tick
+        if not app.needs_render:
+            continue
+        app.render(canvas)
+        whole.render(reference)
+        assert whole.table.restored in (0, CANVAS[0] * CANVAS[1])
+        assert drawn_bytes(canvas) == drawn_bytes(reference), (tick, app.stage.phase)
+        frames += 1
+        phases.add(app.stage.phase)
+        if app.base_scene() is app.table and 0 < app.table.restored < CANVAS[0] * CANVAS[1]:
+            restored += 1
+    assert {"turns", "reveal"} <= phases
+    assert frames > 200
+    assert restored > frames // 2, (restored, frames)  # most frames restored only a part
+
+
+def drawn_bytes(surface: pygame.Surface) -> bytes:
+    return surface.get_buffer().raw
