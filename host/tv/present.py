@@ -158,14 +158,12 @@ class GilFreePresenter:
             raise pygame.error("the TV's window is closed")
         bounds = canvas.get_rect()
         rects = None if damage is None else [rect.clip(bounds) for rect in damage]
-        if rects is not None and not self._texture_filled:
-            rects = None  # nothing in the texture yet
-        if rects is None:
+        if rects is None or not self._texture_filled:  # nothing in the texture yet: all of it
             rects = [bounds]
+        areas = [SdlRect(r.x, r.y, r.width, r.height) for r in rects if r.width and r.height]
         self._texture_filled = False  # until every rectangle is in
-        for rect in rects:
-            if rect.width and rect.height:
-                self._update(rect)
+        for area in areas:
+            self._update(area)
         self._texture_filled = True
         output = self._output_size()
         in_place = (
@@ -177,11 +175,9 @@ class GilFreePresenter:
         self._output = output
         if in_place:
             self.partial += 1
-            for rect in rects:
-                if rect.width and rect.height:
-                    area = SdlRect(rect.x, rect.y, rect.width, rect.height)
-                    if sdl.SDL_RenderCopy(renderer, self._texture, area, area) != 0:
-                        raise pygame.error(sdl_error(sdl))
+            for area in areas:
+                if sdl.SDL_RenderCopy(renderer, self._texture, area, area) != 0:
+                    raise pygame.error(sdl_error(sdl))
         else:
             if self._letterboxed(output):
                 sdl.SDL_RenderClear(renderer)  # the bars around a canvas scaled to the window
@@ -190,11 +186,10 @@ class GilFreePresenter:
                 raise pygame.error(sdl_error(sdl))
         sdl.SDL_RenderPresent(renderer)
 
-    def _update(self, rect: pygame.Rect) -> None:
-        """Copy ``rect`` of the canvas into the same place in the texture."""
+    def _update(self, area: SdlRect) -> None:
+        """Copy ``area`` of the canvas into the same place in the texture."""
         canvas, pitch = self._canvas, self._canvas.get_pitch()
-        start = canvas._pixels_address + rect.y * pitch + rect.x * canvas.get_bytesize()
-        area = SdlRect(rect.x, rect.y, rect.width, rect.height)
+        start = canvas._pixels_address + area.y * pitch + area.x * canvas.get_bytesize()
         if self._sdl.SDL_UpdateTexture(self._texture, area, start, pitch) != 0:
             raise pygame.error(sdl_error(self._sdl))
 

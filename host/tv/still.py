@@ -19,6 +19,10 @@ that a layer patched through whole games equals a layer painted afresh, pixel fo
 
 The same :func:`patch` slides cards in flight under the seats of a frame copied from the
 layer: only the rectangles the cards cover are painted again (``TableScene._fly_under``).
+
+And a frame need not copy the whole layer either: the canvas still shows the frame before,
+which differs from the layer only where that frame painted over it, so :func:`restore` copies
+the layer back only there and where the layer changed (``TableScene.paint``).
 """
 
 from __future__ import annotations
