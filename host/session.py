@@ -753,7 +753,10 @@ class Session(HostControls):
         (the TV's own thread re-paces the phones through here, between two frames)."""
         with self._fanout_lock:
             while self._outbox:
-                for sub, update in self._outbox.popleft():
+                batch = self._outbox.popleft()
+                # Streams first: each is written here and now, while a woken reader (the TV,
+                # the voice, the bots) would take the GIL from the phones still to be sent.
+                for sub, update in sorted(batch, key=lambda item: item[0].wakes_a_thread):
                     sub.push(update)
 
     # -------------------------------------------------------------- shutdown

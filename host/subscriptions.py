@@ -106,6 +106,13 @@ class Subscription:
         if reader is not None and (self._queue or self._closed):
             reader()
 
+    @property
+    def wakes_a_thread(self) -> bool:
+        """True when a push wakes a thread waiting in ``get`` (the TV, the voice, the bots),
+        False when it is written at once by the pushing thread (a phone's stream, ``on_ready``).
+        """
+        return self._on_ready is None
+
     def _tell_reader(self) -> None:
         reader = self._on_ready
         if reader is not None:

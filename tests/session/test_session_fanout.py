@@ -96,3 +96,32 @@ def test_public_updates_hold_no_hidden_card(session: Any) -> None:
             text = str(update.events) + str(update.view)
             leaked = {code for code in CARD_CODES if f"'{code}'" in text}
             assert all(code.startswith("K") for code in leaked), leaked
+
+
+def test_issue18_phone_streams_are_written_before_woken_readers(session: Any) -> None:
+    """Issue 18.1: a phone's stream is written by the thread that changes the table, while a
+    subscriber waiting in ``get`` (the TV, the voice, the bots) is a thread to wake, which
+    would then take the GIL from the phones still to be written: so it is pushed last, even
+    when it subscribed first (as the in-process readers do, at start)."""
+    ids = [session.join(name, "TEST").player_id for name in ("Ana", "Bea", "Cal")]
+    readers = [session.subscribe(None, presence=False) for _ in range(2)]
+    streams = {pid: session.subscribe(pid) for pid in ids}
+    for subscription in [*readers, *streams.values()]:
+        _drain(subscription)
+    seen_by_readers: list[int] = []
+
+    def written(pid: str) -> None:  # runs on the pushing thread, as a stream's deliver does
+        for update in streams[pid].drain():
+            if update.step == 1:
+                seen_by_readers.append(sum(len(r.drain()) for r in readers))
+
+    for pid in ids:
+        assert streams[pid].wakes_a_thread
+        streams[pid].on_ready(lambda pid=pid: written(pid))
+        assert not streams[pid].wakes_a_thread
+    assert all(reader.wakes_a_thread for reader in readers)
+    session.act(ids[0], "start", 0)
+    assert seen_by_readers == [0, 0, 0]  # every stream was written before any reader got it
+    for reader in readers:
+        update = reader.get(timeout=1.0)
+        assert update is not None and update.step == 1
