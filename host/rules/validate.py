@@ -19,7 +19,7 @@ from host.rules.contract import Status
 from host.rules.events import EventKind
 from host.rules.game import PHASES, Game
 from host.rules.options import HouseRules
-from host.rules.serialize import FORMAT_VERSION
+from host.rules.serialize import FORMAT_VERSION, rng_state_from_data
 
 MAX_LIVES = 5
 MAX_NAME_LENGTH = 64
@@ -123,11 +123,11 @@ def _check_options(value: Any) -> HouseRules:
 
 def _check_rng(value: Any) -> None:
     state = _list(value, "game.rng")
-    if len(state) != 3 or not isinstance(state[1], list):
+    if len(state) != 3 or not isinstance(state[1], (list, str)):
         raise _fail("game.rng", "not a saved random state")
     try:
-        random.Random().setstate((state[0], tuple(state[1]), state[2]))
-    except (TypeError, ValueError, OverflowError) as error:
+        random.Random().setstate(rng_state_from_data(state))
+    except (TypeError, ValueError, OverflowError) as error:  # bad base64 is a ValueError
         raise _fail("game.rng", f"not a saved random state ({error})") from None
 
 
