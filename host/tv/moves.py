@@ -112,15 +112,26 @@ def bubble(
     width: int = 112,
 ) -> pygame.Rect:
     """A short word on a seat's card ("Keeps") fading out; it stays within the card. Returns
-    where it is."""
+    where it is.
+
+    The word on its plate is drawn once and kept (``props.memo``); each frame only sets how
+    opaque it is and blits it. Why: a fade is drawn at 60 fps on every seat that kept, and
+    drawing a new plate and copying the word each frame made two surfaces a frame for the
+    allocator to take and give back all evening (issue 18 items 3 and 5)."""
     alpha = max(0, min(255, round(255 * min(1.0, fade * 2))))
-    image = props.theme.fitted_text(text, 30, width - 12, theme.DARK_INK, bold=True, min_size=10)
-    box = image.get_rect(center=point(at)).inflate(10, 10)
-    surface.blit(plate(box.size, (*theme.GOLD, alpha), 14), box)
-    image = image.copy()
-    image.set_alpha(alpha)
-    surface.blit(image, image.get_rect(center=box.center))
+    image = props.memo(("bubble", text, width), lambda: _bubble_image(props, text, width))
+    box = image.get_rect(center=point(at))
+    image.set_alpha(alpha)  # the kept image's opacity is set before every blit of it
+    surface.blit(image, box)
     return box
+
+
+def _bubble_image(props: Props, text: str, width: int) -> pygame.Surface:
+    """The bubble's word on its gold plate, fully opaque."""
+    word = props.theme.fitted_text(text, 30, width - 12, theme.DARK_INK, bold=True, min_size=10)
+    image = plate(word.get_rect().inflate(10, 10).size, (*theme.GOLD, 255), 14)
+    image.blit(word, word.get_rect(center=image.get_rect().center))
+    return image
 
 
 def band_width(spots: Iterable[SeatSpot], y: int, size: int) -> int:

@@ -7,14 +7,18 @@ when taps outpace the animations). Each test here failed before its fix.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pygame
 import pytest
 
 from host.i18n import Catalog
 from host.pacing import Shown
 from host.rules import EventDict, View
+from host.tv import moves
+from host.tv import theme as tv_theme
 from host.tv.cards import CardPainter
-from host.tv.moves import PLATE_STEP, banner
+from host.tv.moves import PLATE_STEP, banner, bubble
 from host.tv.scene import Props
 from host.tv.stage import MAX_WAITING, Stage
 from host.tv.surfaces import CARD_BUDGET, PIECE_BUDGET, TEXT_BUDGET, SurfaceCache, pixel_bytes
@@ -127,3 +131,52 @@ def test_issue18_animation_queue_stays_bounded_under_a_burst() -> None:
     assert cued.count("kept") == 1000  # every move was still told (voice, captions)
     assert stage.beat is None and not stage.queue
     assert stage.current == "p1"  # the table is the last update's view
+
+
+def test_issue18_a_fading_bubble_makes_no_surface_after_its_first_frame(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R6's "Keeps" bubble fades out over a beat at 60 fps. Its word and plate are drawn once
+    and kept; each later frame only changes how opaque it is (it made a new plate and a copy
+    of the word every frame, two surfaces a frame for the allocator all evening)."""
+    props = make_props(catalog)
+    made: list[tuple[int, int]] = []
+    real_plate = moves.plate
+
+    def counting_plate(
+        size: tuple[int, int], colour: tuple[int, int, int, int], radius: int
+    ) -> pygame.Surface:
+        made.append(size)
+        return real_plate(size, colour, radius)
+
+    monkeypatch.setattr(moves, "plate", counting_plate)
+    canvas = pygame.Surface((1920, 1080))
+    centres: list[tuple[int, int, int]] = []
+    for frame in range(60):
+        canvas.fill((0, 90, 0))
+        box = bubble(canvas, props, "Keeps", (400, 300), 1.0 - frame / 59, 112)
+        red, green, blue, _ = canvas.get_at((box.left + 3, box.centery))
+        centres.append((red, green, blue))
+    assert len(made) == 1
+    # It still fades: fully gold while fade ≥ ½, the felt at the end, and in between it only
+    # moves from gold towards the felt.
+    assert centres[0] == tv_theme.GOLD
+    assert centres[-1] == (0, 90, 0)
+    greens = [colour[1] for colour in centres]
+    assert all(a >= b for a, b in pairwise(greens)) or all(a <= b for a, b in pairwise(greens))
+    assert len(set(centres)) > 10
+
+
+def test_issue18_a_bubble_at_full_opacity_is_its_word_on_a_gold_plate(catalog: Catalog) -> None:
+    """The kept bubble, drawn opaque, is pixel for pixel the plate with the word on it."""
+    props = make_props(catalog)
+    canvas = pygame.Surface((1920, 1080))
+    canvas.fill((0, 90, 0))
+    box = bubble(canvas, props, "Keeps", (400, 300), 1.0, 112)
+    word = props.theme.fitted_text("Keeps", 30, 100, tv_theme.DARK_INK, bold=True, min_size=10)
+    expected = pygame.Surface((1920, 1080))
+    expected.fill((0, 90, 0))
+    assert word.get_rect().inflate(10, 10).size == box.size
+    expected.blit(moves.plate(box.size, (*tv_theme.GOLD, 255), 14), box)
+    expected.blit(word, word.get_rect(center=box.center))
+    assert pygame.image.tobytes(canvas, "RGB") == pygame.image.tobytes(expected, "RGB")
