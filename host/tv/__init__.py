@@ -6,6 +6,7 @@ window and initialises nothing; pygame is set up inside ``run_tv`` only.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,8 +33,11 @@ def run_tv(
     ``settings``: where the TV remembers the language chosen with L (``host.tv.settings``);
     ``led``: the public stream of ``session.lead()`` if the party took the lead already.
     """
+    from host.tv.allocator import map_big_blocks
     from host.tv.app import TVApp, open_window
     from host.tv.settings import save_language
+
+    map_big_blocks(os.environ)
 
     def remember(chosen: str) -> None:
         if settings is not None:
