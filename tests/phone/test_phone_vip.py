@@ -48,6 +48,22 @@ def _lives_shown(phone: Phone) -> int:
     )
 
 
+def _tv_plays_to_now(tv: Any, session: Any, seconds: float = 10.0) -> None:
+    """The TV takes the session's last change and plays ``seconds`` of its beats (fake time).
+
+    As the host's TV loop does, updates are taken on every frame. The session hands a change to
+    its in-process readers (the TV among them) just after the phones' streams, so it may reach
+    the TV a moment after ``session.step`` moved: a TV that took its updates once, before
+    playing, could miss that change and never show it (this test failed that way in CI).
+    """
+    assert wait_until(
+        lambda: tv.pump_updates() >= 0 and (tv.stage.latest or {}).get("step") == session.step, 10
+    ), "the TV never got the session's last change"
+    for _ in range(round(seconds * 60)):
+        tv.pump_updates()
+        tv.step(1 / 60)
+
+
 @pytest.mark.browser
 def test_issue13_vip_phone_rules_bot_start_kick_skip(
     make_session: Callable[..., Any], live_server: Any, phone_factory: Any
@@ -107,9 +123,7 @@ def test_issue13_vip_phone_rules_bot_start_kick_skip(
     for phone in phones.values():
         phone.wait_step(session.step)
         assert _lives_shown(phone) == 5
-    tv.pump_updates()
-    for _ in range(600):  # let the TV play its beats until it shows the table as it is
-        tv.step(1 / 60)
+    _tv_plays_to_now(tv, session)  # the TV plays its beats until it shows the table as it is
     assert [seat.lives for seat in tv.stage.players] == [5, 5, 5, 5]
     surface = pygame.Surface(CANVAS_SIZE)
     tv.render(surface)
@@ -144,9 +158,7 @@ def test_issue13_vip_phone_rules_bot_start_kick_skip(
             continue
         session.act(table["current"], "keep", table["step"])
     assert session.view(None)["current"] == bea
-    tv.pump_updates()
-    for _ in range(600):  # the TV announces the new deal and Bea's turn: phones may name her
-        tv.step(1 / 60)
+    _tv_plays_to_now(tv, session)  # it announces the new deal and Bea's turn: phones may name her
     ana.wait_step(session.step)
     assert page.locator("#vip-skip").is_hidden()
     clock.now += 10.5
