@@ -33,6 +33,12 @@ log = logging.getLogger(__name__)
 
 #: A caption stays up this long after its line ends, unless a newer line replaces it.
 CAPTION_LINGER_S = 3.0
+#: The worker waits for a line at most this long before it looks again. Only a safety net:
+#: a new line and ``close()`` wake it at once, so an idle host does not wake ten times a second.
+IDLE_WAIT_S = 1.0
+#: While a line plays, the sound device is asked whether it is still busy this often once the
+#: line's own length is over (its tail); until then the worker sleeps unless muted or closed.
+PLAYING_POLL_S = 0.02
 #: A caption-only line is held at least this long, so it can be read…
 MIN_CAPTION_S = 1.0
 #: …and at most this long.
@@ -112,6 +118,8 @@ class Announcer:
         self._queue = LineQueue(max_lag_s)
         self._renderer = Renderer()
         self._stop = threading.Event()
+        #: Set by mute and close: the worker, sleeping through a line it plays, looks at once.
+        self._cut = threading.Event()
         self._lock = threading.Lock()
         self._caption: tuple[str, float] | None = None
         self._said: deque[Said] = deque(maxlen=200)
@@ -196,6 +204,7 @@ class Announcer:
             self._warm_calls(self._lang)
         if self._muted:
             self._player.stop()
+            self._cut.set()
 
     @property
     def muted(self) -> bool:
@@ -234,6 +243,7 @@ class Announcer:
     def close(self) -> None:
         """Stop speaking and join the worker quickly (a hung engine is left behind)."""
         self._stop.set()
+        self._cut.set()
         self._queue.close()
         self._player.stop()
         if self._started:
@@ -306,7 +316,7 @@ class Announcer:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            line = self._queue.wait_take(self._clock, 0.1)
+            line = self._queue.wait_take(self._clock, IDLE_WAIT_S)
             if line is None:
                 continue
             try:
@@ -331,6 +341,7 @@ class Announcer:
             self._record(line, start, audio=False)
             self._hold(estimate - (self._clock() - start))
             return
+        self._cut.clear()  # a mute from now on cuts this line
         try:
             seconds = self._player.play(wav)
         except PlaybackUnavailable as error:
@@ -341,11 +352,20 @@ class Announcer:
         self._record(line, started, audio=not isinstance(self._player, SilentPlayer))
         self._show(line.text, started + seconds + CAPTION_LINGER_S)
         self._prefetch_next()
+        self._wait_played(started + seconds)
+
+    def _wait_played(self, ends: float) -> None:
+        """Sleep until the line playing is over (``ends``, by the clock), or muted or closed.
+
+        Why not just ask the device every few milliseconds: that woke the worker fifty times a
+        second for as long as the voice spoke. Its length is known; only its tail is polled.
+        """
         while self._player.busy() and not self._stop.is_set():
             if self._muted:
                 self._player.stop()
-                break
-            self._stop.wait(0.02)
+                return
+            if self._cut.wait(max(PLAYING_POLL_S, ends - self._clock())):
+                self._cut.clear()  # looked at: muted or closed is read above
 
     def _render(self, line: Line) -> Path | None:
         key = (line.text, line.lang)
@@ -385,11 +405,20 @@ class Announcer:
         )
 
     def _hold(self, seconds: float) -> None:
-        """Keep a caption-only line up for ``seconds`` — less if more lines are waiting."""
+        """Keep a caption-only line up for ``seconds`` — less if more lines are waiting.
+
+        The worker sleeps until the hold is over, or until a line arrives (then only until the
+        shortest hold), or the announcer closes: it does not look at the clock fifty times a
+        second, as it did, on a host that only shows captions.
+        """
         deadline = self._clock() + max(0.0, seconds)
         shortest = self._clock() + MIN_CAPTION_S * 0.6
         while not self._stop.is_set():
             now = self._clock()
-            if now >= deadline or (len(self._queue) and now >= shortest):
+            waiting = len(self._queue) > 0
+            if now >= deadline or (waiting and now >= shortest):
                 return
-            self._stop.wait(0.02)
+            if waiting:
+                self._stop.wait(min(deadline, shortest) - now)
+            else:
+                self._queue.wait_for_line(deadline - now)

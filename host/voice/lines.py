@@ -70,6 +70,12 @@ class LineQueue:
                 self._drop(self._lines.popleft())
             self._ready.notify_all()
 
+    def wait_for_line(self, timeout: float) -> None:
+        """Wait up to ``timeout`` seconds until a line waits here or the queue closes."""
+        with self._ready:
+            if not self._lines and not self._closed:
+                self._ready.wait(max(0.0, timeout))
+
     def close(self) -> None:
         """Wake every waiter; ``get`` returns None from now on."""
         with self._ready:

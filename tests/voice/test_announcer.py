@@ -447,3 +447,75 @@ def test_a_muted_host_never_starts_the_engine_until_unmuted(
     assert wait_for(lambda: len(announcer.said()) == 2)
     assert engine.opened == 1 and announcer.said()[-1].audio
     assert announcer.voice_status() == "Voice: OpeningEngine."
+
+
+class CountingClock:
+    """``time.monotonic`` that counts its readers: how often the worker looks at the time."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        return time.monotonic()
+
+
+class CountingPlayer(FakePlayer):
+    """A player that counts how often it is asked whether it still plays."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = 0
+
+    def busy(self) -> bool:
+        if threading.current_thread().name == "voice":  # the worker, not the test
+            self.asked += 1
+        return super().busy()
+
+
+def test_issue18_an_idle_voice_sleeps_until_a_line_comes(
+    announcers: list[Announcer], catalog: Catalog, tmp_path: Path
+) -> None:
+    """Issue 18 (CPU per tap): the worker used to wake ten times a second with nothing to say."""
+    clock = CountingClock()
+    announcer = make(announcers, catalog, FakeEngine(tmp_path), muted=True, clock=clock)
+    time.sleep(0.3)
+    before = clock.reads
+    time.sleep(1.2)
+    assert clock.reads - before <= 3  # 12 or more when it polled
+    announcer.announce(events({"type": "new_game"}), table_view())
+    assert wait_for(lambda: len(announcer.said()) == 1, timeout=1.0)  # a line wakes it at once
+
+
+def test_issue18_a_caption_only_line_is_held_without_polling(
+    announcers: list[Announcer], catalog: Catalog, tmp_path: Path
+) -> None:
+    """A muted host (or one without a voice) holds each caption for its reading time: the
+    worker sleeps through it instead of looking at the clock fifty times a second, and a new
+    line still ends the hold once the caption has been up for its shortest time."""
+    clock = CountingClock()
+    announcer = make(announcers, catalog, FakeEngine(tmp_path), muted=True, clock=clock)
+    announcer.announce(events({"type": "new_game"}), table_view())
+    assert wait_for(lambda: len(announcer.said()) == 1)
+    before = clock.reads
+    time.sleep(0.5)  # within the line's hold (at least a second)
+    assert clock.reads - before <= 3  # about 25 when it polled
+    announcer.announce(events({"type": "turn", "player": "p2"}), table_view())
+    assert wait_for(lambda: len(announcer.said()) == 2, timeout=2.0)
+    first, second = announcer.said()
+    assert 0.55 <= second.started - first.started < 1.5  # the shortest hold, then at once
+
+
+def test_issue18_a_spoken_line_is_waited_out_not_polled(
+    announcers: list[Announcer], catalog: Catalog, tmp_path: Path
+) -> None:
+    """While a line plays, the worker sleeps for the line's length and only then asks the
+    device (it asked every 20 ms: 75 times for this 1.5 s line); muting still cuts at once
+    (``test_muting_mid_line_stops_the_sound``)."""
+    player = CountingPlayer()
+    announcer = make(announcers, catalog, FakeEngine(tmp_path, seconds=1.5), player=player)
+    announcer.announce(events({"type": "new_game"}), table_view())
+    assert wait_for(lambda: len(player.played) == 1, timeout=3.0)
+    assert wait_for(lambda: not player.busy(), timeout=3.0)
+    time.sleep(0.1)
+    assert 1 <= player.asked <= 10
