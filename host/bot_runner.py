@@ -112,8 +112,7 @@ class BotRunner:
         if presence:
             return ",".join(presence)
         now = self._clock()
-        table = self.session.view(None)
-        step = int(table["step"])
+        step = self.session.step
         if step != self._step:
             self._step, self._since = step, now
         waited = now - self._since
@@ -124,11 +123,15 @@ class BotRunner:
             and self.session.timeout(turn.player, turn.step)
         ):
             return f"timeout:{turn.player}"
-        if waited < self.bot_delay:
-            return None
+        bots = self.session.bots
+        if waited < self.bot_delay or not bots:
+            return None  # no table is built for nobody: this runs after every change
+        table = self.session.view(None)
+        if table["step"] != step:
+            return None  # the table moved meanwhile: its change wakes us again
         if table["phase"] != "turns" and waited < self.pause_delay:
             return None  # let people read the reveal (or the lobby) before a bot moves on
-        for player_id, strategy in self.session.bots.items():
+        for player_id, strategy in bots.items():
             try:
                 view = self.session.view(player_id)
             except SessionError:
