@@ -128,9 +128,8 @@ class LineQueue:
 
     def wait_take(self, now_fn: Callable[[], float], timeout: float) -> Line | None:
         """Like ``take`` but waits up to ``timeout`` s for a line; ``now_fn()`` gives the time."""
-        with self._ready:
-            if not self._lines and not self._closed:
-                self._ready.wait(timeout)
+        with self._ready:  # a re-entrant lock: the wait and the take are one step
+            self.wait_for_line(timeout)
             if self._closed:
                 return None
             return self._take(now_fn())
