@@ -20,6 +20,16 @@ SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 MAX_TAPS = 400
 
 
+def tv_plays(app: Any, seconds: float) -> None:
+    """The TV app plays ``seconds`` of fake time, taking the session's updates every frame, as
+    the host's TV loop does (``TVApp.run``); at least one frame."""
+    from host.tv.app import FRAME_SECONDS  # here: only the tests that run a TV load pygame
+
+    for _ in range(max(1, round(seconds / FRAME_SECONDS))):
+        app.pump_updates()
+        app.step(FRAME_SECONDS)
+
+
 def shown(card: str) -> str:
     """A card as the page writes it: ``9H`` → ``9♥``."""
     return card[:-1] + SUIT_SYMBOLS[card[-1]]

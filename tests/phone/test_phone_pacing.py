@@ -16,10 +16,10 @@ import pygame
 
 from host.i18n import Catalog
 from host.rules import game_moves
-from host.tv.app import FRAME_SECONDS, TVApp
+from host.tv.app import TVApp
 from host.tv.table import card_look
 from host.tv.theme import CANVAS_SIZE
-from tests.phone.helpers import Phone
+from tests.phone.helpers import Phone, tv_plays
 
 NAMES = ("Ana", "Bo", "Cy", "Di")
 
@@ -33,9 +33,7 @@ class TVClock:
         self.surface = pygame.Surface(CANVAS_SIZE)
 
     def play(self, seconds: float) -> None:
-        for _ in range(max(1, round(seconds / FRAME_SECONDS))):
-            self.app.pump_updates()
-            self.app.step(FRAME_SECONDS)
+        tv_plays(self.app, seconds)
         self.app.render(self.surface)
 
     def face_up(self) -> dict[str, str]:

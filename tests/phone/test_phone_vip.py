@@ -14,7 +14,13 @@ from typing import Any
 import pytest
 
 from tests.api.cuckoo_http_client import wait_until
-from tests.phone.helpers import Phone, hold_action_answers, is_action_answer, wait_held
+from tests.phone.helpers import (
+    Phone,
+    hold_action_answers,
+    is_action_answer,
+    tv_plays,
+    wait_held,
+)
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
@@ -56,12 +62,13 @@ def _tv_plays_to_now(tv: Any, session: Any, seconds: float = 10.0) -> None:
     the TV a moment after ``session.step`` moved: a TV that took its updates once, before
     playing, could miss that change and never show it (this test failed that way in CI).
     """
-    assert wait_until(
-        lambda: tv.pump_updates() >= 0 and (tv.stage.latest or {}).get("step") == session.step, 10
-    ), "the TV never got the session's last change"
-    for _ in range(round(seconds * 60)):
+
+    def has_the_last_change() -> bool:
         tv.pump_updates()
-        tv.step(1 / 60)
+        return bool((tv.stage.latest or {}).get("step") == session.step)
+
+    assert wait_until(has_the_last_change, 10), "the TV never got the session's last change"
+    tv_plays(tv, seconds)
 
 
 @pytest.mark.browser
