@@ -277,7 +277,11 @@ class Party:
             # 409: a bot or a time-out moved first. 400 on "start" only: a phone went away
             # between the read and the tap (presence changes "can" without a new step).
             refused_start = answer == 400 and action == "start" and body["error"] == "bad_action"
-            assert answer in (200, 409) or refused_start, (answer, action, body)
+            if not (answer in (200, 409) or refused_start):  # say what the phone read, and now
+                _, now = http.call("GET", "/api/state", token=phone.token)
+                read = {k: view.get(k) for k in ("step", "phase", "current", "dealer", "can")}
+                after = {k: now.get(k) for k in ("step", "phase", "current", "dealer", "can")}
+                raise AssertionError((answer, action, body, "read:", read, "now:", after))
             self.count["actions"] += answer == 200
             self.count["started"] += answer == 200 and action == "start"
         return view  # type: ignore[no-any-return]
