@@ -277,14 +277,36 @@ class Party:
             # 409: a bot or a time-out moved first. 400 on "start" only: a phone went away
             # between the read and the tap (presence changes "can" without a new step).
             refused_start = answer == 400 and action == "start" and body["error"] == "bad_action"
-            if not (answer in (200, 409) or refused_start):  # say what the phone read, and now
-                _, now = http.call("GET", "/api/state", token=phone.token)
-                read = {k: view.get(k) for k in ("step", "phase", "current", "dealer", "can")}
-                after = {k: now.get(k) for k in ("step", "phase", "current", "dealer", "can")}
-                raise AssertionError((answer, action, body, "read:", read, "now:", after))
+            if not (answer in (200, 409) or refused_start):
+                self._refusal_after_a_kick(phone, view, action, answer, body)
             self.count["actions"] += answer == 200
             self.count["started"] += answer == 200 and action == "start"
         return view  # type: ignore[no-any-return]
+
+    def _refusal_after_a_kick(
+        self, phone: Phone, read: dict[str, Any], action: str, answer: int, body: Any
+    ) -> None:
+        """A refused tap passes only if the host's kick landed between the read and the tap.
+
+        The kick comes on the host's stdin and lands on its own time. Mid-round it deals the
+        round again among those left at the same step (PHONE_API.md: kicks do not change
+        ``step``), so the move read may be gone (``400 bad_action``), or this phone was the one
+        kicked (``401``). Anything else fails, with what the phone read and what is true now.
+        """
+        status, now = self.live.http.call("GET", "/api/state", token=phone.token)
+        if answer == 401 and status == 401:
+            return  # this phone was kicked; its next tap joins again
+        removed_at_the_same_step = (
+            status == 200
+            and now["step"] == read["step"]
+            and len(now["players"]) < len(read["players"])
+        )
+        if answer == 400 and body["error"] == "bad_action" and removed_at_the_same_step:
+            return
+        fields = ("step", "phase", "current", "dealer", "can")
+        before = {key: read.get(key) for key in fields}
+        after = {key: now.get(key) for key in fields} if status == 200 else status
+        raise AssertionError((answer, action, body, "read:", before, "now:", after))
 
     def play(self, games: int, ending: str) -> None:
         """Play ``games`` games to their end; ``ending`` "kill": then SIGKILL mid-game."""
