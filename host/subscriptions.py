@@ -43,8 +43,8 @@ class Update:
     def sse(self) -> bytes:
         """The event-stream message of ``view`` (PHONE_API.md), encoded once and kept."""
         message: bytes | None = self.__dict__.get("_sse")
-        if message is None:
-            message = sse_data(self.json())
+        if message is None:  # spliced from the change's shared bytes when it has them
+            message = sse_data(self.json()) if self.text is None else self.text.message(self.view)
             object.__setattr__(self, "_sse", message)
         return message
 

@@ -148,8 +148,15 @@ def test_issue18_view_text_splices_only_views_that_share_the_public_part(
     rewritten["players"] = [{**p, "lives": 0} for p in base["players"]]
     assert text.encode(rewritten) == encode_view(rewritten)
     assert text.encode(rewritten) != text.encode(views[0])
+    assert sse_message(rewritten, text) == _wire(rewritten)
     extra = {**views[1], "added": 1}
     assert text.encode(extra) == encode_view(extra)
+    assert sse_message(extra, text) == _wire(extra)
+    assert sse_message(base, text) == _wire(base)
+    # Equal to the public part but not the same objects: encoded whole, the same bytes.
+    equal = {**views[2], "log": copy.deepcopy(base["log"])}
+    assert not text._shares_base(equal) and text._shares_base(views[2])
+    assert sse_message(equal, text) == _wire(views[2])
 
 
 def _check_masking_leaves_shared_views_alone(session: Session) -> None:
