@@ -33,7 +33,7 @@ from host.phones_first import PhonesFirst
 from host.presence import DEFAULT_AWAY_SECONDS, Presence
 from host.rules import Game, HouseRules, IllegalAction, Status, View
 from host.rules.controls import TableFacts
-from host.rules.events import Event, visible_to
+from host.rules.events import Event, EventDicts
 from host.rules.views import player_view, public_view
 from host.save_check import check_saved_session
 from host.session_controls import CONTROL_ACTIONS, HostControls, TvSettings, checked_fields
@@ -640,12 +640,13 @@ class Session(HostControls):
     def _changed(self, events: Iterable[Event]) -> None:
         """Save, then queue each subscriber's update. Called with the lock held."""
         events = list(events)
+        dicts = EventDicts(events)  # each event's dict made once, whoever may see it
         if events:
             self._standings.record(events, self._game.options.starting_lives)
         if events or self._save_problem is not None:  # a failed save is retried at once
             self._save()
         if events:
-            self._pacer.sent(visible_to(events, None), {p.id: p.lives for p in self._game.players})
+            self._pacer.sent(dicts.for_player(None), {p.id: p.lives for p in self._game.players})
         self._observe_table()  # after ``sent``: a turn the TV has still to announce is not open
         holding = self._pacer.holding()
         change: _Change | None = None
@@ -656,10 +657,10 @@ class Session(HostControls):
             if pid not in updates:
                 change = change or self._change()
                 if pid is None:
-                    update = Update(self._game.step, change.public, visible_to(events, None))
+                    update = Update(self._game.step, change.public, dicts.for_player(None))
                 else:
                     view = self._phone_view(pid, change)
-                    seen = [] if holding else visible_to(events, pid)
+                    seen = [] if holding else dicts.for_player(pid)
                     update = Update(self._game.step, view, seen, change.phones)
                 updates[pid] = update
             update = updates[pid]

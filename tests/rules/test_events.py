@@ -7,7 +7,8 @@ import json
 import pytest
 
 from host.rules import Action, Event, EventKind, Phase, Status
-from host.rules.events import PRIVATE_KINDS, private, public
+from host.rules.contract import EventDict
+from host.rules.events import PRIVATE_KINDS, EventDicts, private, public, visible_to
 from tests.rules.helpers import seated
 
 
@@ -51,3 +52,39 @@ def test_issue16_enums_are_plain_words_in_json_and_text() -> None:
         == '{"phase": "turns", "can": ["cut"]}'
     )
     assert {"keep": 1}[Action.KEEP] == 1
+
+
+def test_issue18_event_dicts_give_each_receiver_what_visible_to_gives() -> None:
+    """Hidden information (R5, RULES.md): the dicts made once per change still give each
+    receiver only the events it may see, in order, as ``visible_to`` does."""
+    game = seated(4)
+    events = game.apply("p0", "start")
+    dicts = EventDicts(events)
+    assert any(e.kind is EventKind.CARD_DEALT for e in events)
+    for receiver in [None, *(p.id for p in game.players), "p9"]:
+        assert dicts.for_player(receiver) == visible_to(events, receiver), receiver
+    for player in game.players:  # nobody gets another's card
+        cards = [d for d in dicts.for_player(player.id) if d["type"] == "card_dealt"]
+        assert [d["player"] for d in cards] == [player.id]
+    assert all(d["type"] != "card_dealt" for d in dicts.for_player(None))
+
+
+def test_issue18_event_dicts_are_made_once_whoever_receives_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18.1: twenty receivers cost no more dicts than one."""
+    events = seated(4).apply("p0", "start")
+    made = 0
+    to_dict = Event.to_dict
+
+    def counted(event: Event) -> EventDict:
+        nonlocal made
+        made += 1
+        return to_dict(event)
+
+    monkeypatch.setattr(Event, "to_dict", counted)
+    dicts = EventDicts(events)
+    for _ in range(20):
+        for receiver in (None, "p0", "p1", "p2", "p3"):
+            dicts.for_player(receiver)
+    assert made == len(events)

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from host.rules import may_see
+from host.rules import Event, may_see
+from host.rules.contract import EventDict
 from host.session import Session
 from host.subscriptions import Subscription, Update
 from host.view_text import ViewText, encode_view, sse_message
@@ -128,6 +129,40 @@ def test_issue18_equal_updates_are_built_and_encoded_once(session: Session) -> N
     a, b = (_drain(sub)[-1] for sub in mine)
     assert a is b and a.sse() is b.sse()  # encoded once, the same bytes for both
     assert a.view["players"] is first.view["players"]  # the public part is built once
+
+
+def _dicts_made_by_a_start(
+    make_session: Callable[..., Session], phones: int, monkeypatch: pytest.MonkeyPatch
+) -> int:
+    """How many event dicts one change (the deal: public events and a card each) makes."""
+    session = make_session("H7", seed=3)
+    ids = [session.join(f"P{i}", "TEST").player_id for i in range(phones)]
+    for pid in ids:
+        session.subscribe(pid)
+    made = 0
+    to_dict = Event.to_dict
+
+    def counted(event: Event) -> EventDict:
+        nonlocal made
+        made += 1
+        return to_dict(event)
+
+    monkeypatch.setattr(Event, "to_dict", counted)
+    session.act(ids[0], "start", 0)
+    monkeypatch.undo()
+    return made
+
+
+def test_issue18_a_change_makes_its_event_dicts_once_however_many_phones(
+    make_session: Callable[..., Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 18.1: each phone's update lists the events it may see (its own card among
+    them, R5), from dicts made once per change. So twelve more phones cost only their own
+    dealt cards (each once in the change's dicts, once in its holder's ``me.history``), not
+    a copy of every public event each (5 dicts a phone before: 25 at four, 85 at sixteen)."""
+    four = _dicts_made_by_a_start(make_session, 4, monkeypatch)
+    sixteen = _dicts_made_by_a_start(make_session, 16, monkeypatch)
+    assert sixteen - four == 12 * 2
 
 
 def test_issue18_view_text_splices_only_views_that_share_the_public_part(
