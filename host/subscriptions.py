@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from host.rules import EventDict, View
-from host.view_text import ViewText, sse_data, view_json
+from host.view_text import ViewText, sse_message, view_json
 
 _QUEUE_LIMIT = 512
 
@@ -44,7 +44,7 @@ class Update:
         """The event-stream message of ``view`` (PHONE_API.md), encoded once and kept."""
         message: bytes | None = self.__dict__.get("_sse")
         if message is None:  # spliced from the change's shared bytes when it has them
-            message = sse_data(self.json()) if self.text is None else self.text.message(self.view)
+            message = sse_message(self.view, self.text)
             object.__setattr__(self, "_sse", message)
         return message
 

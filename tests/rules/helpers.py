@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
-from host.rules import PACK, Card, EventDict, Game, HouseRules
+import pytest
+
+from host.rules import PACK, Card, Event, EventDict, Game, HouseRules
 from host.rules.events import EventKind, private
 
 
@@ -13,6 +16,21 @@ def seated(count: int, options: HouseRules | None = None, seed: int = 0) -> Game
     for i in range(count):
         game.add_player(f"p{i}", f"P{i}")
     return game
+
+
+def count_event_dicts(monkeypatch: pytest.MonkeyPatch) -> Callable[[], int]:
+    """Count the dicts events make (``Event.to_dict``) from now on; the function returned
+    gives the count so far. ``monkeypatch.undo()`` stops the counting."""
+    made = 0
+    to_dict = Event.to_dict
+
+    def counted(event: Event) -> EventDict:
+        nonlocal made
+        made += 1
+        return to_dict(event)
+
+    monkeypatch.setattr(Event, "to_dict", counted)
+    return lambda: made
 
 
 def rig(game: Game, dealer: str, cards: dict[str, str], stock: list[str] | None = None) -> Game:

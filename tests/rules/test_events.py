@@ -7,9 +7,8 @@ import json
 import pytest
 
 from host.rules import Action, Event, EventKind, Phase, Status
-from host.rules.contract import EventDict
 from host.rules.events import PRIVATE_KINDS, EventDicts, private, public, visible_to
-from tests.rules.helpers import seated
+from tests.rules.helpers import count_event_dicts, seated
 
 
 def test_a_dealt_card_event_is_private_to_its_holder_only() -> None:
@@ -74,17 +73,9 @@ def test_issue18_event_dicts_are_made_once_whoever_receives_them(
 ) -> None:
     """Issue 18.1: twenty receivers cost no more dicts than one."""
     events = seated(4).apply("p0", "start")
-    made = 0
-    to_dict = Event.to_dict
-
-    def counted(event: Event) -> EventDict:
-        nonlocal made
-        made += 1
-        return to_dict(event)
-
-    monkeypatch.setattr(Event, "to_dict", counted)
+    made = count_event_dicts(monkeypatch)
     dicts = EventDicts(events)
     for _ in range(20):
         for receiver in (None, "p0", "p1", "p2", "p3"):
             dicts.for_player(receiver)
-    assert made == len(events)
+    assert made() == len(events)

@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-from host.rules import Event, may_see
-from host.rules.contract import EventDict
+from host.rules import may_see
 from host.session import Session
 from host.subscriptions import Subscription, Update
 from host.view_text import ViewText, encode_view, sse_message
 from tests.clock import Clock
+from tests.rules.helpers import count_event_dicts
 from tests.rules.test_properties import cards_in
 from tests.session.test_pacing import TV
 
@@ -139,18 +139,10 @@ def _dicts_made_by_a_start(
     ids = [session.join(f"P{i}", "TEST").player_id for i in range(phones)]
     for pid in ids:
         session.subscribe(pid)
-    made = 0
-    to_dict = Event.to_dict
-
-    def counted(event: Event) -> EventDict:
-        nonlocal made
-        made += 1
-        return to_dict(event)
-
-    monkeypatch.setattr(Event, "to_dict", counted)
+    made = count_event_dicts(monkeypatch)
     session.act(ids[0], "start", 0)
     monkeypatch.undo()
-    return made
+    return made()
 
 
 def test_issue18_a_change_makes_its_event_dicts_once_however_many_phones(
