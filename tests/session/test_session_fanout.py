@@ -125,3 +125,45 @@ def test_issue18_phone_streams_are_written_before_woken_readers(session: Any) ->
     for reader in readers:
         update = reader.get(timeout=1.0)
         assert update is not None and update.step == 1
+
+
+def test_issue18_streams_attached_during_changes_get_them_in_order(session: Any) -> None:
+    """Issue 18.1: changes from four threads while phones' streams are being attached (as a
+    phone that connects mid-game): every stream is written its updates in step order, each
+    step at most once, ending with the last change — whichever thread wrote them."""
+    ids = [session.join(name, "TEST").player_id for name in ("Ana", "Bea", "Cal")]
+    session.act(ids[0], "start", 0)
+    seen: list[list[int]] = []
+    seen_lock = threading.Lock()
+
+    def attach_one() -> None:
+        subscription = session.subscribe(None, presence=False)
+        steps: list[int] = []
+        with seen_lock:
+            seen.append(steps)
+
+        def write() -> None:
+            steps.extend(update.step for update in subscription.drain())
+
+        subscription.on_ready(write)
+
+    def misdeal_many() -> None:
+        for _ in range(30):
+            session.misdeal()
+
+    def attach_many() -> None:
+        for _ in range(20):
+            attach_one()
+            time.sleep(0.001)
+
+    threads = [threading.Thread(target=misdeal_many) for _ in range(4)]
+    threads.append(threading.Thread(target=attach_many))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert session.step == 121
+    assert len(seen) == 20
+    for steps in seen:
+        assert steps == sorted(set(steps)), steps
+        assert steps[-1] == 121
