@@ -6,9 +6,13 @@ does after a change, including ``to_dict``; the data is durable when each call r
 
 - old: ``persistence.save_atomic`` — JSON, a temporary file, fsync, chmod, rename, fsync of
   the folder.
-- new: ``SaveFile.write`` — one journal record (``<seq> <crc32> <json>``) with one write and
-  ``fdatasync``, and a snapshot (the old save plus emptying the journal) every
-  ``journal.COMPACT_EVERY`` records, counted in the figures where it falls.
+- new: ``SaveFile.write`` — one journal record (``<seq> <crc32> <json>``: what changed since
+  the record before, ``journal.session_patch``) with one write and ``fdatasync``, and a
+  snapshot (the old save plus emptying the journal) every ``journal.COMPACT_EVERY`` records,
+  counted in the figures where it falls.
+
+A move is played between two saves (the session's own, in memory), so each record holds what
+one real change changed.
 
 Each run alternates old and new change by change so a noisy moment hits both; the figures are
 medians of the runs' medians (and p99s) with their spread. The files go in a temporary folder
@@ -31,12 +35,11 @@ import shutil
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from host import persistence
-from host.journal import COMPACT_EVERY, SaveFile, encode_record
+from host.journal import COMPACT_EVERY, PATCH_KEY, SaveFile, encode_record, session_patch
 from host.rules import HouseRules, game_moves
 from host.session import Session
 
@@ -51,12 +54,17 @@ def _party() -> Session:
     session.host_next()
     rng = random.Random(18)
     for _ in range(40):
-        current = session.view(None)["current"]
-        if current is None:
-            session.host_next()
-            continue
-        session.act(current, rng.choice(game_moves(session.view(current)["can"])), session.step)
+        _change(session, rng)
     return session
+
+
+def _change(session: Session, rng: random.Random) -> None:
+    """One change: a random legal move, or the host's button between rounds and games."""
+    current = session.view(None)["current"]
+    if current is None:
+        session.host_next()
+        return
+    session.act(current, rng.choice(game_moves(session.view(current)["can"])), session.step)
 
 
 def _ms(start: float) -> float:
@@ -87,12 +95,18 @@ def _old_parts(path: Path, data: dict[str, Any]) -> dict[str, float]:
     return parts
 
 
-def _new_parts(save: SaveFile, data: dict[str, Any], seq: int) -> dict[str, float]:
-    """One journal record's steps timed one by one, as ``SaveFile._append`` does them."""
+def _new_parts(
+    save: SaveFile, before: dict[str, Any], data: dict[str, Any], seq: int
+) -> dict[str, float]:
+    """One journal record's steps timed one by one, as ``SaveFile.write`` does them."""
     parts: dict[str, float] = {}
     start = time.perf_counter()
-    record = encode_record(seq, data)
+    patch = session_patch(before, data)
+    parts["compare (the patch)"] = _ms(start)
+    start = time.perf_counter()
+    record = encode_record(seq, data if patch is None else {PATCH_KEY: patch})
     parts["json + crc"] = _ms(start)
+    parts["record bytes"] = len(record)
     start = time.perf_counter()
     fd = os.open(save.journal, os.O_WRONLY | os.O_APPEND)
     os.write(fd, record)
@@ -116,7 +130,9 @@ def one_run(session: Session, folder: Path, changes: int) -> dict[str, float]:
     save.write(session.to_dict())  # the first write is the start's snapshot
     old: list[float] = []
     new: list[float] = []
+    rng = random.Random(changes)
     for _ in range(changes):
+        _change(session, rng)
         start = time.perf_counter()
         persistence.save_atomic(old_path, session.to_dict())
         old.append(_ms(start))
@@ -138,9 +154,10 @@ def start_reading(session: Session, folder: Path) -> float:
     - 1 records), as a start after a kill does before its checks."""
     path = folder / "start.json"
     save = SaveFile(path)
-    data = session.to_dict()
+    rng = random.Random(COMPACT_EVERY)
     for _ in range(COMPACT_EVERY):
-        save.write(data)
+        _change(session, rng)
+        save.write(session.to_dict())
     start = time.perf_counter()
     SaveFile(path).load()
     return _ms(start)
@@ -148,19 +165,22 @@ def start_reading(session: Session, folder: Path) -> float:
 
 def breakdown(session: Session, folder: Path, changes: int) -> dict[str, float]:
     """Median ms of each step of the old save and of a journal record."""
-    data = session.to_dict()
     samples: dict[str, list[float]] = {}
     save = SaveFile(folder / "parts.json")
-    save.write(data)
-    timed: list[Callable[[int], dict[str, float]]] = [
-        lambda i: {"to_dict": _to_dict_ms(session)},
-        lambda i: {f"old: {k}": v for k, v in _old_parts(folder / "old.json", data).items()},
-        lambda i: {f"new: {k}": v for k, v in _new_parts(save, data, i + 2).items()},
-    ]
+    before = session.to_dict()
+    save.write(before)
+    rng = random.Random(changes + 1)
     for i in range(changes):
-        for measure in timed:
-            for key, value in measure(i).items():
-                samples.setdefault(key, []).append(value)
+        _change(session, rng)
+        data = session.to_dict()
+        found = {
+            "to_dict": _to_dict_ms(session),
+            **{f"old: {k}": v for k, v in _old_parts(folder / "old.json", data).items()},
+            **{f"new: {k}": v for k, v in _new_parts(save, before, data, i + 2).items()},
+        }
+        for key, value in found.items():
+            samples.setdefault(key, []).append(value)
+        before = data
     return {key: statistics.median(values) for key, values in samples.items()}
 
 
@@ -195,7 +215,8 @@ def main(argv: list[str] | None = None) -> list[Row]:
         session.close()
     print("where one save's time goes (medians):")
     for key, value in parts.items():
-        print(f"  {key:<28} {value:7.3f} ms")
+        unit = " bytes" if key.endswith("bytes") else " ms"
+        print(f"  {key:<28} {value:7.3f}{unit}")
     rows: list[Row] = []
     for key in ("old p50", "new p50", "old p99", "new p99", "old mean", "new mean"):
         rows.append(

@@ -17,6 +17,7 @@ import json
 import os
 import random
 import stat
+import statistics
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -272,6 +273,140 @@ def test_issue18_restart_resumes_identically_anywhere_between_compactions(
         party = resumed  # the restarted host goes on; the old one is gone
 
 
+def _payload(record: bytes) -> dict[str, Any]:
+    """The JSON of one journal line."""
+    return json.loads(record.split(b" ", 2)[2])  # type: ignore[no-any-return]
+
+
+def test_issue18_a_record_holds_only_what_the_change_changed(tmp_path: Path) -> None:
+    """Eighteenth pass: each record is the members that differ from the session before it,
+    not the whole session — the game's random state, the tokens and the standings stay out
+    of a move that did not change them — and the journal still gives the session after
+    every change."""
+    path = tmp_path / "state.json"
+    session = _party(path)
+    rng = random.Random(5)
+    shares: list[float] = []
+    for _ in range(30):
+        before = _json(session.to_dict())
+        count = len(_records(path))
+        _play(session, 1, rng)
+        after = _json(session.to_dict())
+        new = _records(path)[count:]
+        assert len(new) == 1
+        record = _payload(new[0])
+        assert list(record) == [journal.PATCH_KEY]
+        paths = [path_ for path_, _ in record[journal.PATCH_KEY]]
+        expected = []
+        for key, value in after.items():  # an object with the same keys: member by member
+            if isinstance(value, dict) and list(value) == list(before[key]):
+                expected += [[key, name] for name in value if value[name] != before[key][name]]
+            elif value != before[key]:
+                expected.append([key])
+        assert sorted(paths) == sorted(expected)
+        assert ["game", "step"] in paths
+        assert ["tokens"] not in paths
+        shares.append(len(new[0]) / len(json.dumps(after, ensure_ascii=False).encode()))
+        assert SaveFile(path).load() == after
+    assert statistics.median(shares) < 0.5  # a deal changes nearly everything; a move little
+    session.close()
+
+
+def test_issue18_a_journal_of_whole_sessions_still_loads(tmp_path: Path) -> None:
+    """Records written before the eighteenth pass hold the whole session; patches after them
+    apply to the last of them."""
+    path = tmp_path / "state.json"
+    session = _party(path)
+    _play(session, 3, random.Random(6))
+    session._save_file = None  # from now on this test writes the journal
+    lines = _records(path)
+    rng = random.Random(6)
+    for _ in range(3):  # as the host before this pass wrote them
+        _play(session, 1, rng)
+        lines.append(encode_record(len(lines) + 2, _json(session.to_dict())))
+    journal_path(path).write_bytes(b"".join(lines))
+    assert SaveFile(path).load() == _json(session.to_dict())
+    before = _json(session.to_dict())
+    _play(session, 1, rng)
+    patch = journal.session_patch(before, _json(session.to_dict()))
+    assert patch
+    lines.append(encode_record(len(lines) + 2, {journal.PATCH_KEY: patch}))
+    journal_path(path).write_bytes(b"".join(lines))
+    assert SaveFile(path).load() == _json(session.to_dict())
+
+
+def test_issue18_a_session_whose_shape_changed_is_written_whole(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    save = SaveFile(path)
+    save.write({"format": "x", "game": {"step": 1}})  # the first write: the snapshot
+    save.write({"format": "x", "game": {"step": 2}})
+    save.write({"format": "x", "game": {"step": 3, "new": True}, "more": 1})
+    first, second = (_payload(line) for line in _records(path))
+    assert first == {journal.PATCH_KEY: [[["game", "step"], 2]]}
+    assert second == {"format": "x", "game": {"step": 3, "new": True}, "more": 1}
+    assert SaveFile(path).load() == second
+
+
+def test_issue18_a_patch_splits_only_objects_whose_keys_are_text() -> None:
+    """A path is text: an object with other keys (JSON would make them text) is given whole,
+    so the patch read back always fits."""
+    before = {"game": {"step": 1, "rng": "s"}, "by_number": {1: "a"}, "room": "CAKE"}
+    after = {"game": {"step": 2, "rng": "s"}, "by_number": {1: "b"}, "room": "CAKE"}
+    patch = journal.session_patch(before, after)
+    assert patch == [[["game", "step"], 2], [["by_number"], {1: "b"}]]
+    data = json.loads(json.dumps(before))
+    journal.apply_patch(data, json.loads(json.dumps(patch)))
+    assert data == json.loads(json.dumps(after))
+
+
+@pytest.mark.parametrize(
+    "patch",
+    [
+        [[["nowhere"], 1]],
+        [[["game", "nowhere"], 1]],
+        [[["room", "deeper"], 1]],
+        [[[], 1]],
+        [[[["room"]], 1]],
+        [["room", "CAKE"]],
+        "room",
+    ],
+)
+def test_issue18_a_patch_that_does_not_fit_the_save_is_refused_with_one_line(
+    patch: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "state.json"
+    _killed_party(path)
+    with journal_path(path).open("ab") as handle:
+        handle.write(encode_record(len(_records(path)) + 2, {journal.PATCH_KEY: patch}))
+    assert "journal: a patch" in _refused_at_start(path, capsys)
+
+
+@pytest.mark.parametrize("rules", ["", "H1", "H2", "H3", "H4", "H5", "H6", "H7", "H8"])
+def test_issue18_the_journal_gives_the_session_after_every_change_under_each_rule(
+    rules: str, tmp_path: Path
+) -> None:
+    """Property (the patch's base must never change under it: ``to_dict`` must share no list
+    or dict that a later change alters): after every change of a seeded game, under each
+    house rule, the save read back equals the session."""
+    path = tmp_path / "state.json"
+    session = Session(
+        HouseRules.parse(rules),
+        seed=len(rules),
+        room="CAKE",
+        state_path=path,
+        bots=2,
+        clock=Clock(),
+    )
+    for name in ("Ana", "Bea", "Cal"):
+        session.join(name, "CAKE")
+    session.host_next()
+    rng = random.Random(rules)
+    for _ in range(60):
+        _play(session, 1, rng)
+        assert SaveFile(path).load() == _json(session.to_dict())
+    session.close()
+
+
 def test_issue18_compaction_keeps_the_state(tmp_path: Path) -> None:
     path = tmp_path / "state.json"
     session = _party(path, compact_every=5)
@@ -312,7 +447,7 @@ def test_issue18_a_failed_append_is_caught_up_by_a_compaction(
     real_write = os.write
 
     def half_then_full(fd: int, data: Any) -> int:
-        if len(data) > 1000:
+        if len(data) > 20:  # halves until the end of the record is left: then the disk is full
             return real_write(fd, bytes(data[: len(data) // 2]))
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
