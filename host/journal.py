@@ -98,13 +98,11 @@ def session_patch(before: dict[str, Any], after: dict[str, Any]) -> list[list[An
     patch: list[list[Any]] = []
     for key, value in after.items():
         old = before[key]
-        if old == value:
-            continue
-        if _same_members(old, value):
+        if _same_members(old, value):  # compared member by member, each member once
             patch.extend(
                 [[key, name], member] for name, member in value.items() if old[name] != member
             )
-        else:
+        elif old != value:
             patch.append([[key], value])
     return patch
 
