@@ -216,12 +216,17 @@ class CpuMeter:
     coarse for a server that spends microseconds per tap. A thread that is born after ``start()``
     counts from zero; one that ends before ``stop()`` loses its time (the host keeps its server
     threads, so this is rare; ``ticks_ms`` gives the coarse process-wide figure as a check).
+
+    ``main_ms`` (after ``stop()``): the share of the process's main thread, whose task id is the
+    process id. In the host with the TV that thread runs the TV and nothing else (the web
+    server, the pacer and the bots have their own); in the headless host it only waits.
     """
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
         self._threads: dict[str, int] = {}
         self._ticks = 0
+        self.main_ms = 0.0
 
     def _sample(self) -> dict[str, int]:
         threads = {}
@@ -243,6 +248,8 @@ class CpuMeter:
         """(ms of CPU by schedstat, ms by clock ticks) since ``start()``."""
         now = self._sample()
         used = sum(ns - self._threads.get(tid, 0) for tid, ns in now.items())
+        main = str(self.pid)
+        self.main_ms = (now.get(main, 0) - self._threads.get(main, 0)) / 1e6
         ticks = self._ticks_now() - self._ticks
         return used / 1e6, ticks * 1000.0 / os.sysconf("SC_CLK_TCK")
 

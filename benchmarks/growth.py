@@ -10,10 +10,11 @@ Target (issue 18 item 5): RSS after 5 000 actions within 5 MB of RSS after the f
 collects garbage and dumps a snapshot plus a count of live objects by type. The benchmark
 takes one after the first game and one at the end and prints the biggest growths by source
 line and by type — the evidence of what keeps memory. (Tracing slows the host several times
-over: its RSS figures are not the benchmark's.)
+over: its RSS figures are not the benchmark's.) ``--diagnose-from N`` takes the first snapshot
+at tap N instead, to see what still grows once the host is warm.
 
 Run: ``python -m benchmarks.growth [--actions 5000] [--tv-only|--headless-only] [--diagnose]
-[--tv-speed 4]``.
+[--diagnose-from N] [--tv-speed 4]``.
 """
 
 from __future__ import annotations
@@ -172,12 +173,14 @@ def play(
     diagnose: bool = False,
     gap: float = 0.0,
     walls: list[float] | None = None,
+    diagnose_from: int = 0,
 ) -> tuple[list[tuple[int, float]], int, list[str]]:
     """Ten phones play ``actions`` taps, ``gap`` seconds apart; returns (taps, RSS MB) every
     ``every`` taps, after the first game and at the end, the index of the first game's reading
     among them (the baseline: readings before it are the warm-up), and the snapshots taken
     (with ``diagnose``). ``walls``, if given, gets each reading's wall time (``heap_tv.py``
-    lines the readings up with a heap profile)."""
+    lines the readings up with a heap profile). ``diagnose_from``: the first snapshot is taken
+    at that tap instead of after the first game (what still grows once the host is warm)."""
     rng = random.Random(seed)
     marks: list[tuple[int, float]] = []
     shots: list[str] = []
@@ -195,7 +198,7 @@ def play(
         time.sleep(1.0)  # the TV's and the voice's reactions to the game's end
         baseline = len(marks)
         mark(done)
-        if diagnose:
+        if diagnose and not diagnose_from:
             shots.append(snapshot(host))
 
     with phones_streaming(host, players, "Player") as (http, tokens, hub):
@@ -219,6 +222,8 @@ def play(
                 first_game_ended(taps)
             elif taps % every == 0 and taps < actions:
                 mark(taps)
+            if diagnose and taps == diagnose_from:
+                shots.append(snapshot(host))
         time.sleep(1.0)
         mark(actions)
         if diagnose:
@@ -233,6 +238,7 @@ def measure(
     diagnose: bool,
     gap: float = 0.0,
     tv_speed: float = 1.0,
+    diagnose_from: int = 0,
 ) -> tuple[list[tuple[int, float]], int, list[str]]:
     """One host (TV or headless), one evening of ``actions`` taps."""
     probe = None
@@ -249,7 +255,9 @@ def measure(
         with HostProcess(tv=tv, probe=probe, start_timeout=120.0) as host:
             if tv:
                 host.wait_first_frame(120.0)
-            return play(host, actions, every, diagnose=diagnose, gap=gap)
+            return play(
+                host, actions, every, diagnose=diagnose, gap=gap, diagnose_from=diagnose_from
+            )
     finally:
         for key in env_keys:
             os.environ.pop(key, None)
@@ -290,6 +298,12 @@ def main(argv: list[str] | None = None) -> list[Row]:
     parser.add_argument("--every", type=int, default=1000, help="RSS read every N actions")
     parser.add_argument("--diagnose", action="store_true", help="tracemalloc in the host")
     parser.add_argument(
+        "--diagnose-from",
+        type=int,
+        default=0,
+        help="with --diagnose: compare the end with this tap instead of the first game's end",
+    )
+    parser.add_argument(
         "--gap",
         type=float,
         default=0.0,
@@ -315,7 +329,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
     ]
     for tv, label in hosts:
         marks, baseline, shots = measure(
-            tv, args.actions, args.every, args.diagnose, args.gap, args.tv_speed
+            tv, args.actions, args.every, args.diagnose, args.gap, args.tv_speed, args.diagnose_from
         )
         if tv and args.tv_speed != 1.0:
             label = f"{label} (its clock at {args.tv_speed:g}x)"

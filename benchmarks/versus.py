@@ -15,6 +15,11 @@ Measured for each server, with 10 and then 20 phones:
 - server CPU per tap: the server process's own CPU time (all threads, nanoseconds from
   ``/proc/PID/task/*/schedstat``) over each batch, divided by its taps. Taps are spaced by
   ``--gap`` seconds, so the TV host's figure includes the frames it draws between taps;
+- the same apart from the TV's own work: the TV host's CPU without its main thread, which runs
+  the TV and nothing else, but with what that thread spends re-pacing the phones
+  (``Session.tv_shown``: a phone sees a move as the TV shows it, so the TV's beats send
+  updates). What the TV in the process costs the web server, the session and the fan-out,
+  against the headless host (whose main thread only waits); issue 18 item 3 asks ≤ 1.3×;
 - the cost of one more phone: the slope of CPU per tap between 10 and 20 phones.
 
 Run: ``python -m benchmarks.versus [--runs 3] [--taps 160] [--batch 20] [--gap 0.1]``. With
@@ -24,14 +29,19 @@ several runs, every figure is the median of the runs with its spread (min–max)
 from __future__ import annotations
 
 import argparse
+import mmap
 import random
 import statistics
+import struct
 import sys
+import tempfile
 import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from benchmarks._host import (
+    FIRST_FRAME_PROBE,
     HostProcess,
     Http,
     StreamHub,
@@ -46,6 +56,42 @@ FLOOR, HEADLESS, TV = "floor", "host headless", "host + TV"
 #: Issue 18 item 1's goals, against the floor in the same run.
 GOAL_RATIO, GOAL_CPU_MS, GOAL_SLOPE_MS = 3.0, 5.0, 0.1
 SETTLE_SECONDS = 0.3
+#: The TV host's probe: ``FIRST_FRAME_PROBE`` plus a counter of the CPU time (ns) the TV's
+#: thread spends in ``Session.tv_shown``, kept in a file of 8 bytes that the benchmark reads
+#: at the edges of each batch (a shared mapping: no signal, no pipe, no wait).
+REPACE_PROBE = """
+import mmap, struct, threading, time
+import host.session as session_module
+_file = open({path!r}, "r+b")
+_spent = mmap.mmap(_file.fileno(), 8)
+_tv_shown = session_module.Session.tv_shown
+def _timed(self, shown):
+    began = time.thread_time_ns()
+    try:
+        return _tv_shown(self, shown)
+    finally:
+        used = time.thread_time_ns() - began
+        struct.pack_into("q", _spent, 0, struct.unpack_from("q", _spent)[0] + used)
+session_module.Session.tv_shown = _timed
+"""
+
+
+class RepaceCounter:
+    """The TV host's running total of re-pacing CPU, read through ``REPACE_PROBE``'s file."""
+
+    def __init__(self, folder: str) -> None:
+        self.path = Path(folder) / "repace.bin"
+        self.path.write_bytes(bytes(8))
+
+    def probe(self) -> str:
+        return REPACE_PROBE.format(path=str(self.path)) + FIRST_FRAME_PROBE
+
+    def ms(self) -> float:
+        with (
+            self.path.open("rb") as file,
+            mmap.mmap(file.fileno(), 8, access=mmap.ACCESS_READ) as m,
+        ):
+            return struct.unpack_from("q", m)[0] / 1e6
 
 
 @dataclass
@@ -59,12 +105,16 @@ class Contender:
     hub: StreamHub
     latencies: list[float] = field(default_factory=list)
     cpu_ms: float = 0.0
+    main_ms: float = 0.0
+    repace_ms: float = 0.0
     ticks_ms: float = 0.0
     taps: int = 0
+    repace: RepaceCounter | None = None
 
     def batch(self, taps: int, gap: float, rng: random.Random) -> None:
         """``taps`` taps ``gap`` seconds apart, with the server's CPU time over the batch."""
         meter = self.server.cpu()
+        repaced = self.repace.ms() if self.repace else 0.0
         meter.start()
         for _ in range(taps):
             these, _ = one_tap(self.http, self.tokens, self.hub, rng)
@@ -72,6 +122,9 @@ class Contender:
             time.sleep(gap)
         used, ticks = meter.stop()
         self.cpu_ms += used
+        self.main_ms += meter.main_ms
+        if self.repace:
+            self.repace_ms += self.repace.ms() - repaced
         self.ticks_ms += ticks
         self.taps += taps
 
@@ -90,17 +143,18 @@ def measure(phones: int, taps: int, batch: int, gap: float, seed: int) -> dict[s
     with ExitStack() as stack:
         contenders: list[Contender] = []
 
-        def enter(name: str, server: HostProcess) -> Contender:
+        def enter(name: str, server: HostProcess, repace: RepaceCounter | None = None) -> Contender:
             stack.enter_context(server)
             http, tokens, hub = stack.enter_context(phones_streaming(server, phones))
-            contender = Contender(name, server, http, tokens, hub)
+            contender = Contender(name, server, http, tokens, hub, repace=repace)
             contenders.append(contender)
             return contender
 
         headless = enter(HEADLESS, HostProcess("--house-rules", "H7"))
-        tv_server = HostProcess("--house-rules", "H7", tv=True)
+        repace = RepaceCounter(stack.enter_context(tempfile.TemporaryDirectory()))
+        tv_server = HostProcess("--house-rules", "H7", tv=True, probe=repace.probe())
         tv_server.wait_first_frame()
-        enter(TV, tv_server)
+        enter(TV, tv_server, repace)
         for contender in contenders:  # warm-up: the game starts, caches fill
             for _ in range(3):
                 one_tap(contender.http, contender.tokens, contender.hub, rng)
@@ -122,6 +176,11 @@ def measure(phones: int, taps: int, batch: int, gap: float, seed: int) -> dict[s
             figures[f"{contender.name} p50"] = percentile(contender.latencies, 50)
             figures[f"{contender.name} p99"] = percentile(contender.latencies, 99)
             figures[f"{contender.name} cpu"] = contender.cpu_ms / contender.taps
+            figures[f"{contender.name} cpu main"] = contender.main_ms / contender.taps
+            figures[f"{contender.name} cpu apart from the TV"] = (
+                contender.cpu_ms - contender.main_ms + contender.repace_ms
+            ) / contender.taps
+            figures[f"{contender.name} repace"] = contender.repace_ms / contender.taps
             figures[f"{contender.name} cpu ticks"] = contender.ticks_ms / contender.taps
     return figures
 
@@ -141,6 +200,9 @@ def one_run(args: argparse.Namespace, seed: int) -> dict[str, float]:
         figures[f"{name} / floor p99"] = many[f"{name} p99"] / many[f"{FLOOR} p99"]
         figures[f"{name} / floor cpu"] = many[f"{name} cpu"] / max(many[f"{FLOOR} cpu"], 1e-6)
     figures["TV / headless cpu"] = many[f"{TV} cpu"] / many[f"{HEADLESS} cpu"]
+    figures["TV / headless cpu apart from the TV"] = (
+        many[f"{TV} cpu apart from the TV"] / many[f"{HEADLESS} cpu apart from the TV"]
+    )
     for name in (FLOOR, HEADLESS, TV):
         figures[f"{name} one more phone"] = (many[f"{name} cpu"] - few[f"{name} cpu"]) / (
             args.many - args.few
@@ -197,6 +259,27 @@ def rows_of(runs: list[dict[str, float]], many: int, few: int) -> list[Row]:
         (
             f"CPU per tap, host + TV / headless, {many} phones",
             cell("TV / headless cpu", "x", 2),
+            "<= 1.3x",
+        )
+    )
+    rows.append(
+        (
+            f"{many} phones, {TV}: CPU per tap of the TV's thread / of it re-pacing the phones",
+            f"{cell(f'{many}: {TV} cpu main', ' ms', 1)} / {cell(f'{many}: {TV} repace', ' ms', 2)}",
+            "(context)",
+        )
+    )
+    rows.append(
+        (
+            f"{many} phones, {TV}: CPU per tap apart from the TV's own work",
+            cell(f"{many}: {TV} cpu apart from the TV", " ms", 2),
+            "(context)",
+        )
+    )
+    rows.append(
+        (
+            f"CPU per tap apart from the TV's own work, host + TV / headless, {many} phones",
+            cell("TV / headless cpu apart from the TV", "x", 2),
             "<= 1.3x",
         )
     )
