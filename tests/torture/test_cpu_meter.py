@@ -5,27 +5,31 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 
 from benchmarks._host import CpuMeter
 
-#: Spins for ``seconds`` on the main thread or on a second thread; the other one sleeps.
+#: Spins 0.4 s of CPU on the main thread or on a second thread (the main thread then waits in
+#: ``join``), says so, and stays alive until told to end (a thread that ended has no time left
+#: to read). The steps follow the test's lines, so a slow machine only makes it slower.
 SPINNER = """
 import sys, threading, time
 def spin(seconds):
     end = time.thread_time() + seconds
     while time.thread_time() < end:
         pass
-def run():
+def work():
+    sys.stdin.readline()
     spin(0.4)
+    print("spun", flush=True)
+    sys.stdin.readline()
 if sys.argv[1] == "main":
-    threading.Thread(target=time.sleep, args=(1.5,)).start()
-    print("ready", flush=True); sys.stdin.readline(); run()
+    print("ready", flush=True)
+    work()
 else:
-    # the worker outlives the meter: a thread that ended has no time left to read
-    worker = threading.Thread(target=lambda: (sys.stdin.readline(), run(), time.sleep(1.5)))
+    worker = threading.Thread(target=work)
     worker.start()
-    print("ready", flush=True); worker.join()
+    print("ready", flush=True)
+    worker.join()
 """
 
 
@@ -39,19 +43,20 @@ def measured(where: str) -> tuple[float, float]:
     ) as child:
         assert child.stdout is not None and child.stdin is not None
         assert child.stdout.readline().strip() == "ready"
-        time.sleep(0.2)  # the interpreter's start-up is over, the other thread sleeps
         meter = CpuMeter(child.pid)
         meter.start()
         child.stdin.write("go\n")
         child.stdin.flush()
-        time.sleep(1.0)  # the spin ends first: 0.4 s of CPU, however slow the machine
+        assert child.stdout.readline().strip() == "spun"
         used, _ = meter.stop()
-        child.wait(10)
+        child.stdin.write("end\n")
+        child.stdin.flush()
+        child.wait(30)
     return used, meter.main_ms
 
 
 def test_issue18_the_meter_tells_the_main_threads_share_from_the_rest() -> None:
     used, main = measured("main")
-    assert used >= 380 and main >= 380  # the spin, on the main thread
+    assert used >= 390 and main >= 390  # the spin, on the main thread
     used, main = measured("worker")
-    assert used >= 380 and main < 50  # the spin, on another thread; main waits in join()
+    assert used >= 390 and main < 50  # the spin, on another thread; main waits in join()
