@@ -89,9 +89,10 @@ class RepaceCounter:
     def ms(self) -> float:
         with (
             self.path.open("rb") as file,
-            mmap.mmap(file.fileno(), 8, access=mmap.ACCESS_READ) as m,
+            mmap.mmap(file.fileno(), 8, access=mmap.ACCESS_READ) as shared,
         ):
-            return struct.unpack_from("q", m)[0] / 1e6
+            (spent_ns,) = struct.unpack_from("q", shared)
+        return int(spent_ns) / 1e6
 
 
 @dataclass
