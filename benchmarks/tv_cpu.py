@@ -20,7 +20,6 @@ import argparse
 import ast
 import random
 import time
-from pathlib import Path
 
 from benchmarks._host import HostProcess, load_average, one_tap, phones_streaming, print_table
 from benchmarks.versus import summary
@@ -67,21 +66,6 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def thread_cpu_ms(pid: int) -> tuple[float, float]:
-    """(the main thread's, every other thread's) CPU time so far, in ms (``schedstat``)."""
-    main = others = 0
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            used = int((task / "schedstat").read_text().split()[0])
-        except (OSError, ValueError, IndexError):
-            continue  # the thread ended meanwhile
-        if task.name == str(pid):
-            main += used
-        else:
-            others += used
-    return main / 1e6, others / 1e6
-
-
 def last_split(host: HostProcess) -> dict[str, float]:
     """The probe's latest sums (seconds of TV-thread CPU per piece)."""
     for line in reversed(host.lines):
@@ -101,25 +85,27 @@ def one_run(seconds: float, phones: int, seed: int) -> dict[str, float]:
         rng = random.Random(seed)
         for _ in range(3):
             one_tap(http, tokens, hub, rng)
-        pid = host.process.pid
+        meter = host.cpu()  # the main thread runs the TV; the others serve, save, play bots
         time.sleep(8.0)  # the last move's animation ends: the table holds still
-        main, _ = thread_cpu_ms(pid)
+        meter.start()
         time.sleep(5.0)
-        figures["idle"] = (thread_cpu_ms(pid)[0] - main) / 5.0
+        meter.stop()
+        figures["idle"] = meter.main_ms / 5.0
         time.sleep(0.5)
-        split_before, (main, others) = last_split(host), thread_cpu_ms(pid)
+        split_before = last_split(host)
+        meter.start()
         began, taps = time.monotonic(), 0
         while time.monotonic() - began < seconds:
             one_tap(http, tokens, hub, rng)
             taps += 1
             time.sleep(0.1)
         wall = time.monotonic() - began
-        main_after, others_after = thread_cpu_ms(pid)
+        used, _ = meter.stop()
         time.sleep(0.5)  # the probe's next report covers the last tap
         split_after = last_split(host)
     figures["taps per second"] = taps / wall
-    figures["tv thread"] = (main_after - main) / wall
-    figures["other threads"] = (others_after - others) / wall
+    figures["tv thread"] = meter.main_ms / wall
+    figures["other threads"] = (used - meter.main_ms) / wall
     for key in PIECES:
         spent = split_after.get(key, 0.0) - split_before.get(key, 0.0)
         figures[key] = spent * 1000.0 / wall
