@@ -16,6 +16,7 @@ import re
 import selectors
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -23,6 +24,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -32,6 +34,10 @@ STEP_FIELD = re.compile(rb'"step":(\d+)')
 TIMEOUT = 10.0
 #: How long a tap waits for the TV to let phones know who may act.
 ACTOR_TIMEOUT = 60.0
+#: Linux's ``SO_TIMESTAMPNS`` (the same number on x86-64 and arm64; Python's ``socket`` does not
+#: name it): the kernel stamps what a socket receives with the wall time it arrived, and
+#: ``recvmsg`` hands over the stamp of the latest bytes it read.
+SO_TIMESTAMPNS = 35
 #: The game's own moves (``host.rules.game.ACTIONS``). A ``can`` list may also hold the VIP's
 #: controls (How to play, a new evening) which a benchmark must never pick at random.
 GAME_MOVES = frozenset({"start", "keep", "exchange", "cut", "deal", "new_game"})
@@ -220,20 +226,28 @@ class CpuMeter:
     ``main_ms`` (after ``stop()``): the share of the process's main thread, whose task id is the
     process id. In the host with the TV that thread runs the TV and nothing else (the web
     server, the pacer and the bots have their own); in the headless host it only waits.
+
+    ``waited_ms`` and ``main_waited_ms`` (after ``stop()``): how long the threads other than the
+    main one, and the main one, were ready to run but waited on a run queue for a core (the
+    second field of ``schedstat``): what the process lost to whatever else wanted the cores.
     """
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
-        self._threads: dict[str, int] = {}
+        self._threads: dict[str, tuple[int, int]] = {}
         self._ticks = 0
         self.main_ms = 0.0
+        self.waited_ms = 0.0
+        self.main_waited_ms = 0.0
 
-    def _sample(self) -> dict[str, int]:
+    def _sample(self) -> dict[str, tuple[int, int]]:
+        """Each thread's (ns on a core, ns waiting for one)."""
         threads = {}
         for task in Path(f"/proc/{self.pid}/task").iterdir():
             try:
-                threads[task.name] = int((task / "schedstat").read_text().split()[0])
-            except (OSError, ValueError, IndexError):
+                ran, waited = (task / "schedstat").read_text().split()[:2]
+                threads[task.name] = (int(ran), int(waited))
+            except (OSError, ValueError):
                 continue  # the thread ended meanwhile
         return threads
 
@@ -247,9 +261,13 @@ class CpuMeter:
     def stop(self) -> tuple[float, float]:
         """(ms of CPU by schedstat, ms by clock ticks) since ``start()``."""
         now = self._sample()
-        used = sum(ns - self._threads.get(tid, 0) for tid, ns in now.items())
+        ran = {tid: ns - self._threads.get(tid, (0, 0))[0] for tid, (ns, _) in now.items()}
+        waited = {tid: ns - self._threads.get(tid, (0, 0))[1] for tid, (_, ns) in now.items()}
+        used = sum(ran.values())
         main = str(self.pid)
-        self.main_ms = (now.get(main, 0) - self._threads.get(main, 0)) / 1e6
+        self.main_ms = ran.get(main, 0) / 1e6
+        self.main_waited_ms = waited.get(main, 0) / 1e6
+        self.waited_ms = (sum(waited.values()) - waited.get(main, 0)) / 1e6
         ticks = self._ticks_now() - self._ticks
         return used / 1e6, ticks * 1000.0 / os.sysconf("SC_CLK_TCK")
 
@@ -295,19 +313,32 @@ class Http:
 
 class StreamHub(threading.Thread):
     """Follows many ``/api/events`` streams from one thread (``selectors``), timestamping each
-    message as it arrives and keeping each phone's latest view text."""
+    message as it arrives and keeping each phone's latest view text.
+
+    Each message gets two times (``perf_counter`` seconds). ``arrivals``: when this reader took
+    it in. ``reached`` (Linux): when the kernel put its bytes in the phone's socket, from the
+    socket's own stamp. Why both: here the phones' reader shares the machine's cores with the
+    server, and with the TV's thread when there is one, so it may wait for a core before it
+    reads; a real phone is another device, and waits for nobody's core but its own. The stamp
+    is of the latest bytes a read took, so when a reader late to read finds two messages
+    waiting, the first gets the second's stamp: ``reached`` is never earlier than the truth.
+    Elsewhere ``reached`` is ``arrivals``."""
 
     def __init__(self, port: int, tokens: dict[str, str]) -> None:
         super().__init__(daemon=True, name="stream-hub")
         self._selector = selectors.DefaultSelector()
         self._halt = threading.Event()
+        self._stamped = sys.platform == "linux"
         self.lock = threading.Lock()
         self.arrivals: dict[str, dict[int, float]] = {pid: {} for pid in tokens}
+        self.reached: dict[str, dict[int, float]] = {pid: {} for pid in tokens}
         self.latest: dict[str, bytes] = {}
         self._buffers: dict[str, bytes] = {}
         self.sockets: dict[str, socket.socket] = {}
         for pid, token in tokens.items():
             sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+            if self._stamped:
+                sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
             sock.sendall(
                 f"GET /api/events?token={token} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 "Accept: text/event-stream\r\n\r\n".encode()
@@ -320,20 +351,33 @@ class StreamHub(threading.Thread):
     def run(self) -> None:
         while not self._halt.is_set():
             for key, _ in self._selector.select(0.05):
+                wall = time.time()  # first: a stamp turned into ``now``'s clock errs late
                 now = time.perf_counter()
                 pid = key.data
                 try:
-                    chunk = key.fileobj.recv(65536)  # type: ignore[union-attr]
+                    chunk, reached = self._receive(key.fileobj, now, wall)  # type: ignore[arg-type]
                 except BlockingIOError:
                     continue
                 except OSError:
-                    chunk = b""
+                    chunk, reached = b"", now
                 if not chunk:
                     self._selector.unregister(key.fileobj)
                     continue
-                self._take(pid, chunk, now)
+                self._take(pid, chunk, now, reached)
 
-    def _take(self, pid: str, chunk: bytes, now: float) -> None:
+    def _receive(self, sock: socket.socket, now: float, wall: float) -> tuple[bytes, float]:
+        """What the socket holds, and when its latest bytes reached it: the stamp (wall time)
+        moved to ``now``'s clock (``perf_counter``) by ``wall``, read just before ``now``."""
+        if not self._stamped:
+            return sock.recv(65536), now
+        chunk, ancillary, _, _ = sock.recvmsg(65536, socket.CMSG_SPACE(16))
+        for level, kind, data in ancillary:
+            if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(data) >= 16:
+                seconds, nanoseconds = struct.unpack("qq", data[:16])
+                return chunk, now - max(0.0, wall - (seconds + nanoseconds / 1e9))
+        return chunk, now
+
+    def _take(self, pid: str, chunk: bytes, now: float, reached: float) -> None:
         buffer = self._buffers[pid] + chunk
         *messages, rest = buffer.split(b"\n\n")
         self._buffers[pid] = rest
@@ -343,8 +387,19 @@ class StreamHub(threading.Thread):
                     match = STEP_FIELD.search(line)
                     with self.lock:
                         if match:
-                            self.arrivals[pid].setdefault(int(match.group(1)), now)
+                            step = int(match.group(1))
+                            self.arrivals[pid].setdefault(step, now)
+                            self.reached[pid].setdefault(step, reached)
                         self.latest[pid] = line[6:]
+
+    def waited_ms(self) -> float:
+        """How long this reader has waited on a run queue for a core, in all (ms): the second
+        field of its thread's ``schedstat``; 0.0 where there is none (not Linux)."""
+        try:
+            fields = Path(f"/proc/self/task/{self.native_id}/schedstat").read_text().split()
+            return int(fields[1]) / 1e6
+        except (OSError, ValueError, IndexError):
+            return 0.0
 
     def view(self, pid: str) -> dict[str, Any]:
         with self.lock:
@@ -416,12 +471,12 @@ def next_move(
         time.sleep(0.002)
 
 
-def timed_tap(
+def _tap(
     http: Http, tokens: dict[str, str], hub: StreamHub, rng: random.Random
-) -> tuple[float, list[float], float]:
-    """Whoever may act taps a random legal action; returns when it was sent and when each
-    *other* phone's stream received the new step (``perf_counter`` seconds), and the tap's own
-    round trip in ms."""
+) -> tuple[float, str, int, float]:
+    """Whoever may act taps a random legal action, and every stream receives the new step;
+    returns when the tap was sent (``perf_counter`` seconds), who tapped, the new step and the
+    tap's own round trip in ms."""
     who, mine, can = next_move(hub, tokens)
     step = mine["step"]
     sent = time.perf_counter()
@@ -433,8 +488,18 @@ def timed_tap(
         raise RuntimeError(f"tap refused: {status} {body}")
     if not hub.wait_all(step + 1):
         raise RuntimeError(f"a stream missed step {step + 1}")
+    return sent, who, step + 1, round_trip
+
+
+def timed_tap(
+    http: Http, tokens: dict[str, str], hub: StreamHub, rng: random.Random
+) -> tuple[float, list[float], float]:
+    """Whoever may act taps a random legal action; returns when it was sent and when each
+    *other* phone's stream received the new step (``perf_counter`` seconds), and the tap's own
+    round trip in ms."""
+    sent, who, step, round_trip = _tap(http, tokens, hub, rng)
     with hub.lock:
-        arrivals = [got[step + 1] for pid, got in hub.arrivals.items() if pid != who]
+        arrivals = [got[step] for pid, got in hub.arrivals.items() if pid != who]
     return sent, arrivals, round_trip
 
 
@@ -445,6 +510,30 @@ def one_tap(
     receiving the new step, and the tap's own round trip in ms."""
     sent, arrivals, round_trip = timed_tap(http, tokens, hub, rng)
     return [(arrival - sent) * 1000.0 for arrival in arrivals], round_trip
+
+
+@dataclass(frozen=True)
+class TapTimes:
+    """One tap, in ms from its send to each other phone: when the phones' reader took the new
+    step in (``received``), and when it had reached their sockets (``reached``; see
+    ``StreamHub``), with the tap's own round trip."""
+
+    received: list[float]
+    reached: list[float]
+    round_trip: float
+
+
+def tap_both_ways(
+    http: Http, tokens: dict[str, str], hub: StreamHub, rng: random.Random
+) -> TapTimes:
+    """As ``one_tap``, timed both when the reader took the step in and when it reached the
+    sockets."""
+    sent, who, step, round_trip = _tap(http, tokens, hub, rng)
+    with hub.lock:
+        others = [pid for pid in hub.arrivals if pid != who]
+        received = [(hub.arrivals[pid][step] - sent) * 1000.0 for pid in others]
+        reached = [(hub.reached[pid][step] - sent) * 1000.0 for pid in others]
+    return TapTimes(received, reached, round_trip)
 
 
 def load_average() -> str:

@@ -3,8 +3,11 @@ what the TV, which runs on the host's main thread, adds to the rest of the host)
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+
+import pytest
 
 from benchmarks._host import CpuMeter
 
@@ -33,6 +36,32 @@ else:
 """
 
 
+#: Prepended to ``SPINNER``: the child on the core given after its mode, at nice 3, where a
+#: neighbour at nice 0 gets about two thirds of that core (weights 1024 and 526).
+PINNED = """
+import os, sys
+os.sched_setaffinity(0, {int(sys.argv[2])})
+os.nice(3)
+"""
+
+
+def spin_once(child: subprocess.Popen[str]) -> tuple[float, CpuMeter]:
+    """Meters ``child`` (a ``SPINNER``) over its one spin, then lets it end: all its threads'
+    ms, and the meter."""
+    assert child.stdout is not None and child.stdin is not None
+    assert child.stdout.readline().strip() == "ready"
+    meter = CpuMeter(child.pid)
+    meter.start()
+    child.stdin.write("go\n")
+    child.stdin.flush()
+    assert child.stdout.readline().strip() == "spun"
+    used, _ = meter.stop()
+    child.stdin.write("end\n")
+    child.stdin.flush()
+    child.wait(30)
+    return used, meter
+
+
 def measured(where: str) -> tuple[float, float]:
     """(all threads' ms, the main thread's ms) while the spinner spins on ``where``."""
     with subprocess.Popen(
@@ -41,17 +70,7 @@ def measured(where: str) -> tuple[float, float]:
         stdout=subprocess.PIPE,
         text=True,
     ) as child:
-        assert child.stdout is not None and child.stdin is not None
-        assert child.stdout.readline().strip() == "ready"
-        meter = CpuMeter(child.pid)
-        meter.start()
-        child.stdin.write("go\n")
-        child.stdin.flush()
-        assert child.stdout.readline().strip() == "spun"
-        used, _ = meter.stop()
-        child.stdin.write("end\n")
-        child.stdin.flush()
-        child.wait(30)
+        used, meter = spin_once(child)
     return used, meter.main_ms
 
 
@@ -60,3 +79,45 @@ def test_issue18_the_meter_tells_the_main_threads_share_from_the_rest() -> None:
     assert used >= 390 and main >= 390  # the spin, on the main thread
     used, main = measured("worker")
     assert used >= 390 and main < 50  # the spin, on another thread; main waits in join()
+
+
+#: Spins on one core until told to end: a neighbour that wants the same core.
+NEIGHBOUR = """
+import os, sys, threading
+os.sched_setaffinity(0, {int(sys.argv[1])})
+done = threading.Event()
+threading.Thread(target=lambda: (sys.stdin.readline(), done.set()), daemon=True).start()
+print("spinning", flush=True)
+while not done.is_set():
+    pass
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="pins to a core (Linux)")
+def test_issue18_the_meter_sees_a_thread_wait_for_a_core_a_neighbour_holds() -> None:
+    core = min(os.sched_getaffinity(0))
+    with subprocess.Popen(
+        [sys.executable, "-c", NEIGHBOUR, str(core)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as neighbour:
+        assert neighbour.stdout is not None and neighbour.stdin is not None
+        assert neighbour.stdout.readline().strip() == "spinning"
+        with subprocess.Popen(
+            [sys.executable, "-c", PINNED + SPINNER, "worker", str(core)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        ) as child:
+            used, meter = spin_once(child)
+        neighbour.stdin.write("end\n")
+        neighbour.stdin.flush()
+        neighbour.wait(30)
+    # The spinning thread had about a third of the core: it waited about twice as long as it
+    # ran (more if anything else wanted that core). A meter that read the time on a core as
+    # the time waiting would find them equal.
+    spun = used - meter.main_ms
+    assert spun >= 390
+    assert meter.waited_ms >= 1.3 * spun
+    assert meter.main_waited_ms < meter.waited_ms / 4  # the main thread only waited in join()
