@@ -322,7 +322,12 @@ class StreamHub(threading.Thread):
     reads; a real phone is another device, and waits for nobody's core but its own. The stamp
     is of the latest bytes a read took, so when a reader late to read finds two messages
     waiting, the first gets the second's stamp: ``reached`` is never earlier than the truth.
-    Elsewhere ``reached`` is ``arrivals``."""
+    Elsewhere ``reached`` is ``arrivals``.
+
+    Whoever waits for a view waits on ``changed``, told once per batch of reads, rather than
+    polling: the phones' side must not take a core from the host it measures. (It polled every
+    0.5 ms for a step and every 2 ms, parsing two views, for a move; while the TV plays a move
+    that was 60–70 ms of this process's CPU per tap, on the same two cores as the host.)"""
 
     def __init__(self, port: int, tokens: dict[str, str]) -> None:
         super().__init__(daemon=True, name="stream-hub")
@@ -330,6 +335,9 @@ class StreamHub(threading.Thread):
         self._halt = threading.Event()
         self._stamped = sys.platform == "linux"
         self.lock = threading.Lock()
+        self.changed = threading.Condition(self.lock)
+        #: Messages taken in so far, every phone's: what a waiter for a new view watches.
+        self.messages = 0
         self.arrivals: dict[str, dict[int, float]] = {pid: {} for pid in tokens}
         self.reached: dict[str, dict[int, float]] = {pid: {} for pid in tokens}
         self.latest: dict[str, bytes] = {}
@@ -350,6 +358,7 @@ class StreamHub(threading.Thread):
 
     def run(self) -> None:
         while not self._halt.is_set():
+            before = self.messages
             for key, _ in self._selector.select(0.05):
                 wall = time.time()  # first: a stamp turned into ``now``'s clock errs late
                 now = time.perf_counter()
@@ -364,6 +373,9 @@ class StreamHub(threading.Thread):
                     self._selector.unregister(key.fileobj)
                     continue
                 self._take(pid, chunk, now, reached)
+            if self.messages != before:
+                with self.changed:
+                    self.changed.notify_all()
 
     def _receive(self, sock: socket.socket, now: float, wall: float) -> tuple[bytes, float]:
         """What the socket holds, and when its latest bytes reached it: the stamp (wall time)
@@ -391,6 +403,7 @@ class StreamHub(threading.Thread):
                             self.arrivals[pid].setdefault(step, now)
                             self.reached[pid].setdefault(step, reached)
                         self.latest[pid] = line[6:]
+                        self.messages += 1
 
     def waited_ms(self) -> float:
         """How long this reader has waited on a run queue for a core, in all (ms): the second
@@ -406,13 +419,18 @@ class StreamHub(threading.Thread):
             return json.loads(self.latest[pid])  # type: ignore[no-any-return]
 
     def wait_all(self, step: int, timeout: float = TIMEOUT) -> bool:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            with self.lock:
-                if all(step in got for got in self.arrivals.values()):
-                    return True
-            time.sleep(0.0005)
-        return False
+        """Whether every stream received ``step`` within ``timeout`` seconds."""
+        with self.changed:
+            return self.changed.wait_for(
+                lambda: all(step in got for got in self.arrivals.values()), timeout
+            )
+
+    def wait_news(self, seen: int, timeout: float) -> int:
+        """Waits until a message comes in after the first ``seen`` (or ``timeout`` seconds);
+        returns how many have come in."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.messages != seen, timeout)
+            return self.messages
 
     def close(self) -> None:
         self._halt.set()
@@ -459,7 +477,9 @@ def next_move(
     TV the phones follow its pace (host/pacing.py): until it has played the last move nobody's
     view offers the next one (``current`` is still None), so the phones wait as people do."""
     deadline = time.monotonic() + timeout
+    seen = -1
     while True:
+        seen = hub.wait_news(seen, max(0.0, deadline - time.monotonic()))
         view = hub.view(next(iter(tokens)))
         who = actor_of(view)
         mine = hub.view(who) if who is not None else view
@@ -468,7 +488,6 @@ def next_move(
             return who, mine, can
         if time.monotonic() > deadline:
             raise RuntimeError(f"nobody may act in phase {view['phase']}")
-        time.sleep(0.002)
 
 
 def _tap(
