@@ -471,11 +471,15 @@ def actor_of(view: Mapping[str, Any]) -> str | None:
 
 
 def next_move(
-    hub: StreamHub, tokens: dict[str, str], timeout: float = ACTOR_TIMEOUT
+    hub: StreamHub, tokens: dict[str, str], timeout: float = ACTOR_TIMEOUT, think: float = 0.0
 ) -> tuple[str, dict[str, Any], list[str]]:
     """Who may act, their view and their game moves — once their phone shows them. With the
     TV the phones follow its pace (host/pacing.py): until it has played the last move nobody's
-    view offers the next one (``current`` is still None), so the phones wait as people do."""
+    view offers the next one (``current`` is still None), so the phones wait as people do.
+
+    ``think``: seconds the player then looks at their phone before tapping (0: at once, the
+    benchmarks' default). Why: with the TV, the news that one may act is the TV's own beat, so
+    a phone that taps at once lands its tap in what the TV does right after its beat."""
     deadline = time.monotonic() + timeout
     seen = -1
     while True:
@@ -485,18 +489,22 @@ def next_move(
         mine = hub.view(who) if who is not None else view
         can = [move for move in mine["can"] if move in GAME_MOVES]
         if who is not None and can:
+            if think > 0.0:
+                time.sleep(think)
+                mine = hub.view(who)
+                can = [move for move in mine["can"] if move in GAME_MOVES]
             return who, mine, can
         if time.monotonic() > deadline:
             raise RuntimeError(f"nobody may act in phase {view['phase']}")
 
 
 def _tap(
-    http: Http, tokens: dict[str, str], hub: StreamHub, rng: random.Random
+    http: Http, tokens: dict[str, str], hub: StreamHub, rng: random.Random, think: float = 0.0
 ) -> tuple[float, str, int, float]:
-    """Whoever may act taps a random legal action, and every stream receives the new step;
-    returns when the tap was sent (``perf_counter`` seconds), who tapped, the new step and the
-    tap's own round trip in ms."""
-    who, mine, can = next_move(hub, tokens)
+    """Whoever may act taps a random legal action (``think`` seconds after they may: see
+    ``next_move``), and every stream receives the new step; returns when the tap was sent
+    (``perf_counter`` seconds), who tapped, the new step and the tap's own round trip in ms."""
+    who, mine, can = next_move(hub, tokens, think=think)
     step = mine["step"]
     sent = time.perf_counter()
     status, body = http.call(
@@ -543,11 +551,11 @@ class TapTimes:
 
 
 def tap_both_ways(
-    http: Http, tokens: dict[str, str], hub: StreamHub, rng: random.Random
+    http: Http, tokens: dict[str, str], hub: StreamHub, rng: random.Random, think: float = 0.0
 ) -> TapTimes:
     """As ``one_tap``, timed both when the reader took the step in and when it reached the
-    sockets."""
-    sent, who, step, round_trip = _tap(http, tokens, hub, rng)
+    sockets; the player taps ``think`` seconds after they may."""
+    sent, who, step, round_trip = _tap(http, tokens, hub, rng, think)
     with hub.lock:
         others = [pid for pid in hub.arrivals if pid != who]
         received = [(hub.arrivals[pid][step] - sent) * 1000.0 for pid in others]

@@ -31,8 +31,12 @@ Measured for each server, with 10 and then 20 phones:
   nice N once the servers are up (root: nice is set back after), so the scheduler gives a
   core to a server's thread before them, as it would if the phones were other devices.
 
+With ``--think S`` a player taps S seconds after their phone shows they may (default 0: at
+once). With the TV that news is the TV's own beat, so at 0 every tap lands in what the TV does
+right after its beat, which no person's thumb does.
+
 Run: ``python -m benchmarks.versus [--runs 3] [--taps 160] [--batch 20] [--gap 0.1]
-[--client-nice 10]``. With
+[--client-nice 10] [--think 0.3]``. With
 several runs, every figure is the median of the runs with its spread (min–max).
 """
 
@@ -129,8 +133,9 @@ class Contender:
     taps: int = 0
     repace: RepaceCounter | None = None
 
-    def batch(self, taps: int, gap: float, rng: random.Random) -> None:
-        """``taps`` taps ``gap`` seconds apart, with the server's CPU time over the batch."""
+    def batch(self, taps: int, gap: float, rng: random.Random, think: float = 0.0) -> None:
+        """``taps`` taps ``gap`` seconds apart, each ``think`` seconds after the player may, with
+        the server's CPU time over the batch."""
         meter = self.server.cpu()
         repaced = self.repace.ms() if self.repace else 0.0
         waited = self.hub.waited_ms()
@@ -138,7 +143,7 @@ class Contender:
         client.start()
         meter.start()
         for _ in range(taps):
-            times = tap_both_ways(self.http, self.tokens, self.hub, rng)
+            times = tap_both_ways(self.http, self.tokens, self.hub, rng, think)
             self.latencies += times.received
             self.reached += times.reached
             time.sleep(gap)
@@ -188,7 +193,13 @@ class Niced:
 
 
 def measure(
-    phones: int, taps: int, batch: int, gap: float, seed: int, nice: int = 0
+    phones: int,
+    taps: int,
+    batch: int,
+    gap: float,
+    seed: int,
+    nice: int = 0,
+    think: float = 0.0,
 ) -> dict[str, float]:
     """One interleaved run with ``phones`` phones on each server; figures by name."""
     rng = random.Random(seed)
@@ -225,7 +236,7 @@ def measure(
             shift = index % len(contenders)
             for contender in contenders[shift:] + contenders[:shift]:
                 time.sleep(SETTLE_SECONDS)  # the previous server's last frames and writes end
-                contender.batch(batch, gap, rng)
+                contender.batch(batch, gap, rng, think)
         for contender in contenders:
             figures[f"{contender.name} p50"] = percentile(contender.latencies, 50)
             figures[f"{contender.name} p99"] = percentile(contender.latencies, 99)
@@ -248,7 +259,9 @@ def one_run(args: argparse.Namespace, seed: int) -> dict[str, float]:
     """10 phones then 20 phones; adds ratios and slopes."""
     figures: dict[str, float] = {}
     by_count = {
-        count: measure(count, args.taps, args.batch, args.gap, seed + count, args.client_nice)
+        count: measure(
+            count, args.taps, args.batch, args.gap, seed + count, args.client_nice, args.think
+        )
         for count in (args.few, args.many)
     }
     for count, found in by_count.items():
@@ -411,6 +424,12 @@ def main(argv: list[str] | None = None) -> list[Row]:
         default=0,
         help="the benchmark's own threads at this nice level while it taps (root, to restore)",
     )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds a player looks at their phone, once they may act, before tapping",
+    )
     args = parser.parse_args(argv)
     print(f"load average at start: {load_average()}", flush=True)
     runs = []
@@ -425,7 +444,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
     print(
         f"taps {args.taps} per server and phone count, batches of {args.batch}, "
         f"{args.gap:.2f} s apart, {args.runs} run(s), the benchmark's threads at nice "
-        f"{args.client_nice}"
+        f"{args.client_nice}, each tap {args.think:.2f} s after the player may"
     )
     ticks = [run[f"{args.many}: {HEADLESS} cpu ticks"] for run in runs]
     print(

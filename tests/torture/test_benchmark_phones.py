@@ -114,3 +114,23 @@ class CountingHub(StreamHub):
     def view(self, pid: str) -> dict[str, Any]:
         self.views_read += 1
         return super().view(pid)
+
+
+def test_issue18_a_thinking_player_taps_after_their_phone_shows_they_may() -> None:
+    """``--think``: once a view offers a move, the player looks at it for that long before
+    tapping, and taps from the view their phone shows then."""
+    listener, port = two_views_server(gap=0.2)
+    with listener:
+        hub = StreamHub(port, {"p1": "token"})
+        hub.start()
+        try:
+            assert hub.wait_all(1)
+            began = time.perf_counter()  # the hub's clock
+            who, mine, can = next_move(hub, {"p1": "token"}, timeout=10, think=0.4)
+            waited = time.perf_counter() - began
+            with hub.lock:
+                offered = hub.arrivals["p1"][2] - began
+        finally:
+            hub.close()
+    assert (who, mine["step"], can) == ("p1", 2, ["keep"])
+    assert waited - offered >= 0.4  # it tapped no sooner than 0.4 s after the offer came
