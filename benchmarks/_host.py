@@ -52,8 +52,8 @@ def _probe(self, surface):
     if self.frames_rendered == 1:
         print(f"FIRST_FRAME {time.time():.6f}", flush=True)
 tv_app.TVApp.render = _probe
-from host.cli import main
-sys.exit(main(sys.argv[1:]))
+from host.cli import launch
+launch(sys.argv[1:])
 """
 
 
@@ -106,7 +106,8 @@ class HostProcess:
     patches the host, then runs the command line; with the TV it must print ``FIRST_FRAME``,
     default ``FIRST_FRAME_PROBE``). ``command``
     runs another server instead (it must print the same join line); ``preexec`` runs in the
-    child before it starts (e.g. to enter a control group)."""
+    child before it starts (e.g. to enter a control group); ``extra_env`` is added to the
+    child's environment."""
 
     def __init__(
         self,
@@ -117,6 +118,7 @@ class HostProcess:
         command: Sequence[str] | None = None,
         preexec: Callable[[], None] | None = None,
         probe: str | None = None,
+        extra_env: Mapping[str, str] | None = None,
     ) -> None:
         self._tmp = tempfile.TemporaryDirectory(prefix="cuckoo-bench-", dir=state_dir)
         env = {
@@ -126,6 +128,7 @@ class HostProcess:
             "SDL_VIDEODRIVER": "dummy",
             "SDL_AUDIODRIVER": "dummy",
             "XDG_CACHE_HOME": self._tmp.name,
+            **(extra_env or {}),
         }
         base = host_flags(Path(self._tmp.name) / "state.json")
         if command is not None:  # another server speaking the same protocol (the floor)

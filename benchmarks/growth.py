@@ -138,8 +138,8 @@ def _faster(self, dt):
 tv_stage.Stage.update = _faster
 """
 MAIN_TAIL = """
-from host.cli import main
-sys.exit(main(sys.argv[1:]))
+from host.cli import launch
+launch(sys.argv[1:])
 """
 
 

@@ -18,6 +18,7 @@ The readings are lined up by time: heaptrack's clock starts with the host's proc
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -27,6 +28,7 @@ from pathlib import Path
 
 from benchmarks._host import HostProcess, host_flags, load_average
 from benchmarks.growth import MB, play
+from host.relaunch import ENVIRONMENT_KEY, tuned_environment
 
 
 def heap_over_time(massif: Path) -> list[tuple[float, int]]:
@@ -76,7 +78,11 @@ def main(argv: list[str] | None = None) -> None:
         command = ["heaptrack", "-o", str(record), sys.executable, "-m", "host.cli", "--mute"]
         flags = host_flags(Path(folder) / "state.json")
         walls: list[float] = []
-        with HostProcess(*flags, command=command, start_timeout=120.0) as host:
+        # The allocator setting the party command starts itself with (``host.relaunch``), given
+        # here so the traced process never replaces itself under heaptrack.
+        tuned = tuned_environment(os.environ) or {}
+        extra = {ENVIRONMENT_KEY: tuned[ENVIRONMENT_KEY]} if tuned else {}
+        with HostProcess(*flags, command=command, start_timeout=120.0, extra_env=extra) as host:
             started = host.started_wall
             time.sleep(3.0)  # the TV's first frames (no FIRST_FRAME probe under the wrapper)
             marks, baseline, _ = play(host, args.actions, args.every, walls=walls)

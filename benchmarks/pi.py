@@ -81,8 +81,8 @@ def _turn(self):
 tv_app.TVApp.render = _probe
 tv_app.TVApp.pump_updates = _turn
 tv_screen.Screen.present = _timed_present
-from host.cli import main
-sys.exit(main(sys.argv[1:]))
+from host.cli import launch
+launch(sys.argv[1:])
 """
 
 

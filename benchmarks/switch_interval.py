@@ -45,8 +45,8 @@ import sys
 sys.setswitchinterval({interval})
 """
 MAIN = """
-from host.cli import main
-sys.exit(main(sys.argv[1:]))
+from host.cli import launch
+launch(sys.argv[1:])
 """
 Row = tuple[str, str, str]
 PHONES = 20

@@ -81,8 +81,8 @@ def _dump(signum, frame):
         json.dump(SPANS, out)
     print("SPANS WRITTEN", flush=True)
 signal.signal(signal.SIGUSR1, _dump)
-from host.cli import main
-sys.exit(main(sys.argv[1:]))
+from host.cli import launch
+launch(sys.argv[1:])
 """
 
 

@@ -61,8 +61,8 @@ def report():
         time.sleep(0.25)
         print("SPLIT " + repr(dict(spent)), flush=True)
 threading.Thread(target=report, daemon=True).start()
-from host.cli import main
-sys.exit(main(sys.argv[1:]))
+from host.cli import launch
+launch(sys.argv[1:])
 """
 
 

@@ -11,9 +11,11 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from host.i18n import LANGUAGES, Catalog, normalize_language
 from host.logs import configure_logging, log_path_for
+from host.relaunch import relaunch_with_flat_memory
 
 
 def _add_party_flags(parser: argparse.ArgumentParser, _: Callable[..., str]) -> None:
@@ -138,5 +140,13 @@ def _party_log_file(args: argparse.Namespace) -> Path | None:
     return log_path_for(Path(args.state) if args.state else default_state_path())
 
 
+def launch(argv: Sequence[str] | None = None) -> NoReturn:
+    """What the ``cuckoo-party`` command runs: ``main`` in a process whose C allocator keeps
+    its memory flat (``host.relaunch``; this may start the same command once more, at once).
+    Tests call ``main`` itself, which never replaces the process it runs in."""
+    relaunch_with_flat_memory()
+    sys.exit(main(argv))
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    launch()
