@@ -28,7 +28,7 @@ from pathlib import Path
 
 from benchmarks._host import HostProcess, host_flags, load_average
 from benchmarks.growth import MB, play
-from host.relaunch import ENVIRONMENT_KEY, tuned_environment
+from host.relaunch import ENVIRONMENT_KEY, tuned_tunables
 
 
 def heap_over_time(massif: Path) -> list[tuple[float, int]]:
@@ -80,8 +80,8 @@ def main(argv: list[str] | None = None) -> None:
         walls: list[float] = []
         # The allocator setting the party command starts itself with (``host.relaunch``), given
         # here so the traced process never replaces itself under heaptrack.
-        tuned = tuned_environment(os.environ) or {}
-        extra = {ENVIRONMENT_KEY: tuned[ENVIRONMENT_KEY]} if tuned else {}
+        tunables = tuned_tunables(os.environ)
+        extra = {} if tunables is None else {ENVIRONMENT_KEY: tunables}
         with HostProcess(*flags, command=command, start_timeout=120.0, extra_env=extra) as host:
             started = host.started_wall
             time.sleep(3.0)  # the TV's first frames (no FIRST_FRAME probe under the wrapper)

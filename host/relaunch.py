@@ -37,19 +37,23 @@ def is_glibc() -> bool:
         version = os.confstr("CS_GNU_LIBC_VERSION")
     except (AttributeError, ValueError, OSError):  # no confstr, or not glibc
         return False
-    return bool(version) and str(version).startswith("glibc")
+    return version is not None and version.startswith("glibc")
 
 
-def tuned_environment(environ: Mapping[str, str]) -> dict[str, str] | None:
-    """The environment to start again with, or None when there is nothing to change (the
+def tuned_tunables(environ: Mapping[str, str]) -> str | None:
+    """``GLIBC_TUNABLES`` with ``SETTING`` added, or None when there is nothing to change (the
     caches are already set, by us on the second start or by the person running the party)."""
     current = environ.get(ENVIRONMENT_KEY, "")
     names = {item.split("=", 1)[0] for item in current.split(":") if item}
     if TCACHE_COUNT in names:
         return None
-    tuned = dict(environ)
-    tuned[ENVIRONMENT_KEY] = f"{current}:{SETTING}" if current else SETTING
-    return tuned
+    return f"{current}:{SETTING}" if current else SETTING
+
+
+def tuned_environment(environ: Mapping[str, str]) -> dict[str, str] | None:
+    """The environment to start again with (``environ`` with ``tuned_tunables``), or None."""
+    tunables = tuned_tunables(environ)
+    return None if tunables is None else {**environ, ENVIRONMENT_KEY: tunables}
 
 
 def relaunch_command(orig_argv: Sequence[str], executable: str) -> list[str]:
