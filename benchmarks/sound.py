@@ -86,6 +86,7 @@ def reveal_frames(count: int, sound: bool) -> tuple[list[float], list[float], Ti
             app.step(FRAME_SECONDS)
             app.render(surface)
             pygame.display.flip()
+            app.report_shown()
             if app.stage.beat is not None and app.stage.beat.kind == "reveal":
                 times.append((time.perf_counter() - start) * 1000)
                 cpu.append((time.thread_time() - start_cpu) * 1000)

@@ -186,6 +186,7 @@ class TVApp:
                 self._pacer_host.lead() if self._pacer_host is not None else session.subscribe(None)
             )
         )
+        self._unreported: Shown | None = None  # how far the TV has played, not yet told
         self.stage.on_shown = self._shown
         self.stage.on_cue = self._cue
         first = self.subscription.get(0.0)
@@ -195,7 +196,23 @@ class TVApp:
             self.stage.receive(session.view(None), [])
 
     def _shown(self, shown: Shown) -> None:
+        """The stage began a beat: phones are told once the frame showing it is on screen.
+
+        Why not at once: the beat begins in ``step``, before the frame that draws it; telling
+        the session there sent every phone the news first, and a phone answering it at once
+        (with the TV leading, "you may act" is the TV's own beat) then waited for the TV's
+        most expensive frame, the one that repaints the table for the new turn, to be drawn.
+        Told after that frame, phones learn a beat when the TV shows it, and their taps land
+        in the quiet part of the frame. ``Shown`` only grows, so the last one says it all.
+        """
         if self._pacer_host is not None:
+            self._unreported = shown
+
+    def report_shown(self) -> None:
+        """Tell the session how far the TV has played, if that moved since it was last told
+        (``run`` calls it once the frame is drawn and presented)."""
+        shown, self._unreported = self._unreported, None
+        if shown is not None and self._pacer_host is not None:
             self._pacer_host.tv_shown(shown)
 
     def _cue(self, event: EventDict) -> None:
@@ -616,6 +633,7 @@ class TVApp:
                 self.render(surface)
                 if screen is not None:
                     screen.present(self.damage.take())
+            self.report_shown()  # the beat is on screen: now the phones follow it
             paced = self.busy
             if paced or wait is not None:
                 tick(self.frame_rate.fps if paced else IDLE_FPS)

@@ -99,6 +99,7 @@ class StillCamera:
             if scene and scene not in self.taken and beat.elapsed >= moment:
                 self.shoot(scene)
             app.step(FRAME_SECONDS)
+            app.report_shown()
             app.poll_caption()
 
 
@@ -182,6 +183,7 @@ def take_screenshots(
         camera.shoot("game-over")
     for _ in range(round((CELEBRATION_SECONDS + 1) / FRAME_SECONDS)):
         app.step(FRAME_SECONDS)  # the winners' cheer ends: tonight's standings (issue 14)
+        app.report_shown()
     camera.shoot("standings")
     rehearsal.host_next()  # a new game: the lobby, with tonight's standings
     app.pump_updates()

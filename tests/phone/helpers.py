@@ -28,6 +28,7 @@ def tv_plays(app: Any, seconds: float) -> None:
     for _ in range(max(1, round(seconds / FRAME_SECONDS))):
         app.pump_updates()
         app.step(FRAME_SECONDS)
+        app.report_shown()  # the frame is on screen (``run`` draws it first)
 
 
 def shown(card: str) -> str:

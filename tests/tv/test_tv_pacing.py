@@ -76,3 +76,63 @@ def test_issue12_voice_and_lives_dots_change_together(catalog: Catalog) -> None:
     assert said["reveal"] >= reveal_marked_at(4) - FRAME_SECONDS  # said once the lowest is marked
     assert dots_changed_at is not None
     assert abs(said["life_lost"] - dots_changed_at) <= 2 * FRAME_SECONDS
+
+
+class LeadingSession(StillSession):
+    """A still session the TV leads: records each ``tv_shown`` with the frames drawn and
+    presented by then."""
+
+    def __init__(self, first: Any) -> None:
+        super().__init__(first)
+        self.app: TVApp | None = None
+        self.presented = 0
+        self.told: list[tuple[int, int, int]] = []  # (events begun, frames drawn, presented)
+
+    def lead(self) -> Any:
+        return self.subscribe(None)
+
+    def tv_shown(self, shown: Any) -> None:
+        assert self.app is not None
+        self.told.append((shown.begun, self.app.frames_rendered, self.presented))
+
+    def resign(self) -> None:
+        """Not needed here."""
+
+
+def test_issue18_phones_are_told_a_beat_once_its_frame_is_on_screen(
+    catalog: Catalog, monkeypatch: Any
+) -> None:
+    """R6 and issue 18 item 1: the session (and so every phone) learns that the TV began a
+    beat only after the frame showing it was drawn and presented, never from inside ``step``:
+    a phone answering at once then taps between two frames, not into the TV's drawing."""
+    from host.tv.app import open_window
+    from host.tv.screen import Screen
+    from tests.tv.views import FakeClock, events
+
+    session = LeadingSession(view("turns"))
+    real_present = Screen.present
+
+    def present(screen: Screen, damage: Any = None) -> None:
+        real_present(screen, damage)
+        session.presented += 1
+
+    monkeypatch.setattr(Screen, "present", present)
+    screen = open_window(False, "Cuckoo Party")
+    try:
+        app = TVApp(cast(Any, session), None, catalog, lang="en", join_url="http://x/?room=CAKE")
+        session.app = app
+        exchanged = {"type": "exchanged", "player": "p0", "with": "p1", "blocked": False}
+        app.stage.receive(view("turns"), events(exchanged))
+        assert session.told == []  # the beat began on receipt: not told before it is drawn
+        app.step(FRAME_SECONDS)
+        assert session.told == []  # nor while the TV's time moves
+        app.run(screen=screen, max_frames=1, clock=FakeClock(), wait=lambda fps: None)
+        assert session.told == [(1, 1, 1)]  # told once, after the first frame was presented
+        app.run(screen=screen, max_frames=5, clock=FakeClock(), wait=lambda fps: None)
+        assert len(session.told) == 1  # nothing new was shown: nothing more to tell
+        app.stage.receive(view("turns"), events({**exchanged, "player": "p1", "with": "p2"}))
+        app.run(screen=screen, max_frames=60, clock=FakeClock(), wait=lambda fps: None)
+        assert [begun for begun, _, _ in session.told] == [1, 2]
+        assert all(drawn == presented >= 1 for _, drawn, presented in session.told)
+    finally:
+        screen.close()

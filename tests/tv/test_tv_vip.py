@@ -66,6 +66,7 @@ def _settle(app: TVApp) -> None:
     app.pump_updates()
     for _ in range(30):
         app.step(1 / 60)
+        app.report_shown()
 
 
 def test_issue13_lobby_shows_the_vips_rules_live_in_words_screenshot(
