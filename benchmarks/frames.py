@@ -71,8 +71,8 @@ def animated_frames(
             else:
                 pygame.display.flip()
             times.append((drawn - start) * 1000)
-            app.report_shown()  # as the party's loop does, once the frame is on screen
             flips.append((time.perf_counter() - drawn) * 1000)
+            app.report_shown()  # as the party's loop does, once the frame is on screen
             cpu.append((time.thread_time() - start_cpu) * 1000)
     finally:
         close()

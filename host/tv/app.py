@@ -205,8 +205,7 @@ class TVApp:
         Told after that frame, phones learn a beat when the TV shows it, and their taps land
         in the quiet part of the frame. ``Shown`` only grows, so the last one says it all.
         """
-        if self._pacer_host is not None:
-            self._unreported = shown
+        self._unreported = shown
 
     def report_shown(self) -> None:
         """Tell the session how far the TV has played, if that moved since it was last told

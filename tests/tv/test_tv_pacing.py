@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+import pytest
+
 from host.i18n import Catalog
 from host.tv.app import FRAME_SECONDS, TVApp
 from host.tv.stage import reveal_marked_at
@@ -100,7 +102,7 @@ class LeadingSession(StillSession):
 
 
 def test_issue18_phones_are_told_a_beat_once_its_frame_is_on_screen(
-    catalog: Catalog, monkeypatch: Any
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """R6 and issue 18 item 1: the session (and so every phone) learns that the TV began a
     beat only after the frame showing it was drawn and presented, never from inside ``step``:
