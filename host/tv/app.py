@@ -209,7 +209,7 @@ class TVApp:
 
     def report_shown(self) -> None:
         """Tell the session how far the TV has played, if that moved since it was last told
-        (``run`` calls it once the frame is drawn and presented)."""
+        (``play_frame`` calls it once the frame is drawn and presented)."""
         shown, self._unreported = self._unreported, None
         if shown is not None and self._pacer_host is not None:
             self._pacer_host.tv_shown(shown)
@@ -488,8 +488,39 @@ class TVApp:
             return self.standings  # between games, once the winners were cheered
         return self.lobby if self.stage.phase == "lobby" else self.table
 
+    def play_frame(
+        self,
+        surface: pygame.Surface | None = None,
+        *,
+        steps: int = 1,
+        screen: Screen | None = None,
+    ) -> bool:
+        """One frame as the party plays it: ``steps`` fixed steps of game time, the frame drawn
+        on ``surface`` if anything changed and shown on ``screen``, then the session told how
+        far the TV has played. Returns whether a frame was drawn.
+
+        Why one method: with the TV leading, phones wait for the TV's beats, and they learn a
+        beat only from ``report_shown`` (see ``_shown``). A driver that stepped the TV and
+        forgot to report left every phone waiting for the pacer's stall release, seconds
+        later. ``run``, the screenshots and the tests play frames through here (the frame
+        benchmarks time its parts one by one and report themselves). Without a
+        ``surface`` nothing is drawn (a test or a script that only needs the TV's time to
+        pass); what the stage began is still reported, as a drawn frame would be.
+        """
+        for _ in range(steps):
+            self.step(FRAME_SECONDS)
+        drawn = False
+        if surface is not None and self.needs_render:
+            self.render(surface)
+            if screen is not None:
+                screen.present(self.damage.take())
+            drawn = True
+        self.report_shown()  # the beat is on screen: now the phones follow it
+        return drawn
+
     def step(self, dt: float) -> None:
-        """Advance game time by ``dt`` seconds (fixed steps in ``run``)."""
+        """Advance game time by ``dt`` seconds. Drivers call ``play_frame``, which also tells
+        the session what the TV has shown; ``step`` alone leaves the phones waiting."""
         self.stage.update(dt)
         asks = getattr(self.session, "tutorial_asks", 0)
         if asks != self._tutorial_asks:
@@ -625,14 +656,11 @@ class TVApp:
                 self.frame_rate.turn(now, now - last)
             backlog += min(now - last, 0.25)
             last = now
+            steps = 0
             while backlog >= FRAME_SECONDS:
-                self.step(FRAME_SECONDS)
+                steps += 1
                 backlog -= FRAME_SECONDS
-            if self.needs_render:
-                self.render(surface)
-                if screen is not None:
-                    screen.present(self.damage.take())
-            self.report_shown()  # the beat is on screen: now the phones follow it
+            self.play_frame(surface, steps=steps, screen=screen)
             paced = self.busy
             if paced or wait is not None:
                 tick(self.frame_rate.fps if paced else IDLE_FPS)

@@ -98,8 +98,7 @@ class StillCamera:
             scene, moment = _moment_of(beat.kind, beat.event)
             if scene and scene not in self.taken and beat.elapsed >= moment:
                 self.shoot(scene)
-            app.step(FRAME_SECONDS)
-            app.report_shown()
+            app.play_frame()
             app.poll_caption()
 
 
@@ -182,8 +181,7 @@ def take_screenshots(
     if app.stage.phase == "game_over":  # the resting picture: winners, standings, next step
         camera.shoot("game-over")
     for _ in range(round((CELEBRATION_SECONDS + 1) / FRAME_SECONDS)):
-        app.step(FRAME_SECONDS)  # the winners' cheer ends: tonight's standings (issue 14)
-        app.report_shown()
+        app.play_frame()  # the winners' cheer ends: tonight's standings (issue 14)
     camera.shoot("standings")
     rehearsal.host_next()  # a new game: the lobby, with tonight's standings
     app.pump_updates()

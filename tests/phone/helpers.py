@@ -27,8 +27,7 @@ def tv_plays(app: Any, seconds: float) -> None:
 
     for _ in range(max(1, round(seconds / FRAME_SECONDS))):
         app.pump_updates()
-        app.step(FRAME_SECONDS)
-        app.report_shown()  # the frame is on screen (``run`` draws it first)
+        app.play_frame()  # a step, then the phones told what the TV shows, as ``run`` does
 
 
 def shown(card: str) -> str:

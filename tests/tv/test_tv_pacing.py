@@ -138,3 +138,37 @@ def test_issue18_phones_are_told_a_beat_once_its_frame_is_on_screen(
         assert all(drawn == presented >= 1 for _, drawn, presented in session.told)
     finally:
         screen.close()
+
+
+def test_issue18_every_frame_played_tells_the_phones_what_the_tv_began(catalog: Catalog) -> None:
+    """R6 and issue 18 item 1: ``play_frame``, the one way the party's loop, the screenshots
+    and the tests play the TV, always ends by telling the session what the TV began, drawn or
+    not; before, a driver that only stepped the TV left every phone waiting for the pacer's
+    stall release. ``step`` alone tells nothing."""
+    import pygame
+
+    from tests.tv.views import events
+
+    session = LeadingSession(view("turns"))
+    app = TVApp(cast(Any, session), None, catalog, lang="en", join_url="http://x/?room=CAKE")
+    session.app = app
+    exchanged = {"type": "exchanged", "player": "p0", "with": "p1", "blocked": False}
+    app.stage.receive(view("turns"), events(exchanged))
+    app.step(FRAME_SECONDS)
+    assert session.told == []  # stepping alone: the phones are not told
+    assert app.play_frame() is False  # no surface: nothing drawn …
+    assert [begun for begun, _, _ in session.told] == [1]  # … but the beat is told
+    assert app.frames_rendered == 0
+    surface = pygame.Surface((1920, 1080))
+    app.stage.receive(view("turns"), events({**exchanged, "player": "p1", "with": "p2"}))
+    assert app.play_frame(surface, steps=2) is True  # something new: drawn
+    played = 1
+    while len(session.told) < 2 and played < 600:  # the first beat plays out, then the second
+        app.play_frame(surface, steps=2)
+        played += 1
+    assert [begun for begun, _, _ in session.told] == [1, 2]
+    assert session.told[1][1] >= 1  # told once its frame was drawn
+    assert app.stage.time == pytest.approx((2 + 2 * played) * FRAME_SECONDS)  # ``steps`` each
+    for _ in range(3):
+        app.play_frame(surface)
+    assert len(session.told) == 2  # nothing new begun: nothing more to tell

@@ -65,8 +65,7 @@ def _party(
 def _settle(app: TVApp) -> None:
     app.pump_updates()
     for _ in range(30):
-        app.step(1 / 60)
-        app.report_shown()
+        app.play_frame()
 
 
 def test_issue13_lobby_shows_the_vips_rules_live_in_words_screenshot(
