@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import json
 import random
 import time
 
+from benchmarks import tail
 from benchmarks._host import HostProcess, one_tap, phones_streaming
 from benchmarks.pi import FRAME_PROBE
 
@@ -29,3 +31,36 @@ def test_issue18_the_pi_frame_probe_runs_a_party_and_reports_every_frame() -> No
         assert len(frame) == 6  # end, work, animating, loop turn, frames a second
         assert float(frame[2]) >= 0 and frame[3] in ("0", "1") and int(frame[5]) in (60, 45, 30)
     assert any(frame[3] == "1" for frame in frames)  # the taps' cards moved
+
+
+def test_issue18_the_tail_probe_times_each_tap_inside_the_host() -> None:
+    """``tail.py`` matches the host's stamps to each tap: every tap reaches the session after
+    its send, spends CPU before its fan-out and in it, and reaches the 19 other phones after
+    the fan-out began; every arrival at or over the p99 is charged to a kind of tap."""
+    taps = tail.play(taps=8, seed=5, gap=0.05, tv=False)
+    assert len(taps) == 8
+    for tap in taps:
+        assert tap.kind in ("keep", "exchange", "cut", "deal", "keep (dealer)")
+        assert len(tap.received) == len(tap.reached) == tail.PHONES - 1
+        assert 0 < tap.to_session < min(tap.received)
+        assert tap.before_fanout_cpu > 0 and tap.fanout_cpu > 0
+        assert tap.to_session + tap.before_fanout <= min(tap.reached) + 0.01  # one clock
+        assert tap.faults >= 0 and tap.preemptions >= 0
+    found = tail.figures(taps)
+    assert found["p50"] <= found["p99"]
+    shares = [value for name, value in found.items() if name.startswith("share of arrivals")]
+    assert abs(sum(shares) - 1.0) < 1e-9
+
+
+def test_issue18_the_identical_keep_is_the_same_work_every_time() -> None:
+    """``tail.py --identical`` times one piece of the host's work, and it must be the same
+    work each call: a keep on the same restored deal, whose views encode the same way."""
+    keep = tail.identical_keep()
+    first = keep()
+    assert keep() == first  # the saved deal is restored anew: the same keep, the same texts
+    assert len(first) == tail.PHONES + 1  # every player's view, then the state
+    assert len({json.loads(text)["step"] for text in first[:-1]}) == 1
+    spent = tail.identical_work(0.0, count=5)
+    assert len(spent) == 5 and all(ms > 0 for ms in spent)
+    found = tail.identical_figures(spent, 0.0)
+    assert found["identical keep, back to back: CPU, median"] == sorted(spent)[2]

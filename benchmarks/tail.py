@@ -1,0 +1,418 @@
+"""Which taps make the tail of tap → phones, and where their time goes (issue 18 item 1's p99).
+
+Why: ``versus.py``'s p99 is taken over every (tap, other phone) pair. With 80 taps and 19 other
+phones that is the 15th-slowest of 1 520 arrivals, so it is decided by the slowest tap or two.
+Two earlier suspects for those taps were measured and ruled out (the save's sync, Python's
+garbage collector; ``docs/benchmarks.md``). This benchmark looks at the slow taps themselves.
+
+One host (headless, or with ``--tv`` the TV in the process as a party runs it), 20 phones on
+event streams, taps one after another like ``versus.py``'s (a random legal move, ``--gap``
+seconds apart). A probe in the host stamps, on the monotonic clock this process shares
+(``time.perf_counter``), when each tap reached the session (``Session._act``), when its fan-out
+began and ended (the first ``Session._push`` of the tap), and the thread CPU time the tap's
+thread spent before the fan-out and in it. This process adds when the tap was sent and when
+each other phone's reader took the new step in and when its socket had it (``StreamHub``).
+
+Reported, per run: p50 and p99 over all (tap, phone) pairs; which kinds of tap hold the
+arrivals at or over the p99 (a dealer's cut or keep ends the round and reveals every card; a
+deal gives everyone a new card); and, for the slowest 5 % of taps against the rest, the medians
+of each segment, wall and CPU — also among ordinary keeps and exchanges alone, so that the same
+work is compared with itself. With ``--runs N`` each figure is the median of the runs with its
+spread. The floor is not run here: this is an analysis of our own taps; ``versus.py`` gives the
+ratio to the floor.
+
+``--pin`` puts the host on one core and this process (the phones' reader, the tapper) on another;
+``--alternate`` runs each run twice, as it is and pinned. ``--identical`` runs no host: it
+times the host's own work for one keep, the same every time, at the taps' pace and back to
+back, to see how much the machine alone varies it.
+
+Run: ``python -m benchmarks.tail [--runs 3] [--taps 300] [--tv] [--gap 0.1] [--seed 1]
+[--pin | --alternate | --identical]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmarks._host import (
+    FIRST_FRAME_PROBE,
+    HostProcess,
+    load_average,
+    next_move,
+    one_tap,
+    percentile,
+    phones_streaming,
+    print_table,
+)
+from host.rules import Game, HouseRules
+from host.rules.views import player_view, public_view
+
+Row = tuple[str, str, str]
+PHONES = 20
+#: The share of taps called "slowest", by their last other phone.
+SLOWEST_SHARE = 0.05
+#: Stamps inside the host: ``name perf_counter thread_cpu_ns thread minor_faults preemptions``
+#: lines appended to a file (a few microseconds each; the last two are the thread's counts, from
+#: ``getrusage(RUSAGE_THREAD)``: page faults served without the disk, and times it was made to
+#: give its core away while it could still run). ``_act`` is where a tap reaches the session; ``_push`` (a static
+#: method) sends one change to every stream, the phones first. With the TV, its thread also
+#: pushes (its beats), so a tap's own push is the first one on the thread of its ``_act``.
+STAMP_PROBE = """
+import os, resource, threading, time
+import host.session as _session_module
+_stamps = os.open({path!r}, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+def _stamp(name):
+    now, cpu = time.perf_counter(), time.thread_time_ns()
+    usage = resource.getrusage(resource.RUSAGE_THREAD)
+    line = "%s %.9f %d %d %d %d\\n" % (
+        name, now, cpu, threading.get_ident(), usage.ru_minflt, usage.ru_nivcsw
+    )
+    os.write(_stamps, line.encode())
+def _stamped(name, function):
+    def wrapper(*args, **kwargs):
+        _stamp(name + "+")
+        try:
+            return function(*args, **kwargs)
+        finally:
+            _stamp(name + "-")
+    return wrapper
+_Session = _session_module.Session
+_Session._act = _stamped("act", _Session._act)
+_Session._push = staticmethod(_stamped("push", _Session._push))
+"""
+LAUNCH = """
+import sys
+from host.cli import launch
+launch(sys.argv[1:])
+"""
+
+
+@dataclass(frozen=True)
+class Stamp:
+    name: str
+    at: float  # perf_counter seconds
+    cpu_ns: int  # the stamping thread's CPU time
+    thread: int
+    faults: int  # the thread's minor page faults so far
+    preemptions: int  # the thread's involuntary context switches so far
+
+
+@dataclass(frozen=True)
+class Tap:
+    """One tap, in ms from its send: its kind, the host's segments, and each other phone."""
+
+    kind: str
+    to_session: float
+    before_fanout: float
+    before_fanout_cpu: float
+    fanout: float
+    fanout_cpu: float
+    faults: int
+    preemptions: int
+    received: list[float]
+    reached: list[float]
+
+    @property
+    def last(self) -> float:
+        return max(self.received)
+
+    @property
+    def reader_lag(self) -> float:
+        """How much later the phones' reader took in the last step than its socket had it."""
+        return max(self.received) - max(self.reached)
+
+
+def read_stamps(path: Path) -> list[Stamp]:
+    stamps = []
+    for line in path.read_text().splitlines():
+        name, at, cpu, thread, faults, preemptions = line.split()
+        stamps.append(Stamp(name, float(at), int(cpu), int(thread), int(faults), int(preemptions)))
+    return stamps
+
+
+def segments(
+    sent: float, stamps: Sequence[Stamp]
+) -> tuple[float, float, float, float, float, int, int]:
+    """From one tap's stamps (those after its send): ms to the session, before the fan-out
+    (wall, CPU) and in it (wall, CPU), then the page faults and preemptions of the thread that
+    took the tap, from the session to the fan-out's end."""
+    act = next(stamp for stamp in stamps if stamp.name == "act+")
+    first: dict[str, Stamp] = {}
+    for stamp in stamps:
+        if stamp.thread == act.thread and stamp.at >= act.at:
+            first.setdefault(stamp.name, stamp)
+    begun, ended = first["push+"], first["push-"]
+    return (
+        (act.at - sent) * 1000.0,
+        (begun.at - act.at) * 1000.0,
+        (begun.cpu_ns - act.cpu_ns) / 1e6,
+        (ended.at - begun.at) * 1000.0,
+        (ended.cpu_ns - begun.cpu_ns) / 1e6,
+        ended.faults - act.faults,
+        ended.preemptions - act.preemptions,
+    )
+
+
+def two_cores() -> tuple[int, int]:
+    """The first two cores this process may run on: the host's, then the phones' side's."""
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) < 2:
+        raise SystemExit("--pin needs two cores")
+    return cores[0], cores[1]
+
+
+def pin_host() -> None:
+    """In the host's child process before it starts: every thread of it on the first core."""
+    os.sched_setaffinity(0, {two_cores()[0]})
+
+
+def play(taps: int, seed: int, gap: float, tv: bool, pin: bool = False) -> list[Tap]:
+    """``taps`` timed taps on a fresh host with ``PHONES`` phones; the host's stamps matched to
+    each tap by time (a tap's are those after its send and before the next one's).
+
+    ``pin``: the host on one core and this process (the phones' reader, the tapper) on another,
+    so the phones' side never takes the host's core; set back after."""
+    rng = random.Random(seed)
+    cores = os.sched_getaffinity(0)
+    if pin:
+        os.sched_setaffinity(0, {two_cores()[1]})  # the reader, started after, inherits it
+    try:
+        return _play(taps, rng, gap, tv, pin_host if pin else None)
+    finally:
+        os.sched_setaffinity(0, cores)
+
+
+def _play(
+    taps: int, rng: random.Random, gap: float, tv: bool, preexec: Callable[[], None] | None
+) -> list[Tap]:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "stamps.txt"
+        probe = STAMP_PROBE.format(path=str(path)) + (FIRST_FRAME_PROBE if tv else LAUNCH)
+        host = HostProcess("--house-rules", "H7", tv=tv, probe=probe, preexec=preexec)
+        sent_at: list[tuple[float, str, list[float], list[float]]] = []
+        with host:
+            if tv:
+                host.wait_first_frame()
+            with phones_streaming(host, PHONES) as (http, tokens, hub):
+                for _ in range(3):  # warm-up: the game starts, caches fill
+                    one_tap(http, tokens, hub, rng)
+                for _ in range(taps):
+                    who, mine, can = next_move(hub, tokens)
+                    step, action = mine["step"], rng.choice(can)
+                    kind = (
+                        f"{action} (dealer)"
+                        if action == "keep" and mine["dealer"] == who
+                        else action
+                    )
+                    sent = time.perf_counter()
+                    status, body = http.call(
+                        "POST", "/api/action", {"action": action, "step": step}, tokens[who]
+                    )
+                    if status != 200:
+                        raise RuntimeError(f"tap refused: {status} {body}")
+                    if not hub.wait_all(step + 1):
+                        raise RuntimeError(f"a stream missed step {step + 1}")
+                    with hub.lock:
+                        others = [pid for pid in hub.arrivals if pid != who]
+                        received = [(hub.arrivals[pid][step + 1] - sent) * 1000.0 for pid in others]
+                        reached = [(hub.reached[pid][step + 1] - sent) * 1000.0 for pid in others]
+                    sent_at.append((sent, kind, received, reached))
+                    time.sleep(gap)
+        stamps = read_stamps(path)
+    played = []
+    for index, (sent, kind, received, reached) in enumerate(sent_at):
+        until = sent_at[index + 1][0] if index + 1 < len(sent_at) else float("inf")
+        its_stamps = [stamp for stamp in stamps if sent <= stamp.at < until]
+        played.append(Tap(kind, *segments(sent, its_stamps), received, reached))
+    return played
+
+
+def slowest(taps: Sequence[Tap]) -> tuple[list[Tap], list[Tap]]:
+    """The slowest ``SLOWEST_SHARE`` of ``taps`` by their last other phone, and the rest."""
+    ordered = sorted(taps, key=lambda tap: tap.last, reverse=True)
+    count = max(1, round(len(ordered) * SLOWEST_SHARE))
+    return ordered[:count], ordered[count:]
+
+
+SEGMENTS: tuple[tuple[str, Callable[[Tap], float]], ...] = (
+    ("tap -> last other phone", lambda tap: tap.last),
+    ("send -> the session", lambda tap: tap.to_session),
+    ("before the fan-out, wall", lambda tap: tap.before_fanout),
+    ("before the fan-out, CPU", lambda tap: tap.before_fanout_cpu),
+    ("the fan-out, wall", lambda tap: tap.fanout),
+    ("the fan-out, CPU", lambda tap: tap.fanout_cpu),
+    ("reader's lag at the last phone", lambda tap: tap.reader_lag),
+    ("page faults, session to fan-out end (mean count)", lambda tap: tap.faults),
+    ("preemptions, session to fan-out end (mean count)", lambda tap: tap.preemptions),
+)
+
+
+def figures(taps: Sequence[Tap]) -> dict[str, float]:
+    """One run's figures by name (ms unless a share)."""
+    arrivals = [ms for tap in taps for ms in tap.received]
+    p99 = percentile(arrivals, 99)
+    found = {"p50": percentile(arrivals, 50), "p99": p99}
+    over = Counter(tap.kind for tap in taps for ms in tap.received if ms >= p99)
+    kinds = Counter(tap.kind for tap in taps)
+    total = sum(over.values())
+    for kind in sorted(kinds):
+        found[f"share of taps: {kind}"] = kinds[kind] / len(taps)
+        found[f"share of arrivals >= p99: {kind}"] = over[kind] / total
+    worst, rest = slowest(taps)
+    plain = [tap for tap in taps if tap.kind in ("keep", "exchange")]
+    plain_worst, plain_rest = slowest(plain)
+    for label, of in SEGMENTS:
+        middle = statistics.mean if "count" in label else statistics.median
+        found[f"{label}: slowest 5 %"] = middle(of(tap) for tap in worst)
+        found[f"{label}: the rest"] = middle(of(tap) for tap in rest)
+        found[f"{label}: slowest 5 % of keeps/exchanges"] = middle(of(tap) for tap in plain_worst)
+        found[f"{label}: the other keeps/exchanges"] = middle(of(tap) for tap in plain_rest)
+    return found
+
+
+def summary(values: Sequence[float], name: str) -> str:
+    """``median`` alone for one run; ``median [min–max]`` for several (a share in %, a count
+    and a ratio as they are, the rest in ms)."""
+    unit, scale, digits = " ms", 1.0, 2
+    if name.startswith("share"):
+        unit, scale, digits = "%", 100.0, 0
+    elif "count" in name:
+        unit, digits = "", 1
+    elif "ratio" in name:
+        unit = "×"
+    middle = f"{statistics.median(values) * scale:.{digits}f}{unit}"
+    if len(values) == 1:
+        return middle
+    return f"{middle} [{min(values) * scale:.{digits}f}–{max(values) * scale:.{digits}f}]"
+
+
+def identical_keep() -> Callable[[], list[str]]:
+    """The host's own work for one keep by the first player of a 20-player deal, identical
+    every time it is called: the game restored from the same saved form, the keep applied, the
+    public view and every player's view built and encoded, and the state encoded, as the
+    session does for a tap (without its I/O: no stream, no journal write)."""
+    game = Game(HouseRules(big_table=True), random.Random(1))
+    for index in range(PHONES):
+        game.add_player(f"p{index}", f"Phone {index + 1}")
+    game.apply("p0", "start")
+    saved = json.dumps(game.to_dict())
+
+    def keep() -> list[str]:
+        """The texts made: every player's view, then the state."""
+        restored = Game.from_dict(json.loads(saved))
+        restored.apply(restored.current or "", "keep")
+        base = public_view(restored)
+        texts = [json.dumps(player_view(restored, base, player.id)) for player in restored.players]
+        return [*texts, json.dumps(restored.to_dict())]
+
+    return keep
+
+
+def identical_work(gap: float, count: int = 300) -> list[float]:
+    """Thread CPU ms of ``identical_keep`` done ``count`` times ``gap`` seconds apart, on one
+    core.
+
+    Why: the slowest taps do the same work as the others at more CPU time. If the same code
+    on the same data varies as much when the only difference is time, the machine makes that
+    tail, not a path in the host."""
+    keep = identical_keep()
+    cores = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(cores)})
+    try:
+        for _ in range(20):  # warm-up
+            keep()
+        spent = []
+        for _ in range(count):
+            began = time.thread_time_ns()
+            keep()
+            spent.append((time.thread_time_ns() - began) / 1e6)
+            time.sleep(gap)
+    finally:
+        os.sched_setaffinity(0, cores)
+    return spent
+
+
+def identical_figures(spent: Sequence[float], gap: float) -> dict[str, float]:
+    ordered = sorted(spent)
+    count = max(1, round(len(ordered) * SLOWEST_SHARE))
+    pace = f"{gap:g} s apart" if gap else "back to back"
+    worst, rest = statistics.median(ordered[-count:]), statistics.median(ordered[:-count])
+    return {
+        f"identical keep, {pace}: CPU, median": statistics.median(ordered),
+        f"identical keep, {pace}: CPU, slowest 5 %": worst,
+        f"identical keep, {pace}: slowest 5 % / the rest (ratio)": worst / rest,
+    }
+
+
+def main(argv: list[str] | None = None) -> list[Row]:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--taps", type=int, default=300)
+    parser.add_argument("--gap", type=float, default=0.1)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--tv", action="store_true", help="the TV in the process (dummy SDL)")
+    parser.add_argument(
+        "--pin", action="store_true", help="the host on one core, the phones' side on another"
+    )
+    parser.add_argument(
+        "--alternate", action="store_true", help="each run twice, unpinned then pinned"
+    )
+    parser.add_argument(
+        "--identical",
+        action="store_true",
+        help="no host: the same keep's work at the taps' pace, then back to back",
+    )
+    args = parser.parse_args(argv)
+    if args.identical:
+        return identical_main(args.runs, args.gap)
+    pinnings = (False, True) if args.alternate else (args.pin,)
+    runs: dict[bool, list[dict[str, float]]] = {pin: [] for pin in pinnings}
+    for index in range(args.runs):
+        for pin in pinnings:
+            began = time.strftime("%H:%M:%S", time.gmtime())
+            print(
+                f"run {index + 1}{' pinned' if pin else ''} at {began} UTC, "
+                f"load average: {load_average()}",
+                flush=True,
+            )
+            played = play(args.taps, args.seed + 100 * index, args.gap, args.tv, pin)
+            runs[pin].append(figures(played))
+    rows: list[Row] = []
+    for pin, found in runs.items():
+        names = list(dict.fromkeys(name for run in found for name in run))  # kinds may vary
+        where = ("host + TV" if args.tv else "host headless") + (", pinned" if pin else "")
+        rows += [
+            (f"{where}, {name}", summary([run.get(name, 0.0) for run in found], name), "")
+            for name in names
+        ]
+    print_table(rows)
+    return rows
+
+
+def identical_main(runs: int, gap: float) -> list[Row]:
+    """``--identical``: each run, the work at the taps' pace and then back to back."""
+    found: list[dict[str, float]] = []
+    for index in range(runs):
+        began = time.strftime("%H:%M:%S", time.gmtime())
+        print(f"run {index + 1} at {began} UTC, load average: {load_average()}", flush=True)
+        found.append(
+            identical_figures(identical_work(gap), gap)
+            | identical_figures(identical_work(0.0), 0.0)
+        )
+    rows = [(name, summary([run[name] for run in found], name), "") for name in found[0]]
+    print_table(rows)
+    return rows
+
+
+if __name__ == "__main__":
+    main()
