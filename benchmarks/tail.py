@@ -171,11 +171,6 @@ def two_cores() -> tuple[int, int]:
     return cores[0], cores[1]
 
 
-def pin_host() -> None:
-    """In the host's child process before it starts: every thread of it on the first core."""
-    os.sched_setaffinity(0, {two_cores()[0]})
-
-
 def play(taps: int, seed: int, gap: float, tv: bool, pin: bool = False) -> list[Tap]:
     """``taps`` timed taps on a fresh host with ``PHONES`` phones; the host's stamps matched to
     each tap by time (a tap's are those after its send and before the next one's).
@@ -183,11 +178,18 @@ def play(taps: int, seed: int, gap: float, tv: bool, pin: bool = False) -> list[
     ``pin``: the host on one core and this process (the phones' reader, the tapper) on another,
     so the phones' side never takes the host's core; set back after."""
     rng = random.Random(seed)
+    if not pin:
+        return _play(taps, rng, gap, tv, None)
     cores = os.sched_getaffinity(0)
-    if pin:
-        os.sched_setaffinity(0, {two_cores()[1]})  # the reader, started after, inherits it
+    host_core, phones_core = two_cores()
+
+    def pin_host() -> None:
+        """In the host's child process before it starts: every thread of it on its core."""
+        os.sched_setaffinity(0, {host_core})
+
+    os.sched_setaffinity(0, {phones_core})  # the reader, started after, inherits it
     try:
-        return _play(taps, rng, gap, tv, pin_host if pin else None)
+        return _play(taps, rng, gap, tv, pin_host)
     finally:
         os.sched_setaffinity(0, cores)
 

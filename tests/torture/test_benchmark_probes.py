@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import time
+
+import pytest
 
 from benchmarks import tail
 from benchmarks._host import HostProcess, one_tap, phones_streaming
@@ -64,3 +67,16 @@ def test_issue18_the_identical_keep_is_the_same_work_every_time() -> None:
     assert len(spent) == 5 and all(ms > 0 for ms in spent)
     found = tail.identical_figures(spent, 0.0)
     assert found["identical keep, back to back: CPU, median"] == sorted(spent)[2]
+
+
+def test_issue18_the_tail_probe_pins_the_host_and_the_phones_apart_then_lets_go() -> None:
+    """``tail.py --pin``: the host on one core, the phones' side on another, for one run; this
+    process may use every core it could before, afterwards. With one core it refuses."""
+    cores = os.sched_getaffinity(0)
+    if len(cores) < 2:
+        with pytest.raises(SystemExit):
+            tail.play(taps=2, seed=6, gap=0.05, tv=False, pin=True)
+    else:
+        taps = tail.play(taps=4, seed=6, gap=0.05, tv=False, pin=True)
+        assert len(taps) == 4 and all(tap.fanout_cpu > 0 for tap in taps)
+    assert os.sched_getaffinity(0) == cores
