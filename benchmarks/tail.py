@@ -61,10 +61,11 @@ Row = tuple[str, str, str]
 PHONES = 20
 #: The share of taps called "slowest", by their last other phone.
 SLOWEST_SHARE = 0.05
-#: Stamps inside the host: ``name perf_counter thread_cpu_ns thread minor_faults preemptions``
-#: lines appended to a file (a few microseconds each; the last two are the thread's counts, from
-#: ``getrusage(RUSAGE_THREAD)``: page faults served without the disk, and times it was made to
-#: give its core away while it could still run). ``_act`` is where a tap reaches the session; ``_push`` (a static
+#: Stamps inside the host: ``name perf_counter thread_cpu_ns thread minor_faults preemptions
+#: waits`` lines appended to a file (a few microseconds each). The last three are the thread's
+#: counts from ``getrusage(RUSAGE_THREAD)``: page faults served without the disk, times it was
+#: made to give its core away while it could still run, and times it gave its core up to wait
+#: (for the GIL, a lock or I/O). ``_act`` is where a tap reaches the session; ``_push`` (a static
 #: method) sends one change to every stream, the phones first. With the TV, its thread also
 #: pushes (its beats), so a tap's own push is the first one on the thread of its ``_act``.
 STAMP_PROBE = """
@@ -74,8 +75,8 @@ _stamps = os.open({path!r}, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
 def _stamp(name):
     now, cpu = time.perf_counter(), time.thread_time_ns()
     usage = resource.getrusage(resource.RUSAGE_THREAD)
-    line = "%s %.9f %d %d %d %d\\n" % (
-        name, now, cpu, threading.get_ident(), usage.ru_minflt, usage.ru_nivcsw
+    line = "%s %.9f %d %d %d %d %d\\n" % (
+        name, now, cpu, threading.get_ident(), usage.ru_minflt, usage.ru_nivcsw, usage.ru_nvcsw
     )
     os.write(_stamps, line.encode())
 def _stamped(name, function):
@@ -105,6 +106,7 @@ class Stamp:
     thread: int
     faults: int  # the thread's minor page faults so far
     preemptions: int  # the thread's involuntary context switches so far
+    waits: int  # the thread's voluntary context switches so far
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,8 @@ class Tap:
     fanout_cpu: float
     faults: int
     preemptions: int
+    fanout_preemptions: int
+    fanout_waits: int
     received: list[float]
     reached: list[float]
 
@@ -135,17 +139,19 @@ class Tap:
 def read_stamps(path: Path) -> list[Stamp]:
     stamps = []
     for line in path.read_text().splitlines():
-        name, at, cpu, thread, faults, preemptions = line.split()
-        stamps.append(Stamp(name, float(at), int(cpu), int(thread), int(faults), int(preemptions)))
+        name, at, *counts = line.split()
+        cpu, thread, faults, preemptions, waits = (int(count) for count in counts)
+        stamps.append(Stamp(name, float(at), cpu, thread, faults, preemptions, waits))
     return stamps
 
 
 def segments(
     sent: float, stamps: Sequence[Stamp]
-) -> tuple[float, float, float, float, float, int, int]:
+) -> tuple[float, float, float, float, float, int, int, int, int]:
     """From one tap's stamps (those after its send): ms to the session, before the fan-out
-    (wall, CPU) and in it (wall, CPU), then the page faults and preemptions of the thread that
-    took the tap, from the session to the fan-out's end."""
+    (wall, CPU) and in it (wall, CPU); then the page faults and preemptions of the thread that
+    took the tap, from the session to the fan-out's end; then its preemptions and waits in the
+    fan-out alone."""
     act = next(stamp for stamp in stamps if stamp.name == "act+")
     first: dict[str, Stamp] = {}
     for stamp in stamps:
@@ -160,6 +166,8 @@ def segments(
         (ended.cpu_ns - begun.cpu_ns) / 1e6,
         ended.faults - act.faults,
         ended.preemptions - act.preemptions,
+        ended.preemptions - begun.preemptions,
+        ended.waits - begun.waits,
     )
 
 
@@ -256,6 +264,8 @@ SEGMENTS: tuple[tuple[str, Callable[[Tap], float]], ...] = (
     ("reader's lag at the last phone", lambda tap: tap.reader_lag),
     ("page faults, session to fan-out end (mean count)", lambda tap: tap.faults),
     ("preemptions, session to fan-out end (mean count)", lambda tap: tap.preemptions),
+    ("preemptions in the fan-out (mean count)", lambda tap: tap.fanout_preemptions),
+    ("waits in the fan-out: GIL, lock, I/O (mean count)", lambda tap: tap.fanout_waits),
 )
 
 

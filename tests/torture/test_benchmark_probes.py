@@ -48,7 +48,8 @@ def test_issue18_the_tail_probe_times_each_tap_inside_the_host() -> None:
         assert 0 < tap.to_session < min(tap.received)
         assert tap.before_fanout_cpu > 0 and tap.fanout_cpu > 0
         assert tap.to_session + tap.before_fanout <= min(tap.reached) + 0.01  # one clock
-        assert tap.faults >= 0 and tap.preemptions >= 0
+        assert tap.faults >= 0 and tap.preemptions >= tap.fanout_preemptions >= 0
+        assert tap.fanout_waits >= 0
     found = tail.figures(taps)
     assert found["p50"] <= found["p99"]
     shares = [value for name, value in found.items() if name.startswith("share of arrivals")]
