@@ -9,8 +9,9 @@ One host (headless, or with ``--tv`` the TV in the process as a party runs it), 
 event streams, taps one after another like ``versus.py``'s (a random legal move, ``--gap``
 seconds apart). A probe in the host stamps, on the monotonic clock this process shares
 (``time.perf_counter``), when each tap reached the session (``Session._act``), when its fan-out
-began and ended (the first ``Session._push`` of the tap), and the thread CPU time the tap's
-thread spent before the fan-out and in it. This process adds when the tap was sent and when
+began and ended (the first ``Session._push`` of the tap), the thread CPU time the tap's
+thread spent before the fan-out and in it, and its page faults, preemptions and waits (the
+GIL, a lock, I/O) from ``getrusage``. This process adds when the tap was sent and when
 each other phone's reader took the new step in and when its socket had it (``StreamHub``).
 
 Reported, per run: p50 and p99 over all (tap, phone) pairs; which kinds of tap hold the
