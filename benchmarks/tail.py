@@ -23,12 +23,14 @@ spread. The floor is not run here: this is an analysis of our own taps; ``versus
 ratio to the floor.
 
 ``--pin`` puts the host on one core and this process (the phones' reader, the tapper) on another;
-``--alternate`` runs each run twice, as it is and pinned. ``--identical`` runs no host: it
+``--nice N`` runs this process's threads at nice N while the taps are timed, both cores open;
+``--alternate`` runs each run twice, as it is and then with ``--pin`` or ``--nice`` (pinned if
+neither is given). ``--identical`` runs no host: it
 times the host's own work for one keep, the same every time, at the taps' pace and back to
 back, to see how much the machine alone varies it.
 
 Run: ``python -m benchmarks.tail [--runs 3] [--taps 300] [--tv] [--gap 0.1] [--seed 1]
-[--pin | --alternate | --identical]``.
+[--pin] [--nice N] [--alternate] [--identical]``.
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ from pathlib import Path
 from benchmarks._host import (
     FIRST_FRAME_PROBE,
     HostProcess,
+    Http,
+    StreamHub,
     load_average,
     next_move,
     one_tap,
@@ -55,6 +59,7 @@ from benchmarks._host import (
     phones_streaming,
     print_table,
 )
+from benchmarks.versus import Niced
 from host.rules import Game, HouseRules
 from host.rules.views import player_view, public_view
 
@@ -180,15 +185,17 @@ def two_cores() -> tuple[int, int]:
     return cores[0], cores[1]
 
 
-def play(taps: int, seed: int, gap: float, tv: bool, pin: bool = False) -> list[Tap]:
+def play(taps: int, seed: int, gap: float, tv: bool, pin: bool = False, nice: int = 0) -> list[Tap]:
     """``taps`` timed taps on a fresh host with ``PHONES`` phones; the host's stamps matched to
     each tap by time (a tap's are those after its send and before the next one's).
 
     ``pin``: the host on one core and this process (the phones' reader, the tapper) on another,
-    so the phones' side never takes the host's core; set back after."""
+    so the phones' side never takes the host's core; set back after. ``nice``: this process's
+    threads at that nice level while the taps are timed (``versus.Niced``), so the scheduler
+    gives a host's thread a core before them; both cores stay open to everyone."""
     rng = random.Random(seed)
     if not pin:
-        return _play(taps, rng, gap, tv, None)
+        return _play(taps, rng, gap, tv, None, nice)
     cores = os.sched_getaffinity(0)
     host_core, phones_core = two_cores()
 
@@ -198,47 +205,31 @@ def play(taps: int, seed: int, gap: float, tv: bool, pin: bool = False) -> list[
 
     os.sched_setaffinity(0, {phones_core})  # the reader, started after, inherits it
     try:
-        return _play(taps, rng, gap, tv, pin_host)
+        return _play(taps, rng, gap, tv, pin_host, nice)
     finally:
         os.sched_setaffinity(0, cores)
 
 
 def _play(
-    taps: int, rng: random.Random, gap: float, tv: bool, preexec: Callable[[], None] | None
+    taps: int,
+    rng: random.Random,
+    gap: float,
+    tv: bool,
+    preexec: Callable[[], None] | None,
+    nice: int,
 ) -> list[Tap]:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "stamps.txt"
         probe = STAMP_PROBE.format(path=str(path)) + (FIRST_FRAME_PROBE if tv else LAUNCH)
         host = HostProcess("--house-rules", "H7", tv=tv, probe=probe, preexec=preexec)
-        sent_at: list[tuple[float, str, list[float], list[float]]] = []
         with host:
             if tv:
                 host.wait_first_frame()
             with phones_streaming(host, PHONES) as (http, tokens, hub):
                 for _ in range(3):  # warm-up: the game starts, caches fill
                     one_tap(http, tokens, hub, rng)
-                for _ in range(taps):
-                    who, mine, can = next_move(hub, tokens)
-                    step, action = mine["step"], rng.choice(can)
-                    kind = (
-                        f"{action} (dealer)"
-                        if action == "keep" and mine["dealer"] == who
-                        else action
-                    )
-                    sent = time.perf_counter()
-                    status, body = http.call(
-                        "POST", "/api/action", {"action": action, "step": step}, tokens[who]
-                    )
-                    if status != 200:
-                        raise RuntimeError(f"tap refused: {status} {body}")
-                    if not hub.wait_all(step + 1):
-                        raise RuntimeError(f"a stream missed step {step + 1}")
-                    with hub.lock:
-                        others = [pid for pid in hub.arrivals if pid != who]
-                        received = [(hub.arrivals[pid][step + 1] - sent) * 1000.0 for pid in others]
-                        reached = [(hub.reached[pid][step + 1] - sent) * 1000.0 for pid in others]
-                    sent_at.append((sent, kind, received, reached))
-                    time.sleep(gap)
+                with Niced(nice):
+                    sent_at = _timed_taps(taps, rng, gap, http, tokens, hub)
         stamps = read_stamps(path)
     played = []
     for index, (sent, kind, received, reached) in enumerate(sent_at):
@@ -246,6 +237,41 @@ def _play(
         its_stamps = [stamp for stamp in stamps if sent <= stamp.at < until]
         played.append(Tap(kind, *segments(sent, its_stamps), received, reached))
     return played
+
+
+Sent = tuple[float, str, list[float], list[float]]
+
+
+def _timed_taps(
+    taps: int,
+    rng: random.Random,
+    gap: float,
+    http: Http,
+    tokens: dict[str, str],
+    hub: StreamHub,
+) -> list[Sent]:
+    """``taps`` taps, ``gap`` seconds apart: for each, when it was sent, its kind, and each
+    other phone's times in ms (when its reader took the new step in, when its socket had it)."""
+    sent_at: list[Sent] = []
+    for _ in range(taps):
+        who, mine, can = next_move(hub, tokens)
+        step, action = mine["step"], rng.choice(can)
+        kind = f"{action} (dealer)" if action == "keep" and mine["dealer"] == who else action
+        sent = time.perf_counter()
+        status, body = http.call(
+            "POST", "/api/action", {"action": action, "step": step}, tokens[who]
+        )
+        if status != 200:
+            raise RuntimeError(f"tap refused: {status} {body}")
+        if not hub.wait_all(step + 1):
+            raise RuntimeError(f"a stream missed step {step + 1}")
+        with hub.lock:
+            others = [pid for pid in hub.arrivals if pid != who]
+            received = [(hub.arrivals[pid][step + 1] - sent) * 1000.0 for pid in others]
+            reached = [(hub.reached[pid][step + 1] - sent) * 1000.0 for pid in others]
+        sent_at.append((sent, kind, received, reached))
+        time.sleep(gap)
+    return sent_at
 
 
 def slowest(taps: Sequence[Tap]) -> tuple[list[Tap], list[Tap]]:
@@ -367,6 +393,20 @@ def identical_figures(spent: Sequence[float], gap: float) -> dict[str, float]:
     }
 
 
+@dataclass(frozen=True)
+class Variant:
+    """How the phones' side shares the cores with the host in a run."""
+
+    pin: bool = False
+    nice: int = 0
+
+    @property
+    def label(self) -> str:
+        return (", pinned" if self.pin else "") + (
+            f", phones at nice {self.nice}" if self.nice else ""
+        )
+
+
 def main(argv: list[str] | None = None) -> list[Row]:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=1)
@@ -378,7 +418,12 @@ def main(argv: list[str] | None = None) -> list[Row]:
         "--pin", action="store_true", help="the host on one core, the phones' side on another"
     )
     parser.add_argument(
-        "--alternate", action="store_true", help="each run twice, unpinned then pinned"
+        "--nice", type=int, default=0, help="the phones' side at this nice level (root: 0-19)"
+    )
+    parser.add_argument(
+        "--alternate",
+        action="store_true",
+        help="each run twice: as it is, then with --pin or --nice (neither given: pinned)",
     )
     parser.add_argument(
         "--identical",
@@ -388,22 +433,24 @@ def main(argv: list[str] | None = None) -> list[Row]:
     args = parser.parse_args(argv)
     if args.identical:
         return identical_main(args.runs, args.gap)
-    pinnings = (False, True) if args.alternate else (args.pin,)
-    runs: dict[bool, list[dict[str, float]]] = {pin: [] for pin in pinnings}
+    variant = Variant(args.pin or (args.alternate and not args.nice), args.nice)
+    variants = [Variant(), variant] if args.alternate else [variant]
+    runs: dict[Variant, list[dict[str, float]]] = {each: [] for each in variants}
     for index in range(args.runs):
-        for pin in pinnings:
+        for each in variants:
             began = time.strftime("%H:%M:%S", time.gmtime())
             print(
-                f"run {index + 1}{' pinned' if pin else ''} at {began} UTC, "
-                f"load average: {load_average()}",
+                f"run {index + 1}{each.label} at {began} UTC, load average: {load_average()}",
                 flush=True,
             )
-            played = play(args.taps, args.seed + 100 * index, args.gap, args.tv, pin)
-            runs[pin].append(figures(played))
+            played = play(
+                args.taps, args.seed + 100 * index, args.gap, args.tv, each.pin, each.nice
+            )
+            runs[each].append(figures(played))
     rows: list[Row] = []
-    for pin, found in runs.items():
+    for each, found in runs.items():
         names = list(dict.fromkeys(name for run in found for name in run))  # kinds may vary
-        where = ("host + TV" if args.tv else "host headless") + (", pinned" if pin else "")
+        where = ("host + TV" if args.tv else "host headless") + each.label
         rows += [
             (f"{where}, {name}", summary([run.get(name, 0.0) for run in found], name), "")
             for name in names

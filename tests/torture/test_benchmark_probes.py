@@ -81,3 +81,12 @@ def test_issue18_the_tail_probe_pins_the_host_and_the_phones_apart_then_lets_go(
         taps = tail.play(taps=4, seed=6, gap=0.05, tv=False, pin=True)
         assert len(taps) == 4 and all(tap.fanout_cpu > 0 for tap in taps)
     assert os.sched_getaffinity(0) == cores
+
+
+def test_issue18_the_tail_probe_nices_the_phones_side_for_the_taps_only() -> None:
+    """``tail.py --nice N``: the taps are timed with this process's threads at nice N, and
+    every thread is back at its own level afterwards."""
+    before = os.getpriority(os.PRIO_PROCESS, 0)
+    taps = tail.play(taps=3, seed=7, gap=0.05, tv=False, nice=5)
+    assert len(taps) == 3 and all(len(tap.received) == tail.PHONES - 1 for tap in taps)
+    assert os.getpriority(os.PRIO_PROCESS, 0) == before
