@@ -501,24 +501,35 @@ def next_move(
             raise RuntimeError(f"nobody may act in phase {view['phase']}")
 
 
+@dataclass(frozen=True)
+class Tapped:
+    """One tap as ``_tap`` made it: when it was sent (``perf_counter`` seconds), who tapped
+    what (and whether they were the dealer), the new step, and the tap's own round trip in ms."""
+
+    sent: float
+    who: str
+    action: str
+    by_dealer: bool
+    step: int
+    round_trip: float
+
+
 def _tap(
     http: Http, tokens: dict[str, str], hub: StreamHub, rng: random.Random, think: float = 0.0
-) -> tuple[float, str, int, float]:
+) -> Tapped:
     """Whoever may act taps a random legal action (``think`` seconds after they may: see
-    ``next_move``), and every stream receives the new step; returns when the tap was sent
-    (``perf_counter`` seconds), who tapped, the new step and the tap's own round trip in ms."""
+    ``next_move``), and every stream receives the new step."""
     who, mine, can = next_move(hub, tokens, think=think)
-    step = mine["step"]
+    step, action = mine["step"], rng.choice(can)
     sent = time.perf_counter()
-    status, body = http.call(
-        "POST", "/api/action", {"action": rng.choice(can), "step": step}, tokens[who]
-    )
+    status, body = http.call("POST", "/api/action", {"action": action, "step": step}, tokens[who])
     round_trip = (time.perf_counter() - sent) * 1000.0
     if status != 200:
         raise RuntimeError(f"tap refused: {status} {body}")
     if not hub.wait_all(step + 1):
         raise RuntimeError(f"a stream missed step {step + 1}")
-    return sent, who, step + 1, round_trip
+    by_dealer = mine.get("dealer") == who  # the floor's views name no dealer
+    return Tapped(sent, who, action, by_dealer, step + 1, round_trip)
 
 
 def timed_tap(
@@ -527,10 +538,10 @@ def timed_tap(
     """Whoever may act taps a random legal action; returns when it was sent and when each
     *other* phone's stream received the new step (``perf_counter`` seconds), and the tap's own
     round trip in ms."""
-    sent, who, step, round_trip = _tap(http, tokens, hub, rng)
+    tapped = _tap(http, tokens, hub, rng)
     with hub.lock:
-        arrivals = [got[step] for pid, got in hub.arrivals.items() if pid != who]
-    return sent, arrivals, round_trip
+        arrivals = [got[tapped.step] for pid, got in hub.arrivals.items() if pid != tapped.who]
+    return tapped.sent, arrivals, tapped.round_trip
 
 
 def one_tap(
@@ -546,11 +557,16 @@ def one_tap(
 class TapTimes:
     """One tap, in ms from its send to each other phone: when the phones' reader took the new
     step in (``received``), and when it had reached their sockets (``reached``; see
-    ``StreamHub``), with the tap's own round trip."""
+    ``StreamHub``), with the tap itself (``tapped``: when it was sent, who tapped what, its
+    round trip)."""
 
     received: list[float]
     reached: list[float]
-    round_trip: float
+    tapped: Tapped
+
+    @property
+    def round_trip(self) -> float:
+        return self.tapped.round_trip
 
 
 def tap_both_ways(
@@ -558,12 +574,13 @@ def tap_both_ways(
 ) -> TapTimes:
     """As ``one_tap``, timed both when the reader took the step in and when it reached the
     sockets; the player taps ``think`` seconds after they may."""
-    sent, who, step, round_trip = _tap(http, tokens, hub, rng, think)
+    tapped = _tap(http, tokens, hub, rng, think)
+    sent, step = tapped.sent, tapped.step
     with hub.lock:
-        others = [pid for pid in hub.arrivals if pid != who]
+        others = [pid for pid in hub.arrivals if pid != tapped.who]
         received = [(hub.arrivals[pid][step] - sent) * 1000.0 for pid in others]
         reached = [(hub.reached[pid][step] - sent) * 1000.0 for pid in others]
-    return TapTimes(received, reached, round_trip)
+    return TapTimes(received, reached, tapped)
 
 
 def load_average() -> str:

@@ -46,24 +46,28 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
+from benchmarks import versus
 from benchmarks._host import (
     FIRST_FRAME_PROBE,
     HostProcess,
     Http,
     StreamHub,
+    Tapped,
+    TapTimes,
     load_average,
-    next_move,
     one_tap,
     percentile,
     phones_streaming,
     print_table,
+    tap_both_ways,
 )
-from benchmarks.versus import Niced
 from host.rules import Game, HouseRules
 from host.rules.views import player_view, public_view
 
 Row = tuple[str, str, str]
+Timed = TypeVar("Timed")
 PHONES = 20
 #: The share of taps called "slowest", by their last other phone.
 SLOWEST_SHARE = 0.05
@@ -228,18 +232,18 @@ def _play(
             with phones_streaming(host, PHONES) as (http, tokens, hub):
                 for _ in range(3):  # warm-up: the game starts, caches fill
                     one_tap(http, tokens, hub, rng)
-                with Niced(nice):
-                    sent_at = _timed_taps(taps, rng, gap, http, tokens, hub)
+                with versus.Niced(nice):
+                    timed = _timed_taps(taps, rng, gap, http, tokens, hub)
         stamps = read_stamps(path)
     played = []
-    for index, (sent, kind, received, reached) in enumerate(sent_at):
-        until = sent_at[index + 1][0] if index + 1 < len(sent_at) else float("inf")
+    for index, times in enumerate(timed):
+        sent = times.tapped.sent
+        until = timed[index + 1].tapped.sent if index + 1 < len(timed) else float("inf")
         its_stamps = [stamp for stamp in stamps if sent <= stamp.at < until]
-        played.append(Tap(kind, *segments(sent, its_stamps), received, reached))
+        played.append(
+            Tap(kind_of(times.tapped), *segments(sent, its_stamps), times.received, times.reached)
+        )
     return played
-
-
-Sent = tuple[float, str, list[float], list[float]]
 
 
 def _timed_taps(
@@ -249,36 +253,35 @@ def _timed_taps(
     http: Http,
     tokens: dict[str, str],
     hub: StreamHub,
-) -> list[Sent]:
-    """``taps`` taps, ``gap`` seconds apart: for each, when it was sent, its kind, and each
-    other phone's times in ms (when its reader took the new step in, when its socket had it)."""
-    sent_at: list[Sent] = []
+) -> list[TapTimes]:
+    """``taps`` taps (``tap_both_ways``), ``gap`` seconds apart."""
+    timed = []
     for _ in range(taps):
-        who, mine, can = next_move(hub, tokens)
-        step, action = mine["step"], rng.choice(can)
-        kind = f"{action} (dealer)" if action == "keep" and mine["dealer"] == who else action
-        sent = time.perf_counter()
-        status, body = http.call(
-            "POST", "/api/action", {"action": action, "step": step}, tokens[who]
-        )
-        if status != 200:
-            raise RuntimeError(f"tap refused: {status} {body}")
-        if not hub.wait_all(step + 1):
-            raise RuntimeError(f"a stream missed step {step + 1}")
-        with hub.lock:
-            others = [pid for pid in hub.arrivals if pid != who]
-            received = [(hub.arrivals[pid][step + 1] - sent) * 1000.0 for pid in others]
-            reached = [(hub.reached[pid][step + 1] - sent) * 1000.0 for pid in others]
-        sent_at.append((sent, kind, received, reached))
+        timed.append(tap_both_ways(http, tokens, hub, rng))
         time.sleep(gap)
-    return sent_at
+    return timed
 
 
-def slowest(taps: Sequence[Tap]) -> tuple[list[Tap], list[Tap]]:
-    """The slowest ``SLOWEST_SHARE`` of ``taps`` by their last other phone, and the rest."""
-    ordered = sorted(taps, key=lambda tap: tap.last, reverse=True)
+def kind_of(tapped: Tapped) -> str:
+    """The tap's action, and whether a keep was the dealer's (it ends the round)."""
+    return (
+        f"{tapped.action} (dealer)"
+        if tapped.action == "keep" and tapped.by_dealer
+        else tapped.action
+    )
+
+
+def slowest(
+    items: Sequence[Timed], key: Callable[[Timed], float]
+) -> tuple[list[Timed], list[Timed]]:
+    """The slowest ``SLOWEST_SHARE`` of ``items`` by ``key`` (at least one), and the rest."""
+    ordered = sorted(items, key=key, reverse=True)
     count = max(1, round(len(ordered) * SLOWEST_SHARE))
     return ordered[:count], ordered[count:]
+
+
+def last_phone(tap: Tap) -> float:
+    return tap.last
 
 
 SEGMENTS: tuple[tuple[str, Callable[[Tap], float]], ...] = (
@@ -307,9 +310,9 @@ def figures(taps: Sequence[Tap]) -> dict[str, float]:
     for kind in sorted(kinds):
         found[f"share of taps: {kind}"] = kinds[kind] / len(taps)
         found[f"share of arrivals >= p99: {kind}"] = over[kind] / total
-    worst, rest = slowest(taps)
+    worst, rest = slowest(taps, last_phone)
     plain = [tap for tap in taps if tap.kind in ("keep", "exchange")]
-    plain_worst, plain_rest = slowest(plain)
+    plain_worst, plain_rest = slowest(plain, last_phone)
     for label, of in SEGMENTS:
         middle = statistics.mean if "count" in label else statistics.median
         found[f"{label}: slowest 5 %"] = middle(of(tap) for tap in worst)
@@ -320,8 +323,8 @@ def figures(taps: Sequence[Tap]) -> dict[str, float]:
 
 
 def summary(values: Sequence[float], name: str) -> str:
-    """``median`` alone for one run; ``median [min–max]`` for several (a share in %, a count
-    and a ratio as they are, the rest in ms)."""
+    """``versus.summary`` of the figure called ``name``: a share in %, a count and a ratio as
+    they are, the rest in ms."""
     unit, scale, digits = " ms", 1.0, 2
     if name.startswith("share"):
         unit, scale, digits = "%", 100.0, 0
@@ -329,10 +332,7 @@ def summary(values: Sequence[float], name: str) -> str:
         unit, digits = "", 1
     elif "ratio" in name:
         unit = "×"
-    middle = f"{statistics.median(values) * scale:.{digits}f}{unit}"
-    if len(values) == 1:
-        return middle
-    return f"{middle} [{min(values) * scale:.{digits}f}–{max(values) * scale:.{digits}f}]"
+    return versus.summary([value * scale for value in values], unit, digits)
 
 
 def identical_keep() -> Callable[[], list[str]]:
@@ -382,15 +382,20 @@ def identical_work(gap: float, count: int = 300) -> list[float]:
 
 
 def identical_figures(spent: Sequence[float], gap: float) -> dict[str, float]:
-    ordered = sorted(spent)
-    count = max(1, round(len(ordered) * SLOWEST_SHARE))
+    slow, others = slowest(spent, float)
     pace = f"{gap:g} s apart" if gap else "back to back"
-    worst, rest = statistics.median(ordered[-count:]), statistics.median(ordered[:-count])
+    worst, rest = statistics.median(slow), statistics.median(others)
     return {
-        f"identical keep, {pace}: CPU, median": statistics.median(ordered),
+        f"identical keep, {pace}: CPU, median": statistics.median(spent),
         f"identical keep, {pace}: CPU, slowest 5 %": worst,
         f"identical keep, {pace}: slowest 5 % / the rest (ratio)": worst / rest,
     }
+
+
+def announce(run: str) -> None:
+    """A run's first line: when it began and the machine's load then."""
+    began = time.strftime("%H:%M:%S", time.gmtime())
+    print(f"{run} at {began} UTC, load average: {load_average()}", flush=True)
 
 
 @dataclass(frozen=True)
@@ -438,11 +443,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
     runs: dict[Variant, list[dict[str, float]]] = {each: [] for each in variants}
     for index in range(args.runs):
         for each in variants:
-            began = time.strftime("%H:%M:%S", time.gmtime())
-            print(
-                f"run {index + 1}{each.label} at {began} UTC, load average: {load_average()}",
-                flush=True,
-            )
+            announce(f"run {index + 1}{each.label}")
             played = play(
                 args.taps, args.seed + 100 * index, args.gap, args.tv, each.pin, each.nice
             )
@@ -463,8 +464,7 @@ def identical_main(runs: int, gap: float) -> list[Row]:
     """``--identical``: each run, the work at the taps' pace and then back to back."""
     found: list[dict[str, float]] = []
     for index in range(runs):
-        began = time.strftime("%H:%M:%S", time.gmtime())
-        print(f"run {index + 1} at {began} UTC, load average: {load_average()}", flush=True)
+        announce(f"run {index + 1}")
         found.append(
             identical_figures(identical_work(gap), gap)
             | identical_figures(identical_work(0.0), 0.0)
