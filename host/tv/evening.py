@@ -9,7 +9,8 @@ never over a card or the caption bar, and at most ``MAX_ON_SCREEN`` at once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import pygame
@@ -20,6 +21,7 @@ from host.tv.layout import CAPTION_HEIGHT, seat_spots
 from host.tv.scene import Props
 from host.tv.seats import card_rect, plate_rect
 from host.tv.stage import Stage
+from host.tv.theme import Theme
 
 #: Columns of the standings table: (catalog key, line field); the name column comes first.
 COLUMNS: tuple[tuple[str, str], ...] = (
@@ -34,6 +36,14 @@ TABLE_BOX = pygame.Rect(120, 150, 1680, 760)
 LOBBY_BOX = pygame.Rect(720, 630, 480, 216)
 """Where the lobby's "Tonight" box may go (it starts lower when there are many house rules)."""
 BUBBLE = 64
+#: The standings table's type: headings (largest, smallest); names and figures (largest, smallest with titles);
+#: the smallest at all; the titles' line; the space between two lines.
+HEAD_SIZE = 30
+HEAD_MIN = 20
+ROW_SIZES = (44, 24)
+ROW_MIN = 16
+TITLE_MIN = 20
+ROW_GAP = 10
 
 
 class ReactionLike(Protocol):
@@ -84,6 +94,90 @@ class StandingsScene:
         )
 
 
+@dataclass(frozen=True)
+class RowLayout:
+    """How tall each line of the standings is, and how big its type.
+
+    ``title_size`` 0: no room for a line of titles under each name (a table of 20 guests).
+    """
+
+    height: int
+    size: int
+    title_size: int
+
+
+def row_layout(count: int, room: int, titled: bool, line_height: Callable[[int], int]) -> RowLayout:
+    """The biggest type that lets ``count`` lines, each with its titles' line under the name if
+    ``titled``, fit in ``room`` pixels: read from a sofa, a short table gets big type.
+
+    Why a titles' line of its own: drawn under the name inside a row sized for the name alone,
+    it ran into the next line's name. ``line_height(size)``: the font's height at ``size``.
+    """
+    count = max(1, count)
+    if titled:
+        for size in range(ROW_SIZES[0], ROW_SIZES[1] - 1, -2):
+            title_size = max(TITLE_MIN, round(size * 0.65))
+            height = line_height(size) + line_height(title_size) + ROW_GAP
+            if count * height <= room:
+                return RowLayout(height, size, title_size)
+    for size in range(ROW_SIZES[0], ROW_MIN - 1, -2):
+        height = line_height(size) + ROW_GAP
+        if count * height <= room:
+            return RowLayout(height, size, 0)
+    return RowLayout(max(1, room // count), ROW_MIN, 0)
+
+
+def headings(th: Theme, texts: Sequence[str], width: int) -> tuple[int, list[list[str]]]:
+    """The columns' headings, each in at most two lines, all at one size: the biggest up to
+    ``HEAD_SIZE`` at which every word fits ``width``. Wrapped rather than shrunk one by one
+    (a heading shrunk alone to fit read as small print across the room)."""
+    size = HEAD_SIZE
+    while True:
+        lines = [th.wrap(text, size, width, bold=True) for text in texts]
+        fits = all(
+            len(wrapped) <= 2 and all(th.measure(line, size, True) <= width for line in wrapped)
+            for wrapped in lines
+        )
+        if fits or size <= HEAD_MIN:
+            break
+        size -= 2
+    return size, [[th.ellipsized(line, size, width, True) for line in w[:2]] for w in lines]
+
+
+@dataclass(frozen=True)
+class TableGeometry:
+    """Where the standings table's parts go in its box (``table_geometry``)."""
+
+    name_w: int
+    col_w: int
+    head_size: int
+    heads: list[list[str]]
+    head_bottom: int
+    """Headings of one line sit on the lower of the two lines."""
+    first: int
+    """The top of the first line."""
+    rows: RowLayout
+
+    def centre(self, box: pygame.Rect, column: int) -> int:
+        """The middle of a figures' column."""
+        return box.left + 120 + self.name_w + self.col_w * column + self.col_w // 2
+
+
+def table_geometry(props: Props, rows: Sequence[StandingsRow], box: pygame.Rect) -> TableGeometry:
+    """The table's headings and lines sized for ``rows`` in ``box`` (drawing and tests)."""
+    th = props.theme
+    name_w = 520
+    col_w = (box.width - 80 - name_w - 80) // len(COLUMNS)
+    head_size, heads = headings(th, [t(props, key) for key, _ in COLUMNS], col_w - 12)
+    head_bottom = box.top + 24 + 2 * th.font(head_size, True).get_height()
+    first = head_bottom + 16
+    titled = any(row.get("titles") for row in rows)
+    layout = row_layout(
+        len(rows), box.bottom - 16 - first, titled, lambda size: th.font(size).get_height()
+    )
+    return TableGeometry(name_w, col_w, head_size, heads, head_bottom, first, layout)
+
+
 def draw_standings_table(
     surface: pygame.Surface, props: Props, stage: Stage, box: pygame.Rect
 ) -> None:
@@ -92,23 +186,33 @@ def draw_standings_table(
     rows = standings_of(stage)
     pygame.draw.rect(surface, theme.PANEL, box, border_radius=24)
     pygame.draw.rect(surface, theme.PANEL_EDGE, box, 3, border_radius=24)
-    name_w = 520
-    col_w = (box.width - 80 - name_w - 80) // len(COLUMNS)
-    y = box.top + 24
-    for i, (key, _) in enumerate(COLUMNS):
-        head = th.fitted_text(t(props, key), 26, col_w - 12, theme.MUTED_INK, True)
-        surface.blit(
-            head, head.get_rect(midtop=(box.left + 120 + name_w + col_w * i + col_w // 2, y))
-        )
+    geometry = table_geometry(props, rows, box)
+    name_w, layout = geometry.name_w, geometry.rows
+    head_line = th.font(geometry.head_size, True).get_height()
+    for i, lines in enumerate(geometry.heads):
+        for j, line in enumerate(lines):
+            top = geometry.head_bottom - (len(lines) - j) * head_line
+            th.blit_text(
+                surface,
+                line,
+                geometry.head_size,
+                theme.MUTED_INK,
+                True,
+                midtop=(geometry.centre(box, i), top),
+            )
     th.blit_text(
-        surface, t(props, "col_player"), 26, theme.MUTED_INK, True, topleft=(box.left + 120, y)
+        surface,
+        t(props, "col_player"),
+        geometry.head_size,
+        theme.MUTED_INK,
+        True,
+        bottomleft=(box.left + 120, geometry.head_bottom),
     )
-    row_h = max(30, min(56, (box.height - 90) // max(1, len(rows))))
-    size = max(18, min(34, row_h - 18))
+    size = layout.size
     seats = {seat.id: seat.seat for seat in stage.players}
     for place, row in enumerate(rows):
-        y = box.top + 80 + place * row_h
-        if y + row_h > box.bottom:
+        y = geometry.first + place * layout.height
+        if y + layout.height > box.bottom:
             break
         colour = theme.GOLD if place == 0 and row.get("wins") else theme.INK
         th.blit_text(
@@ -123,22 +227,21 @@ def draw_standings_table(
             pygame.draw.circle(
                 surface,
                 theme.player_colour(seats[row["player"]]),
-                (box.left + 98, y + size // 2 + 4),
+                (box.left + 98, y + th.font(size).get_height() // 2),
                 size // 3,
             )
         label = str(row.get("name", "?"))
         if row.get("bot"):
             label += f" ({t(props, 'bot')})"
-        titles = " · ".join(t(props, f"title_{title}") for title in row.get("titles", []))
         name = th.fitted_text(label, size, name_w - 10, colour, True)
         surface.blit(name, (box.left + 120, y))
-        if titles and row_h >= 46:
-            small = th.fitted_text(titles, max(16, size - 14), name_w - 10, theme.GOLD)
-            surface.blit(small, (box.left + 120, y + name.get_height() - 2))
+        titles = " · ".join(t(props, f"title_{title}") for title in row.get("titles", []))
+        if titles and layout.title_size:
+            small = th.fitted_text(titles, layout.title_size, name_w - 10, theme.GOLD)
+            surface.blit(small, (box.left + 120, y + th.font(size).get_height()))
         for i, (_, field_name) in enumerate(COLUMNS):
             value = th.text(str(row.get(field_name, 0)), size, colour)
-            centre = box.left + 120 + name_w + col_w * i + col_w // 2
-            surface.blit(value, value.get_rect(midtop=(centre, y)))
+            surface.blit(value, value.get_rect(midtop=(geometry.centre(box, i), y)))
 
 
 def draw_lobby_standings(surface: pygame.Surface, props: Props, stage: Stage) -> None:
