@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from host.i18n import Catalog
+from host.rules import game_moves
 from host.social import ReactionDesk
-from tests.phone.helpers import hold_action_answers, wait_held
+from tests.phone.helpers import hold_action_answers, simple_choice, wait_held
 
 
 def test_issue14_phone_howto_standings_reactions_and_prediction(
@@ -126,3 +127,44 @@ def test_a_guess_answered_after_its_round_ended_is_not_shown_as_the_new_rounds(
     phone.page.wait_for_timeout(300)  # the answer's body is read, and would be drawn, by now
     assert phone.page.locator("#social-predict [aria-pressed=true]").count() == 0
     assert phone.page.locator("#social-predict button").count() == 3  # this round's guesses
+
+
+def test_issue14_phone_standings_line_up_with_places_and_title_badges(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """After a game, tonight's standings on a phone: not indented past the other lists, each
+    line's place, "you" as a badge on my line, and every fun title as its own badge."""
+    server = live_server()
+    session = server.session
+    catalog = Catalog.load()
+    for name in ("Ana", "Bo"):
+        session.join(name, "TEST")
+    phone = phone_factory("Pixel 7", "en-GB")
+    phone.open(f"{server.url}/?room=TEST")
+    phone.join("Dee")
+    session.act("p1", "start", session.step)
+    for _ in range(400):  # a three-player game ends well within this
+        table = session.view(None)
+        if table["phase"] == "game_over":
+            break
+        actor = next(p["id"] for p in table["players"] if game_moves(session.view(p["id"])["can"]))
+        session.act(actor, simple_choice(session.view(actor)), table["step"])
+    assert session.view(None)["phase"] == "game_over"
+    phone.wait_step(session.step)
+    rows = session.view(None)["standings"]
+    assert any(row["titles"] for row in rows)  # a finished game hands out titles
+    page = phone.page
+    page.wait_for_selector("#social-standings .titles .badge")
+    heading = page.locator("#social-standings h2").bounding_box()
+    lines = page.locator("#social-standings li")
+    assert lines.count() == len(rows)
+    for index, row in enumerate(rows):
+        line = lines.nth(index)
+        box = line.bounding_box()
+        assert heading is not None and box is not None
+        assert abs(box["x"] - heading["x"]) < 1  # the list is not indented
+        assert line.locator(".rank").inner_text() == str(row["rank"])
+        titles = line.locator(".titles .badge").all_inner_texts()
+        assert titles == [catalog.t("en", f"social.title_{title}") for title in row["titles"]]
+    mine = page.locator("#social-standings li.me")
+    assert mine.locator(".badge", has_text=catalog.t("en", "social.you")).count() == 1
