@@ -56,6 +56,8 @@ def shoot(page: Any, out: Path, name: str, focus: str | None = None) -> None:
     page.wait_for_selector("#moment", state="hidden", timeout=5_000)
     if focus:
         page.locator(focus).evaluate("e => e.scrollIntoView({block: 'center'})")
+    else:  # the top of the page, as a guest sees it (an earlier shot may have scrolled it)
+        page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(out / f"phone-{name}.png"))
     print(out / f"phone-{name}.png")
 
@@ -142,6 +144,7 @@ def play(
         if table["phase"] == "turns" and "your-turn" in wanted:
             moment = pages[table["current"]]
             moment.wait_for_selector("#moment:not([hidden])", timeout=5_000)
+            moment.evaluate("window.scrollTo(0, 0)")
             moment.screenshot(path=str(out / "phone-moment.png"))  # the big "Your turn!"
             print(out / "phone-moment.png")
             shoot(moment, out, "your-turn")

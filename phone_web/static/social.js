@@ -149,26 +149,24 @@
 
   /* ------------------------------------------------ tonight's standings, best first */
 
-  /** One line: the place (shared by a tie), the name, then "you", the figures, and the titles
-   * as badges on a line of their own. */
+  /** One line: the place (shared by a tie), the name and the figures; under them, "you" on my
+   * own line and each fun title, as badges. */
   function standingRow(row, meId) {
     const mine = row.player === meId;
     const line = element("li", mine ? "row me" : "row");
     line.append(element("span", "rank", String(row.rank)));
     line.append(element("span", "name", row.name + (row.bot ? " (" + t("bot") + ")" : "")));
     const details = element("span", "details");
-    if (mine) {
-      line.setAttribute("aria-current", "true");
-      details.append(element("span", "badge", t("you")));
-    }
     details.append(element("span", null, t("wins") + " " + row.wins + " \u00b7 " + t("games") + " " + row.games));
     if (row.good_guesses) details.append(element("span", null, t("guesses") + " " + row.good_guesses));
     line.append(details);
-    if ((row.titles || []).length) {
-      const titles = element("span", "titles");
-      for (const title of row.titles) titles.append(element("span", "badge", t("title_" + title)));
-      line.append(titles);
+    const tags = element("span", "titles");
+    if (mine) {
+      line.setAttribute("aria-current", "true");
+      tags.append(element("span", "badge", t("you")));
     }
+    for (const title of row.titles || []) tags.append(element("span", "badge title", t("title_" + title)));
+    if (tags.childElementCount) line.append(tags);
     return line;
   }
 

@@ -154,7 +154,7 @@ def test_issue14_phone_standings_line_up_with_places_and_title_badges(
     rows = session.view(None)["standings"]
     assert any(row["titles"] for row in rows)  # a finished game hands out titles
     page = phone.page
-    page.wait_for_selector("#social-standings .titles .badge")
+    page.wait_for_selector("#social-standings .titles .title")
     heading = page.locator("#social-standings h2").bounding_box()
     lines = page.locator("#social-standings li")
     assert lines.count() == len(rows)
@@ -164,7 +164,7 @@ def test_issue14_phone_standings_line_up_with_places_and_title_badges(
         assert heading is not None and box is not None
         assert abs(box["x"] - heading["x"]) < 1  # the list is not indented
         assert line.locator(".rank").inner_text() == str(row["rank"])
-        titles = line.locator(".titles .badge").all_inner_texts()
+        titles = line.locator(".titles .title").all_inner_texts()
         assert titles == [catalog.t("en", f"social.title_{title}") for title in row["titles"]]
-    mine = page.locator("#social-standings li.me")
-    assert mine.locator(".badge", has_text=catalog.t("en", "social.you")).count() == 1
+    you = page.locator("#social-standings .badge", has_text=catalog.t("en", "social.you"))
+    assert you.count() == 1 and you.locator("xpath=ancestor::li").get_attribute("class") == "row me"
