@@ -23,6 +23,8 @@ from host.tv.stage import Stage
 TRAIL_BOX = pygame.Rect(30, HEADER_HEIGHT + 56, 420, BANNER_Y - 70 - HEADER_HEIGHT - 56)
 LINE = 32
 TEXT_SIZE = 24
+#: The final standings' sizes, biggest first: smaller type before a player left out.
+STANDINGS_SIZES = (TEXT_SIZE, 22, 20, 18)
 
 
 def phrase(props: Props, key: str, **params: Any) -> str:
@@ -101,6 +103,19 @@ def draw_standings(
     surface: pygame.Surface, props: Props, stage: Stage, spots: list[SeatSpot], top: int
 ) -> None:
     """R14's result in full: rank, name, lives left or the round they went out in."""
+    for _, image, rect in standings_lines(props, stage, spots, top):
+        surface.blit(image, rect)
+
+
+def standings_lines(
+    props: Props, stage: Stage, spots: list[SeatSpot], top: int
+) -> list[tuple[str, pygame.Surface, pygame.Rect]]:
+    """The final standings' lines (text, image) and where they go, between the seats from ``top`` down.
+
+    The biggest of ``STANDINGS_SIZES`` at which every player's entry fits; only if none does,
+    as many lines as fit at the smallest. Why: longer phrases (French: "hors jeu à la manche
+    12") took a third line that met a seat, and the last player was silently left out.
+    """
     rounds = dict(stage.knocked_out)
     entries = []
     for rank, pid in enumerate(standings(stage), start=1):
@@ -116,19 +131,24 @@ def draw_standings(
         pygame.Rect(round(l), round(t), round(r - l), round(b - t))
         for l, t, r, b in (spot.box() for spot in spots)
     ]
-    width = free_width(spots, top, top + LINE * 4) - 40
-    lines = [phrase(props, "standings")]
-    for entry in entries:  # whole entries per line, as many as fit
-        candidate = f"{lines[-1]}   {entry}" if len(lines) > 1 else ""
-        if candidate and th.measure(candidate, TEXT_SIZE) <= width:
-            lines[-1] = candidate
-        else:
-            lines.append(entry)
-    for i, text in enumerate(lines):
-        image = th.fitted_text(
-            text, TEXT_SIZE, width, theme.GOLD if i == 0 else theme.INK, bold=i == 0
-        )
-        rect = image.get_rect(midtop=(960, top + i * LINE))
-        if rect.collidelist(blocked) >= 0 or rect.bottom > 1080 - 110:
-            return  # no room left between the seats
-        surface.blit(image, rect)
+    placed: list[tuple[str, pygame.Surface, pygame.Rect]] = []
+    for size in STANDINGS_SIZES:
+        step = round(LINE * size / TEXT_SIZE)
+        width = free_width(spots, top, top + step * 4) - 40
+        lines = [phrase(props, "standings")]
+        for entry in entries:  # whole entries per line, as many as fit
+            candidate = f"{lines[-1]}   {entry}" if len(lines) > 1 else ""
+            if candidate and th.measure(candidate, size) <= width:
+                lines[-1] = candidate
+            else:
+                lines.append(entry)
+        placed = []
+        for i, text in enumerate(lines):
+            image = th.fitted_text(text, size, width, theme.GOLD if i == 0 else theme.INK, i == 0)
+            rect = image.get_rect(midtop=(960, top + i * step))
+            if rect.collidelist(blocked) >= 0 or rect.bottom > 1080 - 110:
+                break  # no room left between the seats
+            placed.append((text, image, rect))
+        if len(placed) == len(lines):
+            break
+    return placed

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, cast
+
+import pygame
 
 from host.i18n import Catalog
 from host.rules import Call
 from host.tv.app import TVApp
-from host.tv.layout import seat_spots
+from host.tv.layout import SUBTITLE_Y, seat_spots
 from host.tv.stage import Stage
-from host.tv.trail import standings, trail_line, trail_room
+from host.tv.trail import standings, standings_lines, trail_line, trail_room
 from tests.tv.views import StillSession, player, view
 
 
@@ -69,3 +72,32 @@ def test_issue12_standings_winner_then_last_out_first() -> None:
     stage.knocked_out = [("p2", 3), ("p3", 5), ("p1", 7)]
     stage.winners = ["p0"]
     assert standings(stage) == ["p0", "p1", "p3", "p2"]
+
+
+def test_issue12_final_standings_name_every_player_in_french(catalog: Catalog) -> None:
+    """R14's result names every player: French phrases are longer ("hors jeu à la manche
+    12"), so the lines get smaller type instead of leaving the last player out (they did)."""
+    names = ("Ana", "Chloé", "Niccolò", "François", "Ada")
+    players = [player(i, name=n, lives=0, status="eliminated") for i, n in enumerate(names)]
+    players[4] = player(4, name="Ada", lives=2)
+    table = view("game_over", players)
+    app = TVApp(
+        cast(Any, StillSession(table)), None, catalog, lang="fr", join_url="http://x/?room=CAKE"
+    )
+    stage = app.stage
+    stage.receive(table, [])
+    stage.knocked_out = [("p0", 8), ("p2", 10), ("p1", 11), ("p3", 12)]
+    stage.winners = ["p4"]
+    spots = seat_spots(5)
+    lines = standings_lines(app.props, stage, spots, SUBTITLE_Y + 44)
+    text = "   ".join(line for line, _, _ in lines)
+    for rank, name in enumerate(("Ada", "François", "Chloé", "Niccolò", "Ana"), start=1):
+        assert f"{rank}. {name} " in text
+    seats = [
+        pygame.Rect(round(a), round(b), round(c - a), round(d - b))
+        for a, b, c, d in (spot.box() for spot in spots)
+    ]
+    for _, _, rect in lines:
+        assert rect.collidelist(seats) < 0  # between the seats
+    for (_, _, upper), (_, _, lower) in itertools.pairwise(lines):
+        assert upper.bottom <= lower.top + 4  # one line under the other
