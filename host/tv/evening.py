@@ -36,8 +36,9 @@ TABLE_BOX = pygame.Rect(120, 150, 1680, 760)
 LOBBY_BOX = pygame.Rect(720, 630, 480, 216)
 """Where the lobby's "Tonight" box may go (it starts lower when there are many house rules)."""
 BUBBLE = 64
-#: The standings table's type: headings (largest, smallest); names and figures (largest, smallest with titles);
-#: the smallest at all; the titles' line; the space between two lines.
+#: The standings table's type, in pixels: headings (largest, smallest); names and figures
+#: (largest, smallest that keeps the titles' line; smallest at all); the titles' line
+#: (smallest); the space between two lines.
 HEAD_SIZE = 30
 HEAD_MIN = 20
 ROW_SIZES = (44, 24)
