@@ -176,11 +176,19 @@ class TableScene:
     """The game in progress (phases ``turns``, ``reveal``, ``game_over``)."""
 
     def __init__(
-        self, stage: Stage, props: Props, give_way: Callable[[], None] = lambda: None
+        self,
+        stage: Stage,
+        props: Props,
+        give_way: Callable[[], None] = lambda: None,
+        *,
+        trail: bool = True,
     ) -> None:
         self.stage = stage
         self.props = props
         self.give_way = give_way
+        self.trail = trail
+        """False: no round's trail in the top-left corner ("How to play" puts its badge there,
+        and its captions tell each move as it happens)."""
         """Called between the pieces of a frame: waits while a phone's request is being
         served (``host/phones_first.py``); by default it returns at once."""
         self._felt: pygame.Surface | None = None  # the felt under everything (``_draw_under``)
@@ -255,7 +263,8 @@ class TableScene:
             self._draw_pile_labels(surface)
             for row in rows:
                 self._draw_row(surface, row)
-            draw_trail(surface, self.props, stage, list(spots.values()))
+            if self.trail:
+                draw_trail(surface, self.props, stage, list(spots.values()))
         left = stage.rapid_left()
         if left is not None and stage.current in spots:
             bar = self._draw_countdown(surface, spots[stage.current], left)
@@ -397,14 +406,15 @@ class TableScene:
                     partial(self._draw_row, row=row),
                 )
             )
-        pieces.append(
-            Piece(
-                "trail",
-                trail_region(tuple(spots.values())),
-                repr(stage.trail),
-                partial(draw_trail, props=props, stage=stage, spots=list(spots.values())),
+        if self.trail:
+            pieces.append(
+                Piece(
+                    "trail",
+                    trail_region(tuple(spots.values())),
+                    repr(stage.trail),
+                    partial(draw_trail, props=props, stage=stage, spots=list(spots.values())),
+                )
             )
-        )
         return frame, pieces
 
     def _draw_header(self, surface: pygame.Surface) -> None:

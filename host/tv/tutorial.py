@@ -125,7 +125,7 @@ class Tutorial:
         self.ids = [self.rehearsal.join(name) for name in NAMES]
         assert self.ids[3] == dealer
         self.stage = Stage()
-        self.scene = TableScene(self.stage, props)
+        self.scene = TableScene(self.stage, props, trail=False)  # the badge's corner
         self.subscription = self.rehearsal.session.subscribe(None, presence=False)
         self.index = -1
         self.elapsed = 0.0

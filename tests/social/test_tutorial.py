@@ -15,6 +15,8 @@ from host.i18n import LANGUAGES, Catalog
 from host.session import Session
 from host.tv.app import FRAME_SECONDS, TVApp
 from host.tv.screenshots import take_screenshots, take_tutorial_screenshots
+from host.tv.theme import CANVAS_SIZE
+from host.tv.trail import TRAIL_BOX
 from host.tv.tutorial import SCRIPT, Tutorial, play_through
 
 
@@ -186,3 +188,32 @@ def test_issue14_a_real_game_start_ends_the_tutorial() -> None:
     assert app.tutorial is None and app.base_scene() is app.table
     app.close()
     session.close()
+
+
+def test_issue14_tutorial_badge_has_the_trail_corner_to_itself() -> None:
+    """The "How to play" badge sits where a game's trail goes (top left); the lesson draws no
+    trail there — before, the trail's lines showed around and under the badge."""
+    app = _app(Session(room="TEST", seed=1))
+    assert app.start_tutorial()
+    tutorial = app.tutorial
+    assert tutorial is not None
+    checked = []
+
+    def shoot(lesson: Tutorial) -> None:
+        stage = lesson.stage
+        if not stage.trail or stage.phase not in ("turns", "reveal"):
+            return  # nothing a trail would show
+        with_trail = pygame.Surface(CANVAS_SIZE)
+        lesson.draw(with_trail)
+        kept, stage.trail = stage.trail, []
+        without = pygame.Surface(CANVAS_SIZE)
+        lesson.draw(without)
+        stage.trail = kept
+        corner = TRAIL_BOX.clip(pygame.Rect((0, 0), CANVAS_SIZE))
+        assert pygame.image.tobytes(with_trail.subsurface(corner), "RGB") == pygame.image.tobytes(
+            without.subsurface(corner), "RGB"
+        ), lesson.step.name
+        checked.append(lesson.step.name)
+
+    play_through(tutorial, FRAME_SECONDS, shoot)
+    assert len(checked) >= 3  # moves the trail would have listed
