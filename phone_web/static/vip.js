@@ -146,11 +146,12 @@
   const playersPart = part("players", "players_title");
   const strategySelect = element("select");
   strategySelect.id = "vip-strategy";
-  strategySelect.setAttribute("aria-label", t("strategy_label"));
+  const strategyLabel = element("label", null, t("strategy_label"));
+  strategyLabel.htmlFor = strategySelect.id; // seen, and read out, above the picker
   const addBotButton = button(t("add_bot"), () => send("add_bot", { strategy: strategySelect.value }));
   addBotButton.id = "vip-add-bot";
   const playerList = element("ul");
-  playersPart.append(strategySelect, addBotButton, playerList);
+  playersPart.append(strategyLabel, strategySelect, addBotButton, playerList);
   /** What the player list was drawn from: it is rebuilt only when this changes. */
   let playerListSignature = "";
 

@@ -7,6 +7,7 @@ confirmation); a present player who stalls is skipped after 10 s (fake clock).
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable
 from typing import Any
@@ -283,3 +284,26 @@ def test_the_vips_focus_stays_on_a_player_button_when_the_list_is_redrawn(
     page.locator(".vip-ask button:not(#vip-yes)").click()  # Cancel
     assert _focused(page) == [dan, "alt vip-kick"]
     assert dan in [p["id"] for p in session.view(None)["players"]]
+
+
+@pytest.mark.browser
+def test_issue13_vip_rules_spaced_apart_and_strategy_picker_labelled(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """The VIP's house rules read one by one (one rule's text ended right where the next
+    rule's name began), and the computer players' picker says what it picks."""
+    from host.i18n import Catalog
+
+    server = live_server()
+    page = _seat(server, phone_factory, ("Ana", "Bea"))["Ana"].page
+    page.wait_for_selector("#vip-panel:not([hidden]) #vip-rule-H1")
+    rows = page.locator("#vip-rules label.vip-rule")
+    shown = [rows.nth(i).bounding_box() for i in range(rows.count())]
+    boxes = [box for box in shown if box is not None]  # the seconds show with Rapid (H4) on
+    assert len(boxes) >= 8  # H1–H8
+    for upper, lower in itertools.pairwise(boxes):
+        assert lower["y"] - (upper["y"] + upper["height"]) >= 6
+    label = page.locator("label[for=vip-strategy]")
+    assert label.is_visible()
+    assert label.inner_text() == Catalog.load().t("en", "vip.strategy_label")
+    assert page.evaluate("document.getElementById('vip-strategy').labels.length") == 1
