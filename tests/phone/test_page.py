@@ -30,8 +30,9 @@ STATIC = Path(__file__).resolve().parents[2] / "phone_web" / "static"
 #: headers and the VIP's ``vip.js``). Issue 16 set 12 KB with headers; the page weighs about
 #: 13.1 KB of bodies in French, its heaviest language (a miss reported in docs/benchmarks.md);
 #: this bound keeps it from growing unnoticed. (13 600 until 2026-12-01: fixes for slow Wi-Fi,
-#: and refusals told in the page's language — one more message shipped — added about 250 B.)
-BUDGET_BYTES = 13_800
+#: and refusals told in the page's language — one more message shipped — added about 250 B;
+#: 13 800 until 2026-12-06: tonight's standings' places and badges, about 110 B: 13 872 in fr.)
+BUDGET_BYTES = 13_950
 
 
 class Tags(HTMLParser):
