@@ -802,7 +802,8 @@
     });
   }
 
-  /** The round told from my seat: public lines, my own trades in full, newest first. */
+  /** The round told from my seat: public lines, my own trades in full, newest first; no
+   * heading over nothing (the lobby, a round's first turn). */
   function renderStory(view) {
     const list = byId("story");
     list.replaceChildren();
@@ -811,6 +812,7 @@
       line.append(translatedNodes(key, params));
       list.prepend(line);
     }
+    byId("story-part").hidden = !list.childElementCount;
   }
 
   /** {event, line: [key, params]} for each event of this round's log worth telling. */

@@ -210,3 +210,22 @@ def test_issue12_phone_catalog_has_no_stay_and_watch_at_game_over(lang: str) -> 
     """The loser's line at game over is "You're out!" alone (it is also the big moment)."""
     assert t("you_out", lang).endswith("!")
     assert len(t("you_out", lang)) <= 20
+
+
+def test_issue12_this_round_heading_only_over_lines(live_server: Any, phone_factory: Any) -> None:
+    """ "This round" shows once there is something to tell: not in the lobby, nor on a round's
+    first turn (a heading over nothing, right above "At the table")."""
+    server = live_server()
+    session = server.session
+    phones = seat_three(server, phone_factory, "en-GB")
+    phone = next(iter(phones.values()))
+    phone.wait_step(session.step)
+    assert phone.page.is_hidden("#story-part")  # the lobby
+    session.act(phone.player_id, "start", session.step)
+    first = session.view(None)["current"]
+    phone.wait_step(session.step)
+    assert phone.page.is_hidden("#story-part")  # dealt, nobody has moved yet
+    session.act(first, "keep", session.step)
+    phone.wait_step(session.step)
+    assert phone.page.is_visible("#story-part")
+    assert phone.page.locator("#story li").count() >= 1
