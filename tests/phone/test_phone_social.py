@@ -168,3 +168,20 @@ def test_issue14_phone_standings_line_up_with_places_and_title_badges(
         assert titles == [catalog.t("en", f"social.title_{title}") for title in row["titles"]]
     you = page.locator("#social-standings .badge", has_text=catalog.t("en", "social.you"))
     assert you.count() == 1 and you.locator("xpath=ancestor::li").get_attribute("class") == "row me"
+
+
+def test_issue14_howto_picture_is_one_row_on_the_smallest_phone(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """ "How to play"'s picture (2♣ ⇄ 9♥ · K♠) on a 320 px wide phone: one row, so the King
+    is not left alone on a line under the swap."""
+    server = live_server()
+    phone = phone_factory("iPhone SE", "fr-FR")
+    phone.open(f"{server.url}/?room=TEST")
+    phone.join("Dee")
+    phone.page.wait_for_selector("#social-howto:not([hidden])")
+    assert phone.page.evaluate("innerWidth") <= 320
+    tops = phone.page.eval_on_selector_all(
+        ".howto-cards span", "spans => spans.map(s => Math.round(s.getBoundingClientRect().top))"
+    )
+    assert len(tops) == 5 and len(set(tops)) == 1, tops
