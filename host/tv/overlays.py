@@ -21,6 +21,11 @@ CONFIRM_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_y, pygame.K_SPACE)
 CANCEL_KEYS = (pygame.K_ESCAPE, pygame.K_n, pygame.K_BACKSPACE)
 
 
+#: The caption's sizes, biggest first, each with the most lines it may take in the bar.
+CAPTION_SIZES = ((40, 1), (36, 2), (26, 3))
+CAPTION_WIDTH = 1800
+
+
 def caption_bar_rect() -> pygame.Rect:
     """Where the caption bar is: the bottom of the canvas, its whole width. It paints every
     pixel of it (``host/tv/damage.py`` relies on that)."""
@@ -43,15 +48,19 @@ def draw_caption_bar(
         return
     if not caption:
         return
-    lines = props.theme.wrap(caption, 40, 1800)
-    if len(lines) > 2:
-        lines = props.theme.wrap(caption, 30, 1800)[:3]
-    size = 40 if len(lines) <= 2 and props.theme.measure(lines[0], 40) <= 1800 else 30
-    step = bar.height // (len(lines) + 1)
-    for i, line in enumerate(lines):
-        props.theme.blit_text(
-            surface, line, size, theme.INK, center=(960, bar.top + step * (i + 1))
-        )
+    for line, size, place in caption_lines(props.theme, caption):
+        props.theme.blit_text(surface, line, size, theme.INK, midtop=place)
+
+
+def caption_lines(th: theme.Theme, caption: str) -> list[tuple[str, int, tuple[int, int]]]:
+    """Each line of a caption with its size and where its top centre goes: one line at 40 px,
+    two at 36, three at 26, the block centred in the bar, a font's height apart. Why: two
+    lines at 40 px were set 33 px apart and ran into each other."""
+    bar = caption_bar_rect()
+    size, lines = th.wrapped(caption, CAPTION_WIDTH, CAPTION_SIZES)
+    step = th.font(size).get_height()
+    top = bar.top + 1 + (bar.height - 1 - step * len(lines)) // 2  # below the 2 px edge line
+    return [(line, size, (bar.centerx, top + i * step)) for i, line in enumerate(lines)]
 
 
 def _shade() -> pygame.Surface:

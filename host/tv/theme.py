@@ -68,6 +68,9 @@ class Theme:
         self._emoji_fonts: dict[int, pygame.font.Font] = {}
         self.texts = SurfaceCache(text_budget)  # keyed by (text, size, colour, bold)
         self._fitted: dict[tuple[str, int, int, bool, int], tuple[str, int]] = {}
+        self._wrapped: dict[
+            tuple[str, int, tuple[tuple[int, int], ...]], tuple[int, list[str]]
+        ] = {}
         self._glyphs: dict[bool, Glyphs] = {}
 
     def font(self, size: int, bold: bool = False) -> pygame.font.Font:
@@ -212,6 +215,28 @@ class Theme:
         rect = image.get_rect(**anchor)
         surface.blit(image, rect)
         return rect
+
+    def wrapped(
+        self, text: str, max_width: int, sizes: tuple[tuple[int, int], ...]
+    ) -> tuple[int, list[str]]:
+        """``text`` wrapped at the biggest of ``sizes`` — (size, most lines), biggest first —
+        whose lines it fits in; at the last size, its last line ellipsized to hold the rest.
+        Remembered like ``fitted_text``: the caption bar is drawn on every frame."""
+        key = (text, max_width, sizes)
+        found = self._wrapped.get(key)
+        if found is None:
+            for size, most in sizes:
+                lines = self.wrap(text, size, max_width)
+                widths = (self.measure(line, size) for line in lines)
+                if len(lines) <= most and max(widths, default=0) <= max_width:
+                    break
+            else:  # a word wider than the bar is cut too
+                lines = [*lines[: most - 1], " ".join(lines[most - 1 :])]
+                lines = [self.ellipsized(line, size, max_width) for line in lines]
+            if len(self._wrapped) >= FITTED_LIMIT:
+                self._wrapped.clear()
+            found = self._wrapped[key] = (size, lines)
+        return found
 
     def wrap(self, text: str, size: int, max_width: int, bold: bool = False) -> list[str]:
         """Split a phrase into lines that fit ``max_width`` (word by word)."""

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pygame
+import pytest
 
 from host.rules import Call, View
 from host.tv import theme
@@ -379,3 +381,33 @@ def test_issue18_the_felt_is_painted_once_and_the_table_repainted_over_it_each_t
     inside = big[1].inflate(-40, -40)  # the felt, copied under the seats and the piles
     edge = [(inside.left, inside.centery), (inside.right, inside.centery)]
     assert [colour_at(canvas, at) for at in edge] == [theme.FELT, theme.FELT]
+
+
+@pytest.mark.parametrize("words", [6, 30, 45, 200])
+def test_caption_lines_stay_apart_inside_the_bar(words: int) -> None:
+    """A long caption (a French lesson line takes two) is set a font's height apart, inside
+    the bar; two lines at 40 px were 33 px apart and ran into each other. One too long for
+    three lines ends with "…" instead of spilling out."""
+    from host.tv.overlays import CAPTION_WIDTH, caption_bar_rect, caption_lines
+    from host.tv.theme import ELLIPSIS, Theme
+
+    th = Theme()
+    caption = " ".join(["Comment", "jouer", "au", "Coucou", "ne", "reste", "pas"] * 40)
+    caption = " ".join(caption.split()[:words])
+    placed = caption_lines(th, caption)
+    bar = caption_bar_rect()
+    rects = []
+    for line, size, (x, top) in placed:
+        rect = pygame.Rect(0, top, th.measure(line, size), th.font(size).get_height())
+        rect.centerx = x
+        assert bar.top + 2 <= rect.top and rect.bottom <= bar.bottom, (words, size)
+        assert rect.width <= CAPTION_WIDTH
+        rects.append(rect)
+    for upper, lower in itertools.pairwise(rects):
+        assert upper.bottom <= lower.top
+    sizes = {size for _, size, _ in placed}
+    assert len(sizes) == 1 and min(sizes) >= 26  # one size for the block, readable
+    if words == 6:
+        assert [line for line, _, _ in placed] == [caption] and sizes == {40}
+    told = " ".join(line for line, _, _ in placed)
+    assert told == caption or (words == 200 and told.endswith(ELLIPSIS))
