@@ -76,6 +76,13 @@ def draw_panel(surface: pygame.Surface, props: Props, rect: pygame.Rect) -> None
     pygame.draw.rect(surface, theme.PANEL_EDGE, rect, 3, border_radius=24)
 
 
+#: The host keys' panel: wide enough that every line is at full size in English, French and
+#: Italian (1400 px shrank French's first line, the one a host reads first).
+HELP_PANEL = pygame.Rect(160, 110, 1600, 780)
+HELP_SIZE = 36
+HELP_TEXT_WIDTH = HELP_PANEL.width - 520
+
+
 class HelpOverlay:
     """The host keys (H or ?). Any key closes it."""
 
@@ -111,7 +118,7 @@ class HelpOverlay:
 
     def draw(self, surface: pygame.Surface) -> None:
         th = self.props.theme
-        rect = pygame.Rect(260, 110, 1400, 780)
+        rect = HELP_PANEL
         draw_panel(surface, self.props, rect)
         th.blit_text(
             surface,
@@ -125,8 +132,8 @@ class HelpOverlay:
         gap = min(62, (rect.height - 150) // len(rows))
         for i, (key, what) in enumerate(rows):
             y = rect.top + 130 + i * gap
-            th.blit_text(surface, key, 36, theme.GOLD, True, topright=(rect.left + 440, y))
-            text = th.fitted_text(what, 36, rect.width - 520, theme.INK)
+            th.blit_text(surface, key, HELP_SIZE, theme.GOLD, True, topright=(rect.left + 440, y))
+            text = th.fitted_text(what, HELP_SIZE, HELP_TEXT_WIDTH, theme.INK)
             surface.blit(text, (rect.left + 480, y))
 
 

@@ -411,3 +411,15 @@ def test_caption_lines_stay_apart_inside_the_bar(words: int) -> None:
         assert [line for line, _, _ in placed] == [caption] and sizes == {40}
     told = " ".join(line for line, _, _ in placed)
     assert told == caption or (words == 200 and told.endswith(ELLIPSIS))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it"])
+def test_host_keys_help_every_line_at_full_size(lang: str, make_app: Any) -> None:
+    """H's panel: no line shrunk to fit (French's "next step" line was)."""
+    from host.tv.overlays import HELP_SIZE, HELP_TEXT_WIDTH, HelpOverlay
+
+    app, _ = make_app(lang=lang)
+    rows = HelpOverlay(app.props, lambda: None).rows()
+    th = app.props.theme
+    assert all(th.measure(what, HELP_SIZE) <= HELP_TEXT_WIDTH for _, what in rows), lang
+    assert all(th.measure(key, HELP_SIZE, True) <= 440 - 40 for key, _ in rows)
