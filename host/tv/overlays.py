@@ -163,10 +163,10 @@ class ConfirmOverlay:
 
     def draw(self, surface: pygame.Surface) -> None:
         th = self.props.theme
-        rect = pygame.Rect(460, 340, 1000, 320)
+        rect = CONFIRM_PANEL
         draw_panel(surface, self.props, rect)
-        question = th.fitted_text(self.question, 54, rect.width - 80, theme.INK, bold=True)
-        surface.blit(question, question.get_rect(center=(rect.centerx, rect.top + 110)))
+        for line, size, place in question_lines(th, self.question):
+            th.blit_text(surface, line, size, theme.INK, True, midtop=place)
         th.blit_text(
             surface,
             self.props.t("confirm_keys"),
@@ -174,6 +174,22 @@ class ConfirmOverlay:
             theme.GOLD,
             center=(rect.centerx, rect.top + 220),
         )
+
+
+#: A yes/no question's panel, and its question's sizes (size, most lines), biggest first.
+CONFIRM_PANEL = pygame.Rect(460, 340, 1000, 320)
+QUESTION_SIZES = ((54, 1), (44, 2), (34, 3))
+
+
+def question_lines(th: theme.Theme, question: str) -> list[tuple[str, int, tuple[int, int]]]:
+    """Each line of a yes/no question with its size and where its top centre goes: wrapped
+    rather than shrunk (French's "new evening?" question was shrunk to small print), centred
+    above the keys' line."""
+    rect = CONFIRM_PANEL
+    size, lines = th.wrapped(question, rect.width - 80, QUESTION_SIZES, bold=True)
+    step = th.font(size, True).get_height()
+    top = rect.top + 110 - step * len(lines) // 2
+    return [(line, size, (rect.centerx, top + i * step)) for i, line in enumerate(lines)]
 
 
 class KickOverlay:

@@ -69,7 +69,7 @@ class Theme:
         self.texts = SurfaceCache(text_budget)  # keyed by (text, size, colour, bold)
         self._fitted: dict[tuple[str, int, int, bool, int], tuple[str, int]] = {}
         self._wrapped: dict[
-            tuple[str, int, tuple[tuple[int, int], ...]], tuple[int, list[str]]
+            tuple[str, int, tuple[tuple[int, int], ...], bool], tuple[int, list[str]]
         ] = {}
         self._glyphs: dict[bool, Glyphs] = {}
 
@@ -217,22 +217,22 @@ class Theme:
         return rect
 
     def wrapped(
-        self, text: str, max_width: int, sizes: tuple[tuple[int, int], ...]
+        self, text: str, max_width: int, sizes: tuple[tuple[int, int], ...], bold: bool = False
     ) -> tuple[int, list[str]]:
         """``text`` wrapped at the biggest of ``sizes`` — (size, most lines), biggest first —
         whose lines it fits in; at the last size, its last line ellipsized to hold the rest.
         Remembered like ``fitted_text``: the caption bar is drawn on every frame."""
-        key = (text, max_width, sizes)
+        key = (text, max_width, sizes, bold)
         found = self._wrapped.get(key)
         if found is None:
             for size, most in sizes:
-                lines = self.wrap(text, size, max_width)
-                widths = (self.measure(line, size) for line in lines)
+                lines = self.wrap(text, size, max_width, bold)
+                widths = (self.measure(line, size, bold) for line in lines)
                 if len(lines) <= most and max(widths, default=0) <= max_width:
                     break
             else:  # a word wider than the bar is cut too
                 lines = [*lines[: most - 1], " ".join(lines[most - 1 :])]
-                lines = [self.ellipsized(line, size, max_width) for line in lines]
+                lines = [self.ellipsized(line, size, max_width, bold) for line in lines]
             if len(self._wrapped) >= FITTED_LIMIT:
                 self._wrapped.clear()
             found = self._wrapped[key] = (size, lines)

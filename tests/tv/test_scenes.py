@@ -423,3 +423,31 @@ def test_host_keys_help_every_line_at_full_size(lang: str, make_app: Any) -> Non
     th = app.props.theme
     assert all(th.measure(what, HELP_SIZE) <= HELP_TEXT_WIDTH for _, what in rows), lang
     assert all(th.measure(key, HELP_SIZE, True) <= 440 - 40 for key, _ in rows)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it"])
+def test_yes_no_questions_wrap_at_a_readable_size(lang: str, make_app: Any) -> None:
+    """A yes/no question is wrapped, not shrunk (French's "new evening?" was small print), and
+    stays inside its panel above the keys' line."""
+    from host.tv.overlays import CONFIRM_PANEL, question_lines
+
+    app, _ = make_app(lang=lang)
+    th = app.props.theme
+    catalog = app.props.catalog
+    questions = {
+        key: catalog.t(lang, key, **params)
+        for key, params in (
+            ("tv.quit_question", {}),
+            ("evening.new_evening_question", {}),
+            ("tv.kick_question", {"name": "Maximilianus-Ott"}),  # 16 characters
+        )
+    }
+    for key, question in questions.items():
+        placed = question_lines(th, question)
+        assert " ".join(line for line, _, _ in placed) == question
+        for line, size, (x, top) in placed:
+            assert size >= 44, (key, size)
+            assert th.measure(line, size, True) <= CONFIRM_PANEL.width - 80
+            assert top >= CONFIRM_PANEL.top + 20
+            assert top + th.font(size, True).get_height() <= CONFIRM_PANEL.top + 195  # keys below
+            assert x == CONFIRM_PANEL.centerx
