@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import pygame
 
@@ -38,6 +39,8 @@ CALL_SIZE = 84
 BANNER_RADIUS = 24
 #: Cached plates are this many pixels apart in width (``plate_parts``).
 PLATE_STEP = 32
+#: A banner between the seats shrinks to this size before its text is cut.
+BANNER_MIN = 20
 #: How long the block call takes to pop in, and a cut King to fly aside turning over.
 CALL_POP_SECONDS = 0.35
 CUT_KING_SECONDS = 0.8
@@ -140,6 +143,36 @@ def band_width(spots: Iterable[SeatSpot], y: int, size: int) -> int:
     return free_width(list(spots), y - half, y + half)
 
 
+def seated_banner(
+    surface: pygame.Surface,
+    props: Props,
+    text: str,
+    size: int,
+    colour: theme.Colour,
+    spots: Iterable[SeatSpot],
+    y: int = BANNER_Y,
+) -> pygame.Rect:
+    """``banner`` between the seats, at the biggest size up to ``size`` that fits its own band."""
+    fit, width = banner_fit(props.theme, text, size, y, tuple(spots))
+    return banner(surface, props, text, fit, colour, y, width)
+
+
+@lru_cache(maxsize=256)
+def banner_fit(
+    th: theme.Theme, text: str, size: int, y: int, spots: tuple[SeatSpot, ...]
+) -> tuple[int, int]:
+    """The size of a banner at ``y`` and the width it may take: the biggest up to ``size``
+    whose band between the seats holds the whole text. Why: the band was measured at
+    ``size`` and the text shrunk into it, so a banner a little too tall for the gap under the
+    top seats was squeezed between them (French's "Carte la plus basse : 3" fell from 60 to 32
+    px where 52 clears the plates and fits). Remembered: banners are drawn every frame."""
+    for candidate in range(size, BANNER_MIN - 1, -2):
+        width = band_width(spots, y, candidate)
+        if th.measure(text, candidate, True) <= min(1300, width - 50):
+            return candidate, width
+    return BANNER_MIN, band_width(spots, y, BANNER_MIN)  # shrunk further by ``banner``
+
+
 def winners_banner(
     surface: pygame.Surface, props: Props, stage: Stage, spots: Iterable[SeatSpot] = ()
 ) -> list[pygame.Rect]:
@@ -148,35 +181,13 @@ def winners_banner(
     names = [stage.name_of(w) for w in stage.winners]
     if len(names) == 1:
         return [
-            banner(
-                surface,
-                props,
-                props.t("winner", name=names[0]),
-                84,
-                theme.GOLD,
-                max_width=band_width(spots, BANNER_Y, 84),
-            )
+            seated_banner(surface, props, props.t("winner", name=names[0]), 84, theme.GOLD, spots)
         ]
     if not names:
         return []
     return [
-        banner(
-            surface,
-            props,
-            props.t("joint_winners"),
-            84,
-            theme.GOLD,
-            max_width=band_width(spots, BANNER_Y, 84),
-        ),
-        banner(
-            surface,
-            props,
-            " · ".join(names),
-            40,
-            theme.INK,
-            y=SUBTITLE_Y,
-            max_width=band_width(spots, SUBTITLE_Y, 40),
-        ),
+        seated_banner(surface, props, props.t("joint_winners"), 84, theme.GOLD, spots),
+        seated_banner(surface, props, " · ".join(names), 40, theme.INK, spots, SUBTITLE_Y),
     ]
 
 
@@ -255,15 +266,7 @@ class Move:
     ) -> None:
         if self.layer == "top":
             self.mark(
-                banner(
-                    self.surface,
-                    self.props,
-                    text,
-                    size,
-                    colour,
-                    y,
-                    band_width(self.spots.values(), y, size),
-                )
+                seated_banner(self.surface, self.props, text, size, colour, self.spots.values(), y)
             )
 
 

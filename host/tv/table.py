@@ -18,7 +18,6 @@ from host.rules.contract import RevealEvent
 from host.tv import theme
 from host.tv.cards import card_size
 from host.tv.layout import (
-    BANNER_Y,
     SUBTITLE_Y,
     TABLE_CENTRE,
     TABLE_RADII,
@@ -31,12 +30,11 @@ from host.tv.layout import (
 from host.tv.moves import (
     PILE_WIDTH,
     Move,
-    band_width,
-    banner,
     confetti,
     draw_move,
     label,
     point,
+    seated_banner,
     shown_king,
     winners_banner,
 )
@@ -514,39 +512,31 @@ class TableScene:
         if stage.phase == "reveal":
             if stage.lowest:
                 painted.append(
-                    banner(
+                    seated_banner(
                         surface,
                         props,
                         props.t("lowest", rank=props.rank_name(stage.lowest)),
                         56,
                         theme.ALERT,
-                        max_width=band_width(spots, BANNER_Y, 56),
+                        spots,
                     )
                 )
             if stage.next_dealer:
                 painted.append(
-                    banner(
+                    seated_banner(
                         surface,
                         props,
                         props.t("next_deal_hint", name=stage.name_of(stage.next_dealer)),
                         32,
                         theme.INK,
-                        y=SUBTITLE_Y,
-                        max_width=band_width(spots, SUBTITLE_Y, 32),
+                        spots,
+                        SUBTITLE_Y,
                     )
                 )
         elif stage.phase == "game_over":
             winners_banner(surface, props, stage, spots)
             y = SUBTITLE_Y + (90 if len(stage.winners) > 1 else 0)
-            banner(
-                surface,
-                props,
-                props.t("new_game_hint"),
-                32,
-                theme.INK,
-                y=y,
-                max_width=band_width(spots, y, 32),
-            )
+            seated_banner(surface, props, props.t("new_game_hint"), 32, theme.INK, spots, y)
             draw_standings(surface, props, stage, spots, y + 44)
             return None
         return painted

@@ -11,7 +11,7 @@ import pytest
 from host.rules import Call, View
 from host.tv import theme
 from host.tv.app import TVApp
-from host.tv.layout import seat_spots
+from host.tv.layout import BANNER_Y, seat_spots
 from host.tv.lobby import PLAYERS_X
 from host.tv.seats import card_rect, plate_rect
 from host.tv.stage import DEAL_FLIGHT, DEAL_STAGGER, Stage
@@ -451,3 +451,33 @@ def test_yes_no_questions_wrap_at_a_readable_size(lang: str, make_app: Any) -> N
             assert top >= CONFIRM_PANEL.top + 20
             assert top + th.font(size, True).get_height() <= CONFIRM_PANEL.top + 195  # keys below
             assert x == CONFIRM_PANEL.centerx
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it"])
+def test_banners_take_the_biggest_size_that_clears_the_seats(lang: str, make_app: Any) -> None:
+    """A banner's band between the seats is measured at the size it is drawn at: at 7 seats,
+    "Lowest card: 3" was squeezed to 24 px (14 in French) into the band a 60 px banner would
+    need, where at 56 px it clears the seats and fits."""
+    from host.tv.moves import BANNER_MIN, band_width, banner_fit
+
+    app, _ = make_app(lang=lang)
+    th = app.props.theme
+    texts = {
+        app.props.t("lowest", rank="3"): 56,
+        app.props.t("call_cuckoo"): 84,
+        app.props.t("winner", name="François"): 84,
+    }
+    for count in range(3, 13):
+        spots = tuple(seat_spots(count))
+        for text, size in texts.items():
+            fit, width = banner_fit(th, text, size, BANNER_Y, spots)
+            assert BANNER_MIN <= fit <= size
+            assert width == band_width(spots, BANNER_Y, fit)  # the band of the size drawn
+            assert th.measure(text, fit, True) <= min(1300, width - 50) or fit == BANNER_MIN
+            bigger = range(fit + 2, size + 1, 2)
+            assert all(  # none bigger would have fitted its own band
+                th.measure(text, s, True) > min(1300, band_width(spots, BANNER_Y, s) - 50)
+                for s in bigger
+            )
+    seven = tuple(seat_spots(7))
+    assert banner_fit(th, app.props.t("lowest", rank="3"), 56, BANNER_Y, seven)[0] >= 48
