@@ -18,6 +18,7 @@ import pygame
 from host.rules.contract import StandingsRow
 from host.tv import theme
 from host.tv.layout import CAPTION_HEIGHT, seat_spots
+from host.tv.lobby import RULES_TOP, rule_step
 from host.tv.scene import Props
 from host.tv.seats import card_rect, plate_rect
 from host.tv.stage import Stage
@@ -253,7 +254,8 @@ def draw_lobby_standings(surface: pygame.Surface, props: Props, stage: Stage) ->
     if not rows:
         return
     # Below the house rules (one line each), above the join address.
-    top = max(LOBBY_BOX.top, 530 + 44 * max(1, len(stage.house_rules)))
+    shown_rules = max(1, len(stage.house_rules))
+    top = max(LOBBY_BOX.top, RULES_TOP + 10 + rule_step(shown_rules) * shown_rules)
     shown = min(len(rows), 4, (LOBBY_BOX.bottom - top - 56) // 36)
     if shown <= 0:
         return

@@ -19,6 +19,19 @@ QR_BOX = pygame.Rect(80, 190, 560, 560)
 MIDDLE_X = 720
 PLAYERS_X = 1240
 ROW = 46
+#: The join address, under the QR code: long ones reach into the house rules' column.
+URL_TOP = QR_BOX.bottom + 108
+#: The house rules' list: its first line, and its line step (closer when all eight are on).
+RULES_TOP = 520
+RULE_STEP = 44
+RULE_SIZE = 32
+
+
+def rule_step(count: int) -> int:
+    """The step between house-rule lines: ``RULE_STEP``, or less so that the last line ends
+    above the join address (with all eight rules on, it ran into a long address)."""
+    room = URL_TOP - 8 - RULES_TOP - (RULE_SIZE + 6)  # the last line's own height
+    return min(RULE_STEP, room // max(1, count - 1))
 
 
 class LobbyScene:
@@ -77,7 +90,7 @@ class LobbyScene:
             midtop=(QR_BOX.centerx, QR_BOX.bottom + 70),
         )
         url = th.fitted_text(props.join_url, 40, 1100, theme.INK, bold=True)
-        surface.blit(url, url.get_rect(topleft=(QR_BOX.left, QR_BOX.bottom + 108)))
+        surface.blit(url, url.get_rect(topleft=(QR_BOX.left, URL_TOP)))
         th.blit_text(surface, props.t("room_code"), 34, theme.MUTED_INK, topleft=(MIDDLE_X, 210))
         room = self.stage.room or _room_from_url(props.join_url)
         th.blit_text(surface, room, 150, theme.GOLD, True, topleft=(MIDDLE_X - 6, 250))
@@ -92,9 +105,10 @@ class LobbyScene:
             for rule in ids
             if rule in RULE_FIELDS
         ] or [props.t("standard_rules")]
+        step = rule_step(len(lines))
         for i, line in enumerate(lines):
-            text = th.fitted_text(f"• {line}", 32, PLAYERS_X - MIDDLE_X - 40, theme.INK)
-            surface.blit(text, (MIDDLE_X, 520 + i * 44))
+            text = th.fitted_text(f"• {line}", RULE_SIZE, PLAYERS_X - MIDDLE_X - 40, theme.INK)
+            surface.blit(text, (MIDDLE_X, RULES_TOP + i * step))
 
     def _draw_players(self, surface: pygame.Surface) -> None:
         props, th = self.props, self.props.theme

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import Any, cast
 
 import pygame
 import pytest
@@ -481,3 +481,26 @@ def test_banners_take_the_biggest_size_that_clears_the_seats(lang: str, make_app
             )
     seven = tuple(seat_spots(7))
     assert banner_fit(th, app.props.t("lowest", rank="3"), 56, BANNER_Y, seven)[0] >= 48
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it"])
+def test_lobby_all_house_rules_end_above_a_long_join_address(
+    lang: str, canvas: pygame.Surface, catalog: Any
+) -> None:
+    """All eight house rules and the longest IPv4 address: the rules' list ends above the
+    address, which reaches into their column (the last rule ran into it)."""
+    from host.rules.options import RULE_FIELDS
+    from host.tv.lobby import MIDDLE_X, QR_BOX, RULE_SIZE, RULES_TOP, URL_TOP, rule_step
+
+    height = theme.Theme().font(RULE_SIZE).get_height()
+    for count in range(1, len(RULE_FIELDS) + 1):
+        assert RULES_TOP + (count - 1) * rule_step(count) + height <= URL_TOP - 4
+    url = "http://192.168.100.200:8000/?room=CAKE"
+    table = view("lobby", house_rules=list(RULE_FIELDS))
+    app = TVApp(cast(Any, StillSession(table)), None, catalog, lang=lang, join_url=url)
+    app.render(canvas)
+    width = app.props.theme.measure(url, 40, True)
+    qr_left = QR_BOX.left
+    assert qr_left + width > MIDDLE_X  # the address does reach under the rules
+    gap = [canvas.get_at((x, URL_TOP - 3))[:3] for x in range(MIDDLE_X, qr_left + width)]
+    assert set(gap) == {canvas.get_at((MIDDLE_X, URL_TOP - 3))[:3]}  # nothing drawn there
