@@ -163,9 +163,10 @@ def banner_fit(
 ) -> tuple[int, int]:
     """The size of a banner at ``y`` and the width it may take: the biggest up to ``size``
     whose band between the seats holds the whole text. Why: the band was measured at
-    ``size`` and the text shrunk into it, so a banner a little too tall for the gap under the
-    top seats was squeezed between them (French's "Carte la plus basse : 3" fell from 60 to 32
-    px where 52 clears the plates and fits). Remembered: banners are drawn every frame."""
+    ``size`` and the text shrunk into it, so a banner a little too tall to pass between the
+    seats was squeezed into the narrow gap between the seats it met (at 7 seats the reveal's
+    60 px "Lowest card: 3" fell to 24 px, and to 14 in French, where 56 px clears them).
+    Remembered: banners are drawn every frame."""
     for candidate in range(size, BANNER_MIN - 1, -2):
         width = band_width(spots, y, candidate)
         if th.measure(text, candidate, True) <= min(1300, width - 50):
