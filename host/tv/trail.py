@@ -110,7 +110,8 @@ def draw_standings(
 def standings_lines(
     props: Props, stage: Stage, spots: list[SeatSpot], top: int
 ) -> list[tuple[str, pygame.Surface, pygame.Rect]]:
-    """The final standings' lines (text, image) and where they go, between the seats from ``top`` down.
+    """The final standings' lines (text, image) and where they go: between the seats, from
+    ``top`` down.
 
     The biggest of ``STANDINGS_SIZES`` at which every player's entry fits; only if none does,
     as many lines as fit at the smallest. Why: longer phrases (French: "hors jeu à la manche
