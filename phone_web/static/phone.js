@@ -595,12 +595,14 @@
     setText(byId("me-status"), statusText(view));
   }
 
-  /** At game over the winner reads "You win!" and the others "Game over", not "Playing". */
+  /** At game over the winner reads "You win!" and the others "Game over", not "Playing";
+   * in the lobby a seated guest reads "In the game" (nothing is being played yet). */
   function statusText(view) {
     const me = view.me;
     if (view.phase === "game_over" && me.status !== "waiting") {
       return t((view.winners || []).includes(me.id) ? "you_win" : "status_lost");
     }
+    if (view.phase === "lobby" && me.status === "active") return t("status_lobby");
     return t("status_" + me.status);
   }
 

@@ -159,6 +159,8 @@ class StoryChecks:
             key = f"status_{status}"
             if table["phase"] == "game_over":  # issue 12.7: never "Playing" at the end
                 key = "you_win" if pid in table["winners"] else "status_lost"
+            elif table["phase"] == "lobby" and status == "active":  # nothing played yet
+                key = "status_lobby"
             assert phone.text("#me-status") == self.t(key)
             if table["phase"] == "game_over" and len(table["winners"]) == 1:
                 winner = table["winners"][0]

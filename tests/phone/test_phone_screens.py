@@ -229,3 +229,20 @@ def test_issue12_this_round_heading_only_over_lines(live_server: Any, phone_fact
     phone.wait_step(session.step)
     assert phone.page.is_visible("#story-part")
     assert phone.page.locator("#story li").count() >= 1
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("en-GB", "en"), ("fr-FR", "fr")])
+def test_issue12_lobby_status_is_in_the_game_not_playing(
+    live_server: Any, phone_factory: Any, locale: str, lang: str
+) -> None:
+    """Before the first deal a seated guest reads "In the game", not "Playing" (nothing is
+    being played yet); once dealt in, "Playing"."""
+    server = live_server()
+    session = server.session
+    phones = seat_three(server, phone_factory, locale)
+    phone = next(iter(phones.values()))
+    phone.wait_step(session.step)
+    assert phone.text("#me-status") == t("status_lobby", lang)
+    session.act(phone.player_id, "start", session.step)
+    phone.wait_step(session.step)
+    assert phone.text("#me-status") == t("status_active", lang)
