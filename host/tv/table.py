@@ -184,11 +184,11 @@ class TableScene:
         self.stage = stage
         self.props = props
         self.give_way = give_way
+        """Called between the pieces of a frame: waits while a phone's request is being
+        served (``host/phones_first.py``); by default it returns at once."""
         self.trail = trail
         """False: no round's trail in the top-left corner ("How to play" puts its badge there,
         and its captions tell each move as it happens)."""
-        """Called between the pieces of a frame: waits while a phone's request is being
-        served (``host/phones_first.py``); by default it returns at once."""
         self._felt: pygame.Surface | None = None  # the felt under everything (``_draw_under``)
         self.still = StillLayer(self._felt_surface)
         """What holds still: the felt, header, piles and every seat that does not move."""
