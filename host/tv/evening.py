@@ -131,19 +131,12 @@ def row_layout(count: int, room: int, titled: bool, line_height: Callable[[int],
 
 def headings(th: Theme, texts: Sequence[str], width: int) -> tuple[int, list[list[str]]]:
     """The columns' headings, each in at most two lines, all at one size: the biggest up to
-    ``HEAD_SIZE`` at which every word fits ``width``. Wrapped rather than shrunk one by one
-    (a heading shrunk alone to fit read as small print across the room)."""
-    size = HEAD_SIZE
-    while True:
-        lines = [th.wrap(text, size, width, bold=True) for text in texts]
-        fits = all(
-            len(wrapped) <= 2 and all(th.measure(line, size, True) <= width for line in wrapped)
-            for wrapped in lines
-        )
-        if fits or size <= HEAD_MIN:
-            break
-        size -= 2
-    return size, [[th.ellipsized(line, size, width, True) for line in w[:2]] for w in lines]
+    ``HEAD_SIZE`` at which every heading fits ``width`` (``Theme.wrapped`` for each, then the
+    smallest of their sizes). Wrapped rather than shrunk one by one (a heading shrunk alone to
+    fit read as small print across the room)."""
+    sizes = tuple((size, 2) for size in range(HEAD_SIZE, HEAD_MIN - 1, -2))
+    size = min(th.wrapped(text, width, sizes, bold=True)[0] for text in texts)
+    return size, [th.wrapped(text, width, ((size, 2),), bold=True)[1] for text in texts]
 
 
 @dataclass(frozen=True)
