@@ -57,10 +57,24 @@ def caption_lines(th: theme.Theme, caption: str) -> list[tuple[str, int, tuple[i
     two at 36, three at 26, the block centred in the bar, a font's height apart. Why: two
     lines at 40 px were set 33 px apart and ran into each other."""
     bar = caption_bar_rect()
-    size, lines = th.wrapped(caption, CAPTION_WIDTH, CAPTION_SIZES)
-    step = th.font(size).get_height()
-    top = bar.top + 1 + (bar.height - 1 - step * len(lines)) // 2  # below the 2 px edge line
-    return [(line, size, (bar.centerx, top + i * step)) for i, line in enumerate(lines)]
+    middle = bar.top + 1 + (bar.height - 1) // 2  # of the bar below its 2 px edge line
+    return centred_lines(th, caption, CAPTION_WIDTH, CAPTION_SIZES, (bar.centerx, middle))
+
+
+def centred_lines(
+    th: theme.Theme,
+    text: str,
+    width: int,
+    sizes: tuple[tuple[int, int], ...],
+    centre: tuple[int, int],
+    bold: bool = False,
+) -> list[tuple[str, int, tuple[int, int]]]:
+    """``text`` wrapped by ``Theme.wrapped`` into a block centred on ``centre``, its lines a
+    font's height apart: each line with its size and where its top centre goes."""
+    size, lines = th.wrapped(text, width, sizes, bold)
+    step = th.font(size, bold).get_height()
+    top = centre[1] - step * len(lines) // 2
+    return [(line, size, (centre[0], top + i * step)) for i, line in enumerate(lines)]
 
 
 def _shade() -> pygame.Surface:
@@ -186,10 +200,8 @@ def question_lines(th: theme.Theme, question: str) -> list[tuple[str, int, tuple
     rather than shrunk (French's "new evening?" question was shrunk to small print), centred
     above the keys' line."""
     rect = CONFIRM_PANEL
-    size, lines = th.wrapped(question, rect.width - 80, QUESTION_SIZES, bold=True)
-    step = th.font(size, True).get_height()
-    top = rect.top + 110 - step * len(lines) // 2
-    return [(line, size, (rect.centerx, top + i * step)) for i, line in enumerate(lines)]
+    centre = (rect.centerx, rect.top + 110)
+    return centred_lines(th, question, rect.width - 80, QUESTION_SIZES, centre, bold=True)
 
 
 class KickOverlay:
