@@ -3,6 +3,7 @@ and each line's titles on a line of their own that never runs into the next name
 
 from __future__ import annotations
 
+import functools
 from typing import Any, cast
 
 import pygame
@@ -57,7 +58,14 @@ def _app(catalog: Catalog, count: int, titled: bool, lang: str = "en") -> TVApp:
 
 
 def _height(size: int) -> int:
-    return pygame.font.Font(theme.font_path(), size).get_height()
+    """The font's height, as the TV measures it (``Theme.font`` keeps each size's font)."""
+    return _theme().font(size).get_height()
+
+
+@functools.cache
+def _theme() -> theme.Theme:
+    """One theme for the module's measurements, made on first use (not at import)."""
+    return theme.Theme()
 
 
 @pytest.mark.parametrize("titled", [True, False])
