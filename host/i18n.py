@@ -10,12 +10,15 @@ the placeholder named by "by" starts with a vowel sound (``starts_with_vowel``).
 built by concatenation: whole phrases only.
 
 Why one place: a missing or mistyped key must fail loudly in tests, and adding a
-language must mean adding files, not code.
+language must mean adding files, not code. French typography is applied here too
+(``typeset``): the catalogs are written with plain spaces, and a loaded French message never
+breaks a line before its "!" or ":".
 """
 
 from __future__ import annotations
 
 import json
+import re
 import string
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -31,6 +34,31 @@ DEFAULT_LANGUAGE = "en"
 LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "fr": "Français", "it": "Italiano"}
 
 Message = str | dict[str, str]
+
+NO_BREAK_SPACE = "\u00a0"
+"""French puts a space before ``! ? : ; »`` and after ``«``, and that space must not break a
+line: on a narrow phone "Coucou !" would otherwise end one line with "Coucou" and start the
+next with a lone "!". The ordinary no-break space (U+00A0), not the narrow one (U+202F):
+every font and every console code page has it, and it is as wide as the space it replaces, so
+no layout moves."""
+
+_FRENCH_SPACES = re.compile(r" (?=[!?:;»])|(?<=«) ")
+
+
+def typeset(lang: str, text: str) -> str:
+    """``text`` with its language's typographic spaces: French's ``Coucou !`` keeps its
+    ``!`` on the line of ``Coucou`` (``NO_BREAK_SPACE``). Other languages are left as written."""
+    if lang != "fr":
+        return text
+    return _FRENCH_SPACES.sub(NO_BREAK_SPACE, text)
+
+
+def _typeset_message(lang: str, message: Message) -> Message:
+    if isinstance(message, dict):  # plural forms, or an elision whose "by" names a placeholder
+        return {
+            form: text if form == "by" else typeset(lang, text) for form, text in message.items()
+        }
+    return typeset(lang, message)
 
 
 class MissingTranslation(KeyError):
@@ -102,7 +130,10 @@ def _default_root() -> Path:
 
 @dataclass
 class Catalog:
-    """All messages of all languages, loaded once at start-up and then read-only."""
+    """All messages of all languages, loaded once at start-up and then read-only.
+
+    ``load`` typesets each message as it reads it (``typeset``), so every use of a message
+    (the TV, the phones' page, the voice's captions, the CLI) gets the same text."""
 
     messages: dict[str, dict[str, Message]] = field(default_factory=dict)
 
@@ -116,7 +147,7 @@ class Catalog:
                 domain = path.stem
                 data = json.loads(path.read_text(encoding="utf-8"))
                 for name, value in data.items():
-                    table[f"{domain}.{name}"] = value
+                    table[f"{domain}.{name}"] = _typeset_message(lang, value)
             messages[lang] = table
         return cls(messages)
 

@@ -137,4 +137,4 @@ def test_a_state_folder_that_cannot_hold_a_save_fails(tmp_path: Path) -> None:
 def test_the_report_speaks_the_hosts_language(tmp_path: Path) -> None:
     _, text = run(healthy(tmp_path), tmp_path, lang="fr")
     assert "Les téléphones rejoindront la partie sur http://192.168.1.20:8000/" in text
-    assert text.rstrip().endswith("Tout est prêt : la fête peut commencer.")
+    assert text.rstrip().endswith("Tout est prêt\u00a0: la fête peut commencer.")

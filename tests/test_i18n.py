@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 
 from host.i18n import (
     LANGUAGES,
+    NO_BREAK_SPACE,
     Catalog,
     MissingTranslation,
     best_language,
@@ -16,7 +19,10 @@ from host.i18n import (
     placeholders,
     plural_form,
     starts_with_vowel,
+    typeset,
 )
+
+I18N_ROOT = Path(__file__).resolve().parents[1] / "assets" / "i18n"
 
 
 @pytest.fixture(scope="module")
@@ -109,14 +115,14 @@ def test_italian_takes_the_euphonic_d_before_a_vowel(catalog: Catalog) -> None:
 
 def test_issue12_calls_follow_the_seeds(catalog: Catalog) -> None:
     assert (
-        catalog.t("fr", "voice.cuckoo") == "Cuckoo !"
-        and catalog.t("fr", "voice.chase") == "Chasse !"
+        catalog.t("fr", "voice.cuckoo") == f"Cuckoo{NO_BREAK_SPACE}!"
+        and catalog.t("fr", "voice.chase") == f"Chasse{NO_BREAK_SPACE}!"
     )
     assert (
         catalog.t("it", "voice.cuckoo") == "Cuckoo!" and catalog.t("it", "voice.chase") == "Chase!"
     )
     assert (
-        catalog.t("fr", "tv.call_cuckoo") == "CUCKOO !"
+        catalog.t("fr", "tv.call_cuckoo") == f"CUCKOO{NO_BREAK_SPACE}!"
         and catalog.t("it", "tv.call_chase") == "CHASE!"
     )
     for lang in ("fr", "it"):
@@ -180,3 +186,31 @@ def test_accented_names_pass_through_unchanged(catalog: Catalog) -> None:
     for lang in LANGUAGES:
         text = catalog.t(lang, "sim.verdict_stronger", stronger="Chloé", weaker="Niccolò")
         assert "Chloé" in text and "Niccolò" in text
+
+
+def test_french_marks_keep_to_their_word(catalog: Catalog) -> None:
+    """French spaces its "! ? : ; »" and "«" off their words, and no phone or TV may break a
+    line there ("Coucou" / "!"): every loaded French message holds that space unbreakable."""
+    typeset_spaces = 0
+    for key, message in catalog.messages["fr"].items():
+        for form, text in forms(message).items():
+            assert not re.search(r"\s(?=[!?:;»])|(?<=«)\s", text.replace(NO_BREAK_SPACE, "")), (
+                key,
+                form,
+                text,
+            )
+            typeset_spaces += text.count(NO_BREAK_SPACE)
+    assert typeset_spaces > 100  # the catalogs write plain spaces; loading typesets ~150 of them
+    assert catalog.t("fr", "phone.you_out") == f"Tu es hors jeu{NO_BREAK_SPACE}!"
+    assert catalog.t("fr", "tv.turn_of", name="Alan") == "Au tour d’Alan"  # elision intact
+    raw = json.loads((Path(I18N_ROOT) / "fr" / "phone.json").read_text(encoding="utf-8"))
+    assert raw["you_out"] == "Tu es hors jeu !"  # translators type a plain space
+
+
+def test_typeset_changes_only_french_spaces_before_the_marks() -> None:
+    nbsp = NO_BREAK_SPACE
+    assert typeset("fr", "Annonce « Chasse ! »") == f"Annonce «{nbsp}Chasse{nbsp}!{nbsp}»"
+    assert typeset("fr", "Linux : sudo ; ok ? oui") == f"Linux{nbsp}: sudo{nbsp}; ok{nbsp}? oui"
+    assert typeset("fr", "10:30, http://x.fr/?a=1 !!") == f"10:30, http://x.fr/?a=1{nbsp}!!"
+    for lang in ("en", "it"):
+        assert typeset(lang, "Cuckoo ! : « x »") == "Cuckoo ! : « x »"

@@ -9,6 +9,7 @@ drawn 60 times a second during animations.
 from __future__ import annotations
 
 import logging
+import re
 import unicodedata
 from importlib import resources
 from pathlib import Path
@@ -50,6 +51,8 @@ ELLIPSIS = "\u2026"
 FITTED_LIMIT = 2000
 #: What a font may raise for an odd text (zero width, unencodable surrogates, too long…).
 _FONT_ERRORS = (pygame.error, UnicodeError, ValueError, OverflowError, MemoryError)
+#: Where ``Theme.wrap`` may break a line: any run of white space but the no-break ones.
+_BREAKING_SPACES = re.compile(r"[^\S\u00a0\u2007\u202f]+")
 
 
 def font_path(bold: bool = False) -> Path:
@@ -239,10 +242,13 @@ class Theme:
         return found
 
     def wrap(self, text: str, size: int, max_width: int, bold: bool = False) -> list[str]:
-        """Split a phrase into lines that fit ``max_width`` (word by word)."""
+        """Split a phrase into lines that fit ``max_width`` (word by word).
+
+        Only breaking spaces part words: a no-break space (French "Coucou\u00a0!",
+        ``host.i18n.typeset``) holds its two sides together, which ``str.split()`` would not."""
         lines: list[str] = []
         line = ""
-        for word in text.split():
+        for word in _BREAKING_SPACES.split(text.strip()):
             candidate = f"{line} {word}".strip()
             if line and self.measure(candidate, size, bold) > max_width:
                 lines.append(line)

@@ -151,8 +151,8 @@ BUTTON_WORDS = {
     "cut": ("Cut", "Couper", "Taglia"),
 }
 CALLS = {
-    "call_cuckoo": ("Cuckoo!", "Cuckoo !", "Cuckoo!"),
-    "call_chase": ("Chase!", "Chasse !", "Chase!"),
+    "call_cuckoo": ("Cuckoo!", "Cuckoo\u00a0!", "Cuckoo!"),
+    "call_chase": ("Chase!", "Chasse\u00a0!", "Chase!"),
 }
 
 
@@ -246,3 +246,52 @@ def test_issue12_lobby_status_is_in_the_game_not_playing(
     session.act(phone.player_id, "start", session.step)
     phone.wait_step(session.step)
     assert phone.text("#me-status") == t("status_active", lang)
+
+
+#: In the page: at each width from the text's own down to that of its last word and mark (below
+#: which the page's ``overflow-wrap`` breaks inside words), is the text broken onto two lines,
+#: and is its last character (the mark) on another line than the word before its space?
+LONE_MARK_JS = """(text) => {
+    const box = document.createElement('div');
+    box.style.cssText = 'position:absolute;left:0;top:0;font-size:32px;font-weight:700';
+    box.textContent = text;
+    document.body.append(box);
+    const node = box.firstChild;
+    const top = (i) => {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        return range.getBoundingClientRect().top;
+    };
+    const mark = text.length - 1, word = text.length - 3;
+    box.style.width = 'max-content';
+    const full = Math.ceil(box.getBoundingClientRect().width);
+    const last = document.createRange();
+    last.setStart(node, text.lastIndexOf(' ', word - 1) + 1);
+    last.setEnd(node, text.length);
+    const least = Math.ceil(last.getBoundingClientRect().width) + 4;
+    let broken = 0, lone = 0;
+    for (let w = full; w >= least; w -= 4) {
+        box.style.width = w + 'px';
+        if (top(0) !== top(mark)) broken++;
+        if (top(word) !== top(mark)) lone++;
+    }
+    box.remove();
+    return [broken, lone];
+}"""
+
+
+def test_french_marks_never_start_a_line_on_the_phone(live_server: Any, phone_factory: Any) -> None:
+    """French writes "À toi de jouer !": the page's catalog holds that space unbreakable
+    (``host.i18n.typeset``), so a narrow phone never shows a "!" alone on a line."""
+    server = live_server()
+    phone: Phone = phone_factory("iPhone SE", "fr-FR")
+    phone.open(f"{server.url}/?room=TEST")
+    text = phone.page.evaluate("() => window.cuckoo.t('your_turn')")
+    assert text == t("your_turn", "fr") and text.endswith("\u00a0!")
+    broken, lone = phone.page.evaluate(LONE_MARK_JS, text)
+    assert broken > 0 and lone == 0
+    # The same words with a plain space: the browser does leave the "!" alone, so the check
+    # above can fail.
+    broken, lone = phone.page.evaluate(LONE_MARK_JS, text.replace("\u00a0", " "))
+    assert lone > 0

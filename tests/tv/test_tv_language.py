@@ -69,3 +69,28 @@ def test_issue12_the_tv_language_survives_a_restart(tmp_path: Path) -> None:
     assert starting_language("fr", True, "it") == "fr"  # a typed --lang wins
     path.write_text("{not json", encoding="utf-8")
     assert load_language(path) is None
+
+
+def test_french_marks_stay_on_their_words_line(catalog: Catalog, canvas: pygame.Surface) -> None:
+    """French's space before "!" or ":" is a no-break space (``host.i18n.typeset``): at every
+    width the TV wraps a French line, no line starts with the mark its word left behind."""
+    from host.tv.theme import Theme
+
+    th = Theme()
+    texts = [
+        catalog.t("fr", "phone.your_turn"),
+        catalog.t("fr", "tv.turn_of", name="Alan") + " " + catalog.t("fr", "voice.cuckoo"),
+        catalog.t("fr", "doctor.library_hint"),
+    ]
+    breaks = 0
+    for text in texts:
+        full = th.measure(text, 40)
+        for width in range(full, 40, -8):
+            lines = th.wrap(text, 40, width)
+            breaks += len(lines) - 1
+            assert " ".join(lines) == " ".join(text.split(" ")), (text, width)
+            assert not any(line.startswith(("!", ":", "?", ";", "»")) for line in lines), lines
+    assert breaks > 0  # the widths did force breaks
+    # The same words with plain spaces do leave a "!" alone: the test would see it.
+    plain = th.wrap("À toi de jouer !", 40, th.measure("À toi de jouer", 40) + 2)
+    assert plain[-1] == "!"

@@ -159,7 +159,9 @@ def test_unknown_event_kind_is_a_clear_error(catalog: Catalog) -> None:
         say(catalog, "en", {"type": "teleport"})
 
 
-@pytest.mark.parametrize("lang, call", [("en", "Cuckoo!"), ("fr", "Cuckoo !"), ("it", "Cuckoo!")])
+@pytest.mark.parametrize(
+    "lang, call", [("en", "Cuckoo!"), ("fr", "Cuckoo\u00a0!"), ("it", "Cuckoo!")]
+)
 def test_r7_a_shown_king_makes_the_host_call_cuckoo(catalog: Catalog, lang: str, call: str) -> None:
     lines = say(
         catalog,
@@ -171,7 +173,9 @@ def test_r7_a_shown_king_makes_the_host_call_cuckoo(catalog: Catalog, lang: str,
     assert catalog.t(lang, "voice.king_S") in lines[1]
 
 
-@pytest.mark.parametrize("lang, call", [("en", "Chase!"), ("fr", "Chasse !"), ("it", "Chase!")])
+@pytest.mark.parametrize(
+    "lang, call", [("en", "Chase!"), ("fr", "Chasse\u00a0!"), ("it", "Chase!")]
+)
 def test_h8_the_call_is_chase(catalog: Catalog, lang: str, call: str) -> None:
     event = {"type": "blocked", "player": "p2", "target": "p3", "king": "KS", "call": "chase"}
     assert say(catalog, lang, event)[0] == call
@@ -224,7 +228,11 @@ def test_r11_the_reveal_speaks_only_the_lowest_rank(catalog: Catalog) -> None:
     "lang, one, two",
     [
         ("en", "Marie loses a life: 1 left.", "Marie loses a life: 2 left."),
-        ("fr", "Marie perd une vie : il en reste 1.", "Marie perd une vie : il en reste 2."),
+        (
+            "fr",
+            "Marie perd une vie\u00a0: il en reste 1.",
+            "Marie perd une vie\u00a0: il en reste 2.",
+        ),
         ("it", "Marie perde una vita: ne resta 1.", "Marie perde una vita: ne restano 2."),
     ],
 )
@@ -237,7 +245,9 @@ def test_r11_life_lost_uses_the_plural_of_each_language(
 
 
 def test_r12_r14_out_and_joint_winners(catalog: Catalog) -> None:
-    assert say(catalog, "fr", {"type": "eliminated", "player": "p5"}) == ["François est hors jeu !"]
+    assert say(catalog, "fr", {"type": "eliminated", "player": "p5"}) == [
+        "François est hors jeu\u00a0!"
+    ]
     joint = {"type": "game_over", "winners": ["p3", "p4", "p5"], "joint": True}
     assert say(catalog, "it", joint) == ["Vittoria condivisa: Chloé, Niccolò e François!"]
     assert say(catalog, "en", {"type": "game_over", "winners": ["p4"], "joint": False}) == [

@@ -74,9 +74,9 @@ def test_r5_r11_a_round_played_through_the_session_is_announced_without_secrets(
         dealer = session.view(None)["players"]
         dealer_name = next(p["name"] for p in dealer if p["id"] == dealt["dealer"])
         # R4: the first dealer is told once ("Round 1 — … deals" would repeat it).
-        assert f"Nouvelle partie ! {dealer_name} donne en premier." in said
+        assert f"Nouvelle partie\u00a0! {dealer_name} donne en premier." in said
         assert not any(text.startswith("Manche 1") for text in said)
-        assert any(text.startswith("Cartes sur table !") for text in said)
+        assert any(text.startswith("Cartes sur table\u00a0!") for text in said)
         assert not any(CARD_CODE.search(text) for text in said)
         assert engine.rendered and {lang for _, lang in engine.rendered} == {"fr"}
         assert not {e["type"] for e in events} & {"card_dealt", "swap", "cut_card"}
