@@ -313,7 +313,7 @@
     renderRules(view);
 
     parts.players.hidden = !can("kick") && !can("add_bot");
-    addBotButton.hidden = strategySelect.hidden = !can("add_bot");
+    addBotButton.hidden = strategySelect.hidden = strategyLabel.hidden = !can("add_bot");
     renderStrategies(view);
     renderPlayerList(view, can);
 

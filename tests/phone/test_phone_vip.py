@@ -291,7 +291,9 @@ def test_issue13_vip_rules_spaced_apart_and_strategy_picker_labelled(
     live_server: Any, phone_factory: Any
 ) -> None:
     """The VIP's house rules read one by one (one rule's text ended right where the next
-    rule's name began), and the computer players' picker says what it picks."""
+    rule's name began), and the computer players' picker says what it picks; once the game
+    has begun (no more computer players), the label goes with the picker instead of standing
+    over nothing."""
     from host.i18n import Catalog
 
     server = live_server()
@@ -307,3 +309,10 @@ def test_issue13_vip_rules_spaced_apart_and_strategy_picker_labelled(
     assert label.is_visible()
     assert label.inner_text() == Catalog.load().t("en", "vip.strategy_label")
     assert page.evaluate("document.getElementById('vip-strategy').labels.length") == 1
+    session = server.session
+    ana = next(p["id"] for p in session.view(None)["players"] if p["name"] == "Ana")
+    session.add_bot()  # a third player: the table may start
+    session.act(ana, "start", session.step)
+    page.wait_for_selector("#vip-strategy", state="hidden")
+    assert label.is_hidden()
+    assert page.locator("#vip-panel").is_visible()  # the round's controls are still there
