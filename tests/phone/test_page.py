@@ -31,8 +31,10 @@ STATIC = Path(__file__).resolve().parents[2] / "phone_web" / "static"
 #: 13.1 KB of bodies in French, its heaviest language (a miss reported in docs/benchmarks.md);
 #: this bound keeps it from growing unnoticed. (13 600 until 2026-12-01: fixes for slow Wi-Fi,
 #: and refusals told in the page's language — one more message shipped — added about 250 B;
-#: 13 800 until 2026-12-06: tonight's standings' places and badges, about 110 B: 13 872 in fr.)
-BUDGET_BYTES = 13_950
+#: 13 800 until 2026-12-06: tonight's standings' places and badges, about 110 B: 13 872 in fr;
+#: 13 950 until 2026-12-06: the card beside the buttons on a phone held sideways and the VIP's
+#: round buttons apart, 112 B of style, and French's no-break spaces, 11 B: 14 037 in fr.)
+BUDGET_BYTES = 14_100
 
 
 class Tags(HTMLParser):

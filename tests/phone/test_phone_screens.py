@@ -295,3 +295,57 @@ def test_french_marks_never_start_a_line_on_the_phone(live_server: Any, phone_fa
     # above can fail.
     broken, lone = phone.page.evaluate(LONE_MARK_JS, text.replace("\u00a0", " "))
     assert lone > 0
+
+
+#: Where the card and the action buttons are, as the guest first sees the page (not scrolled).
+CARD_AND_BUTTONS_JS = """() => {
+    scrollTo(0, 0);
+    const box = (e) => { const r = e.getBoundingClientRect();
+        return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+    return {height: innerHeight, card: box(document.getElementById('card')),
+            buttons: [...document.querySelectorAll('#actions button')].map(box)};
+}"""
+
+
+@pytest.mark.parametrize(
+    "device", ["Pixel 7 landscape", "iPhone 13 landscape", "iPhone SE landscape", "Pixel 7"]
+)
+def test_my_turns_buttons_are_on_the_first_screen_held_either_way(
+    live_server: Any, phone_factory: Any, device: str
+) -> None:
+    """R5: on my turn "Keep" and "Exchange" (or "Cut") are on the first screen. A phone held
+    sideways is short, so there the card stands beside the buttons (below it, they were off
+    the screen); upright, it stays above them."""
+    server = live_server()
+    session = server.session
+    phone: Phone = phone_factory(device, "en-GB")
+    phone.open(f"{server.url}/?room=TEST")
+    phone.join("Chloé")
+    others = [session.join(name, "TEST").player_id for name in ("Bo", "Dário")]
+    me = next(p["id"] for p in session.view(None)["players"] if p["name"] == "Chloé")
+    session.act(me, "start", session.step)
+    for _ in range(12):  # the others keep until it is my turn (at most one round around)
+        table = session.view(None)
+        if table["current"] == me:
+            break
+        if table["phase"] == "reveal":
+            session.act(
+                next(p for p in [me, *others] if "deal" in session.view(p)["can"]),
+                "deal",
+                session.step,
+            )
+        else:
+            session.act(table["current"], "keep", session.step)
+    assert session.view(None)["current"] == me
+    phone.wait_step(session.step)
+    phone.page.wait_for_selector("#moment", state="hidden")
+    seen = phone.page.evaluate(CARD_AND_BUTTONS_JS)
+    card, buttons = seen["card"], seen["buttons"]
+    assert len(buttons) == 2
+    for button in buttons:
+        assert 0 <= button["top"] and button["bottom"] <= seen["height"], (device, seen)
+    if "landscape" in device:
+        assert card["right"] <= min(button["left"] for button in buttons)
+        assert card["top"] < seen["height"] / 2
+    else:
+        assert card["bottom"] <= buttons[0]["top"]

@@ -293,7 +293,7 @@ def test_issue13_vip_rules_spaced_apart_and_strategy_picker_labelled(
     """The VIP's house rules read one by one (one rule's text ended right where the next
     rule's name began), and the computer players' picker says what it picks; once the game
     has begun (no more computer players), the label goes with the picker instead of standing
-    over nothing."""
+    over nothing, and the round's buttons stand apart."""
     from host.i18n import Catalog
 
     server = live_server()
@@ -315,4 +315,8 @@ def test_issue13_vip_rules_spaced_apart_and_strategy_picker_labelled(
     session.act(ana, "start", session.step)
     page.wait_for_selector("#vip-strategy", state="hidden")
     assert label.is_hidden()
-    assert page.locator("#vip-panel").is_visible()  # the round's controls are still there
+    # the round's controls are there, and apart: each button its own block
+    page.wait_for_selector("#vip-end-game:visible")
+    buttons = [page.locator(f"#vip-{name}").bounding_box() for name in ("misdeal", "end-game")]
+    upper, lower = (box for box in buttons if box is not None)
+    assert lower["y"] - (upper["y"] + upper["height"]) >= 6

@@ -23,8 +23,10 @@ import pytest
 #: drawn over newer news, focus given back — and a refusal told in the page's language added
 #: about 350 B with a time-out on requests; the page is now 14.1 / 14.4 / 14.4 KiB.)
 #: (14 800 until 2026-12-06: tonight's standings got each line's place, "you" and the titles
-#: as badges, and a list reset, about 110 B; the page is now 14.2 / 14.5 / 14.5 KiB.)
-BUDGET_BYTES = 14_950
+#: as badges, and a list reset, about 110 B; the page is now 14.2 / 14.5 / 14.5 KiB;
+#: 14 950 until 2026-12-06: the card beside the buttons on a phone held sideways, the VIP's
+#: round buttons apart and French's no-break spaces, about 125 B; now 14.3 / 14.7 / 14.6 KiB.)
+BUDGET_BYTES = 15_100
 #: The VIP's phone adds its host controls (``vip.js`` with their messages, ~3.7 KB with headers).
 #: (18 500 until 2026-12-01: today's fixes for slow Wi-Fi; 18 700 until the player list kept
 #: the VIP's focus when redrawn, about 170 B; the VIP's page is 17.9 / 18.3 / 18.3 KiB;
