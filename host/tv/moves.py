@@ -41,6 +41,9 @@ BANNER_RADIUS = 24
 PLATE_STEP = 32
 #: A banner between the seats shrinks to this size before its text is cut.
 BANNER_MIN = 20
+#: The biggest text drawn on the subtitle's row (``SUBTITLE_Y``): a banner lowered to pass
+#: below the top seats stops above it (``banner_rows``).
+SUBTITLE_MAX = 40
 #: How long the block call takes to pop in, and a cut King to fly aside turning over.
 CALL_POP_SECONDS = 0.35
 CUT_KING_SECONDS = 0.8
@@ -137,10 +140,29 @@ def _bubble_image(props: Props, text: str, width: int) -> pygame.Surface:
     return image
 
 
+def band_half(size: int) -> float:
+    """Half the height a banner of text ``size`` takes, its plate and a margin included."""
+    return size * 0.6 + 14
+
+
 def band_width(spots: Iterable[SeatSpot], y: int, size: int) -> int:
     """How wide a banner of text ``size`` centred at ``y`` may be between the seats."""
-    half = size * 0.6 + 14
+    half = band_half(size)
     return free_width(list(spots), y - half, y + half)
+
+
+def banner_rows(y: int, size: int) -> range:
+    """Where a banner of text ``size`` meant for row ``y`` may be centred, highest first.
+
+    Why: at 5 seats the two top seats hang low and cut ``BANNER_Y``'s band to 458 px at any
+    size, so French's "Carte la plus basse : 3" fell to 32 px (smaller than the subtitle
+    under it) while the felt was free a few pixels lower. A banner on ``BANNER_Y`` may go down
+    in 4 px steps as long as its band stays above the subtitle's; other rows stay put.
+    """
+    if y != BANNER_Y:
+        return range(y, y + 1)
+    lowest = SUBTITLE_Y - band_half(SUBTITLE_MAX) - band_half(size)
+    return range(y, max(y, int(lowest)) + 1, 4)
 
 
 def seated_banner(
@@ -152,26 +174,29 @@ def seated_banner(
     spots: Iterable[SeatSpot],
     y: int = BANNER_Y,
 ) -> pygame.Rect:
-    """``banner`` between the seats, at the biggest size up to ``size`` that fits its own band."""
-    fit, width = banner_fit(props.theme, text, size, y, tuple(spots))
-    return banner(surface, props, text, fit, colour, y, width)
+    """``banner`` between the seats, at the biggest size up to ``size`` that fits its own band
+    (a little lower than ``y`` if that is where it fits: ``banner_rows``)."""
+    fit, width, row = banner_fit(props.theme, text, size, y, tuple(spots))
+    return banner(surface, props, text, fit, colour, row, width)
 
 
 @lru_cache(maxsize=256)
 def banner_fit(
     th: theme.Theme, text: str, size: int, y: int, spots: tuple[SeatSpot, ...]
-) -> tuple[int, int]:
-    """The size of a banner at ``y`` and the width it may take: the biggest up to ``size``
-    whose band between the seats holds the whole text. Why: the band was measured at
-    ``size`` and the text shrunk into it, so a banner a little too tall to pass between the
-    seats was squeezed into the narrow gap between the seats it met (at 7 seats the reveal's
-    60 px "Lowest card: 3" fell to 24 px, and to 14 in French, where 56 px clears them).
+) -> tuple[int, int, int]:
+    """The size of a banner meant for row ``y``, the width it may take and the row it takes:
+    the biggest size up to ``size`` whose band between the seats holds the whole text, at
+    the highest of its ``banner_rows``. Why: the band was measured at ``size`` and the text
+    shrunk into it, so a banner a little too tall to pass between the seats was squeezed into
+    the narrow gap between the seats it met (at 7 seats the reveal's 60 px "Lowest card: 3"
+    fell to 24 px, and to 14 in French, where 56 px clears them).
     Remembered: banners are drawn every frame."""
     for candidate in range(size, BANNER_MIN - 1, -2):
-        width = band_width(spots, y, candidate)
-        if th.measure(text, candidate, True) <= min(1300, width - 50):
-            return candidate, width
-    return BANNER_MIN, band_width(spots, y, BANNER_MIN)  # shrunk further by ``banner``
+        for row in banner_rows(y, candidate):
+            width = band_width(spots, row, candidate)
+            if th.measure(text, candidate, True) <= min(1300, width - 50):
+                return candidate, width, row
+    return BANNER_MIN, band_width(spots, y, BANNER_MIN), y  # shrunk further by ``banner``
 
 
 def winners_banner(

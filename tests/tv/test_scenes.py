@@ -11,7 +11,7 @@ import pytest
 from host.rules import Call, View
 from host.tv import theme
 from host.tv.app import TVApp
-from host.tv.layout import BANNER_Y, seat_spots
+from host.tv.layout import BANNER_Y, SUBTITLE_Y, seat_spots
 from host.tv.lobby import PLAYERS_X
 from host.tv.seats import card_rect, plate_rect
 from host.tv.stage import DEAL_FLIGHT, DEAL_STAGGER, Stage
@@ -457,30 +457,52 @@ def test_yes_no_questions_wrap_at_a_readable_size(lang: str, make_app: Any) -> N
 def test_banners_take_the_biggest_size_that_clears_the_seats(lang: str, make_app: Any) -> None:
     """A banner's band between the seats is measured at the size it is drawn at: at 7 seats,
     "Lowest card: 3" was squeezed to 24 px (14 in French) into the band a 60 px banner would
-    need, where at 56 px it clears the seats and fits (the reveal's 60 px banner)."""
-    from host.tv.moves import BANNER_MIN, band_width, banner_fit
+    need, where at 56 px it clears the seats and fits (the reveal's 60 px banner). At 5 seats
+    the top seats hang low: a banner may go a little lower, above the subtitle's row, where
+    French's "Carte la plus basse : 3" takes 48 px (32 px on ``BANNER_Y``, smaller than the
+    subtitle under it)."""
+    from host.tv.moves import (
+        BANNER_MIN,
+        SUBTITLE_MAX,
+        band_half,
+        band_width,
+        banner_fit,
+        banner_rows,
+    )
 
     app, _ = make_app(lang=lang)
     th = app.props.theme
+
+    def fits(text: str, size: int, row: int, spots: tuple[Any, ...]) -> bool:
+        return bool(th.measure(text, size, True) <= min(1300, band_width(spots, row, size) - 50))
+
     texts = {
         app.props.t("lowest", rank="3"): 60,  # the reveal's banner
         app.props.t("call_cuckoo"): 84,
         app.props.t("winner", name="François"): 84,
     }
+    lowered = 0
     for count in range(3, 13):
         spots = tuple(seat_spots(count))
         for text, size in texts.items():
-            fit, width = banner_fit(th, text, size, BANNER_Y, spots)
+            fit, width, row = banner_fit(th, text, size, BANNER_Y, spots)
             assert BANNER_MIN <= fit <= size
-            assert width == band_width(spots, BANNER_Y, fit)  # the band of the size drawn
-            assert th.measure(text, fit, True) <= min(1300, width - 50) or fit == BANNER_MIN
+            assert width == band_width(spots, row, fit)  # the band of the size and row drawn
+            assert fits(text, fit, row, spots) or fit == BANNER_MIN
+            assert BANNER_Y <= row and (
+                row == BANNER_Y or row + band_half(fit) <= SUBTITLE_Y - band_half(SUBTITLE_MAX)
+            )  # lowered, it stays above the subtitle's row
+            assert not any(fits(text, fit, r, spots) for r in range(BANNER_Y, row, 4))
+            lowered += row > BANNER_Y
             bigger = range(fit + 2, size + 1, 2)
-            assert all(  # none bigger would have fitted its own band
-                th.measure(text, s, True) > min(1300, band_width(spots, BANNER_Y, s) - 50)
-                for s in bigger
+            assert not any(  # none bigger would have fitted its own band, at any row it may take
+                fits(text, s, r, spots) for s in bigger for r in banner_rows(BANNER_Y, s)
             )
-    seven = tuple(seat_spots(7))
+    seven, five = tuple(seat_spots(7)), tuple(seat_spots(5))
     assert banner_fit(th, app.props.t("lowest", rank="3"), 60, BANNER_Y, seven)[0] >= 48
+    assert banner_fit(th, app.props.t("lowest", rank="3"), 56, BANNER_Y, five)[0] >= 48
+    assert lowered  # at 5 seats, at least
+    assert banner_rows(SUBTITLE_Y, 40) == range(SUBTITLE_Y, SUBTITLE_Y + 1)  # subtitles stay
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "it"])
