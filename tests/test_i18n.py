@@ -214,3 +214,26 @@ def test_typeset_changes_only_french_spaces_before_the_marks() -> None:
     assert typeset("fr", "10:30, http://x.fr/?a=1 !!") == f"10:30, http://x.fr/?a=1{nbsp}!!"
     for lang in ("en", "it"):
         assert typeset(lang, "Cuckoo ! : « x »") == "Cuckoo ! : « x »"
+
+
+def test_the_rounds_story_tells_every_move_in_the_past(catalog: Catalog) -> None:
+    """The phone's "This round" lists what happened (R5–R9): every line in one tense. French
+    and Italian said "Ada garde sa carte" / "tiene" under "Edsger a coupé" / "ha tagliato",
+    and English "ran out of time and keeps"."""
+    past = {
+        "en": re.compile(r"\b(kept|swapped|showed|cut|ran)\b"),
+        "fr": re.compile(r"(^|\s|’)(a|n’a) "),
+        "it": re.compile(r"\bha "),
+    }
+    present = {
+        "en": r"\b(keeps|swaps|shows|cuts)\b",
+        "fr": r"\b(garde|échange|coupe)\b",
+        "it": r"\b(tiene|scambia|taglia)\b",
+    }
+    lines = [key for key in catalog.keys("en") if key.startswith("phone.log_")]
+    assert len(lines) >= 6
+    for lang, tense in past.items():
+        for key in lines:
+            for text in forms(catalog.messages[lang][key]).values():
+                assert tense.search(text), (lang, key, text)
+                assert not re.search(present[lang], text), (lang, key, text)
