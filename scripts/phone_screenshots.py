@@ -1,5 +1,5 @@
-"""Save phone screenshots for the README: join, the "Your turn!" moment, your turn, blocked by a
-King, reveal, winner, VIP, and (issue 14's add-on) the first-time "How to play" card and
+"""Save phone screenshots for the README: join, the "Your turn!" moment, your turn (upright and
+held sideways), blocked by a King, reveal, winner, VIP, and (issue 14's add-on) the first-time "How to play" card and
 tonight's standings.
 
 Runs a real host in-process (session + phone API + page on 127.0.0.1, a free port) and three
@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 NAMES = ("Chloé", "Bo", "Dário")
 LOCALES = {"en": "en-GB", "fr": "fr-FR", "it": "it-IT"}
 MAX_TAPS = 400
+#: A Pixel 7 held sideways (Playwright's "Pixel 7 landscape" viewport).
+LANDSCAPE = {"width": 863, "height": 360}
 TIMEOUT_MS = 10_000
 
 
@@ -89,6 +91,15 @@ def run(out: Path, lang: str, seed: int, only: str | None = None) -> int:
             server.stop()
 
 
+def shoot_sideways(page: Any, out: Path) -> None:
+    """The same turn on the phone held sideways (Pixel 7 landscape): the card beside the
+    buttons. The page is turned back upright afterwards."""
+    upright = page.viewport_size
+    page.set_viewport_size(LANDSCAPE)
+    shoot(page, out, "landscape")
+    page.set_viewport_size(upright)
+
+
 def shoot_vip(page: Any, session: Any, out: Path) -> None:
     """The VIP's controls in the lobby (issue 13): H1 and H4 switched on, then back to none."""
     for rule in ("H1", "H4"):
@@ -148,6 +159,7 @@ def play(
             moment.screenshot(path=str(out / "phone-moment.png"))  # the big "Your turn!"
             print(out / "phone-moment.png")
             shoot(moment, out, "your-turn")
+            shoot_sideways(moment, out)
             wanted.discard("your-turn")
         blocked = [e for e in table["log"] if e["type"] == "blocked"]
         if blocked and "blocked" in wanted:
