@@ -72,7 +72,7 @@ class Theme:
         self.texts = SurfaceCache(text_budget)  # keyed by (text, size, colour, bold)
         self._fitted: dict[tuple[str, int, int, bool, int], tuple[str, int]] = {}
         self._wrapped: dict[
-            tuple[str, int, tuple[tuple[int, int], ...], bool], tuple[int, list[str]]
+            tuple[str, int, tuple[tuple[int, int], ...], bool, int], tuple[int, list[str]]
         ] = {}
         self._glyphs: dict[bool, Glyphs] = {}
 
@@ -220,29 +220,39 @@ class Theme:
         return rect
 
     def wrapped(
-        self, text: str, max_width: int, sizes: tuple[tuple[int, int], ...], bold: bool = False
+        self,
+        text: str,
+        max_width: int,
+        sizes: tuple[tuple[int, int], ...],
+        bold: bool = False,
+        indent: int = 0,
     ) -> tuple[int, list[str]]:
         """``text`` wrapped at the biggest of ``sizes`` — (size, most lines), biggest first —
         whose lines it fits in; at the last size, its last line ellipsized to hold the rest.
+        ``indent``: lines after the first are that much narrower (drawn set in).
         Remembered like ``fitted_text``: the caption bar is drawn on every frame."""
-        key = (text, max_width, sizes, bold)
+        key = (text, max_width, sizes, bold, indent)
         found = self._wrapped.get(key)
         if found is None:
+            room = [max_width] + [max_width - indent] * (max(most for _, most in sizes) - 1)
             for size, most in sizes:
-                lines = self.wrap(text, size, max_width, bold)
+                lines = self.wrap(text, size, max_width, bold, indent)
                 widths = (self.measure(line, size, bold) for line in lines)
-                if len(lines) <= most and max(widths, default=0) <= max_width:
+                if len(lines) <= most and all(w <= r for w, r in zip(widths, room, strict=False)):
                     break
             else:  # a word wider than the bar is cut too
                 lines = [*lines[: most - 1], " ".join(lines[most - 1 :])]
-                lines = [self.ellipsized(line, size, max_width, bold) for line in lines]
+                lines = [self.ellipsized(line, size, r, bold) for line, r in zip(lines, room)]
             if len(self._wrapped) >= FITTED_LIMIT:
                 self._wrapped.clear()
             found = self._wrapped[key] = (size, lines)
         return found
 
-    def wrap(self, text: str, size: int, max_width: int, bold: bool = False) -> list[str]:
-        """Split a phrase into lines that fit ``max_width`` (word by word).
+    def wrap(
+        self, text: str, size: int, max_width: int, bold: bool = False, indent: int = 0
+    ) -> list[str]:
+        """Split a phrase into lines that fit ``max_width`` (word by word); lines after the
+        first fit ``max_width - indent``.
 
         Only breaking spaces part words: a no-break space (French "Coucou\u00a0!",
         ``host.i18n.typeset``) holds its two sides together, which ``str.split()`` would not."""
@@ -250,7 +260,8 @@ class Theme:
         line = ""
         for word in _BREAKING_SPACES.split(text.strip()):
             candidate = f"{line} {word}".strip()
-            if line and self.measure(candidate, size, bold) > max_width:
+            limit = max_width - indent if lines else max_width
+            if line and self.measure(candidate, size, bold) > limit:
                 lines.append(line)
                 line = word
             else:

@@ -23,6 +23,10 @@ from host.tv.stage import Stage
 TRAIL_BOX = pygame.Rect(30, HEADER_HEIGHT + 56, 420, BANNER_Y - 70 - HEADER_HEIGHT - 56)
 LINE = 32
 TEXT_SIZE = 24
+#: A move's line too long for the corner goes on in a second line, set in by this much so it
+#: reads as the same move; at the smaller size, a third would be cut short with "…".
+MOVE_SIZES = ((TEXT_SIZE, 2), (20, 2))
+HANGING_INDENT = 20
 #: The final standings' sizes, biggest first: smaller type before a player left out.
 STANDINGS_SIZES = (TEXT_SIZE, 22, 20, 18)
 
@@ -81,11 +85,29 @@ def draw_trail(surface: pygame.Surface, props: Props, stage: Stage, spots: list[
         phrase(props, "title", round=stage.round), TEXT_SIZE, room.width, theme.GOLD, bold=True
     )
     surface.blit(title, room.topleft)
-    for i, event in enumerate(stage.trail[-fits:]):
-        line = th.fitted_text(
-            trail_line(props, stage, event), TEXT_SIZE, room.width, theme.MUTED_INK, min_size=14
+    row = 1
+    for size, lines in trail_moves(props, stage, room.width, fits):
+        for i, text in enumerate(lines):
+            image = th.text(text, size, theme.MUTED_INK)
+            surface.blit(image, (room.left + (HANGING_INDENT if i else 0), room.top + LINE * row))
+            row += 1
+
+
+def trail_moves(props: Props, stage: Stage, width: int, rows: int) -> list[tuple[int, list[str]]]:
+    """The newest moves that fill ``rows`` lines of the corner, oldest first, each as (size,
+    its lines). Why wrapped and not shrunk: each line used to shrink on its own to fit, so
+    long names ("Bartholomew-Jone ha scambiato con Maximilianus-Ott") came out at 14 px
+    beside 24 px lines; now a move goes on in a second line at the same size."""
+    moves: list[tuple[int, list[str]]] = []
+    for event in reversed(stage.trail):
+        size, lines = props.theme.wrapped(
+            trail_line(props, stage, event), width, MOVE_SIZES, indent=HANGING_INDENT
         )
-        surface.blit(line, (room.left, room.top + LINE * (i + 1)))
+        rows -= len(lines)
+        if rows < 0:
+            break
+        moves.append((size, lines))
+    return moves[::-1]
 
 
 def standings(stage: Stage) -> list[str]:

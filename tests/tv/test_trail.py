@@ -12,7 +12,16 @@ from host.rules import Call
 from host.tv.app import TVApp
 from host.tv.layout import SUBTITLE_Y, seat_spots
 from host.tv.stage import Stage
-from host.tv.trail import standings, standings_lines, trail_line, trail_room
+from host.tv.trail import (
+    HANGING_INDENT,
+    LINE,
+    TEXT_SIZE,
+    standings,
+    standings_lines,
+    trail_line,
+    trail_moves,
+    trail_room,
+)
 from tests.tv.views import StillSession, player, view
 
 
@@ -101,3 +110,52 @@ def test_issue12_final_standings_name_every_player_in_french(catalog: Catalog) -
         assert rect.collidelist(seats) < 0  # between the seats
     for (_, _, upper), (_, _, lower) in itertools.pairwise(lines):
         assert upper.bottom <= lower.top + 4  # one line under the other
+
+
+def _trail_of(catalog: Catalog, lang: str, names: tuple[str, ...]) -> TVApp:
+    """A TV whose round so far is: each player in turn swapped with the next."""
+    players = [player(i, name=name) for i, name in enumerate(names)]
+    app = TVApp(
+        cast(Any, StillSession(view("turns", players))),
+        None,
+        catalog,
+        lang=lang,
+        join_url="http://x/?room=CAKE",
+    )
+    order = [f"p{i}" for i in range(len(names))]
+    moves: list[Any] = [{"type": "round_dealt", "round": 1, "dealer": order[-1], "order": order}]
+    moves += [{"type": "exchanged", "player": a, "target": b} for a, b in itertools.pairwise(order)]
+    app.stage.receive(view("turns", players), moves)
+    app.stage.fast_forward()
+    return app
+
+
+def test_issue12_trail_wraps_long_moves_at_one_size(catalog: Catalog) -> None:
+    """Each trail line used to shrink on its own: with 16-character names "Bartholomew-Jone ha
+    scambiato con Maximilianus-Ott" came out at 14 px beside 24 px lines. Now every move is
+    at 24 px and a long one goes on in a second, indented line; the newest moves are shown."""
+    names = ("Bartholomew-Jone", "Maximilianus-Ott", "Chloé", "Wolfgang-Amadeus", "Emma")
+    for lang in ("en", "fr", "it"):
+        app = _trail_of(catalog, lang, names)
+        room = trail_room(seat_spots(len(names)))
+        rows = room.height // LINE - 1
+        moves = trail_moves(app.props, app.stage, room.width, rows)
+        assert {size for size, _ in moves} == {TEXT_SIZE}, lang
+        assert any(len(lines) == 2 for _, lines in moves), lang  # a long move wrapped
+        assert sum(len(lines) for _, lines in moves) <= rows
+        newest = trail_line(app.props, app.stage, app.stage.trail[-1])
+        assert " ".join(moves[-1][1]) == newest  # the newest move, whole
+        for _, lines in moves:
+            for i, line in enumerate(lines):  # a second line is set in, and as much narrower
+                limit = room.width - (HANGING_INDENT if i else 0)
+                assert app.props.theme.measure(line, TEXT_SIZE) <= limit
+
+
+def test_issue12_trail_of_short_names_is_one_line_a_move(catalog: Catalog) -> None:
+    app = _trail_of(catalog, "en", ("Ana", "Bo", "Cy", "Di", "Ed"))
+    room = trail_room(seat_spots(5))
+    moves = trail_moves(app.props, app.stage, room.width, room.height // LINE - 1)
+    assert [lines for _, lines in moves] == [
+        [trail_line(app.props, app.stage, event)] for event in app.stage.trail[-len(moves) :]
+    ]
+    assert len(moves) == 4  # every move of the round fits
