@@ -55,6 +55,12 @@ _FONT_ERRORS = (pygame.error, UnicodeError, ValueError, OverflowError, MemoryErr
 _BREAKING_SPACES = re.compile(r"[^\S\u00a0\u2007\u202f]+")
 
 
+def line_width(max_width: int, indent: int, index: int) -> int:
+    """How wide line ``index`` of a wrapped text may be: the first ``max_width``, the others
+    ``indent`` less (``Theme.wrap``, ``Theme.wrapped``)."""
+    return max_width - indent if index else max_width
+
+
 def font_path(bold: bool = False) -> Path:
     """The bundled DejaVu Sans: it has French/Italian accents and the four suit symbols."""
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
@@ -234,15 +240,19 @@ class Theme:
         key = (text, max_width, sizes, bold, indent)
         found = self._wrapped.get(key)
         if found is None:
-            room = [max_width] + [max_width - indent] * (max(most for _, most in sizes) - 1)
             for size, most in sizes:
                 lines = self.wrap(text, size, max_width, bold, indent)
-                widths = (self.measure(line, size, bold) for line in lines)
-                if len(lines) <= most and all(w <= r for w, r in zip(widths, room, strict=False)):
+                if len(lines) <= most and all(
+                    self.measure(line, size, bold) <= line_width(max_width, indent, i)
+                    for i, line in enumerate(lines)
+                ):
                     break
             else:  # a word wider than the bar is cut too
                 lines = [*lines[: most - 1], " ".join(lines[most - 1 :])]
-                lines = [self.ellipsized(line, size, r, bold) for line, r in zip(lines, room)]
+                lines = [
+                    self.ellipsized(line, size, line_width(max_width, indent, i), bold)
+                    for i, line in enumerate(lines)
+                ]
             if len(self._wrapped) >= FITTED_LIMIT:
                 self._wrapped.clear()
             found = self._wrapped[key] = (size, lines)
@@ -260,7 +270,7 @@ class Theme:
         line = ""
         for word in _BREAKING_SPACES.split(text.strip()):
             candidate = f"{line} {word}".strip()
-            limit = max_width - indent if lines else max_width
+            limit = line_width(max_width, indent, len(lines))
             if line and self.measure(candidate, size, bold) > limit:
                 lines.append(line)
                 line = word
