@@ -1,6 +1,6 @@
 """Save phone screenshots for the README: join, the "Your turn!" moment, your turn (upright and
-held sideways), blocked by a King, reveal, winner, VIP, and (issue 14's add-on) the first-time "How to play" card and
-tonight's standings.
+held sideways), blocked by a King, reveal, winner, VIP, and (issue 14's add-on) the first-time
+"How to play" card and tonight's standings.
 
 Runs a real host in-process (session + phone API + page on 127.0.0.1, a free port) and three
 phones in Debian's Chromium, then plays a game by tapping the real buttons. As the host it may
