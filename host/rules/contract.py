@@ -316,6 +316,9 @@ class _SeatRequired(TypedDict):
     bot: bool
     card: str | None
     """A shown King, or from the reveal on the final card; else None."""
+    out_round: int | None
+    """R12: the round of this game the player was knocked out in; None while still in (and
+    for a player knocked out before the host kept it). The final standings rank by it."""
 
 
 class SeatView(_SeatRequired, total=False):

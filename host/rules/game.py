@@ -416,4 +416,5 @@ class Game:
         self.losers, self.eliminated, self.winners, self.sudden_death = [], [], [], []
         for p in self.players:
             p.status, p.lives, p.card = Status.ACTIVE, self.options.starting_lives, None
+            p.out_round = None
         return [public(EventKind.NEW_GAME)]

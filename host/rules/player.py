@@ -18,3 +18,8 @@ class Player:
     status: Status = Status.ACTIVE
     bot: bool = False
     card: Card | None = None
+    out_round: int | None = None
+    """The round of this game this player was knocked out in (R12); None while still in.
+
+    Why the seat keeps it: the final standings rank the knocked-out by when they went out,
+    and the TV that learnt it from the events forgot it when the host restarted."""

@@ -60,7 +60,7 @@ def reveal_round(game: Game) -> list[Event]:
         p.lives = new_lives
     for p in losers:
         if p.lives == 0:
-            p.status = Status.ELIMINATED
+            p.status, p.out_round = Status.ELIMINATED, game.round
             game.eliminated.append(p.id)
             events.append(public(EventKind.ELIMINATED, player=p.id))
     game.log.extend(events)

@@ -67,6 +67,7 @@ def game_to_dict(game: Game) -> dict[str, Any]:
                 "status": p.status,
                 "bot": p.bot,
                 "card": _card(p.card),
+                "out_round": p.out_round,
             }
             for p in game.players
         ],
@@ -108,7 +109,15 @@ def game_from_dict(data: dict[str, Any]) -> Game:
         options=HouseRules.from_dict(data["options"]),
         rng=rng,
         players=[
-            Player(p["id"], p["name"], p["lives"], Status(p["status"]), p["bot"], card(p["card"]))
+            Player(
+                p["id"],
+                p["name"],
+                p["lives"],
+                Status(p["status"]),
+                p["bot"],
+                card(p["card"]),
+                p.get("out_round"),  # a save from before it: not known
+            )
             for p in data["players"]
         ],
         vip=data["vip"],

@@ -161,6 +161,18 @@ def _check_players(value: Any, options: HouseRules) -> dict[str, dict[str, Any]]
     return players
 
 
+def _check_out_rounds(players: dict[str, dict[str, Any]], rounds: int) -> None:
+    """R12: only a knocked-out player has the round they went out in, one already played (a
+    save from before it was kept has none, and loads)."""
+    for pid, entry in players.items():
+        value = entry.get("out_round")
+        if value is None:
+            continue
+        _int(value, f"game.players[{pid}].out_round", 1, rounds)
+        if entry["status"] != Status.ELIMINATED:
+            raise _fail(f"game.players[{pid}].out_round", "a player still in went out in no round")
+
+
 def _check_events(value: Any, where: str) -> None:
     for i, raw in enumerate(_list(value, where)):
         event = _dict(raw, f"{where}[{i}]")
@@ -227,6 +239,7 @@ def check_saved_game(data: Any) -> Game:
         raise _fail("game.phase", f"{phase!r} is not a phase")
     _int(game["step"], "game.step")
     _int(game["round"], "game.round")
+    _check_out_rounds(players, game["round"])
     _player_or_none(game["dealer"], "game.dealer", known)
     _player_or_none(game["next_dealer"], "game.next_dealer", known)
     for key in ("shown", "kings_seen"):

@@ -86,6 +86,7 @@ def public_view(game: Game) -> View:
             "status": p.status,
             "bot": p.bot,
             "card": _public_card(game, p.id, p.card),
+            "out_round": p.out_round,
         }
         for seat, p in enumerate(game.players)
     ]

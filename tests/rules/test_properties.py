@@ -56,6 +56,7 @@ def play_random_game(
     log: list[EventDict] = []
     lives = {p.id: p.lives for p in game.players}
     turns: dict[str, int] = {}
+    dealt_round, out_in = 0, {}  # R12: the round each player went out in, from the events
     late = 0
     for _ in range(5000):
         if game.phase == "game_over":
@@ -82,6 +83,9 @@ def play_random_game(
         for event in dicts:
             if event["type"] == "round_dealt":
                 turns = {pid: 0 for pid in event["order"]}
+                dealt_round = event["round"]
+            elif event["type"] == "eliminated":
+                out_in[event["player"]] = dealt_round
             elif event["type"] == "turn":
                 turns[event["player"]] += 1
             elif event["type"] == "player_removed":
@@ -95,6 +99,8 @@ def play_random_game(
                 lives[p.id] = p.lives
         check_cards_accounted(game)
         check_views_private(game)
+        seats = {p["id"]: p["out_round"] for p in game.view(None)["players"]}
+        assert seats == {p.id: out_in.get(p.id) for p in game.players}  # R12, kept on the seat
     assert game.phase == "game_over" or len(game.active_ids()) < 3
     return game, log
 

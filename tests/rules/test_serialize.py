@@ -1,5 +1,5 @@
 """A saved game's random state: one string in the save, and old saves still resume (R-none:
-persistence; issue 18's cheaper journal record)."""
+persistence; issue 18's cheaper journal record). And R12's round each player went out in."""
 
 from __future__ import annotations
 
@@ -7,8 +7,12 @@ import base64
 import json
 import random
 
+import pytest
+
 from host.rules import Game, HouseRules
+from host.rules.playout import new_game, play_game
 from host.rules.serialize import game_from_dict, game_to_dict
+from host.rules.validate import SaveInvalid, check_saved_game
 
 
 def _played(seed: int) -> Game:
@@ -46,3 +50,62 @@ def test_issue18_a_save_holding_the_random_state_as_numbers_still_resumes_exactl
     assert restored.rng.getstate() == game.rng.getstate()
     assert _draws(restored) == _draws(game)
     assert game_to_dict(restored)["rng"][1] == game_to_dict(game)["rng"][1]
+
+
+def _over(seed: int) -> Game:
+    """A whole game of six computer players, played to its winner (R14)."""
+    game, strategies = new_game(6, seed=seed, strategies=("random", "smart"))
+    play_game(game, strategies, random.Random(seed))
+    return game
+
+
+def test_r12_the_round_each_player_went_out_in_is_saved_and_resumes() -> None:
+    """The final standings rank the knocked-out by when they went out; a restarted host reads
+    that from the save (the TV that learnt it from the events forgot it)."""
+    game = _over(3)
+    out = {p.id: p.out_round for p in game.players if p.status == "eliminated"}
+    assert out and all(isinstance(r, int) and 1 <= r <= game.round for r in out.values())
+    restored = check_saved_game(json.loads(json.dumps(game_to_dict(game))))
+    assert {p.id: p.out_round for p in restored.players if p.out_round is not None} == out
+    seats = restored.view(None)["players"]
+    assert {s["id"]: s["out_round"] for s in seats if s["out_round"] is not None} == out
+
+
+def test_r12_a_save_from_before_the_round_was_kept_still_resumes() -> None:
+    saved = json.loads(json.dumps(game_to_dict(_over(4))))
+    for player in saved["players"]:
+        del player["out_round"]
+    restored = check_saved_game(saved)
+    assert all(p.out_round is None for p in restored.players)
+
+
+@pytest.mark.parametrize(
+    ("change", "fault"),
+    [
+        ("active", "still in"),
+        ("future", "out_round"),
+        ("text", "whole number"),
+        ("zero", "out_round"),
+    ],
+)
+def test_r12_a_save_with_an_impossible_out_round_is_refused(change: str, fault: str) -> None:
+    game = _over(5)
+    saved = json.loads(json.dumps(game_to_dict(game)))
+    out = next(p for p in saved["players"] if p["status"] == "eliminated")
+    winner = next(p for p in saved["players"] if p["status"] == "active")
+    if change == "active":
+        winner["out_round"] = 1
+    else:
+        out["out_round"] = {"future": game.round + 1, "text": "1", "zero": 0}[change]
+    with pytest.raises(SaveInvalid, match=fault):
+        check_saved_game(saved)
+
+
+def test_r12_a_new_game_forgets_who_went_out() -> None:
+    """R12: eliminated until the next complete game; the new game starts with nobody out."""
+    game = _over(6)
+    assert any(p.out_round is not None for p in game.players)
+    assert game.vip is not None
+    game.apply(game.vip, "new_game")
+    assert all(p.out_round is None and p.status == "active" for p in game.players)
+    assert all(seat["out_round"] is None for seat in game.view(None)["players"])
