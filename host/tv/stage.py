@@ -111,6 +111,7 @@ class SeatShow:
     connected: bool = True
     card: str | None = None  # a face-up card (shown King, or after the reveal)
     dealt: bool = False  # holds a face-down card this round
+    out_round: int | None = None  # the round of this game they were knocked out in (R12)
 
 
 @dataclass
@@ -164,8 +165,6 @@ class Stage:
     celebrating_since: float | None = None  # game time the winners' celebration began
     trail: list[EventDict] = field(default_factory=list)
     """This round's moves as the TV played them (the story for someone back from the kitchen)."""
-    knocked_out: list[tuple[str, int]] = field(default_factory=list)
-    """This game's eliminations in order, with the round (the final standings)."""
     turn_since: float | None = None  # game time the current turn began (H4's countdown)
     beat: Beat | None = None
     queue: deque[Beat] = field(default_factory=deque)
@@ -345,9 +344,14 @@ class Stage:
                 connected=bool(p.get("connected", True)),
                 card=p.get("card"),
                 dealt=in_round and (p["id"] in self.order or p.get("card") is not None),
+                out_round=p.get("out_round"),
             )
             for i, p in enumerate(view.get("players", []))
         ]
+        if not self.trail:
+            # The view retells the round so far: a TV that starts mid-round (the host came
+            # back after a crash) tells the story of the moves it never played.
+            self.trail = [e for e in view.get("log", []) if e["type"] in TRAIL_KINDS]
         self.changed = True
 
     def _begin(self, event: EventDict) -> None:
@@ -357,7 +361,8 @@ class Stage:
         elif kind in ("round_dealt", "misdeal", "new_game", "game_started"):
             self.trail = []
         if kind in ("new_game", "game_started"):
-            self.knocked_out = []
+            for seat in self.players:
+                seat.out_round = None
         if event["type"] == "round_dealt":
             self.phase, self.round = "turns", int(event.get("round", self.round))
             self.dealer, self.order = event.get("dealer"), list(event.get("order", []))
@@ -370,10 +375,9 @@ class Stage:
         elif event["type"] == "turn":
             self.current, self.turn_since = event.get("player"), self.time
         elif event["type"] == "eliminated":
-            self.knocked_out.append((str(event.get("player")), self.round))
             one = self.seat_of(event.get("player"))
             if one:
-                one.status = "eliminated"
+                one.status, one.out_round = "eliminated", self.round
         elif event["type"] == "game_over":
             self.phase, self.winners, self.current = (
                 "game_over",

@@ -111,8 +111,10 @@ def trail_moves(props: Props, stage: Stage, width: int, rows: int) -> list[tuple
 
 
 def standings(stage: Stage) -> list[str]:
-    """Player ids from first to last: winners, then the last knocked out … the first."""
-    out = [pid for pid, _ in stage.knocked_out if pid not in stage.winners]
+    """Player ids from first to last: winners, then the last knocked out … the first (R12's
+    round each went out in, which the view keeps, so a restarted host ranks them the same)."""
+    knocked = [s for s in stage.players if s.out_round is not None and s.id not in stage.winners]
+    out = [s.id for s in sorted(knocked, key=lambda s: s.out_round or 0)]
     known = set(stage.winners) | set(out)
     rest = sorted(
         (s for s in stage.players if s.id not in known and s.status != "waiting"),
@@ -139,7 +141,7 @@ def standings_lines(
     as many lines as fit at the smallest. Why: longer phrases (French: "hors jeu à la manche
     12") took a third line that met a seat, and the last player was silently left out.
     """
-    rounds = dict(stage.knocked_out)
+    rounds = {s.id: s.out_round for s in stage.players if s.out_round is not None}
     entries = []
     for rank, pid in enumerate(standings(stage), start=1):
         seat = stage.seat_of(pid)

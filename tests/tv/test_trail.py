@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import itertools
+import json
+import random
+from collections.abc import Callable
 from typing import Any, cast
 
 import pygame
 
 from host.i18n import Catalog
-from host.rules import Call
+from host.rules import Call, Game
+from host.rules.bots import choose_action
+from host.rules.playout import MAX_ACTIONS, new_game
 from host.tv.app import TVApp
 from host.tv.layout import SUBTITLE_Y, seat_spots
 from host.tv.stage import Stage
@@ -73,12 +78,11 @@ def test_issue12_standings_winner_then_last_out_first() -> None:
     stage = Stage()
     players = [
         player(0, lives=2),
-        player(1, lives=0, status="eliminated"),
-        player(2, lives=0, status="eliminated"),
-        player(3, lives=0, status="eliminated"),
+        player(1, lives=0, status="eliminated", out_round=7),
+        player(2, lives=0, status="eliminated", out_round=3),
+        player(3, lives=0, status="eliminated", out_round=5),
     ]
     stage.receive(view("turns", players), [])
-    stage.knocked_out = [("p2", 3), ("p3", 5), ("p1", 7)]
     stage.winners = ["p0"]
     assert standings(stage) == ["p0", "p1", "p3", "p2"]
 
@@ -87,15 +91,18 @@ def test_issue12_final_standings_name_every_player_in_french(catalog: Catalog) -
     """R14's result names every player: French phrases are longer ("hors jeu à la manche
     12"), so the lines get smaller type instead of leaving the last player out (they did)."""
     names = ("Ana", "Chloé", "Niccolò", "François", "Ada")
-    players = [player(i, name=n, lives=0, status="eliminated") for i, n in enumerate(names)]
-    players[4] = player(4, name="Ada", lives=2)
+    out_rounds = (8, 11, 10, 12)
+    players = [
+        player(i, name=n, lives=0, status="eliminated", out_round=r)
+        for i, (n, r) in enumerate(zip(names[:4], out_rounds, strict=True))
+    ]
+    players.append(player(4, name="Ada", lives=2))
     table = view("game_over", players)
     app = TVApp(
         cast(Any, StillSession(table)), None, catalog, lang="fr", join_url="http://x/?room=CAKE"
     )
     stage = app.stage
     stage.receive(table, [])
-    stage.knocked_out = [("p0", 8), ("p2", 10), ("p1", 11), ("p3", 12)]
     stage.winners = ["p4"]
     spots = seat_spots(5)
     lines = standings_lines(app.props, stage, spots, SUBTITLE_Y + 44)
@@ -159,3 +166,63 @@ def test_issue12_trail_of_short_names_is_one_line_a_move(catalog: Catalog) -> No
         [trail_line(app.props, app.stage, event)] for event in app.stage.trail[-len(moves) :]
     ]
     assert len(moves) == 4  # every move of the round fits
+
+
+def _played_by_the_tv(seed: int, stop: Callable[[Game], bool]) -> tuple[Game, Stage]:
+    """Six computer players play until ``stop``; a TV's stage plays every move as it comes."""
+    game, strategies = new_game(6, seed=seed, strategies=("random", "smart"))
+    rng = random.Random(seed)
+    stage = Stage()
+    stage.receive(game.view(None), [])
+    for _ in range(MAX_ACTIONS):
+        if stop(game):
+            break
+        who = {"lobby": game.vip, "turns": game.current, "reveal": game.next_dealer}[game.phase]
+        assert who is not None
+        events = game.apply(who, choose_action(strategies[who], game.view(who), rng))
+        stage.receive(game.view(None), [e.to_dict() for e in events])
+        stage.fast_forward()
+    return game, stage
+
+
+def _restarted(game: Game) -> Stage:
+    """The TV of a host that came back after a crash: it sees only the saved game's view."""
+    resumed = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+    stage = Stage()
+    stage.receive(resumed.view(None), [])
+    return stage
+
+
+def test_r12_final_standings_are_the_same_after_the_host_restarts(catalog: Catalog) -> None:
+    """Issue 12's promise "nothing lost when the host crashes": the TV used to learn who went
+    out when from the events it played, so a restarted host ranked the knocked-out by seat
+    and gave them "0 lives left" instead of the round they went out in."""
+    for seed in (1, 2, 3):
+        game, played = _played_by_the_tv(seed, lambda g: g.phase == "game_over")
+        again = _restarted(game)
+        assert len(standings(played)) == 6
+        assert standings(again) == standings(played)
+        app = _app(catalog)
+        spots = seat_spots(6)
+        told = [
+            [
+                (line, rect)
+                for line, _, rect in standings_lines(app.props, stage, spots, SUBTITLE_Y + 44)
+            ]
+            for stage in (played, again)
+        ]
+        assert told[1] == told[0]
+        assert " ".join(line for line, _ in told[1]).count("out in round") == 5  # all but one
+
+
+def test_issue12_the_trail_is_the_same_after_the_host_restarts_mid_round(
+    catalog: Catalog,
+) -> None:
+    """Someone back from the kitchen reads the round so far, even if the host restarted."""
+    for seed in (1, 2, 3):
+        game, played = _played_by_the_tv(seed, lambda g: g.phase == "turns" and g.turn_index >= 3)
+        again = _restarted(game)
+        app = _app(catalog)
+        told = [trail_line(app.props, played, e) for e in played.trail]
+        assert len(told) == 3
+        assert [trail_line(app.props, again, e) for e in again.trail] == told

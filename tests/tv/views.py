@@ -18,6 +18,7 @@ def player(
     bot: bool = False,
     connected: bool = True,
     name: str | None = None,
+    out_round: int | None = None,
 ) -> dict[str, Any]:
     return {
         "id": f"p{index}",
@@ -28,6 +29,7 @@ def player(
         "connected": connected,
         "bot": bot,
         "card": card,
+        "out_round": out_round,
     }
 
 
