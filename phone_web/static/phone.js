@@ -923,9 +923,12 @@
         moment = ["blocked", t("moment_blocked", { call: callWord(event), name: nameOf(view, event.player) })];
       }
     }
-    if (previous && previous.phase === "turns" && revealed(view)) {
-      news.push(...outcomeLines(view).map(([key, params]) => t(key, params)));
-      moment = revealMoment(view) || moment;
+    if (previous && revealed(view)) {
+      const before = revealed(previous) ? said(previous) : [];
+      const fresh = said(view).filter((line) => !before.includes(line));
+      news.push(...fresh);
+      const outcome = revealMoment(view); /* its words are one of the reveal's lines */
+      if (outcome && fresh.includes(outcome[1])) moment = outcome;
     }
     if (previous && view.can.includes("start") && !previous.can.includes("start")) {
       news.push(t("start_ready", { count: presentPlayers(view) }));
@@ -945,6 +948,15 @@
     if (!mine || event.type === "turn" || event.type === "kept") return null;
     const entry = storyEntries(view).find((told) => told.event === event);
     return entry ? t(...entry.line) : null;
+  }
+
+  /**
+   * The reveal's lines as spoken. Why compared line by line: while a TV leads, the reveal
+   * reaches a phone as the TV plays it (the cards, then the lowest rank, then each lost life),
+   * so each line and the big moment are news when they first appear, not when the phase turns.
+   */
+  function said(view) {
+    return outcomeLines(view).map(([key, params]) => t(key, params));
   }
 
   /** The biggest thing the reveal did to me: a win, then being out, then a lost life. */

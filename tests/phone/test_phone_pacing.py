@@ -20,8 +20,15 @@ from host.tv.app import TVApp
 from host.tv.table import card_look
 from host.tv.theme import CANVAS_SIZE
 from tests.phone.helpers import Phone, tv_plays
+from tests.phone.test_phone_moments import RECORDER
 
 NAMES = ("Ana", "Bo", "Cy", "Di")
+CATALOG = Catalog.load()
+
+
+def _rank_name(rank: str) -> str:
+    """A rank as the page names it: Aces and faces by name, numbers as they are."""
+    return CATALOG.t("en", f"common.rank_{rank}") if rank in "AJQK" else rank
 
 
 class TVClock:
@@ -135,5 +142,70 @@ def test_issue12_phones_follow_the_tvs_reveal(
                     break
                 phone.page.wait_for_timeout(50)
             assert phone.received_views()[-1] == final
+    finally:
+        tv.app.close()
+
+
+def test_issue12_moments_and_news_come_when_the_tv_plays_the_reveal(
+    make_session: Any, live_server: Any, phone_factory: Any
+) -> None:
+    """With a TV, the reveal reaches a phone piece by piece (the cards, the lowest rank, each
+    lost life), so its phase turns before anything is known. The phone used to tell the
+    outcome only when the phase turned: with a TV, at a party, "You lose a life" never flashed
+    and a screen reader never said who lost (issues 12.2 and 19; headless it did)."""
+    server = live_server(make_session(tv_stall_seconds=math.inf))
+    session = server.session
+    tv = TVClock(session, f"{server.url}/?room=TEST")
+    try:
+        phones: dict[str, Phone] = {}
+        for name in NAMES:
+            phone = phone_factory()
+            phone.page.add_init_script(RECORDER)
+            phone.open(f"{server.url}/?room=TEST")
+            phone.join(name)
+            phone.player_id = next(
+                p["id"] for p in session.view(None)["players"] if p["name"] == name
+            )
+            phones[phone.player_id] = phone
+        vip = next(iter(phones))
+        phones[vip].tap("start")
+        phones[vip].wait_step(1)
+        for _ in range(400):  # everyone keeps once the TV has announced their turn
+            tv.play(0.2)
+            if session.view(None)["phase"] != "turns":
+                break
+            actor = next((pid for pid in phones if "keep" in session.view(pid)["can"]), None)
+            if actor is not None:
+                phones[actor].page.wait_for_selector("#actions button")
+                step = session.step
+                phones[actor].tap("keep")
+                phones[actor].wait_step(step + 1)
+        for _ in range(300):  # the TV plays the reveal, in time the phones can follow
+            tv.play(0.1)
+            _settle(phones, 0.1)
+            if not tv.app.stage.animating:
+                break
+        table = session.view(None, paced=False)
+        assert table["phase"] == "reveal" and table["losers"]
+        for pid, phone in phones.items():
+            final = session.view(pid, paced=False)
+            phone.page.wait_for_function(
+                "s => Number(document.getElementById('main').dataset.step) === s",
+                arg=final["step"],
+            )
+            _settle({pid: phone}, 0.3)
+            said = " / ".join(phone.page.evaluate("() => window.__said"))
+            lowest = CATALOG.t("en", "phone.lowest", rank=_rank_name(final["lowest"]))
+            assert said.count(lowest) == 1, said
+            moments = [m["text"] for m in phone.page.evaluate("() => window.__moments")]
+            for loser in final["losers"]:
+                lives = next(p["lives"] for p in final["players"] if p["id"] == loser)
+                if loser == pid:
+                    line = CATALOG.t("en", "phone.you_lost_life", count=lives)
+                    assert moments[-1] == line, moments
+                else:
+                    name = next(p["name"] for p in final["players"] if p["id"] == loser)
+                    line = CATALOG.t("en", "phone.lost_life", name=name, count=lives)
+                assert said.count(line) == 1, said
     finally:
         tv.app.close()

@@ -25,14 +25,16 @@ import pytest
 #: (14 800 until 2026-12-06: tonight's standings got each line's place, "you" and the titles
 #: as badges, and a list reset, about 110 B; the page is now 14.2 / 14.5 / 14.5 KiB;
 #: 14 950 until 2026-12-06: the card beside the buttons on a phone held sideways, the VIP's
-#: round buttons apart and French's no-break spaces, about 125 B; now 14.3 / 14.7 / 14.6 KiB.)
-BUDGET_BYTES = 15_100
+#: round buttons apart and French's no-break spaces, about 125 B; now 14.3 / 14.7 / 14.6 KiB.
+#: 15 100 until 2026-12-06: the reveal told line by line as the TV plays it, about 60 B.)
+BUDGET_BYTES = 15_200
 #: The VIP's phone adds its host controls (``vip.js`` with their messages, ~3.7 KB with headers).
 #: (18 500 until 2026-12-01: today's fixes for slow Wi-Fi; 18 700 until the player list kept
 #: the VIP's focus when redrawn, about 170 B; the VIP's page is 17.9 / 18.3 / 18.3 KiB;
 #: 18 900 until 2026-12-06: the standings above, the house rules spaced apart and a visible
-#: label on the computer players' picker; the VIP's page is 18.0 / 18.5 / 18.4 KiB.)
-VIP_BUDGET_BYTES = 19_100
+#: label on the computer players' picker; the VIP's page is 18.0 / 18.5 / 18.4 KiB;
+#: 19 100 until 2026-12-06: the two rounds of fixes above, about 185 B; 18.3 / 18.7 / 18.6 KiB.)
+VIP_BUDGET_BYTES = 19_300
 MAX_REQUESTS_AFTER_HTML = 3
 STREAM = "/api/events"
 
