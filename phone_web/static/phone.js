@@ -787,6 +787,8 @@
       list.append(line);
     }
     renderSuddenDeath(view, list);
+    /* With a TV, the outcome comes as it plays the reveal: till then the box says why it waits. */
+    if (!list.children.length) list.append(element("li", null, t("reveal_turning")));
   }
 
   /** H5: every deal but the last was a tie for highest; the last one's highest card won. */

@@ -180,11 +180,26 @@ def test_issue12_moments_and_news_come_when_the_tv_plays_the_reveal(
                 step = session.step
                 phones[actor].tap("keep")
                 phones[actor].wait_step(step + 1)
+        ana = phones[vip]
+        boxes: list[tuple[list[str], float]] = []  # Ana's outcome lines and her card's top
         for _ in range(300):  # the TV plays the reveal, in time the phones can follow
             tv.play(0.1)
             _settle(phones, 0.1)
+            if not ana.page.locator("#outcome").is_hidden():
+                lines = ana.page.locator("#outcome-lines li").all_inner_texts()
+                card = ana.page.locator("#card").bounding_box()
+                assert card is not None
+                boxes.append((lines, card["y"]))
             if not tv.app.stage.animating:
                 break
+        # While the TV turns the cards the box says so; the lowest rank then takes that line's
+        # place, so the card under the box does not jump.
+        turning = CATALOG.t("en", "phone.reveal_turning")
+        waiting = [top for lines, top in boxes if lines == [turning]]
+        assert waiting, boxes
+        lowest_alone = [top for lines, top in boxes if len(lines) == 1 and lines[0] != turning]
+        assert lowest_alone and set(lowest_alone) == {waiting[-1]}, boxes
+        assert turning not in boxes[-1][0]
         table = session.view(None, paced=False)
         assert table["phase"] == "reveal" and table["losers"]
         for pid, phone in phones.items():

@@ -26,7 +26,8 @@ import pytest
 #: as badges, and a list reset, about 110 B; the page is now 14.2 / 14.5 / 14.5 KiB;
 #: 14 950 until 2026-12-06: the card beside the buttons on a phone held sideways, the VIP's
 #: round buttons apart and French's no-break spaces, about 125 B; now 14.3 / 14.7 / 14.6 KiB.
-#: 15 100 until 2026-12-06: the reveal told line by line as the TV plays it, about 60 B.)
+#: 15 100 until 2026-12-06: the reveal told line by line as the TV plays it and a line while
+#: the TV turns the cards, about 95 B.)
 BUDGET_BYTES = 15_200
 #: The VIP's phone adds its host controls (``vip.js`` with their messages, ~3.7 KB with headers).
 #: (18 500 until 2026-12-01: today's fixes for slow Wi-Fi; 18 700 until the player list kept
