@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeVar, cast
 
 from host.rules import EventDict, MeView, Phase, SeatView, Status, View
-from host.rules.contract import ExchangedEvent, LifeLostEvent, RevealEvent
+from host.rules.contract import ExchangedEvent, LifeLostEvent, RevealEvent, StandingsRow
 
 AnyView = TypeVar("AnyView", bound=Mapping[str, object])
 """A view of any declared type (the contract's ``View``, or a test's hand-written dict): given
@@ -63,11 +63,14 @@ class Unseen:
     """A public event the TV has not finished showing, with what the table looked like before.
 
     ``lives_before``: for a ``life_lost``, the player's lives before it (a timed-out player
-    under H4 may lose two at once, so the event alone cannot say).
+    under H4 may lose two at once, so the event alone cannot say). ``standings_before``:
+    tonight's standings before the change this event came with (their order and figures tell
+    who lost and who won as plainly as the lives do); None leaves the view's standings as they are.
     """
 
     event: EventDict
     lives_before: int | None = None
+    standings_before: Sequence[StandingsRow] | None = None
 
 
 def reveal_order(order: Sequence[str], cards: Mapping[str, str]) -> list[str]:
@@ -131,6 +134,9 @@ def _present_table(
     ``over``: the final view is of a reveal or a game's end (nobody deals before the TV ends it)."""
     log = _log_before(shown.get("log") or [], unseen)
     shown["log"] = log
+    standings = unseen[0].standings_before
+    if standings is not None and "standings" in shown:
+        shown["standings"] = list(standings)
     kings_up = _kings_up(log)
     first = unseen[0].event
     partial = playing and first["type"] == "reveal"
@@ -401,8 +407,14 @@ class Pacer:
         self._stop.set()
         self._watchdog = None
 
-    def sent(self, events: Iterable[EventDict], lives: Mapping[str, int]) -> None:
-        """A batch of public events went to the TV; ``lives``: every player's lives after it."""
+    def sent(
+        self,
+        events: Iterable[EventDict],
+        lives: Mapping[str, int],
+        standings_before: Sequence[StandingsRow] | None = None,
+    ) -> None:
+        """A batch of public events went to the TV; ``lives``: every player's lives after it;
+        ``standings_before``: tonight's standings before it (shown while any of it is unseen)."""
         with self._lock:
             for event in events:
                 before = None
@@ -411,7 +423,7 @@ class Pacer:
                 if self._leading:
                     if not self._unseen:
                         self._progress_at = self._clock()  # the TV's clock starts now
-                    self._unseen.append((self._sent, Unseen(event, before)))
+                    self._unseen.append((self._sent, Unseen(event, before, standings_before)))
                     self._sent += 1
             self._lives = dict(lives)
 

@@ -643,12 +643,15 @@ class Session(HostControls):
         """
         events = list(events)
         dicts = EventDicts(events)  # each event's dict made once, whoever may see it
+        # Phones see the standings from before this change until the TV has played it.
+        standings_before = self._standings.table() if events else None
         if events:
             self._standings.record(events, self._game.options.starting_lives)
         if events or self._save_problem is not None:  # a failed save is retried at once
             self._save()
         if events:
-            self._pacer.sent(dicts.for_player(None), {p.id: p.lives for p in self._game.players})
+            lives = {p.id: p.lives for p in self._game.players}
+            self._pacer.sent(dicts.for_player(None), lives, standings_before)
         self._observe_table()  # after ``sent``: a turn the TV has still to announce is not open
         holding = self._pacer.holding()
         change: _Change | None = None

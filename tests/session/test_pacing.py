@@ -163,6 +163,47 @@ def test_issue12_reveal_reaches_phones_card_by_card_with_the_tv(
         assert last is not None and last.view == final[pid]
 
 
+def test_issue12_tonights_standings_wait_for_the_tv_too(
+    make_session: Callable[..., Session],
+) -> None:
+    """R15 as the TV plays it: tonight's standings (their order, rounds survived, lives lost,
+    wins) tell who lost as plainly as the lives do, so a phone gets the standings from before
+    the reveal until the TV has played all of it; then the final ones, unchanged."""
+    session, ids = _table(make_session)
+    tv = TV(session)
+    session.act(ids[0], "start", 0)
+    tv.finish()
+    _to_dealer(session, tv)
+    tv.finish()
+    before = session.view(None)["standings"]
+    dealer = session.view(None)["dealer"]
+    assert dealer is not None
+    answer = session.act(dealer, "keep", session.step)
+    final = session.view(None)["standings"]
+    final_lives = [p["lives"] for p in session.view(None)["players"]]
+    assert final != before  # the reveal changed the tally: someone survived, someone lost
+    assert answer["standings"] == before  # the dealer's own answer too
+    held = 0
+
+    def check() -> None:
+        nonlocal held
+        for pid in ids:
+            view = session.view(pid)
+            if [p["lives"] for p in view["players"]] != final_lives:  # a life still to lose
+                assert view["standings"] == before, f"{pid} saw the tally early"
+                held += 1
+            else:
+                assert view["standings"] in (before, final)
+
+    tv.play(0.5, check=check)
+    tv.finish(check=check)
+    assert held > 0
+    for pid in ids:
+        assert (
+            session.view(pid)["standings"] == final == session.view(pid, paced=False)["standings"]
+        )
+
+
 def _face_up_in_reveal(stage: Stage, player: str) -> bool:
     from host.tv.table import card_look
 
