@@ -265,7 +265,7 @@ def _undo(
 
 def _undo_elimination(view: View, players: dict[str, SeatView], pid: str) -> None:
     if pid in players:
-        players[pid]["status"] = Status.ACTIVE
+        players[pid]["status"], players[pid]["out_round"] = Status.ACTIVE, None
     view["eliminated"] = [p for p in view.get("eliminated", []) if p != pid]
 
 

@@ -422,6 +422,28 @@ def test_issue12_a_paced_view_never_holds_a_card_its_receiver_may_not_see(
         assert rounds >= 3, "the random game should reach a few reveals"
 
 
+def test_r12_r15_a_paced_view_names_the_round_someone_went_out_in_only_once_they_are_out(
+    make_session: Callable[..., Session],
+) -> None:
+    """``players[].out_round`` tells an elimination as plainly as ``status``: while the TV has
+    not played it, a phone sees neither (R15 as the TV plays it)."""
+    held = 0
+    for seed in range(3):
+        session = make_session(seed=seed)
+        ids = [session.join(name, "TEST").player_id for name in NAMES]
+        for _ in _random_moments(session, TV(session), ids, random.Random(seed), 600):
+            truth = {p["id"]: p["out_round"] for p in session.view(None)["players"]}
+            for pid in ids:
+                for seat in session.view(pid)["players"]:
+                    out = seat["status"] == "eliminated"
+                    assert (seat["out_round"] is not None) == out, (seed, pid, seat)
+                    if out:
+                        assert seat["out_round"] == truth[seat["id"]]
+                    elif truth[seat["id"]] is not None:
+                        held += 1  # out in the engine, not yet on the TV
+    assert held > 0, "the TV never lagged behind an elimination: the test proved nothing"
+
+
 @pytest.mark.parametrize(("rules", "seed"), [("H3", 0), ("H4,H5", 1), ("H1,H2", 2), ("", 3)])
 def test_issue18_one_masking_of_the_table_per_change_gives_every_phone_its_own_view(
     make_session: Callable[..., Session], rules: str, seed: int
