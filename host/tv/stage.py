@@ -312,7 +312,12 @@ class Stage:
     def sync(self, view: View) -> None:
         """Make the table copy equal to a public view."""
         if view.get("current") != self.current:
-            self.turn_since = None  # a turn we did not see begin: no countdown to show
+            self.turn_since = None  # a turn we did not see begin: no countdown of our own
+        left = view.get("turn_seconds_left")
+        if self.turn_since is None and left is not None and "H4" in view.get("house_rules", []):
+            # The view says how long the open turn has left (a host back after a crash): H4's
+            # countdown goes on from there instead of missing from the TV.
+            self.turn_since = self.time - (int(view.get("rapid_seconds") or 10) - float(left))
         self.phase = view.get("phase", "lobby")
         self.room = view.get("room") or ""
         self.round = int(view.get("round", 0))

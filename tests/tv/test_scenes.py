@@ -352,6 +352,27 @@ def test_h4_rapid_countdown_empties_under_the_current_player(
     assert app.stage.rapid_left() is None
 
 
+def test_h4_a_tv_that_starts_mid_turn_counts_down_from_the_time_the_view_says_is_left(
+    canvas: pygame.Surface, make_app: Any
+) -> None:
+    """A host back after a crash: its TV never saw the turn begin, but the view says how long
+    it has left (``turn_seconds_left``), so H4's countdown shows from there, not nothing."""
+    app = app_for(
+        make_app,
+        view("turns", current="p1", house_rules=["H4"], rapid_seconds=10, turn_seconds_left=6.5),
+    )
+    left = app.stage.rapid_left()
+    assert left is not None and abs(left - 6.5) < 0.01
+    app.step(1.0)
+    left = app.stage.rapid_left()
+    assert left is not None and 5.0 < left < 6.0
+    app.render(canvas)
+    plate = plate_rect(seat_spots(4)[1])
+    assert colour_at(canvas, (plate.left + 20, plate.bottom - 4)) == theme.GOLD
+    nobody_timed = view("turns", current="p1", house_rules=[], turn_seconds_left=6.5)
+    assert app_for(make_app, nobody_timed).stage.rapid_left() is None  # --turn-timeout: no bar
+
+
 def test_issue18_the_felt_is_painted_once_and_the_table_repainted_over_it_each_turn(
     canvas: pygame.Surface, make_app: Any, monkeypatch: Any
 ) -> None:
