@@ -164,7 +164,8 @@ class Stage:
     """Players needed to start (the view's ``min_players``)."""
     celebrating_since: float | None = None  # game time the winners' celebration began
     trail: list[EventDict] = field(default_factory=list)
-    """This round's moves as the TV played them (the story for someone back from the kitchen)."""
+    """This round's moves as the TV played them (the story for someone back from the kitchen);
+    a TV that starts mid-round takes the ones before it from the view's log (``sync``)."""
     turn_since: float | None = None  # game time the current turn began (H4's countdown)
     beat: Beat | None = None
     queue: deque[Beat] = field(default_factory=deque)
