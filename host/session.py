@@ -643,8 +643,9 @@ class Session(HostControls):
         """
         events = list(events)
         dicts = EventDicts(events)  # each event's dict made once, whoever may see it
-        # Phones see the standings from before this change until the TV has played it.
-        standings_before = self._standings.table() if events else None
+        # With a TV leading, phones see the standings from before this change until it has
+        # played it (headless, nothing waits: no need to read them).
+        standings_before = self._standings.table() if events and self._pacer.leading else None
         if events:
             self._standings.record(events, self._game.options.starting_lives)
         if events or self._save_problem is not None:  # a failed save is retried at once
