@@ -66,6 +66,27 @@ def _settle(phones: dict[str, Phone], seconds: float = 0.6) -> None:
             phone.page.wait_for_timeout(50)
 
 
+def _seated_and_started(
+    server: Any, phone_factory: Any, init_script: str | None = None
+) -> dict[str, Phone]:
+    """A phone for each of ``NAMES``, by player id (the first, the VIP, starts the game);
+    ``init_script`` runs in each page before its own scripts."""
+    session = server.session
+    phones: dict[str, Phone] = {}
+    for name in NAMES:
+        phone = phone_factory()
+        if init_script is not None:
+            phone.page.add_init_script(init_script)
+        phone.open(f"{server.url}/?room=TEST")
+        phone.join(name)
+        phone.player_id = next(p["id"] for p in session.view(None)["players"] if p["name"] == name)
+        phones[phone.player_id] = phone
+    vip = next(iter(phones))
+    phones[vip].tap("start")
+    phones[vip].wait_step(1)
+    return phones
+
+
 def test_issue12_phones_follow_the_tvs_reveal(
     make_session: Any, live_server: Any, phone_factory: Any
 ) -> None:
@@ -75,18 +96,7 @@ def test_issue12_phones_follow_the_tvs_reveal(
     session = server.session
     tv = TVClock(session, f"{server.url}/?room=TEST")
     try:
-        phones: dict[str, Phone] = {}
-        for name in NAMES:
-            phone = phone_factory()
-            phone.open(f"{server.url}/?room=TEST")
-            phone.join(name)
-            phone.player_id = next(
-                p["id"] for p in session.view(None)["players"] if p["name"] == name
-            )
-            phones[phone.player_id] = phone
-        vip = next(iter(phones))
-        phones[vip].tap("start")
-        phones[vip].wait_step(1)
+        phones = _seated_and_started(server, phone_factory)
         dealer_moved = False
         for _ in range(400):  # tap as soon as the phone shows the buttons the TV announced
             tv.play(0.2)
@@ -157,19 +167,7 @@ def test_issue12_moments_and_news_come_when_the_tv_plays_the_reveal(
     session = server.session
     tv = TVClock(session, f"{server.url}/?room=TEST")
     try:
-        phones: dict[str, Phone] = {}
-        for name in NAMES:
-            phone = phone_factory()
-            phone.page.add_init_script(RECORDER)
-            phone.open(f"{server.url}/?room=TEST")
-            phone.join(name)
-            phone.player_id = next(
-                p["id"] for p in session.view(None)["players"] if p["name"] == name
-            )
-            phones[phone.player_id] = phone
-        vip = next(iter(phones))
-        phones[vip].tap("start")
-        phones[vip].wait_step(1)
+        phones = _seated_and_started(server, phone_factory, RECORDER)
         for _ in range(400):  # everyone keeps once the TV has announced their turn
             tv.play(0.2)
             if session.view(None)["phase"] != "turns":
@@ -180,7 +178,7 @@ def test_issue12_moments_and_news_come_when_the_tv_plays_the_reveal(
                 step = session.step
                 phones[actor].tap("keep")
                 phones[actor].wait_step(step + 1)
-        ana = phones[vip]
+        ana = next(iter(phones.values()))  # the first to join: Ana
         boxes: list[tuple[list[str], float]] = []  # Ana's outcome lines and her card's top
         for _ in range(300):  # the TV plays the reveal, in time the phones can follow
             tv.play(0.1)

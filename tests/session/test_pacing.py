@@ -81,6 +81,18 @@ def _to_dealer(session: Session, tv: TV | None) -> None:
     raise AssertionError("the turns never reached the dealer")
 
 
+def _start_to_the_dealers_turn(session: Session, tv: TV, ids: list[str]) -> str:
+    """Start the game and keep for everyone but the dealer, the TV playing along; the TV has
+    played it all. Returns the dealer, whose move it is."""
+    session.act(ids[0], "start", 0)
+    tv.finish()
+    _to_dealer(session, tv)
+    tv.finish()
+    dealer = session.view(None)["dealer"]
+    assert dealer is not None
+    return dealer
+
+
 def test_issue12_headless_views_are_never_delayed(make_session: Callable[..., Session]) -> None:
     session, ids = _table(make_session)
     session.act(ids[0], "start", 0)
@@ -99,12 +111,7 @@ def test_issue12_reveal_reaches_phones_card_by_card_with_the_tv(
     session, ids = _table(make_session)
     tv = TV(session)
     phones = {pid: session.subscribe(pid, presence=False) for pid in ids}
-    session.act(ids[0], "start", 0)
-    tv.finish()
-    _to_dealer(session, tv)
-    tv.finish()
-    dealer = session.view(None)["dealer"]
-    assert dealer is not None
+    dealer = _start_to_the_dealers_turn(session, tv, ids)
     answer = session.act(dealer, "keep", session.step)
     final = {pid: session.view(pid, paced=False) for pid in ids}
     reveal = next(e for e in final[ids[0]]["log"] if e["type"] == "reveal")
@@ -171,13 +178,8 @@ def test_issue12_tonights_standings_wait_for_the_tv_too(
     the reveal until the TV has played all of it; then the final ones, unchanged."""
     session, ids = _table(make_session)
     tv = TV(session)
-    session.act(ids[0], "start", 0)
-    tv.finish()
-    _to_dealer(session, tv)
-    tv.finish()
+    dealer = _start_to_the_dealers_turn(session, tv, ids)
     before = session.view(None)["standings"]
-    dealer = session.view(None)["dealer"]
-    assert dealer is not None
     answer = session.act(dealer, "keep", session.step)
     final = session.view(None)["standings"]
     final_lives = [p["lives"] for p in session.view(None)["players"]]
@@ -216,12 +218,7 @@ def test_issue12_a_reloading_phone_gets_what_the_tv_shows(
 ) -> None:
     session, ids = _table(make_session)
     tv = TV(session)
-    session.act(ids[0], "start", 0)
-    tv.finish()
-    _to_dealer(session, tv)
-    tv.finish()
-    dealer = session.view(None)["dealer"]
-    assert dealer is not None
+    dealer = _start_to_the_dealers_turn(session, tv, ids)
     session.act(dealer, "keep", session.step)
     count = len(ids)
     while tv.stage.beat is None or tv.stage.beat.kind != "reveal":

@@ -330,6 +330,13 @@ def test_r9_a_cut_discards_the_dealers_card_face_down(make_app: Any) -> None:
     assert app.stage.seat_of("p3").dealt  # type: ignore[union-attr]
 
 
+def _countdown_colour(app: Any, canvas: pygame.Surface, seat: int) -> tuple[int, int, int]:
+    """H4's countdown bar, drawn now along the bottom of ``seat``'s plate (4 seats): its colour."""
+    app.render(canvas)
+    plate = plate_rect(seat_spots(4)[seat])
+    return colour_at(canvas, (plate.left + 20, plate.bottom - 4))
+
+
 def test_h4_rapid_countdown_empties_under_the_current_player(
     canvas: pygame.Surface, make_app: Any
 ) -> None:
@@ -342,12 +349,9 @@ def test_h4_rapid_countdown_empties_under_the_current_player(
     app.step(1.0)
     left = app.stage.rapid_left()
     assert left is not None and 8.5 < left < 9.5
-    app.render(canvas)
-    plate = plate_rect(seat_spots(4)[1])
-    assert colour_at(canvas, (plate.left + 20, plate.bottom - 4)) == theme.GOLD
+    assert _countdown_colour(app, canvas, seat=1) == theme.GOLD
     app.step(8.0)
-    app.render(canvas)
-    assert colour_at(canvas, (plate.left + 20, plate.bottom - 4)) == theme.ALERT
+    assert _countdown_colour(app, canvas, seat=1) == theme.ALERT
     app.stage.receive(view("turns", current="p1"), [])  # no H4: no countdown
     assert app.stage.rapid_left() is None
 
@@ -366,9 +370,7 @@ def test_h4_a_tv_that_starts_mid_turn_counts_down_from_the_time_the_view_says_is
     app.step(1.0)
     left = app.stage.rapid_left()
     assert left is not None and 5.0 < left < 6.0
-    app.render(canvas)
-    plate = plate_rect(seat_spots(4)[1])
-    assert colour_at(canvas, (plate.left + 20, plate.bottom - 4)) == theme.GOLD
+    assert _countdown_colour(app, canvas, seat=1) == theme.GOLD
     nobody_timed = view("turns", current="p1", house_rules=[], turn_seconds_left=6.5)
     assert app_for(make_app, nobody_timed).stage.rapid_left() is None  # --turn-timeout: no bar
 
