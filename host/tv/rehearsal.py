@@ -11,6 +11,7 @@ the only way the engine allows: by the session's seed.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
@@ -39,9 +40,12 @@ class Rehearsal:
         strategy: str = "smart",
         rng: random.Random | None = None,
         people: Iterable[str] = (),
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """``rng``: the engine's random source instead of the seed's (a rigged deck);
-        ``people``: names seated at once, each with a phone (``join``)."""
+        ``people``: names seated at once, each with a phone (``join``); ``clock``: the
+        session's clock (H4's open turn) instead of the wall's, for two rehearsals that must
+        draw the same pixels however long the machine took between them."""
         self.session = Session(
             rules or HouseRules(),
             seed=seed,
@@ -49,6 +53,7 @@ class Rehearsal:
             room=room,
             state_path=None,
             bot_strategy=strategy,
+            clock=clock,
         )
         self._public = self.session.subscribe(None, presence=False)
         self.rng = random.Random(seed + 1)

@@ -10,6 +10,7 @@ and reactions coming and going.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -110,9 +111,11 @@ def test_issue18_only_the_damaged_rectangles_reach_the_window() -> None:
         screen.close()
 
 
-def party(name: str, catalog: Catalog) -> tuple[TVApp, Rehearsal, FakeAnnouncer]:
+def party(
+    name: str, catalog: Catalog, clock: Callable[[], float] = time.monotonic
+) -> tuple[TVApp, Rehearsal, FakeAnnouncer]:
     names, rules, lang = TABLES[name]
-    table = Rehearsal(HouseRules.parse(rules), seed=11, people=names)
+    table = Rehearsal(HouseRules.parse(rules), seed=11, people=names, clock=clock)
     table.host_next()
     voice = FakeAnnouncer(None)
     app = TVApp(table.session, voice, catalog, lang=lang, join_url="http://127.0.0.1:8000/")
@@ -208,9 +211,24 @@ def test_a_restore_copies_the_layer_only_inside_the_rectangles() -> None:
     assert pygame.image.tobytes(target, "RGB") == pygame.image.tobytes(layer, "RGB")
 
 
-def twin_parties(name: str, catalog: Catalog) -> list[tuple[TVApp, Rehearsal, FakeAnnouncer]]:
-    """Two TVs of the same party, on reactions that keep the frames' time, not the wall's."""
-    twins = [party(name, catalog) for _ in range(2)]
+class FrameClock:
+    """The time of the frames played so far, not the wall's: a session on it opens H4's turn
+    at the same moment for two TVs however long the machine took between them (on the wall's,
+    a loaded machine gave one TV 9.9 s left where the other had 10.0, a pixel of countdown)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def twin_parties(
+    name: str, catalog: Catalog, clock: FrameClock
+) -> list[tuple[TVApp, Rehearsal, FakeAnnouncer]]:
+    """Two TVs of the same party, on a session clock and reactions that keep the frames'
+    time, not the wall's."""
+    twins = [party(name, catalog, clock) for _ in range(2)]
     for app, table, _ in twins:
         table.session.reactions = ReactionDesk(clock=stage_clock(app))
     return twins
@@ -229,13 +247,15 @@ def test_issue18_a_frame_restored_where_it_changed_equals_one_copied_whole(
     was left alone) copies the whole layer under every frame; after every frame the two
     canvases are the same, pixel for pixel, through captions, a notice, the help and a
     reaction. Restoring less (no last frame's rectangles, no layer changes) fails it."""
-    (app, table, voice), (whole, whole_table, whole_voice) = twin_parties(name, catalog)
+    clock = FrameClock()
+    (app, table, voice), (whole, whole_table, whole_voice) = twin_parties(name, catalog, clock)
     monkeypatch.setattr(whole.table, "canvas_untouched", lambda: None)
     events = [now_and_then(app, table, voice), now_and_then(whole, whole_table, whole_voice)]
     canvas, reference = pygame.Surface(CANVAS), pygame.Surface(CANVAS)
     frames = restored = 0
     phases: set[str] = set()
     for tick in range(950):  # past the last of now_and_then
+        clock.now = 4 * FRAME_SECONDS * tick
         for (tv, rehearsal, _), happenings in zip(
             ((app, table, voice), (whole, whole_table, whole_voice)), events
         ):
