@@ -269,6 +269,8 @@ class TableScene:
             if over is not None:
                 over.append(bar)
         self.give_way()
+        if stage.celebrating:  # over the table and under the words: the winner stays readable
+            confetti(surface, stage.time - (stage.celebrating_since or 0.0))
         if beat is not None:
             marks: list[pygame.Rect] = []
             draw_move(Move(surface, self.props, stage, beat, spots, "top", marks=marks))
@@ -278,8 +280,7 @@ class TableScene:
             banners = self._draw_resting_banner(surface, list(spots.values()))
             over = None if over is None or banners is None else over + banners
         if stage.celebrating:
-            confetti(surface, stage.time - (stage.celebrating_since or 0.0))
-            over = None  # falling all over the table
+            over = None  # confetti fell all over the table
         self.over = over
         self._painted = surface if over is not None else None
 

@@ -16,6 +16,7 @@ from host.tv.lobby import PLAYERS_X
 from host.tv.seats import card_rect, plate_rect
 from host.tv.stage import DEAL_FLIGHT, DEAL_STAGGER, Stage
 
+from .overlap import Canvas, recording_frames
 from .test_hidden import back_pixels, pixels, seat_inner
 from .views import StillSession, events, player, view
 
@@ -549,3 +550,36 @@ def test_lobby_all_house_rules_end_above_a_long_join_address(
     assert qr_left + width > MIDDLE_X  # the address does reach under the rules
     gap = [canvas.get_at((x, URL_TOP - 3))[:3] for x in range(MIDDLE_X, qr_left + width)]
     assert set(gap) == {canvas.get_at((MIDDLE_X, URL_TOP - 3))[:3]}  # nothing drawn there
+
+
+def test_r14_the_confetti_falls_under_the_winners_name_and_the_final_standings(
+    make_app: Any,
+) -> None:
+    """The celebration's confetti rains over the table, but every word of the game's end (the
+    winner's banner, the new-game hint, the final standings) is painted after it, so no
+    confetti sits on a letter (it used to fall over the standings' lines)."""
+    seated = [
+        player(0, lives=2, card="QD"),
+        player(1, lives=0, status="eliminated", card="2S", out_round=3),
+        player(2, lives=0, status="eliminated", card="9S", out_round=2),
+    ]
+    app = app_for(make_app, view("game_over", seated, winners=["p0"], eliminated=["p1", "p2"]))
+    app.table.keep_still = False  # every piece painted on the recording canvas, in order
+    canvas = Canvas()
+    met = 0
+    for tenths in range(0, 40, 4):  # the confetti at several instants of its fall
+        app.stage.celebrating_since = app.stage.time - tenths / 10
+        assert app.stage.celebrating
+        canvas.reset()
+        with recording_frames():
+            app.render(canvas)
+        boxes = list(enumerate(canvas.boxes))
+        words = [(i, box) for i, box in boxes if box.kind in ("banner", "draw_standings")]
+        confetti = [(i, box) for i, box in boxes if box.kind == "confetti"]
+        assert words and confetti
+        for i, bit in confetti:
+            for j, word in words:
+                if bit.rect.colliderect(word.rect):
+                    met += 1
+                    assert i < j, (tenths, bit.rect, word.kind, word.rect)
+    assert met > 0  # some confetti did fall across the words
