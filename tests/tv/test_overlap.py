@@ -43,7 +43,8 @@ UNDER: frozenset[tuple[str, str]] = frozenset(
         ("_draw_piles", "_draw_piles"),
     }
 )
-#: Drawn over everything on purpose: the winners' confetti.
+#: The winners' confetti: over the seats and cards on purpose (under the words of the game's
+#: end: tests/tv/test_scenes.py).
 IGNORED = frozenset({"confetti"})
 SIXTEEN = (
     "Bartholomew-Jone",
