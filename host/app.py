@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from host.bot_runner import BotRunner
 from host.i18n import Catalog
+from host.join_address import JoinAddress, JoinLink, fixed
 from host.logs import log_path_for
-from host.network import BackgroundServer, join_url, lan_address, public_join_url
+from host.network import BackgroundServer, public_join_url
 from host.persistence import CorruptSave, StateUnwritable, default_state_path
 from host.rules import EventDict, HouseRules, UnknownHouseRule, View
 from host.rules.bots import STRATEGIES
@@ -151,14 +152,15 @@ def _serve(
     parts.callback(server.stop)
     if server.port != args.port and args.port != 0:
         say("cli.port_busy", busy=args.port, port=server.port)
-    url = (
-        public_join_url(args.public_url, session.room)
-        if args.public_url
-        else join_url(lan_address(args.bind), server.port, session.room)
-    )
-    print(catalog.t(CONTRACT_LANGUAGE, "cli.join_at", url=url), file=out, flush=True)
-    if lang != CONTRACT_LANGUAGE:
-        say("cli.join_at", url=url)
+
+    announce_join = join_announcer(catalog, lang, out)
+    if args.public_url:
+        join = fixed(public_join_url(args.public_url, session.room))
+    else:
+        address = JoinAddress(args.bind, server.port, session.room, on_change=announce_join)
+        parts.callback(address.stop)
+        join = address.start().current
+    announce_join(join())
 
     runner = BotRunner(session, bot_delay=args.bot_delay)
     parts.callback(_stop_quietly, runner)
@@ -201,12 +203,28 @@ def _serve(
             catalog,
             lang=tv_lang,
             fullscreen=args.fullscreen,
-            join_url=url,
+            join_url=join().url,
+            join=join,
             house_rules=options.ids(),
             sounds=board or None,
             settings=settings,
             led=led,
         )
+
+
+def join_announcer(catalog: Catalog, lang: str, out: TextIO) -> Callable[[JoinLink], None]:
+    """What the console says of the join address, at start and again each time it moves
+    (``host/join_address.py``): the contract's line in English, then in the host's language;
+    with no network, what to do as well."""
+
+    def announce(link: JoinLink) -> None:
+        print(catalog.t(CONTRACT_LANGUAGE, "cli.join_at", url=link.url), file=out, flush=True)
+        if lang != CONTRACT_LANGUAGE:
+            print(catalog.t(lang, "cli.join_at", url=link.url), file=out, flush=True)
+        if link.offline:
+            print(catalog.t(lang, "cli.no_network"), file=out, flush=True)
+
+    return announce
 
 
 def _fall_back_quietly(args: argparse.Namespace, say: Callable[..., None]) -> None:

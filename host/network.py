@@ -17,12 +17,13 @@ from urllib.parse import quote
 
 #: A documentation-only address (RFC 5737); routing towards it reveals the LAN interface.
 _ROUTE_PROBE = ("192.0.2.1", 9)
-_WILDCARDS = frozenset({"", "0.0.0.0", "::"})
+#: Bind addresses that mean "every interface": the address phones use must be found.
+WILDCARDS = frozenset({"", "0.0.0.0", "::"})
 
 
 def lan_address(bind: str = "0.0.0.0") -> str:
     """The address phones should use: the bound one, else the interface of the default route."""
-    if bind not in _WILDCARDS:
+    if bind not in WILDCARDS:
         return bind
     probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:

@@ -11,7 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from host.i18n import Catalog
+    from host.join_address import JoinLink
     from host.tv.app import Sounds, Subscription, TableHost, Voice
 
 
@@ -24,6 +27,7 @@ def run_tv(
     fullscreen: bool,
     join_url: str,
     house_rules: list[str],
+    join: Callable[[], JoinLink] | None = None,
     sounds: Sounds | None = None,
     settings: Path | None = None,
     led: Subscription | None = None,
@@ -31,7 +35,8 @@ def run_tv(
     """Show the party until the host quits (Esc/Q, confirmed) or closes the window.
 
     ``settings``: where the TV remembers the language chosen with L (``host.tv.settings``);
-    ``led``: the public stream of ``session.lead()`` if the party took the lead already.
+    ``led``: the public stream of ``session.lead()`` if the party took the lead already;
+    ``join``: the join address as it moves (``host/join_address.py``), else ``join_url``.
     """
     from host.tv.allocator import map_big_blocks
     from host.tv.app import TVApp, open_window
@@ -51,6 +56,7 @@ def run_tv(
             catalog,
             lang=lang,
             join_url=join_url,
+            join=join,
             house_rules=house_rules,
             fullscreen=fullscreen,
             sounds=sounds,

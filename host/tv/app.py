@@ -19,6 +19,7 @@ import pygame
 
 from host.audio.cueing import CueTrack
 from host.i18n import LANGUAGES, Catalog
+from host.join_address import JoinLink
 from host.pacing import Shown
 from host.phones_first import PhonesFirst
 from host.rules import EventDict, View
@@ -129,6 +130,7 @@ class TVApp:
         *,
         lang: str,
         join_url: str,
+        join: Callable[[], JoinLink] | None = None,
         house_rules: list[str] | None = None,
         fullscreen: bool = False,
         sounds: Sounds | None = None,
@@ -147,6 +149,10 @@ class TVApp:
         self.props = Props(
             theme_, CardPainter(theme_), catalog, lang, join_url, list(house_rules or [])
         )
+        # The join address as it moves (host/join_address.py): the lobby's QR follows it.
+        self._join = join
+        self._link = join() if join is not None else JoinLink(join_url)
+        self.props.join_url, self.props.join_offline = self._link.url, self._link.offline
         self.stage = Stage()
         if self._cues is not None:
             self.stage.on_begin = self._cues.begin
@@ -531,6 +537,7 @@ class TVApp:
             if self.tutorial.done or self.stage.phase != "lobby":  # a real game takes over
                 self.tutorial = None
             self._dirty = True
+        self._follow_join_address()
         shown = bool(self._reactions())
         if shown or self._had_reactions:  # one more frame once the last one has gone
             self._dirty = True
@@ -546,6 +553,20 @@ class TVApp:
             self._dirty = True
             if self.stage.time >= self._toast[1]:
                 self._toast = None
+
+    def _follow_join_address(self) -> None:
+        """A new join address shows at once: in the lobby's QR and address, and in the
+        caption bar for the guests already at the table (their phones lost the old one)."""
+        link = self._join() if self._join is not None else self._link
+        if link == self._link:
+            return
+        self._link = link
+        self.props.join_url, self.props.join_offline = link.url, link.offline
+        self.notify(
+            self.props.t("network_lost")
+            if link.offline
+            else self.props.t("join_moved", url=link.url)
+        )
 
     def _follow_music(self) -> None:
         """The lobby loop while guests join, the quieter game loop from the first deal."""

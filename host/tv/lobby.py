@@ -71,6 +71,37 @@ class LobbyScene:
 
     def _draw_join(self, surface: pygame.Surface) -> None:
         props, th = self.props, self.props.theme
+        if props.join_offline:
+            self._draw_no_network(surface)
+        else:
+            self._draw_code(surface)
+        room = self.stage.room or _room_from_url(props.join_url)
+        th.blit_text(surface, props.t("room_code"), 34, theme.MUTED_INK, topleft=(MIDDLE_X, 210))
+        th.blit_text(surface, room, 150, theme.GOLD, True, topleft=(MIDDLE_X - 6, 250))
+
+    def _draw_no_network(self, surface: pygame.Surface) -> None:
+        """No network: a QR code of this computer's own address would lead every phone
+        nowhere. Instead, in its place, what to do; the code comes by itself once this
+        computer is on the Wi-Fi (``host/join_address.py``)."""
+        props, th = self.props, self.props.theme
+        pygame.draw.rect(surface, theme.PANEL, QR_BOX, border_radius=18)
+        pygame.draw.rect(surface, theme.ALERT, QR_BOX, 4, border_radius=18)
+        th.blit_text(
+            surface,
+            props.t("no_network_title"),
+            56,
+            theme.ALERT,
+            True,
+            midtop=(QR_BOX.centerx, QR_BOX.top + 110),
+        )
+        for i, line in enumerate(th.wrap(props.t("no_network_text"), 34, QR_BOX.width - 80)):
+            th.blit_text(
+                surface, line, 34, theme.INK, midtop=(QR_BOX.centerx, QR_BOX.top + 220 + i * 48)
+            )
+
+    def _draw_code(self, surface: pygame.Surface) -> None:
+        """The QR code, and the address written out under it."""
+        props, th = self.props, self.props.theme
         pygame.draw.rect(surface, (255, 255, 255), QR_BOX, border_radius=18)
         image = self.qr_image()
         surface.blit(image, image.get_rect(center=QR_BOX.center))
@@ -91,9 +122,6 @@ class LobbyScene:
         )
         url = th.fitted_text(props.join_url, 40, 1100, theme.INK, bold=True)
         surface.blit(url, url.get_rect(topleft=(QR_BOX.left, URL_TOP)))
-        th.blit_text(surface, props.t("room_code"), 34, theme.MUTED_INK, topleft=(MIDDLE_X, 210))
-        room = self.stage.room or _room_from_url(props.join_url)
-        th.blit_text(surface, room, 150, theme.GOLD, True, topleft=(MIDDLE_X - 6, 250))
 
     def _draw_rules(self, surface: pygame.Surface) -> None:
         props, th = self.props, self.props.theme

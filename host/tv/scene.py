@@ -30,6 +30,8 @@ class Props:
     join_url: str
     house_rules: list[str] = field(default_factory=list)
     pieces: SurfaceCache = field(default_factory=lambda: SurfaceCache(PIECE_BUDGET), repr=False)
+    join_offline: bool = False
+    """No network: ``join_url`` is this computer's own address, which no phone can reach."""
 
     def memo(self, key: Hashable, make: Callable[[], pygame.Surface]) -> pygame.Surface:
         """A drawn piece kept for reuse (plates, labels): frames at 60 fps redraw the same
