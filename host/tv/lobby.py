@@ -150,6 +150,8 @@ class LobbyScene:
             topleft=(PLAYERS_X, 200),
         )
         if not players:
+            if props.join_offline:
+                return  # "scan the code!" with no code: the no-network box says what to do
             for i, line in enumerate(th.wrap(props.t("nobody_yet"), 32, 600)):
                 th.blit_text(surface, line, 32, theme.MUTED_INK, topleft=(PLAYERS_X, 270 + i * 44))
             return

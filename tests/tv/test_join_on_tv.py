@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -25,9 +26,14 @@ ELSEWHERE = JoinLink("http://10.0.0.7:8000/?room=CAKE")
 NO_CODE_FOUND = 4
 
 
-def tv(catalog: Catalog, links: list[JoinLink], lang: str = "en") -> TVApp:
+def tv(
+    catalog: Catalog,
+    links: list[JoinLink],
+    lang: str = "en",
+    people: tuple[str, ...] = ("Ana", "Bo"),
+) -> TVApp:
     """A TV in the lobby whose join address is the last of ``links``."""
-    table = Rehearsal(room="CAKE", people=["Ana", "Bo"])
+    table = Rehearsal(room="CAKE", people=people)
     return TVApp(table.session, None, catalog, lang=lang, join_url="unused", join=lambda: links[-1])
 
 
@@ -87,3 +93,25 @@ def test_with_no_network_the_lobby_says_what_to_do_inside_the_codes_place(
     assert "_draw_code" not in kinds
     assert app.lobby._qr is None  # no code was even made
     assert "_draw_join" in kinds  # the room code, beside it
+
+
+def phrases_drawn(app: TVApp, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The keys of every TV phrase one frame of ``app`` asks for."""
+    asked: list[str] = []
+    phrase = app.props.t
+
+    def recording(key: str, /, count: int | None = None, **params: Any) -> str:
+        asked.append(key)
+        return phrase(key, count=count, **params)
+
+    monkeypatch.setattr(app.props, "t", recording)
+    app.render(pygame.Surface((1920, 1080)))
+    return asked
+
+
+def test_with_no_network_and_nobody_seated_the_lobby_does_not_ask_to_scan_a_code_it_hides(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "Nobody has joined yet — scan the code!" is for a lobby with a code to scan."""
+    assert "nobody_yet" in phrases_drawn(tv(catalog, [HOME], people=()), monkeypatch)
+    assert "nobody_yet" not in phrases_drawn(tv(catalog, [OFFLINE], people=()), monkeypatch)
