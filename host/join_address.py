@@ -36,7 +36,7 @@ class JoinLink:
 
 
 def fixed(url: str) -> Callable[[], JoinLink]:
-    """A join address that never changes (``--public-url``, screenshots, tests)."""
+    """A join address that never changes: the one given with ``--public-url``."""
     link = JoinLink(url)
     return lambda: link
 
