@@ -433,7 +433,7 @@ class TableScene:
                 ).right
                 + 28
             )
-        if stage.dealer:
+        if stage.dealer and stage.phase != "game_over":  # nobody deals once the game is won
             deals = th.fitted_text(
                 props.t("deals", name=stage.name_of(stage.dealer)), 30, 600, theme.MUTED_INK
             )

@@ -77,3 +77,22 @@ def seat_players(
     rehearsal: Rehearsal, names: tuple[str, ...] = ("Ana", "Chloé", "Niccolò", "François")
 ) -> list[str]:
     return [rehearsal.join(name) for name in names]
+
+
+@pytest.fixture
+def phrases_asked(monkeypatch: pytest.MonkeyPatch) -> Callable[[TVApp], list[str]]:
+    """``phrases_asked(app)``: a list that fills with the key of every TV phrase ``app`` asks
+    for from then on (what a frame says, without reading its pixels)."""
+
+    def watch(app: TVApp) -> list[str]:
+        asked: list[str] = []
+        phrase = app.props.t
+
+        def recording(key: str, /, count: int | None = None, **params: Any) -> str:
+            asked.append(key)
+            return phrase(key, count=count, **params)
+
+        monkeypatch.setattr(app.props, "t", recording)
+        return asked
+
+    return watch

@@ -95,23 +95,12 @@ def test_with_no_network_the_lobby_says_what_to_do_inside_the_codes_place(
     assert "_draw_join" in kinds  # the room code, beside it
 
 
-def phrases_drawn(app: TVApp, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The keys of every TV phrase one frame of ``app`` asks for."""
-    asked: list[str] = []
-    phrase = app.props.t
-
-    def recording(key: str, /, count: int | None = None, **params: Any) -> str:
-        asked.append(key)
-        return phrase(key, count=count, **params)
-
-    monkeypatch.setattr(app.props, "t", recording)
-    app.render(pygame.Surface((1920, 1080)))
-    return asked
-
-
 def test_with_no_network_and_nobody_seated_the_lobby_does_not_ask_to_scan_a_code_it_hides(
-    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+    catalog: Catalog, phrases_asked: Any
 ) -> None:
     """ "Nobody has joined yet — scan the code!" is for a lobby with a code to scan."""
-    assert "nobody_yet" in phrases_drawn(tv(catalog, [HOME], people=()), monkeypatch)
-    assert "nobody_yet" not in phrases_drawn(tv(catalog, [OFFLINE], people=()), monkeypatch)
+    for link, asks in ((HOME, True), (OFFLINE, False)):
+        app = tv(catalog, [link], people=())
+        asked = phrases_asked(app)
+        app.render(pygame.Surface((1920, 1080)))
+        assert ("nobody_yet" in asked) is asks, link

@@ -583,3 +583,19 @@ def test_r14_the_confetti_falls_under_the_winners_name_and_the_final_standings(
                     met += 1
                     assert i < j, (tenths, bit.rect, word.kind, word.rect)
     assert met > 0  # some confetti did fall across the words
+
+
+def test_r14_once_the_game_is_won_the_header_no_longer_says_who_deals(
+    canvas: pygame.Surface, make_app: Any, phrases_asked: Any
+) -> None:
+    """ "Ada deals" over the winner's banner read as if a new round were coming."""
+    seated = [player(0, lives=2), player(1, lives=0, status="eliminated", out_round=3)]
+    for phase, extra, expected in (
+        ("turns", {}, True),
+        ("game_over", {"winners": ["p0"], "eliminated": ["p1"]}, False),
+    ):
+        app = app_for(make_app, view(phase, seated, dealer="p0", **extra))
+        asked = phrases_asked(app)
+        app.render(canvas)
+        assert ("deals" in asked) is expected, phase
+        assert "round" in asked  # the round number stays
