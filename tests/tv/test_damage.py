@@ -25,6 +25,7 @@ from host.tv.damage import MOST_RECTS, Damage
 from host.tv.rehearsal import Rehearsal
 from host.tv.screen import Screen
 from host.tv.still import WHOLE_SHARE, restore
+from tests.clock import Clock
 
 from .conftest import FakeAnnouncer
 from .test_still import TABLES
@@ -211,23 +212,12 @@ def test_a_restore_copies_the_layer_only_inside_the_rectangles() -> None:
     assert pygame.image.tobytes(target, "RGB") == pygame.image.tobytes(layer, "RGB")
 
 
-class FrameClock:
-    """The time of the frames played so far, not the wall's: a session on it opens H4's turn
-    at the same moment for two TVs however long the machine took between them (on the wall's,
-    a loaded machine gave one TV 9.9 s left where the other had 10.0, a pixel of countdown)."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def twin_parties(
-    name: str, catalog: Catalog, clock: FrameClock
+    name: str, catalog: Catalog, clock: Clock
 ) -> list[tuple[TVApp, Rehearsal, FakeAnnouncer]]:
     """Two TVs of the same party, on a session clock and reactions that keep the frames'
-    time, not the wall's."""
+    time, not the wall's: on the wall's, a loaded machine opened H4's turn with 9.9 s left
+    on one TV and 10.0 on the other, a pixel of countdown apart."""
     twins = [party(name, catalog, clock) for _ in range(2)]
     for app, table, _ in twins:
         table.session.reactions = ReactionDesk(clock=stage_clock(app))
@@ -247,7 +237,7 @@ def test_issue18_a_frame_restored_where_it_changed_equals_one_copied_whole(
     was left alone) copies the whole layer under every frame; after every frame the two
     canvases are the same, pixel for pixel, through captions, a notice, the help and a
     reaction. Restoring less (no last frame's rectangles, no layer changes) fails it."""
-    clock = FrameClock()
+    clock = Clock(0.0)  # the time of the frames played so far
     (app, table, voice), (whole, whole_table, whole_voice) = twin_parties(name, catalog, clock)
     monkeypatch.setattr(whole.table, "canvas_untouched", lambda: None)
     events = [now_and_then(app, table, voice), now_and_then(whole, whole_table, whole_voice)]
