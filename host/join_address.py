@@ -13,6 +13,7 @@ never looked up again and never called unreachable.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import threading
 from collections.abc import Callable
@@ -103,7 +104,7 @@ class JoinAddress:
 
     def _look_up(self) -> JoinLink:
         address = self._route_address(self.bind)
-        offline = self.follows and address.startswith("127.")
+        offline = self.follows and ipaddress.ip_address(address).is_loopback  # as the doctor
         return JoinLink(join_url(address, self.port, self.room), offline)
 
 

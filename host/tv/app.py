@@ -19,7 +19,7 @@ import pygame
 
 from host.audio.cueing import CueTrack
 from host.i18n import LANGUAGES, Catalog
-from host.join_address import JoinLink
+from host.join_address import JoinLink, fixed
 from host.pacing import Shown
 from host.phones_first import PhonesFirst
 from host.rules import EventDict, View
@@ -150,8 +150,8 @@ class TVApp:
             theme_, CardPainter(theme_), catalog, lang, join_url, list(house_rules or [])
         )
         # The join address as it moves (host/join_address.py): the lobby's QR follows it.
-        self._join = join
-        self._link = join() if join is not None else JoinLink(join_url)
+        self._join = join or fixed(join_url)
+        self._link = self._join()
         self.props.join_url, self.props.join_offline = self._link.url, self._link.offline
         self.stage = Stage()
         if self._cues is not None:
@@ -557,7 +557,7 @@ class TVApp:
     def _follow_join_address(self) -> None:
         """A new join address shows at once: in the lobby's QR and address, and in the
         caption bar for the guests already at the table (their phones lost the old one)."""
-        link = self._join() if self._join is not None else self._link
+        link = self._join()
         if link == self._link:
             return
         self._link = link
