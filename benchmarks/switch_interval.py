@@ -10,7 +10,7 @@ Why kept: two questions of issue 18, each answered by a measurement, not an argu
   frame while taps arrive. Here the hosts run with their TV (SDL's dummy driver, as a party
   runs it), one at Python's default 5 ms and one at 1 ms: does a tap wait less for the TV's
   frame when the TV must hand the GIL over sooner? (On a quiet machine it did not; see
-  ``docs/benchmarks.md``.)
+  ``docs/benchmarks-history.md``, eighth pass.)
 
 The floor (``benchmarks/floor.py``) takes its turn in the same rotation, so each host's figure
 is also given as a multiple of the floor's, which is what the issue's goal compares.

@@ -1,9 +1,10 @@
 """Which taps make the tail of tap → phones, and where their time goes (issue 18 item 1's p99).
 
 Why: ``versus.py``'s p99 is taken over every (tap, other phone) pair. With 80 taps and 19 other
-phones that is the 15th-slowest of 1 520 arrivals, so it is decided by the slowest tap or two.
-Two earlier suspects for those taps were measured and ruled out (the save's sync, Python's
-garbage collector; ``docs/benchmarks.md``). This benchmark looks at the slow taps themselves.
+phones that is the 15th-slowest of 1 520 arrivals, so it is decided by the slowest tap or two. Two
+earlier suspects for those taps were measured and ruled out (the save's sync, Python's garbage
+collector; ``docs/benchmarks-history.md``, twenty-eighth pass). This benchmark looks at the slow
+taps themselves.
 
 One host (headless, or with ``--tv`` the TV in the process as a party runs it), 20 phones on
 event streams, taps one after another like ``versus.py``'s (a random legal move, ``--gap``

@@ -17,12 +17,12 @@ Files, for a save at ``state.json`` (both 0600: they hold every player's token):
   …]}``, ``session_patch``), or the whole session when its shape changed. Starting again is:
   check every record, then apply them in order to the snapshot (``read_journal``).
 
-  Why a patch (issue 18, eighteenth pass): the record is written under the session lock
-  before any phone gets the change, so its cost is on every tap's path. A keep with twenty
-  players changes the game's seats, turn, log and history, not its random state, options,
-  tokens or standings: the patch is a quarter of the bytes, and encoding it (after comparing
-  the members) took 150 instead of 282 µs in process. (An earlier pass measured no gain from
-  parts; the sync was then in the tap's path and cost the same for 2 or 12 KB.)
+  Why a patch (issue 18, eighteenth pass in docs/benchmarks-history.md): the record is written under
+  the session lock before any phone gets the change, so its cost is on every tap's path. A keep with
+  twenty players changes the game's seats, turn, log and history, not its random state, options,
+  tokens or standings: the patch is a quarter of the bytes, and encoding it (after comparing the
+  members) took 150 instead of 282 µs in process. (An earlier pass measured no gain from parts; the
+  sync was then in the tap's path and cost the same for 2 or 12 KB.)
 
 Writing and syncing are two steps (``write(..., sync=False)``, then ``sync``). Why: once
 ``os.write`` has returned, the record is in the kernel and survives kill -9 of the host; only

@@ -6,7 +6,7 @@ each time; when the TV is drawing meanwhile, taking it back waits until the TV's
 go, which pure Python code does only every switch interval (5 ms). And with the TV leading
 (``host/pacing.py``) a phone may act in the very frame in which the TV starts the last move's
 beat, so taps land in the TV's drawing more often than by chance. Measured with 20 phones
-(issue 18.1, ``docs/benchmarks.md``, eleventh pass): tap → other phones p50 about 0.35 ms
+(issue 18.1, ``docs/benchmarks-history.md``, eleventh pass): tap → other phones p50 about 0.35 ms
 faster with the TV giving way, in every run.
 
 How: the server marks each request it serves (:meth:`PhonesFirst.serving`); between the

@@ -1,12 +1,12 @@
 """Start the party again, at once, with glibc's per-thread caches off (issue 18 item 5: flat
 memory).
 
-Why: glibc gives every thread a cache of up to seven freed chunks of each small size (up to
-1 032 bytes), and serves that thread's next allocations from it. The host has about forty
-threads (the web server's, the streams', the pacer's, the voice's) over sixteen arenas, so
-chunks stay parked in one thread's cache while the heaps they came from cannot shrink around
-them. Measured side by side over 5 000 taps with the TV (docs/benchmarks.md, "twenty-fifth
-pass"), the RSS grew +5.6 MB with the caches and +1.7 MB without, flat from tap 1 000 on.
+Why: glibc gives every thread a cache of up to seven freed chunks of each small size (up to 1 032
+bytes), and serves that thread's next allocations from it. The host has about forty threads (the web
+server's, the streams', the pacer's, the voice's) over sixteen arenas, so chunks stay parked in one
+thread's cache while the heaps they came from cannot shrink around them. Measured side by side over
+5 000 taps with the TV (docs/benchmarks-history.md, "twenty-fifth pass"), the RSS grew +5.6 MB with
+the caches and +1.7 MB without, flat from tap 1 000 on.
 
 The caches can only be turned off through ``GLIBC_TUNABLES`` before the process starts (there
 is no ``mallopt`` for them), so the ``cuckoo-party`` command re-runs itself once, with the

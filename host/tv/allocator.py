@@ -7,7 +7,7 @@ a block from its own ``mmap`` only above a threshold that it *raises* each time 
 is freed, up to 32 MB; after the first big free, every later surface comes from the heap,
 between long-lived blocks, and the heap keeps the holes they leave. Fixing the threshold at
 ``THRESHOLD`` (which also stops it sliding) keeps those surfaces out of the heap: measured with
-``growth.py``, the TV host's RSS grew less over the evening (see docs/benchmarks.md,
+``growth.py``, the TV host's RSS grew less over the evening (see docs/benchmarks-history.md,
 "fifteenth pass"). Below it stay Python's objects and the few small surfaces drawn per frame.
 
 Only glibc has ``mallopt``; elsewhere (macOS, Windows, musl) this does nothing. A threshold

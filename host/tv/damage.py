@@ -1,10 +1,10 @@
 """Where the TV's next frame may differ from the one on the screen, so that only that is shown.
 
-Why (issue 18.3, 18.4; ``docs/benchmarks.md``): showing a whole 1080p frame is three passes
-over its 8 MB with SDL's software renderer (into the texture, the clear, into the window):
-about 2.2 ms of a table frame's 3.7 ms of CPU here, more than its drawing. Under a Pi-class
-CPU quota (``benchmarks/pi.py``) that alone took half of what the host may use while cards
-moved. A card in flight changes a few hundred pixels' square.
+Why (issue 18.3, 18.4; ``docs/benchmarks-history.md``, twelfth pass): showing a whole 1080p frame is
+three passes over its 8 MB with SDL's software renderer (into the texture, the clear, into the
+window): about 2.2 ms of a table frame's 3.7 ms of CPU here, more than its drawing. Under a Pi-class
+CPU quota (``benchmarks/pi.py``) that alone took half of what the host may use while cards moved. A
+card in flight changes a few hundred pixels' square.
 
 How: a table frame is the still layer (``host/tv/still.py``) with a few things painted over
 it (cards in flight, the seats that move, the move's words, the countdown). So against the

@@ -1,13 +1,13 @@
 """How many frames a second the TV asks for while something moves: 60, fewer while the host
 cannot keep up.
 
-Why (issue 18.4, ``docs/benchmarks.md``): on a Pi-class host (``benchmarks/pi.py``: a quarter
-of a core, 10 phones) a frame of the table costs about 3.7 ms of CPU, so at 60 frames a second
-the TV alone took some 22 ms of every 100 ms the host may use. A tap's few milliseconds on top
-used up the rest, and the host was stopped until the next period: frames came 50 to 75 ms
-apart (p99 48 ms) and the taps' changes reached the phones late too (p99 33 ms). At 45 frames
-a second, in the same benchmark, frames came evenly (p99 24.5 ms) and taps reached the phones
-within 7 ms (p99). A slow host's animation is a little less fluid, but never stops; a host
+Why (issue 18.4, ``docs/benchmarks-history.md``, twelfth pass): on a Pi-class host
+(``benchmarks/pi.py``: a quarter of a core, 10 phones) a frame of the table costs about 3.7 ms of
+CPU, so at 60 frames a second the TV alone took some 22 ms of every 100 ms the host may use. A tap's
+few milliseconds on top used up the rest, and the host was stopped until the next period: frames
+came 50 to 75 ms apart (p99 48 ms) and the taps' changes reached the phones late too (p99 33 ms). At
+45 frames a second, in the same benchmark, frames came evenly (p99 24.5 ms) and taps reached the
+phones within 7 ms (p99). A slow host's animation is a little less fluid, but never stops; a host
 that keeps up (this machine's two cores) stays at 60.
 
 How: the TV's loop reports how long each turn took while something moved. A turn is late when

@@ -2,13 +2,13 @@
 and SDL's present, called through ctypes.
 
 Why: a frame is shown by copying the 1920×1080 canvas into a texture and the texture into the
-window. pygame's binding of SDL's renderer (``pygame._sdl2.video``) makes those calls with the
-GIL held, 2–3 ms a frame with SDL's software renderer. A phone's tap that arrives meanwhile
-cannot even be parsed until the copy ends, and neither can the writes of its change to the
-other phones. Measured (issue 18.1, ``docs/benchmarks.md``): with the TV in the process, tap →
-other phones p50 was 6.6 ms against 3.4 ms headless; with presenting skipped it was 4.4 ms.
-ctypes lets go of the GIL for the length of every foreign call, so the same SDL functions,
-called through it, copy the frame while the server's threads run.
+window. pygame's binding of SDL's renderer (``pygame._sdl2.video``) makes those calls with the GIL
+held, 2–3 ms a frame with SDL's software renderer. A phone's tap that arrives meanwhile cannot even
+be parsed until the copy ends, and neither can the writes of its change to the other phones.
+Measured (issue 18.1, ``docs/benchmarks-history.md``, eighth pass): with the TV in the process, tap
+→ other phones p50 was 6.6 ms against 3.4 ms headless; with presenting skipped it was 4.4 ms. ctypes
+lets go of the GIL for the length of every foreign call, so the same SDL functions, called through
+it, copy the frame while the server's threads run.
 
 Only the TV's own thread calls these (SDL's renderer belongs to the thread that made it), and
 it waits inside each call, so nothing draws on the canvas while SDL reads it.

@@ -1,12 +1,11 @@
 """What holds still on the table, kept in one 1080p surface and repainted only where it changed.
 
-Why: the table's frames start from a layer of everything that does not move (the felt, the
-header, the piles, the seats that hold still, the trail), painted once and copied under each
-frame. That layer changes when the turn passes (R6: the glow and the header follow the turn),
-which is the very frame in which the next phone may tap. Repainting all of it then cost about
-1 ms with the GIL held at 20 seats, and the tap's fan-out waited behind it (issue 18.1,
-``docs/benchmarks.md``). A turn passing changes the header and two seats: only their
-rectangles are repainted.
+Why: the table's frames start from a layer of everything that does not move (the felt, the header,
+the piles, the seats that hold still, the trail), painted once and copied under each frame. That
+layer changes when the turn passes (R6: the glow and the header follow the turn), which is the very
+frame in which the next phone may tap. Repainting all of it then cost about 1 ms with the GIL held
+at 20 seats, and the tap's fan-out waited behind it (issue 18.1, ``docs/benchmarks-history.md``,
+tenth pass). A turn passing changes the header and two seats: only their rectangles are repainted.
 
 How: the layer is a list of :class:`Piece` in painting order. Each has the rectangle it may
 paint in (its region) and a key that holds everything its picture depends on. When a key

@@ -279,9 +279,9 @@ def _payload(record: bytes) -> dict[str, Any]:
 
 
 def test_issue18_a_record_holds_only_what_the_change_changed(tmp_path: Path) -> None:
-    """Eighteenth pass: each record is the members that differ from the session before it,
-    not the whole session — the game's random state, the tokens and the standings stay out
-    of a move that did not change them — and the journal still gives the session after
+    """Eighteenth pass (docs/benchmarks-history.md): each record is the members that differ from the
+    session before it, not the whole session — the game's random state, the tokens and the standings
+    stay out of a move that did not change them — and the journal still gives the session after
     every change."""
     path = tmp_path / "state.json"
     session = _party(path)

@@ -2,9 +2,9 @@
 meanwhile is answered and fanned out to the phones instead of waiting for SDL's copy of the
 frame, or for the copy of the table's still layer onto the canvas.
 
-Measured before (``docs/benchmarks.md``): with the TV in the process, tap → other phones p50
-was 6.6 ms against 3.4 ms headless, and 4.4 ms with presenting skipped — pygame's binding of
-SDL's renderer holds the GIL while it copies the 1920×1080 frame.
+Measured before (``docs/benchmarks-history.md``, eighth pass): with the TV in the process, tap →
+other phones p50 was 6.6 ms against 3.4 ms headless, and 4.4 ms with presenting skipped — pygame's
+binding of SDL's renderer holds the GIL while it copies the 1920×1080 frame.
 """
 
 from __future__ import annotations
