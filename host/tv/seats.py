@@ -176,13 +176,13 @@ def _tag(props: Props, text: str, colour: theme.Colour, scale: float) -> pygame.
 
 
 def _seat_tag(props: Props, seat: SeatShow) -> str | None:
-    """The one short mark above a seat: out, next game, disconnected, or a bot."""
+    """The one short mark above a seat: out, next game, away (no phone open), or a bot."""
     if seat.status == "eliminated":
         return props.t("out")
     if seat.status == "waiting":
         return props.t("waiting")
     if not seat.connected:
-        return props.t("disconnected")
+        return props.catalog.t(props.lang, "vip.away")  # the lobby's word too
     if seat.bot:
         return props.t("bot")
     return None

@@ -889,7 +889,7 @@
       [player.id === view.current, "turn"],
       [player.status === "eliminated", "out"],
       [player.status === "waiting", "waiting"],
-      [player.connected === false && !player.bot, "offline"],
+      [player.connected === false && !player.bot, "away"],
     ];
     const details = element("span", "details");
     details.append(lifeDots(player.lives, Math.max(view.max_lives ?? 0, player.lives)));

@@ -190,7 +190,7 @@ def test_every_key_the_script_uses_exists() -> None:
     literals = set(re.findall(r'"([a-z]+(?:_[a-z]+)+)"', source))
     used = literals - VIEW_WORDS
     used |= {f"status_{s}" for s in ("active", "eliminated", "waiting", "lost")}
-    used |= {f"badge_{b}" for b in ("you", "bot", "dealer", "turn", "out", "waiting", "offline")}
+    used |= {f"badge_{b}" for b in ("you", "bot", "dealer", "turn", "out", "waiting", "away")}
     used |= {f"err_{e}" for e in ("bad_name", "bad_room", "name_taken", "table_full")}
     used |= {"start", "keep", "exchange", "cut", "deal", "new_game"}  # button labels: t(action)
     assert {"you_gave", "took_yours", "you_blocked", "keep_hint", "moment_blocked"} <= used

@@ -427,7 +427,7 @@ def test_a_late_answer_does_not_hide_what_the_stream_told_since(
     name = next(p["name"] for p in session.view(None)["players"] if p["id"] == bo.player_id)
     bo.close()
     bo_away = f"""() => [...document.querySelectorAll('#players li')].some((row) =>
-        row.textContent.includes('{name}') && row.textContent.includes('offline'))"""
+        row.textContent.includes('{name}') && row.textContent.includes('away'))"""
     vip.page.wait_for_function(bo_away)  # the stream told the VIP
     route, response = held[0]
     with vip.page.expect_response(is_action_answer):

@@ -9,6 +9,7 @@ from typing import Any
 
 import pygame
 import pygame.event
+import pytest
 
 from host.tv.app import TVApp
 from host.tv.lobby import MIDDLE_X, PLAYERS_X
@@ -34,12 +35,31 @@ def _texts(app: TVApp) -> list[str]:
     return drawn
 
 
+def _texts_while(app: TVApp, play: Callable[[], None]) -> list[str]:
+    """Every text drawn while ``play`` runs: the table keeps what holds still, so a seat's
+    mark is drawn in the frames where it changes, not in every frame."""
+    drawn: list[str] = []
+    real = app.props.theme.text
+
+    def spy(text: str, size: int, colour: Any = (0, 0, 0), bold: bool = False) -> Any:
+        drawn.append(text)
+        return real(text, size, colour, bold)
+
+    app.props.theme.text = spy  # type: ignore[method-assign]
+    try:
+        play()
+    finally:
+        app.props.theme.text = real  # type: ignore[method-assign]
+    return drawn
+
+
 def _party(
     make_session: Callable[..., Any],
     catalog: Any,
     present: int = 3,
     away: int = 0,
     announcer: Any = None,
+    lang: str = "en",
     **kwargs: Any,
 ) -> tuple[Any, TVApp, list[str], Clock]:
     clock = Clock()
@@ -55,7 +75,7 @@ def _party(
         session,
         announcer,
         catalog,
-        lang="en",
+        lang=lang,
         join_url=JOIN_URL,
         house_rules=session.view(None)["house_rules"],
     )
@@ -135,6 +155,34 @@ def test_issue12_tv_counts_down_an_away_players_turn(
     _settle(app)
     name = session.view(None)["players"][ids.index(current)]["name"]
     assert f"{name} is away — kept in 10 s" in _texts(app)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it"])
+def test_issue12_a_closed_phone_is_away_at_the_table_as_in_the_lobby_and_on_phones(
+    make_session: Callable[..., Any], catalog: Any, lang: str
+) -> None:
+    """A guest who reads "away" in the lobby, "disconnected" over the same seat mid-round and
+    "offline" on their phone wonders whether three things are wrong: one state, one word."""
+    session, app, ids, _ = _party(make_session, catalog, present=3, lang=lang)
+    session.act(ids[0], "start", 0)
+    word = catalog.t(lang, "vip.away")
+    canvas = pygame.Surface((1920, 1080))
+
+    def frames() -> None:
+        app.pump_updates()
+        for _ in range(5):
+            app.play_frame(canvas)
+
+    frames()
+    app.stage.fast_forward()  # the deal played: the table holds still
+    assert word not in _texts_while(app, frames)  # every phone open: no mark
+    for sub in [s for s in session._subscribers if s.player_id == ids[1]]:
+        sub.close()  # Bea's phone sleeps
+    drawn = _texts_while(app, frames)
+    assert drawn.count(word) == 1  # over her seat (the table redraws only what changed)
+    assert catalog.t(lang, "tv.out") not in drawn and catalog.t(lang, "tv.bot") not in drawn
+    assert catalog.t(lang, "phone.badge_away") == word  # her row on the other phones
+    assert catalog.t(lang, "vip.away_tag") == word  # the VIP's list
 
 
 def test_issue13_tv_follows_the_vips_tv_settings(
