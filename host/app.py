@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from host.bot_runner import BotRunner
 from host.i18n import Catalog
 from host.join_address import JoinAddress, JoinLink, fixed
+from host.last_party import put_aside_if_old
 from host.logs import log_path_for
 from host.network import BackgroundServer, public_join_url
 from host.persistence import CorruptSave, StateUnwritable, default_state_path
@@ -62,6 +63,8 @@ def run_party(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
         )
         return 2
     state_path = Path(args.state) if args.state else default_state_path()
+    if not args.fresh and not args.resume:
+        _put_aside_another_evening(state_path, say)
     try:
         session = Session(
             options,
@@ -95,6 +98,19 @@ def run_party(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
     if interrupted and threading.current_thread() is threading.main_thread():
         _leave_now(out)
     return 0
+
+
+def _put_aside_another_evening(state_path: Path, say: Callable[..., None]) -> None:
+    """Last week's save is not tonight's party (``host/last_party.py``): rename it aside and
+    say where, so the host can still carry it on with ``--resume --state``."""
+    try:
+        aside = put_aside_if_old(state_path)
+    except OSError as error:  # cannot rename: resume it, as before, and say why
+        log.warning("could not put the old save %s aside: %s", state_path, error)
+        return
+    if aside is not None:
+        log.info("the save of %s was put aside in %s", aside.saved_when(), aside.path)
+        say("cli.put_aside", when=aside.saved_when(), path=str(aside.path))
 
 
 def _farewell(session: Session, say: Callable[..., None]) -> None:

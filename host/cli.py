@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from host.i18n import LANGUAGES, Catalog, normalize_language
+from host.last_party import EVENING_HOURS
 from host.logs import configure_logging, log_path_for
 from host.relaunch import relaunch_with_flat_memory
 
@@ -25,7 +26,11 @@ def _add_party_flags(parser: argparse.ArgumentParser, _: Callable[..., str]) -> 
     parser.add_argument("--room", default=None, help=_("help.room"))
     parser.add_argument("--seed", type=int, default=None, help=_("help.seed"))
     parser.add_argument("--state", default=None, help=_("help.state"))
-    parser.add_argument("--fresh", action="store_true", help=_("help.fresh"))
+    saved = parser.add_mutually_exclusive_group()
+    saved.add_argument("--fresh", action="store_true", help=_("help.fresh"))
+    saved.add_argument(
+        "--resume", action="store_true", help=_("help.resume", hours=f"{EVENING_HOURS:g}")
+    )
     parser.add_argument("--bots", type=int, default=0, help=_("help.bots"))
     parser.add_argument("--bot-delay", type=float, default=1.5, help=_("help.bot_delay"))
     parser.add_argument("--bot-strategy", default="smart", help=_("help.bot_strategy"))

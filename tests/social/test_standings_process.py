@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 from typing import Any
 
+from host.journal import journal_path
 from host.rules import game_moves
 from tests.host_process import HostProcess
 
@@ -52,3 +55,46 @@ def test_issue14_standings_survive_kill_9_and_fresh_starts_a_new_evening(
     fresh = HostProcess(state, "--fresh")
     host_processes.append(fresh)
     assert fresh.http.call("GET", "/api/table?room=TEST")[1]["standings"] == []
+
+
+def test_last_weeks_save_is_put_aside_and_a_new_evening_starts(
+    tmp_path: Path, host_processes: list[HostProcess]
+) -> None:
+    """R14 standings and the whole table belong to one evening: a host started a week after
+    the last change opens a new party (no players, no standings, a new table), keeps the old
+    save beside the new one and says where; ``--resume`` carries that save on."""
+    state = tmp_path / "state.json"
+    first = HostProcess(state)
+    host_processes.append(first)
+    tokens = {}
+    for name in ("Ana", "Bea", "Cal"):
+        joined = first.http.join(name)
+        tokens[joined["player_id"]] = joined["token"]
+    first.present(tokens.values())
+    assert first.http.act(tokens["p1"], "start", 0)[0] == 200
+    _play_game(first, tokens)
+    standings = first.http.call("GET", "/api/table?room=TEST")[1]["standings"]
+    first.stop()
+    week_ago = time.time() - 7 * 24 * 3600
+    for saved in (state, journal_path(state)):
+        if saved.exists():
+            os.utime(saved, (week_ago, week_ago))
+
+    tonight = HostProcess(state)
+    host_processes.append(tonight)
+    status, table = tonight.http.call("GET", "/api/table?room=TEST")
+    assert status == 200 and table["phase"] == "lobby"
+    assert table["players"] == [] and table["standings"] == []
+    status, _ = tonight.http.call("GET", "/api/state", token=tokens["p1"])
+    assert status == 401  # last week's phones are not seated tonight
+    aside = [line for line in tonight.lines if "another evening" in line]
+    assert len(aside) == 1, tonight.lines
+    kept = Path(aside[0].rsplit("--state ", 1)[1])
+    assert kept.parent == tmp_path and kept != state and kept.exists()
+    tonight.stop()
+
+    resumed = HostProcess(kept, "--resume")
+    host_processes.append(resumed)
+    status, table = resumed.http.call("GET", "/api/table?room=TEST")
+    assert table["phase"] == "game_over" and table["standings"] == standings
+    assert not any("another evening" in line for line in resumed.lines)
