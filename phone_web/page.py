@@ -27,6 +27,10 @@ from phone_web._vendor import rcssmin, rjsmin
 page_bp = Blueprint("page", __name__, template_folder="templates")
 
 LANG_COOKIE = "cuckoo_lang"
+#: A stream quiet for this many heartbeats is checked with the host (phone.js ``checkQuiet``):
+#: the browser's EventSource hides the heartbeats themselves, so a stream that died without a
+#: word (the host's power cut) would otherwise leave the phone showing an old table for good.
+QUIET_HEARTBEATS = 4
 #: Room codes are short capital letters/digits; anything else is dropped, never echoed.
 _ROOM_RE = re.compile(r"^[A-Z0-9]{1,12}$")
 #: The shared words the page needs besides its own domain (card names for screen readers).
@@ -314,6 +318,9 @@ def index() -> Response:
         "phone_web/index.html",
         lang=lang,
         room=room,
+        quiet_ms=round(
+            QUIET_HEARTBEATS * current_app.extensions["cuckoo_streams"].heartbeat_seconds * 1000
+        ),
         t=catalog.translator(lang),
         i18n=translations(catalog, lang),
         languages=[(code, LANGUAGE_NAMES[code]) for code in LANGUAGES],

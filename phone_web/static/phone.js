@@ -31,13 +31,19 @@
   /** Reconnection back-off: first wait and longest wait, in milliseconds. */
   const FIRST_RETRY_MS = 500;
   const LAST_RETRY_MS = 5000;
+  /**
+   * A stream can die without a word: the host's power cut, a Wi-Fi that dropped and came back.
+   * EventSource hides the heartbeats the host sends, so after four of them without a message
+   * (data-quiet-ms) the page asks the host whether it still counts this phone as here.
+   */
+  const QUIET_MS = Number(byId("main").dataset.quietMs) || 20000;
 
   /**
    * Everything the page remembers between updates: room, token, view (the last one drawn),
    * stream (the open EventSource), replaced (another tab took the game), retryTimer and
    * retryDelay (reconnection), busy (an action is on its way), alertedTurn (my turn was
    * told), clockEndsAt (H4 clock: when my time is up), clockTimer, momentTimer, focusAfterJoin,
-   * actionsHadFocus (focus to give back after an action).
+   * actionsHadFocus (focus to give back after an action), quietTimer (the stream's silence).
    */
   const state = { room: byId("main").dataset.room, retryDelay: FIRST_RETRY_MS };
 
@@ -295,12 +301,14 @@
     byId("replaced").hidden = true;
     const stream = new EventSource("/api/events?token=" + encodeURIComponent(state.token));
     state.stream = stream;
+    watchQuiet();
     /* A new stream's first message is the table as it is now, drawn even if its step is
      * older than the one on screen: a host restarted after a power cut may have lost the last
      * change (synced after it was sent, host/journal.py), and its author must be able to
      * tap again. */
     let first = true;
     stream.onmessage = (message) => {
+      watchQuiet();
       state.retryDelay = FIRST_RETRY_MS;
       showBanner(false);
       render(JSON.parse(message.data), first);
@@ -314,6 +322,12 @@
         connectionLost();
       }
     };
+  }
+
+  /** Quiet for a while: ask the host (``refresh``), then keep watching. */
+  function watchQuiet() {
+    clearTimeout(state.quietTimer);
+    state.quietTimer = setTimeout(() => (document.hidden ? watchQuiet() : refresh()), QUIET_MS);
   }
 
   /** The game was opened in another tab or phone: say so, offer to take it back, stay quiet. */
@@ -348,7 +362,11 @@
       if (status !== 200) throw new Error(String(status));
       render(view);
       showBanner(false);
-      if (!state.stream) connect();
+      /* The host does not count this phone as here: a restarted host never had its stream. */
+      const mine = view.players.find((player) => player.id === view.me.id);
+      if (mine && !mine.connected) closeStream();
+      if (state.stream) watchQuiet();
+      else connect();
     } catch {
       connectionLost();
     }

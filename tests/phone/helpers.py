@@ -307,3 +307,75 @@ def rigged_reveal(
             return dict(table)
         session.act(table["current"], "keep", table["step"])
     raise AssertionError("the round did not end")
+
+
+class SilentRelay:
+    """A TCP relay on 127.0.0.1 between phones and a host that can fall silent.
+
+    ``cut()`` stops relaying every connection open now, without closing any (no FIN, no reset):
+    what a phone sees when the host loses its power or its Wi-Fi. Connections made after it go
+    to ``backend``, which a test may point at a restarted host. Why: on loopback a host that
+    stops closes its sockets, so the phone always hears of it; a real power cut is silence.
+    """
+
+    def __init__(self, backend: int) -> None:
+        import socket
+        import threading
+
+        self.backend = backend
+        self._generation = 0
+        self._held: list[Any] = []  # every socket, closed only by ``close``
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.port: int = self._listener.getsockname()[1]
+        self._closed = False
+        self._lock = threading.Lock()
+        threading.Thread(target=self._accept, name="silent-relay", daemon=True).start()
+
+    def cut(self) -> None:
+        with self._lock:
+            self._generation += 1
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+
+        while not self._closed:
+            try:
+                phone_side, _ = self._listener.accept()
+            except OSError:
+                return
+            with self._lock:
+                generation = self._generation
+                self._held.append(phone_side)
+            try:
+                host_side = socket.create_connection(("127.0.0.1", self.backend), timeout=5)
+            except OSError:
+                continue  # no host there yet: the phone's request hangs, as over the air
+            host_side.settimeout(None)
+            with self._lock:
+                self._held.append(host_side)
+            for source, target in ((phone_side, host_side), (host_side, phone_side)):
+                threading.Thread(
+                    target=self._pump, args=(source, target, generation), daemon=True
+                ).start()
+
+    def _pump(self, source: Any, target: Any, generation: int) -> None:
+        while True:
+            try:
+                data = source.recv(65536)
+            except OSError:
+                return
+            if not data or generation != self._generation:
+                return  # silence: nothing relayed, nothing closed
+            try:
+                target.sendall(data)
+            except OSError:
+                return
+
+    def close(self) -> None:
+        self._closed = True
+        self._listener.close()
+        with self._lock:
+            for sock in self._held:
+                with contextlib.suppress(OSError):
+                    sock.close()

@@ -36,8 +36,10 @@ STATIC = Path(__file__).resolve().parents[2] / "phone_web" / "static"
 #: round buttons apart, 112 B of style, and French's no-break spaces, 11 B: 14 037 in fr;
 #: 14 100 until 2026-12-06: a reveal told line by line as the TV plays it, so "You lose a
 #: life" flashes at a party with a TV, 59 B, and a line while the TV turns the cards, 35 B:
-#: 14 130 in fr.)
-BUDGET_BYTES = 14_200
+#: 14 130 in fr; 14 200 until 2026-12-06, round 35: a stream quiet for four heartbeats is
+#: checked with the host, so a phone finds a host back from a power cut by itself, 102 B:
+#: 14 232 in fr.)
+BUDGET_BYTES = 14_300
 
 
 class Tags(HTMLParser):

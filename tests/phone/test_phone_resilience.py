@@ -434,3 +434,48 @@ def test_a_late_answer_does_not_hide_what_the_stream_told_since(
         route.fulfill(response=response)  # the old answer lands at last
     vip.page.wait_for_timeout(300)  # the page has handled it
     assert vip.page.evaluate(bo_away)
+
+
+def test_a_host_gone_silent_then_restarted_is_found_again_by_a_phone_that_heard_nothing(
+    make_session: Any, phone_factory: Any
+) -> None:
+    """A power cut, not a crash: the phone's stream gets no FIN, so EventSource stays "open"
+    and the page used to show the old table for good, its player counted away by the
+    restarted host (their turns kept for them). Now a stream quiet for four heartbeats is
+    checked with the host, and the phone listens to the restarted host by itself."""
+    from host.network import BackgroundServer
+    from phone_web import create_app
+    from tests.phone.helpers import SilentRelay
+
+    first = make_session(saved=True)
+    server = BackgroundServer(create_app(first, heartbeat_seconds=1.0), "127.0.0.1", 0).start()
+    relay = SilentRelay(server.port)
+    resumed_server = None
+    try:
+        phone = _join_one(phone_factory, f"http://127.0.0.1:{relay.port}", first)
+        first.join("Bo", "TEST")
+        phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 2")
+        relay.cut()  # the power goes: not a word to the phone
+        first.close()
+        server.stop()
+        resumed = make_session(saved=True)
+        assert resumed.resumed
+        resumed.join("Dário", "TEST")  # a change made after the restart
+        resumed_server = BackgroundServer(
+            create_app(resumed, heartbeat_seconds=1.0), "127.0.0.1", 0
+        ).start()
+        relay.backend = resumed_server.port
+        phone.page.wait_for_function(
+            "() => document.querySelectorAll('#players li').length === 3", timeout=45_000
+        )
+        assert phone.text("#me-name") == "Chloé" and phone.page.is_hidden("#join-form")
+        me = next(p for p in resumed.view(None)["players"] if p["id"] == phone.player_id)
+        assert me["connected"]  # the restarted host counts her as here: her turns wait for her
+        resumed.join("Eve", "TEST")  # and the new stream stays live
+        phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 4")
+        phone.page.wait_for_selector("#banner", state="hidden")
+    finally:
+        if resumed_server is not None:
+            resumed_server.stop()
+        server.stop()
+        relay.close()
