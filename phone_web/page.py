@@ -27,7 +27,7 @@ from phone_web._vendor import rcssmin, rjsmin
 page_bp = Blueprint("page", __name__, template_folder="templates")
 
 LANG_COOKIE = "cuckoo_lang"
-#: A stream quiet for this many heartbeats is checked with the host (phone.js ``checkQuiet``):
+#: A stream quiet for this many heartbeats is checked with the host (phone.js ``watchQuiet``):
 #: the browser's EventSource hides the heartbeats themselves, so a stream that died without a
 #: word (the host's power cut) would otherwise leave the phone showing an old table for good.
 QUIET_HEARTBEATS = 4

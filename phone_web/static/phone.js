@@ -324,10 +324,10 @@
     };
   }
 
-  /** Quiet for a while: ask the host (``refresh``), then keep watching. */
+  /** Quiet for a while: ask the host (``refresh(true)``), then keep watching. */
   function watchQuiet() {
     clearTimeout(state.quietTimer);
-    state.quietTimer = setTimeout(() => (document.hidden ? watchQuiet() : refresh()), QUIET_MS);
+    state.quietTimer = setTimeout(() => (document.hidden ? watchQuiet() : refresh(true)), QUIET_MS);
   }
 
   /** The game was opened in another tab or phone: say so, offer to take it back, stay quiet. */
@@ -354,17 +354,21 @@
     state.retryDelay = Math.min(state.retryDelay * 2, LAST_RETRY_MS);
   }
 
-  async function refresh() {
+  /** Fetch the table and listen again if need be. ``quiet``: only checking a quiet stream, so a
+   * stream the host still counts is left alone and nothing is drawn again (a VIP typing keeps
+   * what they typed). */
+  async function refresh(quiet = false) {
     if (!state.token || state.replaced) return;
     try {
       const [status, view] = await callApi("GET", "/api/state");
       if (status === 401) return forgetSeat();
       if (status !== 200) throw new Error(String(status));
+      const mine = view.players.find((player) => player.id === view.me.id);
+      const here = !mine || mine.connected;
+      if (quiet && here && state.stream) return watchQuiet();
       render(view);
       showBanner(false);
-      /* The host does not count this phone as here: a restarted host never had its stream. */
-      const mine = view.players.find((player) => player.id === view.me.id);
-      if (mine && !mine.connected) closeStream();
+      if (!here) closeStream(); /* the host does not count it: a restarted host never had it */
       if (state.stream) watchQuiet();
       else connect();
     } catch {

@@ -479,3 +479,22 @@ def test_a_host_gone_silent_then_restarted_is_found_again_by_a_phone_that_heard_
             resumed_server.stop()
         server.stop()
         relay.close()
+
+
+def test_a_quiet_stream_the_host_still_counts_is_left_alone(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """The check of a quiet stream (four heartbeats without a message) asks the host, and a
+    stream the host still counts is kept: no new stream (which would flash the player away on
+    the TV), no banner."""
+    server = live_server()  # heartbeats every second: checked after 4 s of quiet
+    phone = _join_one(phone_factory, server.url, server.session)
+    asked: list[str] = []
+    phone.page.on("request", lambda request: asked.append(request.url))
+    phone.page.wait_for_timeout(10_000)  # nobody else at the table: nothing happens
+    checks = [url for url in asked if url.endswith("/api/state")]
+    assert len(checks) >= 2  # it did ask, about every 4 s
+    assert not [url for url in asked if "/api/events" in url]  # and kept its stream
+    assert phone.page.is_hidden("#banner")
+    me = server.session.view(None)["players"][0]
+    assert me["connected"]

@@ -27,8 +27,9 @@ import pytest
 #: 14 950 until 2026-12-06: the card beside the buttons on a phone held sideways, the VIP's
 #: round buttons apart and French's no-break spaces, about 125 B; now 14.3 / 14.7 / 14.6 KiB.
 #: 15 100 until 2026-12-06: the reveal told line by line as the TV plays it and a line while
-#: the TV turns the cards, about 95 B.)
-BUDGET_BYTES = 15_200
+#: the TV turns the cards, about 95 B; 15 200 until 2026-12-06, round 35: a quiet stream
+#: checked with the host, so a phone finds a host back from a power cut: 15 223 B in French.)
+BUDGET_BYTES = 15_300
 #: The VIP's phone adds its host controls (``vip.js`` with their messages, ~3.7 KB with headers).
 #: (18 500 until 2026-12-01: today's fixes for slow Wi-Fi; 18 700 until the player list kept
 #: the VIP's focus when redrawn, about 170 B; the VIP's page is 17.9 / 18.3 / 18.3 KiB;
