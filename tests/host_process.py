@@ -88,6 +88,15 @@ class HostProcess:
             stream.start()
             self.streams.append(stream)
 
+    def seat_present(self, *names: str) -> dict[str, str]:
+        """``names`` join, each holding a stream as a phone does; their tokens by player id."""
+        tokens = {}
+        for name in names:
+            joined = self.http.join(name)
+            tokens[joined["player_id"]] = joined["token"]
+        self.present(tokens.values())  # only present players count toward the start
+        return tokens
+
     def kill_9(self) -> None:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(10)

@@ -219,11 +219,7 @@ def test_issue18_kill_9_after_an_answered_action_loses_nothing(
     state = tmp_path / "state.json"
     host = HostProcess(state)
     host_processes.append(host)
-    tokens = {}
-    for name in ("Ana", "Bea", "Cal"):
-        joined = host.http.join(name)
-        tokens[joined["player_id"]] = joined["token"]
-    host.present(tokens.values())
+    tokens = host.seat_present("Ana", "Bea", "Cal")
     first = next(iter(tokens.values()))
     assert host.http.act(first, "start", host.http.state(first)["step"])[0] == 200
     views = {pid: host.http.state(token) for pid, token in tokens.items()}

@@ -27,19 +27,21 @@ def _play_game(host: HostProcess, tokens: dict[str, str]) -> None:
     raise AssertionError("the game did not end")
 
 
+def _first_game(host: HostProcess) -> dict[str, str]:
+    """Ana, Bea and Cal join with phones, Ana starts, and they play to the end; their tokens."""
+    tokens = host.seat_present("Ana", "Bea", "Cal")
+    assert host.http.act(tokens["p1"], "start", 0)[0] == 200
+    _play_game(host, tokens)
+    return tokens
+
+
 def test_issue14_standings_survive_kill_9_and_fresh_starts_a_new_evening(
     tmp_path: Path, host_processes: list[HostProcess]
 ) -> None:
     state = tmp_path / "state.json"
     first = HostProcess(state)
     host_processes.append(first)
-    tokens = {}
-    for name in ("Ana", "Bea", "Cal"):
-        joined = first.http.join(name)
-        tokens[joined["player_id"]] = joined["token"]
-    first.present(tokens.values())  # only present players count toward the start
-    assert first.http.act(tokens["p1"], "start", 0)[0] == 200
-    _play_game(first, tokens)
+    tokens = _first_game(first)
     status, table = first.http.call("GET", "/api/table?room=TEST")
     standings: list[dict[str, Any]] = table["standings"]
     assert status == 200 and [r["games"] for r in standings] == [1, 1, 1]
@@ -66,13 +68,7 @@ def test_last_weeks_save_is_put_aside_and_a_new_evening_starts(
     state = tmp_path / "state.json"
     first = HostProcess(state)
     host_processes.append(first)
-    tokens = {}
-    for name in ("Ana", "Bea", "Cal"):
-        joined = first.http.join(name)
-        tokens[joined["player_id"]] = joined["token"]
-    first.present(tokens.values())
-    assert first.http.act(tokens["p1"], "start", 0)[0] == 200
-    _play_game(first, tokens)
+    tokens = _first_game(first)
     standings = first.http.call("GET", "/api/table?room=TEST")[1]["standings"]
     first.stop()
     week_ago = time.time() - 7 * 24 * 3600

@@ -18,23 +18,6 @@ from tests.clock import Clock
 from tests.tv.conftest import JOIN_URL, FakeAnnouncer
 
 
-def _texts(app: TVApp) -> list[str]:
-    """Render one frame and return every text drawn."""
-    drawn: list[str] = []
-    real = app.props.theme.text
-
-    def spy(text: str, size: int, colour: Any = (0, 0, 0), bold: bool = False) -> Any:
-        drawn.append(text)
-        return real(text, size, colour, bold)
-
-    app.props.theme.text = spy  # type: ignore[method-assign]
-    try:
-        app.render(pygame.Surface((1920, 1080)))
-    finally:
-        app.props.theme.text = real  # type: ignore[method-assign]
-    return drawn
-
-
 def _texts_while(app: TVApp, play: Callable[[], None]) -> list[str]:
     """Every text drawn while ``play`` runs: the table keeps what holds still, so a seat's
     mark is drawn in the frames where it changes, not in every frame."""
@@ -51,6 +34,11 @@ def _texts_while(app: TVApp, play: Callable[[], None]) -> list[str]:
     finally:
         app.props.theme.text = real  # type: ignore[method-assign]
     return drawn
+
+
+def _texts(app: TVApp) -> list[str]:
+    """Render one frame and return every text drawn."""
+    return _texts_while(app, lambda: app.render(pygame.Surface((1920, 1080))))
 
 
 def _party(
