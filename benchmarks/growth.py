@@ -143,6 +143,12 @@ launch(sys.argv[1:])
 """
 
 
+def faster_tv_probe(speed: float) -> str:
+    """The TV host's probe with its clock ``speed`` times as fast (``SPEED_TAIL``), its first
+    frame announced and the party command launched."""
+    return SPEED_TAIL.format(speed=speed) + TV_TAIL + MAIN_TAIL
+
+
 def snapshot(host: HostProcess, timeout: float = 60.0) -> str:
     """Ask the probed host for a snapshot; returns its path once written."""
     seen = sum(line.startswith("SNAPSHOT ") for line in host.lines)
@@ -249,7 +255,7 @@ def measure(
         env_keys["CUCKOO_SNAPSHOT"] = str(Path(folder) / ("tv" if tv else "headless"))
         probe = MEMORY_PROBE + faster + (TV_TAIL if tv else "") + MAIN_TAIL
     elif faster:
-        probe = faster + TV_TAIL + MAIN_TAIL
+        probe = faster_tv_probe(tv_speed)
     os.environ.update(env_keys)  # inherited by the host's process
     try:
         with HostProcess(tv=tv, probe=probe, start_timeout=120.0) as host:

@@ -31,7 +31,7 @@ from benchmarks._host import (
     phones_streaming,
     print_table,
 )
-from benchmarks.growth import MAIN_TAIL, SPEED_TAIL, TV_TAIL
+from benchmarks.growth import faster_tv_probe
 
 TARGET_MB = 120.0
 MAX_TAPS = 5000
@@ -54,8 +54,7 @@ def play_game(host: HostProcess, players: int = 10, seed: int = 3) -> int:
 
 
 def peak_rss_mb(tv: bool, tv_speed: float = 1.0) -> tuple[float, int]:
-    faster = tv and tv_speed != 1.0
-    probe = SPEED_TAIL.format(speed=tv_speed) + TV_TAIL + MAIN_TAIL if faster else None
+    probe = faster_tv_probe(tv_speed) if tv and tv_speed != 1.0 else None
     with HostProcess(tv=tv, probe=probe, start_timeout=120.0) as host:
         if tv:
             host.wait_first_frame(120.0)
