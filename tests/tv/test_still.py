@@ -18,7 +18,7 @@ import pytest
 
 from host.i18n import Catalog
 from host.rules import HouseRules
-from host.tv import seats
+from host.tv import seats, theme
 from host.tv.app import FRAME_SECONDS, TVApp
 from host.tv.layout import seat_spots
 from host.tv.rehearsal import Rehearsal
@@ -259,6 +259,38 @@ def test_the_piles_and_header_regions_lie_where_they_should() -> None:
     assert header.top == 0 and header.width == CANVAS_SIZE[0]
     piles = pygame.Rect(PILES_REGION)
     assert piles.top > header.bottom and piles.bottom < CANVAS_SIZE[1]
+
+
+def test_the_felt_kept_at_8_bits_copies_out_as_the_felt_painted_on_the_canvas(
+    canvas: pygame.Surface, make_app: Any
+) -> None:
+    """The felt under the still layer is a quarter of a canvas in memory (the host's peak RSS
+    target), yet what it restores, whole or clipped to a patch, is the felt painted straight
+    on a full-colour canvas, pixel for pixel."""
+    app = app_for(make_app, view("turns", current="p0"))
+    app.render(canvas)
+    felt = app.table._felt_surface()
+    assert felt.get_bitsize() == 8
+    assert felt.get_pitch() * felt.get_height() <= CANVAS_SIZE[0] * CANVAS_SIZE[1]
+    painted = pygame.Surface(CANVAS_SIZE)
+    TableScene._paint_felt(painted)
+    whole = pygame.Surface(CANVAS_SIZE)
+    whole.fill(RED)
+    whole.blit(felt, (0, 0))
+    assert pygame.image.tobytes(whole, "RGB") == pygame.image.tobytes(painted, "RGB")
+    rim = pygame.Rect(150, 420, 120, 90)  # the wooden rim's left end, between dark and felt
+    patched = pygame.Surface(CANVAS_SIZE)
+    patched.fill(RED)
+    patched.blit(felt, rim, rim)
+    assert {colour_at(patched, (x, rim.centery)) for x in range(rim.left, rim.right)} == {
+        theme.BACKGROUND,
+        theme.FELT_EDGE,
+        theme.FELT,
+    }
+    assert pygame.image.tobytes(patched.subsurface(rim), "RGB") == pygame.image.tobytes(
+        painted.subsurface(rim), "RGB"
+    )
+    assert colour_at(patched, (rim.left - 1, rim.top)) == RED  # nothing outside the patch
 
 
 @pytest.mark.parametrize("name", list(TABLES))
