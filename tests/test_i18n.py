@@ -104,7 +104,7 @@ def test_italian_takes_the_euphonic_d_before_a_vowel(catalog: Catalog) -> None:
     assert catalog.t("it", "tv.turn_of", name="Bea") == "Tocca a Bea"
     assert catalog.t("it", "vip.make_vip_confirm", name="Ugo") == "Passare il ruolo di VIP ad Ugo?"
     assert catalog.t("it", "trail.blocked", target="Bea", player="Ivo") == (
-        "Bea ha mostrato un Re ad Ivo"
+        "Bea ha mostrato un re ad Ivo"
     )
     for key, message in catalog.messages["it"].items():
         forms = [message] if isinstance(message, str) else list(message.values())
@@ -237,3 +237,20 @@ def test_the_rounds_story_tells_every_move_in_the_past(catalog: Catalog) -> None
             for text in forms(catalog.messages[lang][key]).values():
                 assert tense.search(text), (lang, key, text)
                 assert not re.search(present[lang], text), (lang, key, text)
+
+
+def test_a_king_in_french_and_italian_prose_is_lowercase_as_its_spoken_name(
+    catalog: Catalog,
+) -> None:
+    """The TV said "montre un Roi" while the tutorial said "a un roi" and the voice "le roi de
+    cœur": in French and Italian prose a king is a common noun, lowercase everywhere a guest
+    reads it (a rank's label, "R" / "Re", and a title such as "Roi du coucou" stay)."""
+    article = re.compile(r"\b(un|Un|ton|Ton|tuo|Tuo) (Roi|Re)\b")
+    for lang in ("fr", "it"):
+        for key, message in catalog.messages[lang].items():
+            forms = [message] if isinstance(message, str) else list(message.values())
+            for form in forms:
+                assert not article.search(str(form)), (lang, key, form)
+    assert catalog.t("fr", "tv.blocked_by", target="Ana", player="Bo").startswith(
+        "Ana montre un roi"
+    )
