@@ -37,15 +37,24 @@
    * (data-quiet-ms) the page asks the host whether it still counts this phone as here.
    */
   const QUIET_MS = Number(byId("main").dataset.quietMs) || 20000;
+  /**
+   * A double tap, or a finger tapping again as the buttons come back, must not land on the
+   * button my own answer drew in the same place: H3's second cut, "Start" just after "New
+   * game" (legal, and not wanted). A tap this soon after my last tap, or after the buttons
+   * came back, is dropped; a second cut meant comes after reading the first card.
+   */
+  const SAME_GESTURE_MS = 600;
+  const BUTTONS_BACK_MS = 350;
 
   /**
    * Everything the page remembers between updates: room, token, view (the last one drawn),
    * stream (the open EventSource), replaced (another tab took the game), retryTimer and
    * retryDelay (reconnection), busy (an action is on its way), alertedTurn (my turn was
    * told), clockEndsAt (H4 clock: when my time is up), clockTimer, momentTimer, focusAfterJoin,
-   * actionsHadFocus (focus to give back after an action), quietTimer (the stream's silence).
+   * actionsHadFocus (focus to give back after an action), quietTimer (the stream's silence),
+   * calmAt (a tap on a button before then is the second tap of the last: SAME_GESTURE_MS).
    */
-  const state = { room: byId("main").dataset.room, retryDelay: FIRST_RETRY_MS };
+  const state = { room: byId("main").dataset.room, retryDelay: FIRST_RETRY_MS, calmAt: 0 };
 
   /* ------------------------------------------------------------------ translation */
 
@@ -406,6 +415,7 @@
 
   function setBusy(busy) {
     state.busy = busy;
+    if (!busy) state.calmAt = Math.max(state.calmAt, performance.now() + BUTTONS_BACK_MS);
     for (const button of document.querySelectorAll("#actions button")) button.disabled = busy;
   }
 
@@ -754,7 +764,11 @@
     const hint = element("small");
     hint.id = "hint-" + action;
     button.setAttribute("aria-describedby", hint.id);
-    button.addEventListener("click", () => send(action));
+    button.addEventListener("click", () => {
+      const now = performance.now(), calm = now >= state.calmAt;
+      state.calmAt = now + SAME_GESTURE_MS; /* a finger drumming stays one tap */
+      if (calm) send(action);
+    });
     row.append(button, hint);
     return row;
   }

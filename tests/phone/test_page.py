@@ -38,8 +38,9 @@ STATIC = Path(__file__).resolve().parents[2] / "phone_web" / "static"
 #: life" flashes at a party with a TV, 59 B, and a line while the TV turns the cards, 35 B:
 #: 14 130 in fr; 14 200 until 2026-12-06, round 35: a stream quiet for four heartbeats is
 #: checked with the host, so a phone finds a host back from a power cut by itself, 127 B:
-#: 14 257 in fr.)
-BUDGET_BYTES = 14_300
+#: 14 257 in fr; 14 300 until round 36: a double tap no longer lands on the button its own
+#: answer drew in the same place, H3's second cut or "Start" after "New game", 89 B: 14 346.)
+BUDGET_BYTES = 14_400
 
 
 class Tags(HTMLParser):
