@@ -62,6 +62,8 @@ class TurnClock:
     player: str
     seconds_left: float
     away: bool
+    timed_out: bool = False
+    """H4: the keep at the end is a time-out, with its penalty at the reveal."""
 
 
 class Presence:
@@ -113,6 +115,13 @@ class Presence:
         if table.phase != "turns" or current is None or current not in self._away_since:
             return None
         return max(self._turn_since, self._away_since[current]) + self.away_seconds
+
+    def away_keep_in(self) -> float | None:
+        """Seconds until an away current player's turn is kept for them by presence (None:
+        present, or not turns). The turn's own limit may come sooner: the session weighs both."""
+        table = self._table
+        keep_at = None if table is None else self._keep_due_at(table)
+        return None if keep_at is None else max(0.0, keep_at - self.clock())
 
     def due(self) -> list[Due]:
         """Everything due now, in the order to apply it."""
@@ -168,8 +177,9 @@ class Presence:
         ahead = [moment - now for moment in moments if moment > now]
         return min(ahead) if ahead else None
 
-    def turn_clock(self, idle_limit: float) -> TurnClock | None:
-        """The TV's countdown: an away player's whole wait, or an idle player's last 10 s."""
+    def turn_clock(self, idle_limit: float, *, timed_out: bool = False) -> TurnClock | None:
+        """The TV's countdown: an away player's whole wait, or an idle player's last 10 s
+        (``timed_out``: H4 is on, so the keep at the end costs a life at the reveal)."""
         table = self._table
         if table is None or table.phase != "turns" or table.current is None:
             return None
@@ -177,9 +187,9 @@ class Presence:
         keep_at = self._keep_due_at(table)
         idle_at = self._turn_since + idle_limit if idle_limit > 0 else None
         if keep_at is not None and (idle_at is None or keep_at <= idle_at):
-            return TurnClock(table.current, max(0.0, keep_at - now), True)
+            return TurnClock(table.current, max(0.0, keep_at - now), True, timed_out)
         if idle_at is not None and idle_at - now <= IDLE_COUNTDOWN_SECONDS:
-            return TurnClock(table.current, max(0.0, idle_at - now), False)
+            return TurnClock(table.current, max(0.0, idle_at - now), False, timed_out)
         return None
 
 

@@ -10,6 +10,7 @@ settings. Every applied control increases ``step`` by exactly 1 and is saved bef
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -390,15 +391,31 @@ class HostControls:
         return done
 
     def _announce_away_turn(self, presence: Presence) -> None:
-        """The voice names an away player once, when their turn begins (the TV counts down)."""
+        """The voice names an away player once, when their turn begins (the TV counts down).
+
+        It says when their card is really kept: presence's wait (``--away-seconds``) or the
+        turn's limit (H4's, else ``--turn-timeout``), whichever ends first, counted from now.
+        Either way the keep is ``Game.timeout``: under H4 that is a time-out with its penalty
+        at the reveal, so the event says so (``timed_out``), as the ``kept`` event will.
+        """
         game = self._game
         current = None if self._open_turn is None else self._open_turn.player
         marker = (game.step, current)
         if current is None or current not in self._away() or self._away_announced == marker:
             return
         self._away_announced = marker
+        turn = self._turn_time_locked()
+        waits = [presence.away_keep_in(), None if turn is None else turn.seconds_left]
+        seconds = min((wait for wait in waits if wait is not None), default=presence.away_seconds)
         self._changed(
-            [public(EventKind.PLAYER_AWAY, player=current, seconds=round(presence.away_seconds))]
+            [
+                public(
+                    EventKind.PLAYER_AWAY,
+                    player=current,
+                    seconds=math.ceil(round(seconds, 3)),  # as the TV's countdown shows it
+                    timed_out=game.options.rapid,
+                )
+            ]
         )
 
     def _refresh_skip(self, presence: Presence) -> bool:
@@ -427,7 +444,7 @@ class HostControls:
         with self._lock:
             if self._presence is None:
                 return None
-            return self._presence.turn_clock(self._idle_limit())
+            return self._presence.turn_clock(self._idle_limit(), timed_out=self._game.options.rapid)
 
 
 class BadControlFields(ValueError):

@@ -246,11 +246,14 @@ class GameEndedEvent(TypedDict):
 
 
 class PlayerAwayEvent(TypedDict):
-    """The current player is away: their turn is kept for them after ``seconds`` (issue 12)."""
+    """The current player is away: their turn is kept for them after ``seconds`` (issue 12),
+    the sooner of the away wait and the turn's limit."""
 
     type: Literal["player_away"]
     player: str
     seconds: int
+    timed_out: bool
+    """H4: that keep is a time-out, with a life lost at the reveal (as in ``kept``)."""
 
 
 PublicEvent = (

@@ -119,6 +119,18 @@ SOUND_MODES = ("all", "sound_only", "silent")
 MUSIC_STEP = 0.1
 
 
+def outlived(event: EventDict, table: View | None) -> bool:
+    """Has the table moved past what ``event``'s caption says? An away player's caption
+    ("their card is kept in 10 seconds") goes once they are back or their turn is over; a
+    caption otherwise stays its usual time (issue 12 item 3, the play-test's H4 caption)."""
+    if event["type"] != "player_away" or table is None:
+        return False
+    player = event["player"]
+    if table["phase"] != "turns" or table["current"] != player:
+        return True
+    return any(seat["id"] == player and seat["connected"] for seat in table["players"])
+
+
 class TVApp:
     """Everything the TV shows and every host key, independent of the real window."""
 
@@ -265,7 +277,9 @@ class TVApp:
     def poll_caption(self) -> None:
         caption = self.announcer.caption() if self.announcer is not None else None
         told = self._phrased.get(caption or "")
-        if told is not None and told[2] != self.props.lang:  # L was pressed: follow at once
+        if told is not None and outlived(told[0], self.stage.latest):
+            caption = None  # "Zoé is away…" once she is back or her turn is over: no longer true
+        elif told is not None and told[2] != self.props.lang:  # L was pressed: follow at once
             lines = self._phrases(told[0], self.props.lang)
             caption = lines[told[1]] if told[1] < len(lines) else caption
         if caption != self._caption:

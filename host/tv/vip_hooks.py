@@ -24,6 +24,7 @@ class Clocked(Protocol):
     player: str
     seconds_left: float
     away: bool
+    timed_out: bool
 
 
 class ViewSource(Protocol):
@@ -59,8 +60,9 @@ class VipHooks:
 
     def __init__(self) -> None:
         self._settings: tuple[str, bool, int] | None = None
-        self.countdown: tuple[str, int, bool] | None = None
-        """(player id, whole seconds left, away) while a turn is being counted down."""
+        self.countdown: tuple[str, int, bool, bool] | None = None
+        """(player id, whole seconds left, away, timed out under H4) while a turn is being
+        counted down."""
 
     def step(self, app: TvApp, latest: View | None) -> bool:
         """Returns True when something the TV draws changed (a redraw is needed)."""
@@ -81,7 +83,9 @@ class VipHooks:
         read: Callable[[], Clocked | None] | None = getattr(app.session, "turn_clock", None)
         clock = read() if callable(read) else None
         countdown = (
-            None if clock is None else (clock.player, math.ceil(clock.seconds_left), clock.away)
+            None
+            if clock is None
+            else (clock.player, math.ceil(clock.seconds_left), clock.away, clock.timed_out)
         )
         if countdown != self.countdown:
             self.countdown, changed = countdown, True
@@ -123,8 +127,10 @@ class VipHooks:
         """The countdown pill at the top of the screen, over whatever scene is below."""
         if self.countdown is None:
             return
-        player, seconds, away = self.countdown
-        key = "vip.countdown_away" if away else "vip.countdown_idle"
+        player, seconds, away, timed_out = self.countdown
+        key = "vip.countdown_idle"
+        if away:  # H4: "kept" would hide the penalty that comes with the time-out
+            key = "vip.countdown_away_timed_out" if timed_out else "vip.countdown_away"
         text = props.catalog.t(props.lang, key, name=name_of(player), seconds=seconds)
         image = props.theme.fitted_text(text, 40, 1200, theme.DARK_INK, bold=True)
         box = image.get_rect(midtop=(960, 14)).inflate(48, 20)

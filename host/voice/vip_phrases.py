@@ -32,5 +32,6 @@ def vip_phrases_for(event: EventDict, view: View, _: Translate) -> list[str] | N
         return [_("vip.game_ended")]
     if event["type"] == "player_away":
         name = _name(view, event.get("player"), _)
-        return [_("vip.player_away", name=name, seconds=event.get("seconds", 15))]
+        key = "vip.player_away_timed_out" if event["timed_out"] else "vip.player_away"
+        return [_(key, name=name, seconds=event["seconds"])]
     return None

@@ -15,9 +15,11 @@ from tests.clock import Clock
 
 
 class Party:
-    def __init__(self, make_session: Callable[..., Any], **kwargs: Any) -> None:
+    def __init__(
+        self, make_session: Callable[..., Any], house_rules: str = "", **kwargs: Any
+    ) -> None:
         self.clock = Clock()
-        self.session = make_session(presence=True, clock=self.clock, **kwargs)
+        self.session = make_session(house_rules, presence=True, clock=self.clock, **kwargs)
         self.streams: dict[str, Any] = {}
 
     def join(self, *names: str, present: bool = True) -> list[str]:
@@ -89,6 +91,7 @@ def test_issue12_away_player_is_kept_for_after_away_seconds(party: Party) -> Non
     party.session.act(ana, "start", 0)
     current = party.session.view(None)["current"]
     party.leave(current)
+    assert party.wait(0) == []  # the host's first look: the voice names her
     assert party.wait(14.5) == []
     clock = party.session.turn_clock()
     assert clock is not None and clock.player == current and clock.away
@@ -106,7 +109,75 @@ def test_issue12_away_player_is_kept_for_after_away_seconds(party: Party) -> Non
     while (update := public.get(timeout=0)) is not None:
         events += update.events
     named = [e for e in events if e["type"] == "player_away"]
-    assert named == [{"type": "player_away", "player": current, "seconds": 15}]  # once
+    assert named == [
+        {"type": "player_away", "player": current, "seconds": 15, "timed_out": False}
+    ]  # once
+
+
+def _announced(party: Party, public: Any) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    while (update := public.get(timeout=0)) is not None:
+        events += update.events
+    return [e for e in events if e["type"] == "player_away"]
+
+
+@pytest.mark.parametrize(
+    ("rules", "options", "seconds", "timed_out"),
+    [
+        ("H4", {}, 10, True),  # H4's 10 s end before the 15 s away wait: its time-out
+        ("H4", {"away_seconds": 6}, 6, True),  # the away wait first: under H4 still a time-out
+        ("", {"turn_timeout": 8}, 8, False),  # --turn-timeout first: a plain keep
+        ("", {}, 15, False),  # the away wait (--turn-timeout is 90 s)
+    ],
+)
+def test_h4_issue12_away_player_is_told_when_their_card_is_really_kept(
+    make_session: Callable[..., Any],
+    rules: str,
+    options: dict[str, Any],
+    seconds: int,
+    timed_out: bool,
+) -> None:
+    """Play-test: under H4 the TV said "Zoé is away: their card is kept in 15 seconds" while
+    H4 timed her out at 10 s with a penalty. The seconds told are the time until the host
+    really keeps (the sooner of the away wait and the turn's limit), and ``timed_out`` says
+    when that keep is H4's time-out, with a life lost at the reveal."""
+    party = Party(make_session, house_rules=rules, **options)
+    ana, _bea, _cal = party.join("Ana", "Bea", "Cal")
+    public = party.session.subscribe(None, presence=False)
+    party.session.act(ana, "start", 0)
+    current = party.session.view(None)["current"]
+    party.leave(current)
+    assert party.wait(0) == []
+    assert _announced(party, public) == [
+        {"type": "player_away", "player": current, "seconds": seconds, "timed_out": timed_out}
+    ]
+    assert party.wait(seconds - 0.05) == []
+    assert party.session.step == 1  # not kept before the time told
+    party.clock.now += 0.1
+    BotRunner(party.session, bot_delay=1.0, clock=party.clock).tick()  # H4, --turn-timeout
+    party.session.presence_tick()  # the away wait
+    kept = [e for e in party.session.view(None)["log"] if e["type"] == "kept"]
+    assert kept == [{"type": "kept", "player": current, "auto": True, "timed_out": timed_out}]
+
+
+def test_h4_issue12_away_announced_late_tells_the_seconds_left(
+    make_session: Callable[..., Any],
+) -> None:
+    """The host's tick may come a moment after the turn opened: the seconds told are those
+    left then, as the TV's countdown shows them."""
+    party = Party(make_session, house_rules="H4")
+    ana, _bea, _cal = party.join("Ana", "Bea", "Cal")
+    public = party.session.subscribe(None, presence=False)
+    party.session.act(ana, "start", 0)
+    current = party.session.view(None)["current"]
+    party.leave(current)
+    party.wait(2.5)
+    (named,) = _announced(party, public)
+    turn = party.session.turn_time()
+    assert turn is not None and turn.seconds_left == pytest.approx(7.5)
+    assert named["seconds"] == 8 and named["timed_out"] is True
+    clock = party.session.turn_clock()
+    assert clock is not None and round(clock.seconds_left) == 8 and clock.timed_out
 
 
 def test_issue12_away_seconds_is_a_setting(make_session: Callable[..., Any]) -> None:

@@ -3,7 +3,7 @@ kick list, the turn countdown, and the TV settings chosen on the VIP's phone."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +11,7 @@ import pygame
 import pygame.event
 import pytest
 
+from host.rules import EventDict, View
 from host.tv.app import TVApp
 from host.tv.lobby import MIDDLE_X, PLAYERS_X
 from host.tv.overlays import KickOverlay
@@ -143,6 +144,116 @@ def test_issue12_tv_counts_down_an_away_players_turn(
     _settle(app)
     name = session.view(None)["players"][ids.index(current)]["name"]
     assert f"{name} is away — kept in 10 s" in _texts(app)
+
+
+class CaptioningVoice:
+    """An announcer that captions the last event the TV gave it, as long as it likes (a real
+    one keeps a line up while it is said, then 3 s more)."""
+
+    def __init__(self, catalog: Any) -> None:
+        self.catalog, self.muted = catalog, False
+        self.events: list[Any] = []
+        self.line: str | None = None
+
+    def announce(self, events: Sequence[EventDict], table: View) -> None:
+        from host.voice.phrases import phrases_for
+
+        self.events += events
+        self.line = phrases_for(events[-1], table, self.catalog.translator("en"))[-1]
+
+    def caption(self) -> str | None:
+        return self.line
+
+    def set_language(self, lang: str) -> None:
+        pass
+
+    def set_muted(self, muted: bool) -> None:
+        self.muted = muted
+
+
+def _away_turn(
+    make_session: Callable[..., Any], catalog: Any
+) -> tuple[Any, TVApp, CaptioningVoice, Clock, str]:
+    """H4 at 10 s, the default 15 s away wait; the first player's phone is closed when the TV
+    opens her turn and the host's first look comes 1 s later."""
+    voice = CaptioningVoice(catalog)
+    session, app, ids, clock = _party(make_session, catalog, announcer=voice, house_rules="H4")
+    session.act(ids[0], "start", 0)
+    current = session.view(None)["current"]
+    for sub in [s for s in session._subscribers if s.player_id == current]:
+        sub.close()
+    for _ in range(20):
+        _settle(app)
+        if session.turn_time() is not None:
+            break
+    clock.now += 1
+    session.presence_tick()
+    _settle(app)
+    app.poll_caption()
+    return session, app, voice, clock, current
+
+
+def test_h4_issue12_an_away_players_caption_tells_when_h4_keeps_her_card(
+    make_session: Callable[..., Any], catalog: Any
+) -> None:
+    """Play-test: the caption said "kept in 15 seconds" (the away wait) while H4's countdown
+    showed 9 s and she was timed out at 10 s with a penalty."""
+    session, app, voice, _clock, current = _away_turn(make_session, catalog)
+    turn = session.turn_time()
+    assert turn is not None and turn.seconds_left == 9  # H4's 10 s, from the TV's turn
+    (away,) = [e for e in voice.events if e["type"] == "player_away"]
+    assert away["seconds"] == 9 and away["timed_out"] is True
+    name = next(p["name"] for p in session.view(None)["players"] if p["id"] == current)
+    told = catalog.t("en", "vip.player_away_timed_out", name=name, seconds=9)
+    assert app.caption == told and "penalty" in told
+    assert f"{name}: 9 s left" in _texts(app)  # the countdown agrees
+
+
+def test_h4_issue12_an_away_players_caption_goes_when_she_is_back(
+    make_session: Callable[..., Any], catalog: Any
+) -> None:
+    """Play-test: the caption stayed up 7 s after she came back."""
+    session, app, voice, _clock, current = _away_turn(make_session, catalog)
+    assert app.caption is not None and voice.line == app.caption
+    session.subscribe(current)  # her phone opens again
+    _settle(app)
+    app.poll_caption()
+    assert app.caption is None  # the voice would still hold the line: the TV drops it
+
+
+def test_h4_issue12_an_away_players_caption_goes_when_her_turn_ends(
+    make_session: Callable[..., Any], catalog: Any
+) -> None:
+    session, app, voice, clock, current = _away_turn(make_session, catalog)
+    assert app.caption is not None
+    voice.announce = lambda events, table: None  # type: ignore[method-assign]  # still her line
+    clock.now += 9.1
+    assert session.timeout(current, session.step)  # H4's limit (the runner's move)
+    _settle(app)
+    app.poll_caption()
+    assert voice.line is not None and app.caption is None
+
+
+def test_h4_issue12_the_away_countdown_says_time_is_up_not_kept(
+    make_session: Callable[..., Any], catalog: Any
+) -> None:
+    """Under H4 the keep at the end of an away wait is a time-out too (a life lost at the
+    reveal): the countdown says "time's up", not "kept"."""
+    session, app, ids, clock = _party(make_session, catalog, house_rules="H4", away_seconds=6)
+    session.act(ids[0], "start", 0)
+    current = session.view(None)["current"]
+    for sub in [s for s in session._subscribers if s.player_id == current]:
+        sub.close()
+    for _ in range(20):
+        _settle(app)
+        if session.turn_time() is not None:
+            break
+    clock.now += 1
+    _settle(app)
+    name = next(p["name"] for p in session.view(None)["players"] if p["id"] == current)
+    texts = _texts(app)
+    assert f"{name} is away — time's up in 5 s" in texts
+    assert not any("kept in" in text for text in texts)
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "it"])

@@ -78,7 +78,10 @@ SAMPLES: dict[str, list[dict[str, Any]]] = {
     "rules_set": [{"rules": ["H1", "H3"], "rapid_seconds": None}],
     "vip_changed": [{"player": "p2"}],
     "game_ended": [{"round": 2}],
-    "player_away": [{"player": "p2", "seconds": 15}],
+    "player_away": [
+        {"player": "p2", "seconds": 15, "timed_out": False},
+        {"player": "p2", "seconds": 10, "timed_out": True},
+    ],
 }
 
 
