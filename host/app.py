@@ -25,6 +25,7 @@ from host.join_address import JoinAddress, JoinLink, fixed
 from host.last_party import put_aside_if_old
 from host.logs import log_path_for
 from host.network import BackgroundServer, public_join_url
+from host.one_party import PartyLock, PartyRunning, RunningParty
 from host.persistence import CorruptSave, StateUnwritable, default_state_path
 from host.rules import EventDict, HouseRules, UnknownHouseRule, View
 from host.rules.bots import STRATEGIES
@@ -63,6 +64,27 @@ def run_party(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
         )
         return 2
     state_path = Path(args.state) if args.state else default_state_path()
+    # Before anything touches the save (even --fresh, even putting it aside): one party a save.
+    try:
+        held = PartyLock.take(state_path)
+    except PartyRunning as refusal:
+        _refuse_second_party(refusal.running, say)
+        return 2
+    with contextlib.closing(held):  # and the OS lets go of it, however the process ends
+        return _run_on_held_save(args, options, state_path, held, catalog, say, out)
+
+
+def _run_on_held_save(
+    args: argparse.Namespace,
+    options: HouseRules,
+    state_path: Path,
+    held: PartyLock,
+    catalog: Catalog,
+    say: Callable[..., None],
+    out: TextIO,
+) -> int:
+    """The party itself, in the process that holds its save's lock (``host/one_party.py``)."""
+    lang: str = args.lang
     if not args.fresh and not args.resume:
         _put_aside_another_evening(state_path, say)
     try:
@@ -91,13 +113,21 @@ def run_party(args: argparse.Namespace, *, out: TextIO | None = None) -> int:
     try:
         with contextlib.ExitStack() as parts, _terminate_as_interrupt():
             parts.callback(session.close)  # the final save, even if start-up fails half-way
-            _serve(parts, args, session, catalog, options, say, out)
+            _serve(parts, args, session, catalog, options, say, out, held)
     except KeyboardInterrupt:
         interrupted = True
     _farewell(session, say)
     if interrupted and threading.current_thread() is threading.main_thread():
         _leave_now(out)
     return 0
+
+
+def _refuse_second_party(running: RunningParty, say: Callable[..., None]) -> None:
+    """One line for a host who started the party twice: it runs already, and what to do."""
+    if running.join_url is None:
+        say("cli.already_running", sys.stderr)
+    else:
+        say("cli.already_running_at", sys.stderr, url=running.join_url)
 
 
 def _put_aside_another_evening(state_path: Path, say: Callable[..., None]) -> None:
@@ -148,6 +178,7 @@ def _serve(
     options: HouseRules,
     say: Callable[..., None],
     out: TextIO,
+    held: PartyLock,
 ) -> None:
     """Start the server, bots and voice (each registered for teardown), then wait or run the TV."""
     lang: str = args.lang
@@ -169,7 +200,7 @@ def _serve(
     if server.port != args.port and args.port != 0:
         say("cli.port_busy", busy=args.port, port=server.port)
 
-    announce_join = join_announcer(catalog, lang, out)
+    announce_join = _noted_in(held, join_announcer(catalog, lang, out))
     if args.public_url:
         join = fixed(public_join_url(args.public_url, session.room))
     else:
@@ -241,6 +272,17 @@ def join_announcer(catalog: Catalog, lang: str, out: TextIO) -> Callable[[JoinLi
             print(catalog.t(lang, "cli.no_network"), file=out, flush=True)
 
     return announce
+
+
+def _noted_in(held: PartyLock, announce: Callable[[JoinLink], None]) -> Callable[[JoinLink], None]:
+    """``announce``, and the address also kept in the save's lock file, so a second start on
+    this save can tell the host where phones join this party (none while offline)."""
+
+    def announce_and_note(link: JoinLink) -> None:
+        announce(link)
+        held.note_join(None if link.offline else link.url)
+
+    return announce_and_note
 
 
 def _fall_back_quietly(args: argparse.Namespace, say: Callable[..., None]) -> None:
