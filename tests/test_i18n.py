@@ -254,3 +254,46 @@ def test_a_king_in_french_and_italian_prose_is_lowercase_as_its_spoken_name(
     assert catalog.t("fr", "tv.blocked_by", target="Ana", player="Bo").startswith(
         "Ana montre un roi"
     )
+
+
+#: Play-test, "one word for one thing": guests read the TV and their phones side by side, and
+#: the stock (RULES.md R5: the face-down pile a dealer cuts from, R9) was "Stock / Pioche /
+#: Mazzo" on the TV but "deck / paquet / mazzo" on the phones. One word per language: the
+#: rulebook's (RULES.md and the French profile say "stock" / "pioche") and the TV's big label;
+#: in Italian the TV's "mazzo", which every other Italian line already used.
+STOCK_WORD = {"en": "stock", "fr": "pioche", "it": "mazzo"}
+#: The words it must not be called, anywhere a guest reads or hears it.
+OTHER_STOCK_WORDS = {"en": ("deck",), "fr": ("paquet", "talon"), "it": ("tallone",)}
+#: Every message that names the stock: the TV, the phones, the voice, the tutorial, the howto.
+STOCK_KEYS = (
+    "tv.stock",
+    "tv.cuts",
+    "tv.cut_king",
+    "phone.cut_hint",
+    "phone.cut_again_hint",
+    "phone.log_cut_taken",
+    "voice.cut",
+    "evening.tutorial_cut",
+    "social.howto_4",
+)
+#: The room code: "Code de la salle" on the TV, "Partie CAKE" on the phone's badge (and "partie"
+#: is a game in French: a room sees many). The TV's big label's word, in every message of it.
+ROOM_WORD = {"en": "room", "fr": "salle", "it": "stanza"}
+ROOM_KEYS = ("tv.room_code", "phone.room_label", "phone.room_badge", "phone.err_bad_room")
+#: Where guests read or hear the game's words (``cli``, ``help`` and ``logs`` are the host's).
+GUEST_DOMAINS = ("tv.", "phone.", "voice.", "trail.", "vip.", "evening.", "social.", "common.")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_playtest_the_tv_and_the_phones_use_one_word_for_the_stock_and_the_room(
+    catalog: Catalog, lang: str
+) -> None:
+    for key in STOCK_KEYS:
+        assert STOCK_WORD[lang] in catalog.t(lang, key, name="Ana", dealer="Ana").lower(), key
+    for key in ROOM_KEYS:
+        assert ROOM_WORD[lang] in catalog.t(lang, key, room="CAKE").lower(), key
+    other = re.compile(r"\b(" + "|".join(OTHER_STOCK_WORDS[lang]) + r")\b", re.IGNORECASE)
+    for key, message in catalog.messages[lang].items():
+        if key.startswith(GUEST_DOMAINS):
+            for text in forms(message).values():
+                assert not other.search(text), (lang, key, text)

@@ -190,7 +190,7 @@ def test_h8_the_call_is_chase(catalog: Catalog, lang: str, call: str) -> None:
 
 def test_r9_the_dealers_cut_is_told_in_two_steps(catalog: Catalog) -> None:
     assert say(catalog, "en", {"type": "cut", "dealer": "p1", "attempt": 1}) == [
-        "Marie cuts the deck…"
+        "Marie cuts the stock…"
     ]
     assert say(catalog, "en", {"type": "cut_taken", "dealer": "p1"}) == ["…and takes it."]
     king = say(catalog, "en", {"type": "cut_king", "dealer": "p1", "king": "KH", "call": "cuckoo"})
