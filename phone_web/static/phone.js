@@ -308,6 +308,7 @@
     clearTimeout(state.retryTimer);
     state.replaced = false;
     byId("replaced").hidden = true;
+    byId("actions").hidden = false;
     const stream = new EventSource("/api/events?token=" + encodeURIComponent(state.token));
     state.stream = stream;
     watchQuiet();
@@ -339,7 +340,11 @@
     state.quietTimer = setTimeout(() => (document.hidden ? watchQuiet() : refresh(true)), QUIET_MS);
   }
 
-  /** The game was opened in another tab or phone: say so, offer to take it back, stay quiet. */
+  /**
+   * The game was opened in another tab or phone: say so, offer to take it back, stay quiet.
+   * The buttons go until then: this page's table is no longer kept up to date, and a tap on
+   * one would do nothing.
+   */
   function streamReplaced(stream) {
     stream.close();
     if (state.stream === stream) state.stream = null;
@@ -347,6 +352,7 @@
     state.replaced = true;
     showBanner(false);
     byId("replaced").hidden = false;
+    byId("actions").hidden = true;
     byId("take-back").focus();
   }
 

@@ -26,11 +26,16 @@ def test_issue15_a_replaced_tab_says_so_and_does_not_reconnect(
     first.join("Ana")
     pid = server.session.view(None)["players"][0]["id"]
     first.page.wait_for_function("() => document.getElementById('main').dataset.step === '0'")
+    server.session.join("Bo", "TEST")
+    server.session.join("Cy", "TEST")  # three: Ana, the VIP, may start
+    first.page.wait_for_selector('#actions button[data-action="start"]')
     second = Phone(first.context, first.context.new_page())  # same phone, same storage
     second.open(f"{server.url}/?room=TEST&lang=fr")
     second.page.wait_for_selector("#game:not([hidden])")
     first.page.wait_for_selector("#replaced:not([hidden])")
     assert CATALOG.t("fr", "phone.stream_replaced") in first.text("#replaced")
+    # Its Start went with its stream: drawn there, it would now do nothing when tapped.
+    assert first.page.is_hidden("#actions")
     assert first.text("#replaced button") == CATALOG.t("fr", "phone.stream_take_back")
     # No flapping: several seconds later the second tab still holds the only stream.
     requests_before = len([r for r in first.requests if "/api/events" in r.url])
@@ -43,6 +48,7 @@ def test_issue15_a_replaced_tab_says_so_and_does_not_reconnect(
     # Taking it back: the first tab listens again, the second one is now the quiet one.
     first.page.locator("#replaced button").tap()
     first.page.wait_for_selector("#replaced", state="hidden")
+    first.page.wait_for_selector('#actions button[data-action="start"]')  # back, and live
     second.page.wait_for_selector("#replaced:not([hidden])")
     first.page.wait_for_timeout(1000)
     assert first.page.is_hidden("#replaced")
