@@ -35,6 +35,10 @@ def shown(card: str) -> str:
     return card[:-1] + SUIT_SYMBOLS[card[-1]]
 
 
+#: True once a tap on the action buttons counts as a new tap (``#actions[data-calm]``).
+CALM = "() => performance.now() >= Number(document.getElementById('actions').dataset.calm)"
+
+
 @dataclass
 class Phone:
     """One handset: a context, its page, and every view that reached it."""
@@ -90,7 +94,13 @@ class Phone:
         self.page.wait_for_selector("#game:not([hidden])")
 
     def tap(self, action: str) -> None:
+        """Tap a button as a person does: not in the instant after this phone's last tap or
+        its answer, when the page takes a tap for the second of the last (a double tap)."""
+        self.wait_calm()
         self.page.locator(f'#actions button[data-action="{action}"]').tap()
+
+    def wait_calm(self) -> None:
+        self.page.wait_for_function(CALM)
 
     def close(self) -> None:
         with contextlib.suppress(Exception):  # already gone with the browser

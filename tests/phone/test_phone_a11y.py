@@ -183,6 +183,7 @@ def test_issue19_focus_stays_on_a_kept_button_and_moves_deliberately(
     assert focused == ["exchange", "same"]  # the very same button, still focused
     step = phone.step()
     phone.page.keyboard.press("Shift+Tab")  # to Keep, by keyboard
+    phone.wait_calm()
     phone.page.keyboard.press("Enter")
     phone.wait_past(step)  # the keep reached the host
     phone.page.wait_for_function("() => !document.querySelector('#actions button')")

@@ -5,7 +5,7 @@ on Cut cut twice, the first card taken thrown away unseen; and the VIP's double 
 game" landed on "Start" and began the next game before anyone could join or change the rules.
 Both second taps were legal actions with the new step, so the host could not tell them from a
 choice: the page drops a tap that comes this soon after the last (``SAME_GESTURE_MS`` in
-``phone_web/static/phone.js``), and a second cut meant, a second later, is still taken.
+``phone_web/static/phone.js``), and a second cut meant, once the page is calm again, is taken.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ DOUBLE_TAP = """async ([first, second]) => {
 
 def _double_tap(phone: Phone, first: str, second: str) -> float:
     phone.page.wait_for_selector(f'#actions button[data-action="{first}"]:not([disabled])')
+    phone.wait_calm()
     gap = float(phone.page.evaluate(DOUBLE_TAP, [first, second]))
     assert gap < 400, f"the answer took {gap:.0f} ms: not a double tap's pace"
     phone.page.wait_for_timeout(700)  # a second action, had it gone out, would be in by now
