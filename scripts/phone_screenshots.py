@@ -170,7 +170,7 @@ def play(
             wanted.discard("reveal")
         if table["phase"] == "game_over":
             if "blocked" in wanted:  # no King this game: another one, same phones
-                pages[table["vip"]].locator('#actions button[data-action="new_game"]').tap()
+                tap(pages[table["vip"]], "new_game")
                 wait_step(pages[table["vip"]], table["step"] + 1)
                 continue
             shoot(pages[table["winners"][0]], out, "winner", "#outcome")
@@ -180,10 +180,19 @@ def play(
             return 0
         actor = next(pid for pid in pages if game_moves(session.view(pid)["can"]))
         action = choose(session, actor)
-        pages[actor].locator(f'#actions button[data-action="{action}"]').tap()
+        tap(pages[actor], action)
         wait_step(pages[actor], table["step"] + 1)
     print("the game did not end", file=sys.stderr)
     return 1
+
+
+def tap(page: Any, action: str) -> None:
+    """Tap as a person does: not in the instant after this phone's own last tap or its answer,
+    when the page takes a tap for a double tap and drops it (``#actions[data-calm]``)."""
+    page.wait_for_function(
+        "() => performance.now() >= Number(document.getElementById('actions').dataset.calm)"
+    )
+    page.locator(f'#actions button[data-action="{action}"]').tap()
 
 
 def main(argv: list[str] | None = None) -> int:

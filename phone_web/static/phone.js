@@ -820,6 +820,9 @@
     }
     if (view.lowest) lines.push(["lowest", { rank: rankName(view.lowest) }]);
     for (const id of view.losers || []) {
+      /* H4: a time-out costs a life even with a good card; say why, or it looks like a bug */
+      const late = (view.log || []).some((e) => e.type === "life_lost" && e.player === id && e.timed_out);
+      if (late) lines.push(id === me ? ["you_timed_out", {}, "mine"] : ["timed_out", { name: name(id) }]);
       const count = view.players.find((player) => player.id === id)?.lives;
       if (!count) continue; /* out: told just below */
       lines.push(id === me ? ["you_lost_life", { count }, "mine"] : ["lost_life", { name: name(id), count }]);

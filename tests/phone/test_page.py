@@ -41,7 +41,8 @@ STATIC = Path(__file__).resolve().parents[2] / "phone_web" / "static"
 #: 14 257 in fr; 14 300 until round 36: a double tap no longer lands on the button its own
 #: answer drew in the same place, H3's second cut or "Start" after "New game", 89 B: 14 346;
 #: 14 400 until round 36's second step: a tab replaced elsewhere hides its buttons, a wrong
-#: room code asks for the code again, the double tap's guard readable by tests: 14 408.)
+#: room code asks for the code again, the double tap's guard readable by tests, H4's
+#: time-out told as the reason for the life it costs: 14 484.)
 BUDGET_BYTES = 14_500
 
 
@@ -184,6 +185,7 @@ VIEW_WORDS = {
     "game_over",
     "round_dealt",
     "stale_step",
+    "life_lost",
     "bad_room",  # an API error code, answered by asking for the room code again
 }
 

@@ -74,3 +74,36 @@ def test_h4_a_reloaded_page_counts_on_from_the_time_left(
     left = seconds_left(current.page.locator("#clock").inner_text())
     assert RAPID_SECONDS - 12 - 3 <= left <= RAPID_SECONDS - 12
     session.close()
+
+
+def test_h4_a_time_out_is_told_as_the_reason_for_the_life_it_costs(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """H4: a player who ran out of time loses a life at the reveal even with a good card. The
+    play-test's phone said only "Lowest card: 2 — You lose a life — 2 left", which reads like
+    a bug; now it says why, on their phone and on the others'."""
+    from tests.phone.helpers import rig_round
+
+    session = Session(HouseRules.parse("H4"), room="TEST", seed=42)
+    server = live_server(session)
+    phones = seat_three(server, phone_factory, "fr-FR")
+    ids = list(phones)
+    rig_round(session, {ids[0]: "QH", ids[1]: "2S", ids[2]: "9D"}, lives={pid: 3 for pid in ids})
+    late = session.view(None)["current"]
+    assert late is not None and session.timeout(late, session.step)
+    for _ in range(3):
+        table = session.view(None)
+        if table["phase"] != "turns" or table["current"] is None:
+            break
+        session.act(table["current"], "keep", table["step"])
+    table = session.view(None)
+    assert table["phase"] == "reveal" and late in table["losers"]
+    catalog = Catalog.load()
+    name = next(p["name"] for p in table["players"] if p["id"] == late)
+    for pid, phone in phones.items():
+        phone.wait_step(table["step"])
+        lines = phone.text("#outcome-lines")
+        mine = catalog.t("fr", "phone.you_timed_out")
+        theirs = catalog.t("fr", "phone.timed_out", name=name)
+        assert (mine in lines) == (pid == late) and (theirs in lines) == (pid != late), lines
+    session.close()

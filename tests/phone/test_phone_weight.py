@@ -30,8 +30,10 @@ import pytest
 #: the TV turns the cards, about 95 B; 15 200 until 2026-12-06, round 35: a quiet stream
 #: checked with the host, so a phone finds a host back from a power cut: 15 223 B in French;
 #: 15 300 until round 36: a double tap acts once even when its answer drew a new button in
-#: the same place, about 90 B: 15 312.)
-BUDGET_BYTES = 15_400
+#: the same place, about 90 B: 15 312; 15 400 until round 36's second step: a replaced tab's
+#: buttons hidden, a wrong room code asked again, H4's time-out told as the reason for the life
+#: it costs: 15 452.)
+BUDGET_BYTES = 15_500
 #: The VIP's phone adds its host controls (``vip.js`` with their messages, ~3.7 KB with headers).
 #: (18 500 until 2026-12-01: today's fixes for slow Wi-Fi; 18 700 until the player list kept
 #: the VIP's focus when redrawn, about 170 B; the VIP's page is 17.9 / 18.3 / 18.3 KiB;
@@ -39,8 +41,9 @@ BUDGET_BYTES = 15_400
 #: label on the computer players' picker; the VIP's page is 18.0 / 18.5 / 18.4 KiB;
 #: 19 100 until 2026-12-06: the two rounds of fixes above, about 185 B; 18.3 / 18.7 / 18.6 KiB;
 #: 19 300 until round 36: a double tap acts once, about 90 B: 19 313; 19 400 until round 36's
-#: second step: a replaced tab's buttons hidden, a wrong room code asked again, 19 448.)
-VIP_BUDGET_BYTES = 19_500
+#: second step: a replaced tab's buttons hidden, a wrong room code asked again, H4's time-out
+#: told as the reason for the life it costs: 19 524.)
+VIP_BUDGET_BYTES = 19_600
 MAX_REQUESTS_AFTER_HTML = 3
 STREAM = "/api/events"
 
