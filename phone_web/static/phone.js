@@ -710,7 +710,8 @@
     }
     const out = me.status === "eliminated";
     const waiting = me.status === "waiting";
-    const key = out ? "out_card" : waiting ? "waiting_card" : "no_card";
+    /* at game over there is no end left to watch on the TV */
+    const key = out ? (view.phase === "game_over" ? "status_lost" : "out_card") : waiting ? "waiting_card" : "no_card";
     card.className = out ? "out" : "none";
     setText(byId("rank"), "");
     setText(byId("suit"), "");

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from host.i18n import Catalog
 from tests.phone.helpers import Phone, rigged_reveal
 from tests.phone.test_phone_game import seat_three
 from tests.phone.test_phone_resilience import start_game
+
+CATALOG = Catalog.load()
 
 #: Tap the button, and tap again as soon as my answer has brought the buttons back (a finger's
 #: second tap); returns the milliseconds between the two taps.
@@ -72,19 +75,21 @@ def test_h3_a_double_tap_on_cut_cuts_once_and_a_second_cut_meant_is_taken(
     assert len(_cuts(session)) == 2
 
 
-def test_a_double_tap_on_new_game_leaves_the_table_in_the_lobby(
+def test_a_double_tap_on_new_game_leaves_the_table_in_the_lobby_and_no_one_out_waits_for_an_end(
     live_server: Any, phone_factory: Any
 ) -> None:
     server = live_server()
     session = server.session
     phones = seat_three(server, phone_factory, "en-GB")
     first, second, third = phones
-    end = rigged_reveal(
-        session,
-        {first: "2S", second: "2H", third: "KD"},
-        lives={first: 1, second: 1, third: 1},
-    )
+    rigged_reveal(session, {first: "2S", second: "9H", third: "KD"}, lives={first: 1, second: 1})
+    out = phones[first]
+    assert session.view(None)["eliminated"] == [first]  # the game goes on without them
+    end = rigged_reveal(session, {second: "2H", third: "KD"})
     assert end["phase"] == "game_over"
+    out.wait_step(end["step"])  # out since the last round, and the game is over: nothing left
+    assert out.card() == ""  # to watch on the TV, as the play-test's phone still said
+    assert out.text("#suit-name") == CATALOG.t("en", "phone.status_lost")
     vip = phones[session.view(None)["vip"]]
     vip.page.wait_for_selector('#actions button[data-action="new_game"]')
     _double_tap(vip, "new_game", "start")
