@@ -252,10 +252,25 @@
     start();
   });
 
+  /**
+   * Columns the host counts for a name (host/names.py display_width, after NFKC): emoji and
+   * wide characters take two, marks and invisible ones none. "Marie-Éléonore ✨" is 16
+   * characters and 17 columns: refused by the host, it must be said too long here, not
+   * "without special characters".
+   */
+  function nameWidth(name) {
+    let width = 0;
+    for (const char of name.normalize("NFKC")) {
+      if (/[\p{Mn}\p{Me}\p{Cf}\p{DI}]/u.test(char)) continue;
+      width += /[\p{EPres}\p{sc=Han}\p{sc=Hira}\p{sc=Kana}\p{sc=Hang}]/u.test(char) ? 2 : 1;
+    }
+    return width;
+  }
+
   /** Issue 12.6: a name over 16 characters is said to be too long, never silently cut. */
   function nameTooLong() {
     const input = byId("name-input");
-    const tooLong = [...input.value].length > MAX_NAME_LENGTH;
+    const tooLong = [...input.value].length > MAX_NAME_LENGTH || nameWidth(input.value) > MAX_NAME_LENGTH;
     input.setAttribute("aria-invalid", String(tooLong));
     setText(byId("join-error"), tooLong ? t("name_too_long", { count: MAX_NAME_LENGTH }) : "");
     return tooLong;

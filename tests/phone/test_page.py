@@ -42,8 +42,9 @@ STATIC = Path(__file__).resolve().parents[2] / "phone_web" / "static"
 #: answer drew in the same place, H3's second cut or "Start" after "New game", 89 B: 14 346;
 #: 14 400 until round 36's second step: a tab replaced elsewhere hides its buttons, a wrong
 #: room code asks for the code again, the double tap's guard readable by tests, H4's
-#: time-out told as the reason for the life it costs: 14 484.)
-BUDGET_BYTES = 14_500
+#: time-out told as the reason for the life it costs: 14 484; 14 500 until a name is counted
+#: as the host counts it (an emoji takes two columns) and said too long, 138 B: 14 622.)
+BUDGET_BYTES = 14_700
 
 
 class Tags(HTMLParser):

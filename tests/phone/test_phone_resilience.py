@@ -7,9 +7,11 @@ once; a hostile name is only ever text.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from host.i18n import Catalog
+from host.names import MAX_NAME_LENGTH, MAX_NAME_WIDTH, clean_name, display_width
 from host.rules import game_moves
 from tests.phone.helpers import Phone, hold_action_answers, is_action_answer, shown, wait_held
 from tests.phone.test_phone_game import seat_three
@@ -292,6 +294,50 @@ def test_join_errors_are_clear_and_change_nothing(live_server: Any, phone_factor
     try_join(f"{server.url}/?room=TEST", "Ana", "table_full")
     assert len(session.view(None)["players"]) == 10
     assert phone.page.evaluate("() => localStorage.length") == 0
+
+
+#: Names at the edge of the host's 16 columns (``host/names.py``): emoji and wide characters
+#: take two, marks and joiners none, fullwidth letters are plain ones after NFKC.
+EDGE_NAMES = (
+    "Marie-Éléonore ✨",  # 16 characters, 17 columns: the play-test's refused name
+    "Éléonore✨",
+    "🎉 Zed",
+    "李小龍李小龍李小",  # 8 wide characters: 16 columns
+    "李小龍李小龍李小龍",  # 9: 18 columns
+    "Zoe\u0308 Zoe\u0308 Zoe\u0308 Zoe\u0308",  # marks take no column
+    "👨\u200d👩\u200d👧\u200d👦 Fam",
+    "ＡＢＣＤＥＦＧＨＩＪＫＬＭＮＯＰ",  # fullwidth: 16 plain letters after NFKC
+    "©©©©©©©©©©©©©©©©",  # emoji, but not shown as one by default: one column each
+    "🎉🎉🎉🎉🎉🎉🎉🎉🎉",
+    "김민준김민준김민준",  # Hangul: wide
+    "さくらサクラさくらサクラ",  # kana: wide
+    "Ελένη-Αικατερίνη",  # Greek: one column each
+)
+
+
+def test_a_name_too_wide_for_the_tv_is_said_too_long_as_the_host_counts_it(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Issue 12.6 said a name too long before sending it, counting characters; the host counts
+    columns (an emoji takes two), so "Marie-Éléonore ✨" was refused by the host "without
+    special characters". The page now counts as the host does: for each name at the edge, it
+    says "too long" exactly when the host would refuse it for its width or length."""
+    server = live_server()
+    phone = phone_factory("Pixel 7", "en-GB")
+    phone.open(f"{server.url}/?room=TEST")
+    for name in EDGE_NAMES:
+        plain = unicodedata.normalize("NFKC", name)
+        refused = len(name) > MAX_NAME_LENGTH or display_width(plain) > MAX_NAME_WIDTH
+        phone.page.fill("#name-input", name)
+        said = phone.page.get_attribute("#name-input", "aria-invalid") == "true"
+        assert said == refused, (name, display_width(plain))
+        if refused:
+            assert phone.text("#join-error") == CATALOG.t(
+                "en", "phone.name_too_long", count=MAX_NAME_LENGTH
+            )
+        else:  # and the host takes it
+            assert clean_name(name)
+    assert not server.session.view(None)["players"]
 
 
 def test_a_wrong_room_code_asks_for_the_code_on_the_tv_and_keeps_the_name(
