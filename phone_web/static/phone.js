@@ -23,6 +23,9 @@
   const SUIT_SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   /** How long a big moment covers the screen before the card comes back (issue 12.2). */
   const MOMENT_MS = 2200;
+  /** Under H4 a turn has seconds, and its "Your turn!" covers the buttons only this long: 2.2 s
+      of a 10 s turn went to reading it (round 36's play-test). */
+  const RAPID_MOMENT_MS = 900;
   /** Names longer than this are refused by the host (PHONE_API.md, bad_name). */
   const MAX_NAME_LENGTH = 16;
   /** An answer later than this is not coming (a connection dead without a word, as party
@@ -560,13 +563,13 @@
   };
 
   /** Cover the screen for a moment with one big line, then give the card back. */
-  function showMoment(kind, text) {
+  function showMoment(kind, text, ms = MOMENT_MS) {
     const moment = byId("moment");
     moment.className = "moment-" + kind;
     setText(byId("moment-text"), text);
     moment.hidden = false;
     clearTimeout(state.momentTimer);
-    state.momentTimer = setTimeout(hideMoment, MOMENT_MS);
+    state.momentTimer = setTimeout(hideMoment, ms);
     const tones = MOMENT_ALERTS[kind];
     playTones(tones);
     vibrate(tones.flatMap(([, , length]) => [length * 1000, 60])); /* buzz with each tone */
@@ -989,7 +992,7 @@
     const myTurn = isMyTurn(view);
     if (myTurn && !state.alertedTurn) {
       news.push(t(view.dealer === me.id ? "your_turn_dealer" : "your_turn"));
-      moment = ["turn", t("your_turn")];
+      moment = ["turn", t("your_turn"), view.rapid_seconds ? RAPID_MOMENT_MS : MOMENT_MS];
     }
     state.alertedTurn = myTurn;
 

@@ -177,3 +177,21 @@ def test_issue12_big_moments_and_issue19_news_told_once(
     bo_said = " ".join(recorded(bo, "said"))
     assert t("you_showed", king=card("KS"), name="Ana", call=t("call_cuckoo")) in bo_said
     assert t("you_out") in bo_said and t("winner", name="Ana") in bo_said
+
+
+def test_h4_your_turn_covers_the_buttons_under_a_second_of_the_ten(
+    make_session: Any, live_server: Any, phone_factory: Any
+) -> None:
+    """H4 gives a turn ten seconds; its "Your turn!" covered the buttons for 2.2 of them
+    (round 36's play-test). Under H4 it goes within a second; without H4 it stays 1.5–3 s
+    (issue 12.2, the test above)."""
+    session = make_session("H4")
+    server = live_server(session)
+    phones = [open_phone(phone_factory, f"{server.url}/?room=TEST", n) for n in ("Ana", "Bo", "Cy")]
+    ids = [p["id"] for p in session.view(None)["players"]]
+    session.act(ids[0], "start", session.step)
+    first = phones[ids.index(session.view(None)["current"])]
+    first.page.wait_for_function("() => window.__moments.length === 1 && window.__moments[0].ms")
+    (moment,) = recorded(first, "moments")
+    assert moment["text"] == t("your_turn")
+    assert 600 <= moment["ms"] <= 1300, moment
