@@ -901,9 +901,10 @@
   function storyEntries(view) {
     const me = view.me.id;
     const myEvents = (view.me.history || []).slice();
-    const takeMine = (type) => {
+    /* my next private record of ``type``, used up unless ``keep`` (a look ahead) */
+    const takeMine = (type, keep = false) => {
       const index = myEvents.findIndex((event) => event.type === type);
-      return index < 0 ? null : myEvents.splice(index, 1)[0];
+      return index < 0 ? null : keep ? myEvents[index] : myEvents.splice(index, 1)[0];
     };
     const entries = [];
     for (const event of view.log || []) {
@@ -943,9 +944,12 @@
         if (cut) return ["you_cut", { card: cardValue(cut.card), discarded: cardValue(cut.discarded) }];
         return ["log_cut_taken", { name: name(event.dealer) }];
       }
-      case "cut_king":
+      case "cut_king": {
+        /* H3: cut again after it, and the card kept then is the one that second cut discarded */
+        const later = event.dealer === me ? takeMine("cut_card", true) : null;
         return [event.dealer === me ? "you_cut_king" : "log_cut_king",
-          { name: name(event.dealer), king: cardValue(event.king), call: callWord(event), card: myCard }];
+          { name: name(event.dealer), king: cardValue(event.king), call: callWord(event), card: later ? cardValue(later.discarded) : myCard }];
+      }
       default:
         return null;
     }

@@ -263,3 +263,40 @@ def test_the_language_switch_changes_only_this_phone_and_keeps_the_seat(
     assert vip.page.get_attribute("html", "lang") == "fr"
     assert other.page.get_attribute("html", "lang") == "en"
     assert len(server.session.view(None)["players"]) == 3
+
+
+def test_h3_a_king_cut_then_a_card_cut_tells_the_card_kept_then(
+    make_session: Any, live_server: Any, phone_factory: Any
+) -> None:
+    """H3: the dealer cuts a King (Cuckoo!, keeps their 4♣), then cuts again and takes the 9♥.
+    The first line of the story must still say the 4♣ was kept: it said the card held now."""
+    from tests.rules.helpers import rig
+
+    session = make_session("H3")
+    server = live_server(session)
+    phones = seat_three(server, phone_factory, "en-GB")
+    table = session.view(None)
+    session.act(table["vip"], "start", table["step"])
+    with session._lock:
+        game = session._game
+        dealer = game.dealer
+        cards = dict(zip(game.order, ("5D", "6H", "4C")))
+        cards[dealer], cards[game.order[-1]] = "4C", cards[dealer]
+        rig(game, dealer, cards, stock=["KS", "9H"])
+    for _ in range(3):  # everyone else keeps
+        table = session.view(None)
+        if table["current"] == dealer:
+            break
+        assert table["current"] is not None
+        session.act(table["current"], "keep", table["step"])
+    session.act(dealer, "cut", session.step)
+    session.act(dealer, "cut", session.step)
+    cuts = [e["type"] for e in session.view(None)["log"] if e["type"] in ("cut_king", "cut_taken")]
+    assert cuts == ["cut_king", "cut_taken"]
+    phone = phones[dealer]
+    phone.wait_step(session.step)
+    lines = phone.page.locator("#story li").all_inner_texts()  # newest first
+    assert shown("9H") in lines[0] and shown("4C") in lines[0]  # took the 9♥, the 4♣ discarded
+    king_line = lines[1]
+    assert shown("KS") in king_line and shown("4C") in king_line, king_line
+    assert shown("9H") not in king_line
