@@ -171,6 +171,20 @@ class CaptioningVoice:
         self.muted = muted
 
 
+def _first_turn_with_her_phone_closed(session: Any, app: TVApp, vip: str) -> str:
+    """The VIP starts; the first player's phone is closed, and the TV plays on until it opens
+    her turn (the host's turn clock starts then). Returns her id."""
+    session.act(vip, "start", 0)
+    current: str = session.view(None)["current"]
+    for sub in [s for s in session._subscribers if s.player_id == current]:
+        sub.close()
+    for _ in range(20):
+        _settle(app)
+        if session.turn_time() is not None:
+            break
+    return current
+
+
 def _away_turn(
     make_session: Callable[..., Any], catalog: Any
 ) -> tuple[Any, TVApp, CaptioningVoice, Clock, str]:
@@ -178,14 +192,7 @@ def _away_turn(
     opens her turn and the host's first look comes 1 s later."""
     voice = CaptioningVoice(catalog)
     session, app, ids, clock = _party(make_session, catalog, announcer=voice, house_rules="H4")
-    session.act(ids[0], "start", 0)
-    current = session.view(None)["current"]
-    for sub in [s for s in session._subscribers if s.player_id == current]:
-        sub.close()
-    for _ in range(20):
-        _settle(app)
-        if session.turn_time() is not None:
-            break
+    current = _first_turn_with_her_phone_closed(session, app, ids[0])
     clock.now += 1
     session.presence_tick()
     _settle(app)
@@ -240,14 +247,7 @@ def test_h4_issue12_the_away_countdown_says_time_is_up_not_kept(
     """Under H4 the keep at the end of an away wait is a time-out too (a life lost at the
     reveal): the countdown says "time's up", not "kept"."""
     session, app, ids, clock = _party(make_session, catalog, house_rules="H4", away_seconds=6)
-    session.act(ids[0], "start", 0)
-    current = session.view(None)["current"]
-    for sub in [s for s in session._subscribers if s.player_id == current]:
-        sub.close()
-    for _ in range(20):
-        _settle(app)
-        if session.turn_time() is not None:
-            break
+    current = _first_turn_with_her_phone_closed(session, app, ids[0])
     clock.now += 1
     _settle(app)
     name = next(p["name"] for p in session.view(None)["players"] if p["id"] == current)
