@@ -229,14 +229,17 @@
 
   /* ------------------------------------------------------------------ screens */
 
-  /** Show one of the three screens: the room code, the name, or the game. */
+  /** Show one of the three screens: the room code, the name, or the game; the room badge
+   * with the last two (asking for the code, there is no room to show yet). */
   function showScreen(name) {
     for (const id of ["room-form", "join-form", "game"]) byId(id).hidden = id !== name;
+    const badge = byId("room-badge");
     if (name === "room-form") {
+      badge.hidden = true;
       byId("room-input").focus();
       return;
     }
-    const badge = setText(byId("room-badge"), t("room_badge", { room: state.room }));
+    setText(badge, t("room_badge", { room: state.room }));
     badge.hidden = false;
     if (name === "join-form") byId("name-input").focus();
   }
@@ -300,7 +303,6 @@
       } else if (answer.error === "bad_room") {
         /* last week's QR, a code misread: ask for the code on the TV, the name kept */
         showScreen("room-form");
-        byId("room-badge").hidden = true;
         setText(byId("room-error"), t("err_bad_room"));
       } else {
         error.textContent = t(messages["err_" + answer.error] ? "err_" + answer.error : "err_other");
