@@ -13,6 +13,7 @@ from typing import Any
 from host.i18n import Catalog
 from host.names import MAX_NAME_LENGTH, MAX_NAME_WIDTH, clean_name, display_width
 from host.rules import game_moves
+from tests.api.cuckoo_http_client import wait_until
 from tests.phone.helpers import Phone, hold_action_answers, is_action_answer, shown, wait_held
 from tests.phone.test_phone_game import seat_three
 
@@ -542,8 +543,14 @@ def test_a_host_gone_silent_then_restarted_is_found_again_by_a_phone_that_heard_
             "() => document.querySelectorAll('#players li').length === 3", timeout=45_000
         )
         assert phone.text("#me-name") == "Chloé" and phone.page.is_hidden("#join-form")
-        me = next(p for p in resumed.view(None)["players"] if p["id"] == phone.player_id)
-        assert me["connected"]  # the restarted host counts her as here: her turns wait for her
+        # The restarted host counts her as here (her turns wait for her) once the page has
+        # opened its new stream, which it does just after drawing the table it fetched.
+        assert wait_until(
+            lambda: any(
+                p["id"] == phone.player_id and p["connected"] for p in resumed.view(None)["players"]
+            ),
+            5.0,
+        )
         resumed.join("Eve", "TEST")  # and the new stream stays live
         phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 4")
         phone.page.wait_for_selector("#banner", state="hidden")
