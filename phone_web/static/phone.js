@@ -401,6 +401,7 @@
     if (!state.token || state.replaced) return;
     try {
       const [status, view] = await callApi("GET", "/api/state");
+      if (state.replaced) return; /* another tab took the game meanwhile: stay quiet */
       if (status === 401) return forgetSeat();
       if (status !== 200) throw new Error(String(status));
       const mine = view.players.find((player) => player.id === view.me.id);

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from host.i18n import Catalog
-from tests.phone.helpers import Phone
+from tests.phone.helpers import Phone, hold_action_answers
 
 CATALOG = Catalog.load()
 
@@ -53,3 +53,37 @@ def test_issue15_a_replaced_tab_says_so_and_does_not_reconnect(
     first.page.wait_for_timeout(1000)
     assert first.page.is_hidden("#replaced")
     assert _streams_of(server.session, pid) == 1
+
+
+def test_issue15_a_tab_replaced_while_checking_its_quiet_stream_stays_quiet(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """The replaced tab's quiet-stream check (``refresh(true)``, every few heartbeats) was on
+    its way when the other tab took the game: its answer must not reconnect it. It did, and the
+    two tabs took the game from each other (a clean-clone CI run failed on the test above so)."""
+    server = live_server(heartbeat_seconds=0.5)  # the quiet check comes 2 s after a message
+    first = phone_factory("Pixel 7", "fr-FR")
+    first.open(f"{server.url}/?room=TEST&lang=fr")
+    first.join("Ana")
+    pid = server.session.view(None)["players"][0]["id"]
+    first.page.wait_for_function("() => document.getElementById('main').dataset.step === '0'")
+    second = Phone(first.context, first.context.new_page())  # same phone, same storage
+    second.open(f"{server.url}/?room=TEST&lang=fr")
+    second.page.wait_for_selector("#game:not([hidden])")
+    first.page.wait_for_selector("#replaced:not([hidden])")
+    held = hold_action_answers(second.page, first_only=True, path="/api/state")
+    for _ in range(50):  # its next quiet check; bounded (about 2 s away)
+        if held:
+            break
+        second.page.wait_for_timeout(100)
+    assert held, "the second tab never checked its quiet stream"
+    first.page.locator("#replaced button").tap()  # taken back while the check is on its way
+    second.page.wait_for_selector("#replaced:not([hidden])")
+    first.page.wait_for_selector("#replaced", state="hidden")
+    route, answer = held[0]
+    route.fulfill(response=answer)  # the check's answer arrives, after the take-back
+    second.page.wait_for_timeout(1500)
+    assert second.page.is_visible("#replaced")
+    assert first.page.is_hidden("#replaced")
+    assert _streams_of(server.session, pid) == 1
+    assert server.session.view(None)["players"][0]["connected"] is True
