@@ -153,6 +153,9 @@ class TVApp:
         self.on_language = on_language  # e.g. remember L's choice for the next start
         # Captions by the event they tell, so a language switch re-tells the caption at once.
         self._phrased: dict[str, tuple[EventDict, int, str]] = {}
+        # Lines given to the voice that may stop being true before they are said ("Zoé is
+        # away…"): withdrawn once the table outlives them.
+        self._perishable: dict[str, EventDict] = {}
         self.announcer = announcer
         self.sounds = sounds
         self._cues = CueTrack(sounds) if sounds is not None else None
@@ -240,6 +243,8 @@ class TVApp:
                 if len(self._phrased) > 200:
                     self._phrased.clear()
                 self._phrased[text] = (event, index, self.props.lang)
+                if event["type"] == "player_away":
+                    self._perishable[text] = event
             announce([event], self.stage.latest)
 
     def _phrases(self, event: EventDict, lang: str) -> list[str]:
@@ -275,6 +280,7 @@ class TVApp:
         return taken
 
     def poll_caption(self) -> None:
+        self._withdraw_outlived()
         caption = self.announcer.caption() if self.announcer is not None else None
         told = self._phrased.get(caption or "")
         if told is not None and outlived(told[0], self.stage.latest):
@@ -284,6 +290,15 @@ class TVApp:
             caption = lines[told[1]] if told[1] < len(lines) else caption
         if caption != self._caption:
             self._caption, self._dirty = caption, True
+
+    def _withdraw_outlived(self) -> None:
+        """The voice does not say a waiting line the table has outlived (she is back)."""
+        withdraw = getattr(self.announcer, "withdraw", None)
+        for text, event in list(self._perishable.items()):
+            if outlived(event, self.stage.latest):
+                del self._perishable[text]
+                if callable(withdraw):
+                    withdraw(text)
 
     def poll_save_problem(self) -> None:
         """Follow the session's ``save_problem`` (the warning strip; stand-ins have none)."""

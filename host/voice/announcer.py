@@ -180,6 +180,11 @@ class Announcer:
             batch = self._batches
         self._queue.put([Line(text, self._lang, "tutorial", self._clock(), batch)])
 
+    def withdraw(self, text: str) -> None:
+        """A waiting line that is no longer true goes unsaid (a line being said finishes; the
+        TV hides its caption itself). Never blocks."""
+        self._queue.withdraw(text)
+
     def caption(self) -> str | None:
         """The line the caption bar shows now (the one being said), or None."""
         with self._lock:

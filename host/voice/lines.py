@@ -90,6 +90,19 @@ class LineQueue:
         with self._ready:
             return self._lines[0] if self._lines else None
 
+    def withdraw(self, text: str) -> int:
+        """Drop every waiting line that says ``text``; how many went.
+
+        Why: a line can stop being true while it waits ("Zoé is away…" once her phone is back).
+        Only the table knows that, so its owner (the TV) withdraws the line by what it says.
+        """
+        with self._ready:
+            gone = [line for line in self._lines if line.text == text]
+            for line in gone:
+                self._lines.remove(line)
+                self._drop(line)
+            return len(gone)
+
     def _drop(self, line: Line) -> None:
         self._dropped.append(line)
         self.dropped_total += 1

@@ -228,6 +228,34 @@ def test_h4_issue12_an_away_players_caption_goes_when_she_is_back(
     assert app.caption is None  # the voice would still hold the line: the TV drops it
 
 
+def test_h4_issue12_an_away_line_still_waiting_goes_unsaid_when_she_is_back(
+    make_session: Callable[..., Any], catalog: Any, tmp_path: Path
+) -> None:
+    """Play-test: the voice still said "Ana is away…" after Ana's phone was back, the line
+    having waited behind others. With the real announcer (not started: every line waits), the
+    TV withdraws it as soon as the table shows her back."""
+    from host.voice import Announcer
+    from tests.voice.fakes import FakeEngine, FakePlayer
+
+    voice = Announcer(catalog, "en", engine=FakeEngine(tmp_path), player=FakePlayer())
+    try:
+        session, app, ids, clock = _party(make_session, catalog, announcer=voice, house_rules="H4")
+        current = _first_turn_with_her_phone_closed(session, app, ids[0])
+        clock.now += 1
+        session.presence_tick()
+        _settle(app)
+        app.poll_caption()
+        name = next(p["name"] for p in session.view(None)["players"] if p["id"] == current)
+        away = catalog.t("en", "vip.player_away_timed_out", name=name, seconds=9)
+        assert voice.dropped() == [] and voice.pending() > 0
+        session.subscribe(current)  # her phone opens again before the line is said
+        _settle(app)
+        app.poll_caption()
+        assert [line.text for line in voice.dropped()] == [away]
+    finally:
+        voice.close()
+
+
 def test_h4_issue12_an_away_players_caption_goes_when_her_turn_ends(
     make_session: Callable[..., Any], catalog: Any
 ) -> None:

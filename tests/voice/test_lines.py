@@ -119,3 +119,16 @@ def test_issue18_dropped_lines_are_remembered_within_a_bound() -> None:
     kept = queue.dropped()
     assert len(kept) == MAX_REMEMBERED_DROPS
     assert kept[-1].text == f"98.{MAX_WAITING - 1}"  # the newest drops are the ones kept
+
+
+def test_issue12_a_line_no_longer_true_is_withdrawn_unsaid() -> None:
+    """ "Zoé is away…" waiting behind other lines when her phone comes back: the TV withdraws
+    it by its text; the lines around it stay, in order, and the withdrawn one counts as dropped."""
+    queue = LineQueue(max_lag_s=2.0)
+    away = "Zoé is away — kept in 9 s."
+    queue.put([line("Cuckoo!", "blocked", 10.0, 1), line(away, "player_away", 10.0, 1)])
+    queue.put([line("Dan?", "turn", 10.5, 2)])
+    assert queue.withdraw(away) == 1
+    assert queue.withdraw(away) == 0  # nothing left to withdraw: a no-op
+    assert drain(queue, 11.0) == ["Cuckoo!", "Dan?"]
+    assert [dropped.text for dropped in queue.dropped()] == [away]
