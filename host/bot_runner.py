@@ -5,7 +5,7 @@ The runner follows the public stream, remembers when the step last changed (a bo
 asks the session how long the open turn has left (H4, ``--turn-timeout``: the session knows
 when the turn opened on the phones), and acts through the session like any phone would (same
 checks, same stale-step protection). A sleep that ends far later than asked means the host did
-not run (a closed lid, ``kill -STOP``): that time is given back before anything else is done.
+not run (``kill -STOP``, a frozen machine): that time is given back before anything else.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The host's own stalls: time the process did not run (a closed lid, ``kill -STOP``, a machine
-that froze), told apart from an ordinary wait.
+"""The host's own stalls: time the process did not run (``kill -STOP``, a machine that froze or
+swapped; where the clock counts sleep, a closed laptop lid), told apart from an ordinary wait.
 
 Why: the host's timers count on ``time.monotonic``, which keeps running while the process is
 stopped. A timer that wakes after such a stall would find its time long over and act at once —

@@ -1,6 +1,6 @@
 """A frozen host must not cost a player their turn (H4, ``--turn-timeout``; ``host/stall.py``).
 
-The play-test: the host was stopped for 90 s (``kill -STOP``, a closed lid) during an H4 turn;
+The play-test: the host was stopped for 90 s (``kill -STOP``, as a frozen machine) during an H4 turn;
 on waking, its runner found the turn's time over and timed her out before her tap, sent during
 the freeze, was read. Here the runner sleeps on the test's clock (``Sleep``): each wait passes
 exactly the time asked, unless the test freezes the host in the middle of the next one.

@@ -1,4 +1,4 @@
-"""A frozen host as a real process (``kill -STOP`` / ``kill -CONT``, as a closed lid does): H4's
+"""A frozen host as a real process (``kill -STOP`` / ``kill -CONT``, as a machine that froze): H4's
 limit must not end during the freeze (the play-test's lost turn; ``host/stall.py``).
 
 Why a real process: only the kernel stops every thread of the host at once while the monotonic
