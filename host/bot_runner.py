@@ -4,7 +4,8 @@ Why one small thread: both jobs are "when enough time has passed, do X for whoev
 The runner follows the public stream, remembers when the step last changed (a bot's delay),
 asks the session how long the open turn has left (H4, ``--turn-timeout``: the session knows
 when the turn opened on the phones), and acts through the session like any phone would (same
-checks, same stale-step protection).
+checks, same stale-step protection). A sleep that ends far later than asked means the host did
+not run (``kill -STOP``, a frozen machine): that time is given back before anything else.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Callable
 
 from host.rules.bots import STRATEGIES, choose_action
 from host.session import Session, SessionError
+from host.stall import stalled_for
 from host.subscriptions import Subscription
 
 log = logging.getLogger(__name__)
@@ -73,19 +75,38 @@ class BotRunner:
         self._subscription = subscription
         try:
             while not self._stop.is_set():
-                update = subscription.get(timeout=self._wait())
-                while update is not None:  # only the latest state matters here
-                    update = subscription.get(timeout=0)
-                if subscription.closed:
-                    return
                 try:
-                    self.tick()
+                    self.cycle(subscription)
                 except SessionError:
                     return  # the session closed under us
                 except Exception:  # a bot bug must not stop the party
                     log.exception("bot runner tick failed")
+                if subscription.closed:
+                    return
         finally:
             subscription.close()
+
+    def cycle(self, subscription: Subscription) -> str | None:
+        """One turn of the loop: sleep until something may fall due or the table changes, give
+        back the time the host did not run, then ``tick``; returns what was done (for tests).
+
+        Why the stall check comes first: a wait that ends far later than asked means the whole
+        process was stopped (``host/stall.py``), and every timer would find its time over. The
+        session moves them on before this tick or any later one can time a player out, so a tap
+        she sent during the freeze is read as a normal tap.
+        """
+        asleep_at = self._clock()
+        wait = self._wait()
+        update = subscription.get(timeout=wait)
+        while update is not None:  # only the latest state matters here
+            update = subscription.get(timeout=0)
+        if subscription.closed:
+            return None
+        stalled = stalled_for(asleep_at, wait, self._clock())
+        if stalled:
+            self._since += stalled  # a bot's delay is not over because the host slept
+            self.session.host_stalled(stalled)
+        return self.tick()
 
     def _wait(self) -> float:
         """Sleep until the next thing could fall due (a bot's delay or the idle limit)."""

@@ -26,6 +26,7 @@ from typing import Literal, TypeVar, cast
 
 from host.rules import EventDict, MeView, Phase, SeatView, Status, View
 from host.rules.contract import ExchangedEvent, LifeLostEvent, RevealEvent, StandingsRow
+from host.stall import stalled_for
 
 AnyView = TypeVar("AnyView", bound=Mapping[str, object])
 """A view of any declared type (the contract's ``View``, or a test's hand-written dict): given
@@ -35,6 +36,8 @@ were (events, whole by the contract, are read by subscript)."""
 
 #: Without any progress from the TV for this long, everything held back is released.
 STALL_SECONDS = 8.0
+#: The watchdog looks for a stalled TV this often.
+WATCH_SECONDS = 0.5
 #: Events after which the table is a new deal: nothing before them can be undone on a view.
 BOUNDARY_KINDS = frozenset(
     {"round_dealt", "game_started", "misdeal", "new_game", "player_removed", "player_joined"}
@@ -485,7 +488,24 @@ class Pacer:
     def close(self) -> None:
         self._stop.set()
 
+    def woke(self, asleep_at: float, wait: float) -> bool:
+        """The watchdog slept ``wait`` seconds from ``asleep_at``: skip a stalled TV now; True
+        if it released views.
+
+        Why the check first: a wake far later than asked means the whole host, the TV with it,
+        did not run (``host/stall.py``); that time is no stall of the TV's, and counting it
+        would show phones outcomes the TV has still to play.
+        """
+        stalled = stalled_for(asleep_at, wait, self._clock())
+        if stalled:
+            with self._lock:
+                self._progress_at += stalled
+        return self.release_if_stalled()
+
     def _watch(self) -> None:
-        while not self._stop.wait(0.5):
-            if self.release_if_stalled() and self.on_release is not None:
+        while True:
+            asleep_at = self._clock()
+            if self._stop.wait(WATCH_SECONDS):
+                return
+            if self.woke(asleep_at, WATCH_SECONDS) and self.on_release is not None:
                 self.on_release()

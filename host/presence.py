@@ -98,6 +98,14 @@ class Presence:
             self._turn_since = now if table.turn_since is None else table.turn_since
         self._table = table
 
+    def postpone(self, seconds: float) -> None:
+        """Move every remembered moment ``seconds`` later: the host did not run that long
+        (``host/stall.py``), so nobody was seen going or coming back, and no wait may end
+        because of it (an away player's keep, the lobby's leave, the VIP's hand-over)."""
+        self._turn_since += seconds
+        for pid in self._away_since:
+            self._away_since[pid] += seconds
+
     def away_for(self, player_id: str) -> float:
         """Seconds ``player_id`` has been away (0 while present)."""
         since = self._away_since.get(player_id)

@@ -10,11 +10,12 @@ settings. Every applied control increases ``step`` by exactly 1 and is saved bef
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from host.pacing import Pacer
@@ -25,6 +26,8 @@ from host.rules.bots import STRATEGIES
 from host.rules.controls import RAPID_SECONDS_RANGE, VIP_ACTIONS, TableFacts
 from host.rules.events import Event, EventKind, public
 from host.standings import Standings
+
+log = logging.getLogger(__name__)
 
 #: Controls handled by the session itself (the TV's settings, the evening), after the engine's.
 SESSION_ACTIONS: tuple[str, ...] = ("set_tv", "how_to_play", "new_evening")
@@ -182,6 +185,35 @@ class HostControls:
         """The open turn's time left (None: no turn open, or nobody is timed)."""
         with self._lock:
             return self._turn_time_locked()
+
+    def host_stalled(self, seconds: float) -> None:
+        """The host did not run for ``seconds`` (``host/stall.py``): give them back.
+
+        Why: the clock ran on while the process was stopped, so the open turn's limit (H4,
+        ``--turn-timeout``) and presence's waits would end the moment it wakes, before a tap
+        sent meanwhile is read. The open turn now started ``seconds`` later, presence's moments
+        too, and every receiver gets a fresh view: phones count down from what is left again.
+        The bot runner calls this before anything else when its wait ended far too late.
+        """
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            raise TypeError(f"stalled seconds must be a number, not {seconds!r}")
+        if not 0 < seconds < math.inf:
+            raise ValueError(f"stalled seconds must be positive and finite, not {seconds!r}")
+        with self._lock:
+            self._check_open()
+            turn = self._open_turn
+            if turn is not None:
+                self._open_turn = replace(turn, since=turn.since + seconds)
+            if self._presence is not None:
+                self._presence.postpone(seconds)
+            log.warning(
+                "the host did not run for %.1f s (stopped or asleep): its timers get that time "
+                "back%s",
+                seconds,
+                "" if turn is None else f" ({turn.player}'s turn included)",
+            )
+            self._changed([])
+        self._flush()
 
     def _observe_table(self) -> None:
         """Called under the lock after every change and every beat the TV reports: the open

@@ -251,6 +251,25 @@ def test_issue12_a_stalled_tv_never_freezes_the_game() -> None:
     assert pacer.release_if_stalled() and not pacer.holding()
 
 
+def test_a_frozen_host_is_no_stalled_tv() -> None:
+    """``host/stall.py``: the whole host (its TV with it) stopped for 90 s is not the TV's stall;
+    phones keep waiting for the TV, which is skipped only after ``STALL_SECONDS`` it ran."""
+    now = [100.0]
+    pacer = Pacer(clock=lambda: now[0])
+    pacer.lead(watchdog=False)
+    pacer.sent([{"type": "kept", "player": "p1", "auto": False, "timed_out": False}], {})
+    now[0] += 3.0
+    asleep_at = now[0]
+    now[0] += 0.5 + 90.0  # the watchdog's wait, stopped in the middle for 90 s
+    assert not pacer.woke(asleep_at, 0.5) and pacer.holding()
+    asleep_at = now[0]
+    now[0] += STALL_SECONDS - 3.5 - 0.1
+    assert not pacer.woke(asleep_at, STALL_SECONDS - 3.6) and pacer.holding()
+    asleep_at = now[0]
+    now[0] += 0.2
+    assert pacer.woke(asleep_at, 0.2) and not pacer.holding()
+
+
 def test_issue12_a_block_shows_on_phones_when_the_tv_calls_it() -> None:
     view: dict[str, Any] = {
         "phase": "turns",
