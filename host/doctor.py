@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TextIO
 
 from host.i18n import Catalog
+from host.interfaces import Interface, is_virtual, network_interfaces
 from host.network import lan_address, port_is_free
 from host.persistence import default_state_path
 from host.system import Probe, probe_audio, probe_display
@@ -32,24 +33,6 @@ from host.system import Probe, probe_audio, probe_display
 #: The libraries the party imports, by distribution name.
 LIBRARIES: tuple[str, ...] = ("pygame", "pyttsx3", "flask", "waitress", "qrcode", "platformdirs")
 SUPPORTED_PYTHON = ((3, 10), (3, 14))  # from 3.10 up to, not including, 3.14
-#: Interface names that are rarely the Wi-Fi the phones are on (containers, VPNs, bridges).
-VIRTUAL_PREFIXES = (
-    "docker",
-    "br-",
-    "veth",
-    "virbr",
-    "vboxnet",
-    "vmnet",
-    "tun",
-    "tap",
-    "wg",
-    "utun",
-    "zt",
-    "tailscale",
-    "lo",
-    "vEthernet",
-)
-
 OK, WARN, FAIL = "ok", "warn", "fail"
 
 
@@ -72,23 +55,11 @@ class Machine:
     audio: Callable[[], Probe] = probe_audio
     voice: Callable[[str], str] | None = None
     """Returns the voice's name for a language, or raises (no voice)."""
-    interfaces: Callable[[], list[tuple[str, str]]] = field(default=lambda: network_interfaces())
+    interfaces: Callable[[], list[Interface]] = network_interfaces
     route_address: Callable[[str], str] = lan_address
     port_free: Callable[[str, int], bool] = port_is_free
     version: Callable[[str], str] = importlib.metadata.version
     firewall: Callable[[str], str | None] = field(default=lambda system: firewall_state(system))
-
-
-def network_interfaces() -> list[tuple[str, str]]:
-    """``(interface, IPv4 address)`` for every interface up, loopback included."""
-    import psutil
-
-    found: list[tuple[str, str]] = []
-    for name, addresses in psutil.net_if_addrs().items():
-        for address in addresses:
-            if address.family.name == "AF_INET":
-                found.append((name, address.address))
-    return found
 
 
 def firewall_state(system: str) -> str | None:
@@ -109,10 +80,6 @@ def firewall_state(system: str) -> str | None:
         if answer.startswith("status: active") or answer == "running":
             return command[0]
     return None
-
-
-def is_virtual(interface: str) -> bool:
-    return interface.startswith(VIRTUAL_PREFIXES)
 
 
 def examine(
