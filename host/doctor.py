@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import TextIO
 
 from host.i18n import Catalog
-from host.interfaces import Interface, is_virtual, network_interfaces
-from host.network import lan_address, port_is_free
+from host.interfaces import Interface, interface_of, is_virtual, network_interfaces
+from host.network import default_route_address, lan_address, port_is_free
 from host.persistence import default_state_path
 from host.system import Probe, probe_audio, probe_display
 
@@ -56,7 +56,8 @@ class Machine:
     voice: Callable[[str], str] | None = None
     """Returns the voice's name for a language, or raises (no voice)."""
     interfaces: Callable[[], list[Interface]] = network_interfaces
-    route_address: Callable[[str], str] = lan_address
+    route_address: Callable[[str], str] = default_route_address
+    """The default route's address; the doctor steps around a VPN's as the party does."""
     port_free: Callable[[str, int], bool] = port_is_free
     version: Callable[[str], str] = importlib.metadata.version
     firewall: Callable[[str], str | None] = field(default=lambda system: firewall_state(system))
@@ -141,22 +142,7 @@ def _screen_and_sound(machine: Machine, t: Callable[..., str]) -> list[Finding]:
 
 
 def _network(machine: Machine, t: Callable[..., str], bind: str, port: int) -> list[Finding]:
-    found: list[Finding] = []
-    chosen = machine.route_address(bind)
-    if ipaddress.ip_address(chosen).is_loopback:
-        found.append(Finding(FAIL, t("doctor.address_loopback"), t("doctor.address_hint")))
-    else:
-        found.append(Finding(OK, t("doctor.address_ok", address=chosen, port=port)))
-    others = [
-        (name, address)
-        for name, address in machine.interfaces()
-        if address != chosen and not ipaddress.ip_address(address).is_loopback
-    ]
-    for name, address in others:
-        key = "doctor.interface_virtual" if is_virtual(name) else "doctor.interface_other"
-        found.append(Finding(OK, t(key, interface=name, address=address)))
-    if others:
-        found.append(Finding(OK, t("doctor.interface_pick", address=others[0][1])))
+    found = _join_address(machine, t, bind, port)
     if machine.port_free(bind, port):
         found.append(Finding(OK, t("doctor.port_free", port=port)))
     else:
@@ -169,6 +155,51 @@ def _network(machine: Machine, t: Callable[..., str], bind: str, port: int) -> l
         if active
         else Finding(OK, t("doctor.firewall_check"), hint)
     )
+    return found
+
+
+def _join_address(machine: Machine, t: Callable[..., str], bind: str, port: int) -> list[Finding]:
+    """The address phones will use, through which interface, and the others to try.
+
+    The address is chosen as the party chooses it (``lan_address``), so a VPN that holds the
+    default route is stepped around here too; the report then says so, since the VPN itself
+    may still keep the phones out.
+    """
+    route = machine.route_address(bind)
+    table = machine.interfaces()
+    chosen = lan_address(bind, route=lambda _: route, interfaces=lambda: table)
+    interface = interface_of(chosen, table)
+    loopback = ipaddress.ip_address(chosen).is_loopback
+    found: list[Finding] = []
+    if loopback:
+        found.append(Finding(FAIL, t("doctor.address_loopback"), t("doctor.address_hint")))
+    elif interface is None:
+        found.append(Finding(OK, t("doctor.address_ok", address=chosen, port=port)))
+    else:
+        found.append(
+            Finding(OK, t("doctor.address_on", address=chosen, port=port, interface=interface))
+        )
+    route_interface = interface_of(route, table)
+    if chosen != route and not ipaddress.ip_address(route).is_loopback:
+        text = t("doctor.route_virtual", route=route, vpn=route_interface, interface=interface)
+        found.append(Finding(WARN, text, t("doctor.route_virtual_hint")))
+    elif interface is not None and is_virtual(interface) and not loopback:
+        text = t("doctor.address_virtual", address=chosen, interface=interface)
+        found.append(Finding(WARN, text, t("doctor.address_virtual_hint")))
+    others = [
+        (name, address)
+        for name, address in table
+        if address != chosen and not ipaddress.ip_address(address).is_loopback
+    ]
+    for name, address in others:
+        key = "doctor.interface_virtual" if is_virtual(name) else "doctor.interface_other"
+        found.append(Finding(OK, t(key, interface=name, address=address)))
+    # A real network's address first, a container's last; never the VPN's just stepped around.
+    to_try = sorted(
+        (other for other in others if other[1] != route), key=lambda other: is_virtual(other[0])
+    )
+    if to_try:
+        found.append(Finding(OK, t("doctor.interface_pick", address=to_try[0][1])))
     return found
 
 

@@ -138,3 +138,73 @@ def test_the_report_speaks_the_hosts_language(tmp_path: Path) -> None:
     _, text = run(healthy(tmp_path), tmp_path, lang="fr")
     assert "Les téléphones rejoindront la partie sur http://192.168.1.20:8000/" in text
     assert text.rstrip().endswith("Tout est prêt\u00a0: la fête peut commencer.")
+
+
+def test_a_vpn_on_the_default_route_is_stepped_around_and_said(tmp_path: Path) -> None:
+    """Round 34/36's open VPN case: the doctor chooses the Wi-Fi's address, as the party does,
+    and says the VPN holds the default route and phones join through the Wi-Fi."""
+    machine = replace(
+        healthy(tmp_path),
+        interfaces=lambda: [("lo", "127.0.0.1"), ("tun0", "10.8.0.6"), ("wlan0", "192.168.1.20")],
+        route_address=lambda bind: "10.8.0.6",
+    )
+    code, text = run(machine, tmp_path)
+    assert code == 0, text
+    assert "✓ Phones will join at http://192.168.1.20:8000/ (through wlan0)" in text
+    assert (
+        "! The default route goes through tun0 (10.8.0.6), a VPN or virtual network the phones"
+        " cannot reach: they join through wlan0 instead"
+    ) in text
+    assert "the VPN may be blocking the local network" in text
+    assert "tun0: 10.8.0.6 (a container or VPN network" in text
+    assert "--bind 10.8.0.6" not in text  # the address just stepped around is no way out
+    _, french = run(machine, tmp_path, lang="fr")
+    assert "La route par défaut passe par tun0 (10.8.0.6)" in french
+    assert "ils passeront plutôt par wlan0" in french
+
+
+def test_only_a_vpn_keeps_its_address_and_warns(tmp_path: Path) -> None:
+    machine = replace(
+        healthy(tmp_path),
+        interfaces=lambda: [("lo", "127.0.0.1"), ("wg0", "10.64.0.2")],
+        route_address=lambda bind: "10.64.0.2",
+    )
+    code, text = run(machine, tmp_path, lang="it")
+    assert code == 0, text
+    assert "I telefoni entreranno su http://10.64.0.2:8000/ (tramite wg0)" in text
+    assert "! 10.64.0.2 è su wg0, una VPN o una rete virtuale" in text
+    assert "instradamento predefinito" not in text  # nothing better to step around it to
+
+
+def test_docker_on_the_default_route_gives_way_to_the_wifi(tmp_path: Path) -> None:
+    machine = replace(
+        healthy(tmp_path),
+        interfaces=lambda: [
+            ("docker0", "172.17.0.1"),
+            ("br-5f1c", "172.18.0.1"),
+            ("en0", "10.0.0.4"),
+        ],
+        route_address=lambda bind: "172.17.0.1",
+    )
+    _, text = run(machine, tmp_path)
+    assert "Phones will join at http://10.0.0.4:8000/ (through en0)" in text
+    assert "The default route goes through docker0 (172.17.0.1)" in text
+
+
+def test_plain_wifi_says_its_interface_and_no_vpn(tmp_path: Path) -> None:
+    _, text = run(healthy(tmp_path), tmp_path)
+    assert "✓ Phones will join at http://192.168.1.20:8000/ (through wlan0)" in text
+    assert "default route" not in text and "VPN or virtual network" not in text
+
+
+def test_the_other_address_to_try_is_a_real_networks_before_a_containers(tmp_path: Path) -> None:
+    machine = replace(
+        healthy(tmp_path),
+        interfaces=lambda: [
+            ("docker0", "172.17.0.1"),
+            ("wlan0", "192.168.1.20"),
+            ("eth0", "10.0.0.4"),
+        ],
+    )
+    _, text = run(machine, tmp_path)
+    assert "try another one: cuckoo-party --bind 10.0.0.4" in text
