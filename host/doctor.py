@@ -27,6 +27,7 @@ from typing import TextIO
 from host.i18n import Catalog
 from host.interfaces import Interface, interface_of, is_virtual, network_interfaces
 from host.network import default_route_address, lan_address, port_is_free
+from host.one_party import RunningParty, running_party
 from host.persistence import default_state_path
 from host.system import Probe, probe_audio, probe_display
 
@@ -61,6 +62,8 @@ class Machine:
     port_free: Callable[[str, int], bool] = port_is_free
     version: Callable[[str], str] = importlib.metadata.version
     firewall: Callable[[str], str | None] = field(default=lambda system: firewall_state(system))
+    running: Callable[[Path], RunningParty | None] = running_party
+    """The party running on a save, if one is (it only looks: the lock stays as it was)."""
 
 
 def firewall_state(system: str) -> str | None:
@@ -92,6 +95,7 @@ def examine(
     findings += _screen_and_sound(machine, t)
     findings += _network(machine, t, bind, port)
     findings.append(_saving(t, state))
+    findings += _running(machine, t, state)
     return findings
 
 
@@ -209,6 +213,19 @@ def _saving(t: Callable[..., str], state: Path) -> Finding:
     if probe.is_dir() and os.access(probe, os.W_OK):
         return Finding(OK, t("doctor.state_ok", path=str(state)))
     return Finding(FAIL, t("doctor.state_bad", path=str(state)), t("doctor.state_hint"))
+
+
+def _running(machine: Machine, t: Callable[..., str], state: Path) -> list[Finding]:
+    """A party already running on this save (issue 12's lock): a second start is refused."""
+    running = machine.running(state)
+    if running is None:
+        return []
+    text = (
+        t("doctor.party_running_at", url=running.join_url)
+        if running.join_url
+        else t("doctor.party_running")
+    )
+    return [Finding(WARN, text, t("doctor.party_running_hint"))]
 
 
 def _system(platform: str) -> str:

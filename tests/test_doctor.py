@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.metadata
 import io
 from argparse import Namespace
+from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,7 +13,9 @@ import pytest
 
 from host.cli import build_parser
 from host.doctor import Machine, run_doctor_command
+from host.one_party import PartyLock, PartyRunning, RunningParty, lock_path
 from host.system import Probe
+from tests.host_process import HostProcess
 
 
 def healthy(tmp_path: Path) -> Machine:
@@ -208,3 +211,53 @@ def test_the_other_address_to_try_is_a_real_networks_before_a_containers(tmp_pat
     )
     _, text = run(machine, tmp_path)
     assert "try another one: cuckoo-party --bind 10.0.0.4" in text
+
+
+RUNNING = "Cuckoo Party is already running with this saved game"
+
+
+def test_issue12_a_party_running_on_this_save_is_named_and_its_lock_left_alone(
+    tmp_path: Path, host_processes: list[HostProcess]
+) -> None:
+    """A real host holds the save's lock; the doctor says so with the join address the lock
+    file holds, and afterwards the host still holds its lock and serves its phones."""
+    state = tmp_path / "s.json"
+    host = HostProcess(state)
+    host_processes.append(host)
+    join = f"{host.url}/?room=TEST"
+
+    code, text = run(healthy(tmp_path), tmp_path)
+
+    assert code == 0, text
+    assert f"! {RUNNING}: phones join at {join}" in text
+    assert "Starting it again on this save would be refused" in text
+    with pytest.raises(PartyRunning) as refused:  # the lock is still the host's, as it wrote it
+        PartyLock.take(state)
+    assert refused.value.running == RunningParty(pid=host.process.pid, join_url=join)
+    assert host.process.poll() is None and host.http.call("GET", "/healthz") == (200, "ok")
+    _, french = run(healthy(tmp_path), tmp_path, lang="fr")
+    assert (
+        "Cuckoo Party est déjà lancé avec cette partie enregistrée\u00a0: "
+        f"les téléphones le rejoignent sur {join}" in french
+    )
+
+    host.kill_9()  # the lock goes with the process; the file stays, and says nothing now
+    assert lock_path(state).exists()
+    _, after = run(healthy(tmp_path), tmp_path)
+    assert RUNNING not in after
+    with closing(PartyLock.take(state)) as next_start:  # the doctor left no lock behind
+        assert next_start.held
+
+
+def test_issue12_no_party_running_says_nothing_and_creates_no_lock_file(tmp_path: Path) -> None:
+    code, text = run(healthy(tmp_path), tmp_path)
+    assert code == 0 and RUNNING not in text
+    assert not lock_path(tmp_path / "s.json").exists()
+
+
+def test_issue12_a_running_party_without_an_address_yet_is_named_too(tmp_path: Path) -> None:
+    """The lock held (here by this process, on its own descriptor) before the party wrote where
+    phones join: the doctor still says a party runs."""
+    with closing(PartyLock.take(tmp_path / "s.json")):
+        _, text = run(healthy(tmp_path), tmp_path, lang="it")
+    assert "! Cuckoo Party è già avviato con questa partita salvata (ancora senza indirizzo" in text
