@@ -25,31 +25,15 @@ from pathlib import Path
 from typing import TextIO
 
 from host.i18n import Catalog
-from host.network import lan_address, port_is_free
+from host.interfaces import Interface, interface_of, is_virtual, network_interfaces
+from host.network import default_route_address, lan_address, port_is_free
+from host.one_party import RunningParty, running_party
 from host.persistence import default_state_path
 from host.system import Probe, probe_audio, probe_display
 
 #: The libraries the party imports, by distribution name.
 LIBRARIES: tuple[str, ...] = ("pygame", "pyttsx3", "flask", "waitress", "qrcode", "platformdirs")
 SUPPORTED_PYTHON = ((3, 10), (3, 14))  # from 3.10 up to, not including, 3.14
-#: Interface names that are rarely the Wi-Fi the phones are on (containers, VPNs, bridges).
-VIRTUAL_PREFIXES = (
-    "docker",
-    "br-",
-    "veth",
-    "virbr",
-    "vboxnet",
-    "vmnet",
-    "tun",
-    "tap",
-    "wg",
-    "utun",
-    "zt",
-    "tailscale",
-    "lo",
-    "vEthernet",
-)
-
 OK, WARN, FAIL = "ok", "warn", "fail"
 
 
@@ -72,23 +56,14 @@ class Machine:
     audio: Callable[[], Probe] = probe_audio
     voice: Callable[[str], str] | None = None
     """Returns the voice's name for a language, or raises (no voice)."""
-    interfaces: Callable[[], list[tuple[str, str]]] = field(default=lambda: network_interfaces())
-    route_address: Callable[[str], str] = lan_address
+    interfaces: Callable[[], list[Interface]] = network_interfaces
+    route_address: Callable[[str], str] = default_route_address
+    """The default route's address; the doctor steps around a VPN's as the party does."""
     port_free: Callable[[str, int], bool] = port_is_free
     version: Callable[[str], str] = importlib.metadata.version
     firewall: Callable[[str], str | None] = field(default=lambda system: firewall_state(system))
-
-
-def network_interfaces() -> list[tuple[str, str]]:
-    """``(interface, IPv4 address)`` for every interface up, loopback included."""
-    import psutil
-
-    found: list[tuple[str, str]] = []
-    for name, addresses in psutil.net_if_addrs().items():
-        for address in addresses:
-            if address.family.name == "AF_INET":
-                found.append((name, address.address))
-    return found
+    running: Callable[[Path], RunningParty | None] = running_party
+    """The party running on a save, if one is (it only looks: the lock stays as it was)."""
 
 
 def firewall_state(system: str) -> str | None:
@@ -111,10 +86,6 @@ def firewall_state(system: str) -> str | None:
     return None
 
 
-def is_virtual(interface: str) -> bool:
-    return interface.startswith(VIRTUAL_PREFIXES)
-
-
 def examine(
     machine: Machine, t: Callable[..., str], *, bind: str, port: int, state: Path
 ) -> list[Finding]:
@@ -124,6 +95,7 @@ def examine(
     findings += _screen_and_sound(machine, t)
     findings += _network(machine, t, bind, port)
     findings.append(_saving(t, state))
+    findings += _running(machine, t, state)
     return findings
 
 
@@ -174,22 +146,7 @@ def _screen_and_sound(machine: Machine, t: Callable[..., str]) -> list[Finding]:
 
 
 def _network(machine: Machine, t: Callable[..., str], bind: str, port: int) -> list[Finding]:
-    found: list[Finding] = []
-    chosen = machine.route_address(bind)
-    if ipaddress.ip_address(chosen).is_loopback:
-        found.append(Finding(FAIL, t("doctor.address_loopback"), t("doctor.address_hint")))
-    else:
-        found.append(Finding(OK, t("doctor.address_ok", address=chosen, port=port)))
-    others = [
-        (name, address)
-        for name, address in machine.interfaces()
-        if address != chosen and not ipaddress.ip_address(address).is_loopback
-    ]
-    for name, address in others:
-        key = "doctor.interface_virtual" if is_virtual(name) else "doctor.interface_other"
-        found.append(Finding(OK, t(key, interface=name, address=address)))
-    if others:
-        found.append(Finding(OK, t("doctor.interface_pick", address=others[0][1])))
+    found = _join_address(machine, t, bind, port)
     if machine.port_free(bind, port):
         found.append(Finding(OK, t("doctor.port_free", port=port)))
     else:
@@ -205,12 +162,70 @@ def _network(machine: Machine, t: Callable[..., str], bind: str, port: int) -> l
     return found
 
 
+def _join_address(machine: Machine, t: Callable[..., str], bind: str, port: int) -> list[Finding]:
+    """The address phones will use, through which interface, and the others to try.
+
+    The address is chosen as the party chooses it (``lan_address``), so a VPN that holds the
+    default route is stepped around here too; the report then says so, since the VPN itself
+    may still keep the phones out.
+    """
+    route = machine.route_address(bind)
+    table = machine.interfaces()
+    chosen = lan_address(bind, route=lambda _: route, interfaces=lambda: table)
+    interface = interface_of(chosen, table)
+    loopback = ipaddress.ip_address(chosen).is_loopback
+    found: list[Finding] = []
+    if loopback:
+        found.append(Finding(FAIL, t("doctor.address_loopback"), t("doctor.address_hint")))
+    elif interface is None:
+        found.append(Finding(OK, t("doctor.address_ok", address=chosen, port=port)))
+    else:
+        found.append(
+            Finding(OK, t("doctor.address_on", address=chosen, port=port, interface=interface))
+        )
+    route_interface = interface_of(route, table)
+    if chosen != route and not ipaddress.ip_address(route).is_loopback:
+        text = t("doctor.route_virtual", route=route, vpn=route_interface, interface=interface)
+        found.append(Finding(WARN, text, t("doctor.route_virtual_hint")))
+    elif interface is not None and is_virtual(interface) and not loopback:
+        text = t("doctor.address_virtual", address=chosen, interface=interface)
+        found.append(Finding(WARN, text, t("doctor.address_virtual_hint")))
+    others = [
+        (name, address)
+        for name, address in table
+        if address != chosen and not ipaddress.ip_address(address).is_loopback
+    ]
+    for name, address in others:
+        key = "doctor.interface_virtual" if is_virtual(name) else "doctor.interface_other"
+        found.append(Finding(OK, t(key, interface=name, address=address)))
+    # A real network's address first, a container's last; never the VPN's just stepped around.
+    to_try = sorted(
+        (other for other in others if other[1] != route), key=lambda other: is_virtual(other[0])
+    )
+    if to_try:
+        found.append(Finding(OK, t("doctor.interface_pick", address=to_try[0][1])))
+    return found
+
+
 def _saving(t: Callable[..., str], state: Path) -> Finding:
     folder = state.parent
     probe = folder if folder.exists() else next((p for p in folder.parents if p.exists()), folder)
     if probe.is_dir() and os.access(probe, os.W_OK):
         return Finding(OK, t("doctor.state_ok", path=str(state)))
     return Finding(FAIL, t("doctor.state_bad", path=str(state)), t("doctor.state_hint"))
+
+
+def _running(machine: Machine, t: Callable[..., str], state: Path) -> list[Finding]:
+    """A party already running on this save (issue 12's lock): a second start is refused."""
+    running = machine.running(state)
+    if running is None:
+        return []
+    text = (
+        t("doctor.party_running_at", url=running.join_url)
+        if running.join_url
+        else t("doctor.party_running")
+    )
+    return [Finding(WARN, text, t("doctor.party_running_hint"))]
 
 
 def _system(platform: str) -> str:

@@ -2,6 +2,8 @@
 
 Why no traffic: the party may run without internet, and we must not ping anything to learn our
 own address. Connecting a UDP socket only asks the kernel to pick a route; no packet leaves.
+When a VPN or a container bridge holds that route, the Wi-Fi's or the Ethernet's address is
+used instead (``host/interfaces.py``): phones cannot reach a VPN's.
 """
 
 from __future__ import annotations
@@ -12,8 +14,13 @@ import logging
 import socket
 import threading
 import weakref
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
+
+from host.interfaces import Interface, network_interfaces, phone_address
+
+log = logging.getLogger(__name__)
 
 #: A documentation-only address (RFC 5737); routing towards it reveals the LAN interface.
 _ROUTE_PROBE = ("192.0.2.1", 9)
@@ -21,8 +28,9 @@ _ROUTE_PROBE = ("192.0.2.1", 9)
 WILDCARDS = frozenset({"", "0.0.0.0", "::"})
 
 
-def lan_address(bind: str = "0.0.0.0") -> str:
-    """The address phones should use: the bound one, else the interface of the default route."""
+def default_route_address(bind: str = "0.0.0.0") -> str:
+    """The bound address, else the one of the default route's interface (a VPN's, if it holds
+    the route), else the host name's, else the loopback."""
     if bind not in WILDCARDS:
         return bind
     probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -42,6 +50,30 @@ def lan_address(bind: str = "0.0.0.0") -> str:
     except OSError:
         pass
     return "127.0.0.1"
+
+
+def lan_address(
+    bind: str = "0.0.0.0",
+    *,
+    route: Callable[[str], str] = default_route_address,
+    interfaces: Callable[[], list[Interface]] = network_interfaces,
+) -> str:
+    """The address phones should use: the bound one, else the default route's, unless that is
+    a VPN's or a container's and the Wi-Fi or the Ethernet has one (``phone_address``).
+
+    ``route`` finds the default route's address (``default_route_address``) and
+    ``interfaces`` lists the interfaces; tests pass their own. A listing that fails keeps the
+    route's address: the listing only improves the choice, it must never stop the party.
+    """
+    address = route(bind)
+    if bind not in WILDCARDS:
+        return address
+    try:
+        table = interfaces()
+    except (ImportError, OSError) as error:
+        log.debug("no interface listing, keeping the route's address %s: %s", address, error)
+        return address
+    return phone_address(address, table)
 
 
 def port_is_free(bind: str, port: int) -> bool:

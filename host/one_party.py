@@ -11,9 +11,9 @@ The lock is one the operating system lets go of when the process ends, however i
 (``flock`` on POSIX, ``msvcrt.locking`` on Windows): a host killed with ``kill -9`` or by a
 power cut never blocks the next start, and there is no stale pid to guess about. The lock file
 itself stays (removing it would let two starts lock two different files); it also says where
-phones join the running party, so the refusal can tell the host. Its descriptor is not
-inherited by child processes (Python's default), so a helper the host starts cannot keep the
-lock after the host is gone.
+phones join the running party, so the refusal (and ``cuckoo-party doctor``, which only looks:
+``running_party``) can tell the host. Its descriptor is not inherited by child processes
+(Python's default), so a helper the host starts cannot keep the lock after the host is gone.
 
 When the lock cannot be taken at all (a folder that cannot be written, a file system without
 locks), the party runs unguarded, as before: the lock protects the party, it must never stop it.
@@ -130,8 +130,37 @@ class PartyLock:
                 os.close(fd)
 
 
-def _try_lock(fd: int) -> bool:
-    """Lock ``fd`` without waiting: True if this process has it now, False if another does."""
+def running_party(state_path: Path) -> RunningParty | None:
+    """The party that holds ``state_path``'s lock, or None if no process does (``doctor``).
+
+    Why it only looks: the doctor must neither keep a party from starting nor stop one. The
+    lock file is opened read-only and never created; the lock is tried without waiting, shared
+    (on POSIX, so it never disturbs a running party's exclusive one) and let go of at once.
+    A party started in that same instant would find it held and be refused: the host starts
+    it again. Whatever cannot be read or tried says nothing (None), as a missing file does.
+    """
+    try:
+        fd = os.open(lock_path(state_path), os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    except OSError:  # no lock file: no party has run on this save (or it cannot be read)
+        return None
+    try:
+        if not _try_lock(fd, shared=True):
+            return _read_record(fd)
+        _unlock(fd)
+        return None
+    except OSError as error:  # e.g. a network file system without locks
+        log.info("could not look at the lock %s: %s", lock_path(state_path), error)
+        return None
+    finally:
+        os.close(fd)
+
+
+def _try_lock(fd: int, *, shared: bool = False) -> bool:
+    """Lock ``fd`` without waiting: True if this process has it now, False if another does.
+
+    ``shared``: a lock that other shared ones do not conflict with (POSIX); Windows has no
+    such mode, so there it is the same exclusive byte, which the caller lets go of at once.
+    """
     if sys.platform == "win32":
         import msvcrt
 
@@ -146,10 +175,23 @@ def _try_lock(fd: int) -> bool:
     import fcntl
 
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
     except BlockingIOError:
         return False
     return True
+
+
+def _unlock(fd: int) -> None:
+    """Let go of a lock ``_try_lock`` took on ``fd`` (closing ``fd`` would too, on POSIX)."""
+    if sys.platform == "win32":
+        import msvcrt
+
+        os.lseek(fd, WINDOWS_LOCKED_BYTE, os.SEEK_SET)
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        return
+    import fcntl
+
+    fcntl.flock(fd, fcntl.LOCK_UN)
 
 
 def _read_record(fd: int) -> RunningParty:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.metadata
 import io
 from argparse import Namespace
+from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,7 +13,9 @@ import pytest
 
 from host.cli import build_parser
 from host.doctor import Machine, run_doctor_command
+from host.one_party import PartyLock, PartyRunning, RunningParty, lock_path
 from host.system import Probe
+from tests.host_process import HostProcess
 
 
 def healthy(tmp_path: Path) -> Machine:
@@ -138,3 +141,123 @@ def test_the_report_speaks_the_hosts_language(tmp_path: Path) -> None:
     _, text = run(healthy(tmp_path), tmp_path, lang="fr")
     assert "Les téléphones rejoindront la partie sur http://192.168.1.20:8000/" in text
     assert text.rstrip().endswith("Tout est prêt\u00a0: la fête peut commencer.")
+
+
+def test_a_vpn_on_the_default_route_is_stepped_around_and_said(tmp_path: Path) -> None:
+    """Round 34/36's open VPN case: the doctor chooses the Wi-Fi's address, as the party does,
+    and says the VPN holds the default route and phones join through the Wi-Fi."""
+    machine = replace(
+        healthy(tmp_path),
+        interfaces=lambda: [("lo", "127.0.0.1"), ("tun0", "10.8.0.6"), ("wlan0", "192.168.1.20")],
+        route_address=lambda bind: "10.8.0.6",
+    )
+    code, text = run(machine, tmp_path)
+    assert code == 0, text
+    assert "✓ Phones will join at http://192.168.1.20:8000/ (through wlan0)" in text
+    assert (
+        "! The default route goes through tun0 (10.8.0.6), a VPN or virtual network the phones"
+        " cannot reach: they join through wlan0 instead"
+    ) in text
+    assert "the VPN may be blocking the local network" in text
+    assert "tun0: 10.8.0.6 (a container or VPN network" in text
+    assert "--bind 10.8.0.6" not in text  # the address just stepped around is no way out
+    _, french = run(machine, tmp_path, lang="fr")
+    assert "La route par défaut passe par tun0 (10.8.0.6)" in french
+    assert "ils passeront plutôt par wlan0" in french
+
+
+def test_only_a_vpn_keeps_its_address_and_warns(tmp_path: Path) -> None:
+    machine = replace(
+        healthy(tmp_path),
+        interfaces=lambda: [("lo", "127.0.0.1"), ("wg0", "10.64.0.2")],
+        route_address=lambda bind: "10.64.0.2",
+    )
+    code, text = run(machine, tmp_path, lang="it")
+    assert code == 0, text
+    assert "I telefoni entreranno su http://10.64.0.2:8000/ (tramite wg0)" in text
+    assert "! 10.64.0.2 è su wg0, una VPN o una rete virtuale" in text
+    assert "instradamento predefinito" not in text  # nothing better to step around it to
+
+
+def test_docker_on_the_default_route_gives_way_to_the_wifi(tmp_path: Path) -> None:
+    machine = replace(
+        healthy(tmp_path),
+        interfaces=lambda: [
+            ("docker0", "172.17.0.1"),
+            ("br-5f1c", "172.18.0.1"),
+            ("en0", "10.0.0.4"),
+        ],
+        route_address=lambda bind: "172.17.0.1",
+    )
+    _, text = run(machine, tmp_path)
+    assert "Phones will join at http://10.0.0.4:8000/ (through en0)" in text
+    assert "The default route goes through docker0 (172.17.0.1)" in text
+
+
+def test_plain_wifi_says_its_interface_and_no_vpn(tmp_path: Path) -> None:
+    _, text = run(healthy(tmp_path), tmp_path)
+    assert "✓ Phones will join at http://192.168.1.20:8000/ (through wlan0)" in text
+    assert "default route" not in text and "VPN or virtual network" not in text
+
+
+def test_the_other_address_to_try_is_a_real_networks_before_a_containers(tmp_path: Path) -> None:
+    machine = replace(
+        healthy(tmp_path),
+        interfaces=lambda: [
+            ("docker0", "172.17.0.1"),
+            ("wlan0", "192.168.1.20"),
+            ("eth0", "10.0.0.4"),
+        ],
+    )
+    _, text = run(machine, tmp_path)
+    assert "try another one: cuckoo-party --bind 10.0.0.4" in text
+
+
+RUNNING = "Cuckoo Party is already running with this saved game"
+
+
+def test_issue12_a_party_running_on_this_save_is_named_and_its_lock_left_alone(
+    tmp_path: Path, host_processes: list[HostProcess]
+) -> None:
+    """A real host holds the save's lock; the doctor says so with the join address the lock
+    file holds, and afterwards the host still holds its lock and serves its phones."""
+    state = tmp_path / "s.json"
+    host = HostProcess(state)
+    host_processes.append(host)
+    join = f"{host.url}/?room=TEST"
+
+    code, text = run(healthy(tmp_path), tmp_path)
+
+    assert code == 0, text
+    assert f"! {RUNNING}: phones join at {join}" in text
+    assert "Starting it again on this save would be refused" in text
+    with pytest.raises(PartyRunning) as refused:  # the lock is still the host's, as it wrote it
+        PartyLock.take(state)
+    assert refused.value.running == RunningParty(pid=host.process.pid, join_url=join)
+    assert host.process.poll() is None and host.http.call("GET", "/healthz") == (200, "ok")
+    _, french = run(healthy(tmp_path), tmp_path, lang="fr")
+    assert (
+        "Cuckoo Party est déjà lancé avec cette partie enregistrée\u00a0: "
+        f"les téléphones le rejoignent sur {join}" in french
+    )
+
+    host.kill_9()  # the lock goes with the process; the file stays, and says nothing now
+    assert lock_path(state).exists()
+    _, after = run(healthy(tmp_path), tmp_path)
+    assert RUNNING not in after
+    with closing(PartyLock.take(state)) as next_start:  # the doctor left no lock behind
+        assert next_start.held
+
+
+def test_issue12_no_party_running_says_nothing_and_creates_no_lock_file(tmp_path: Path) -> None:
+    code, text = run(healthy(tmp_path), tmp_path)
+    assert code == 0 and RUNNING not in text
+    assert not lock_path(tmp_path / "s.json").exists()
+
+
+def test_issue12_a_running_party_without_an_address_yet_is_named_too(tmp_path: Path) -> None:
+    """The lock held (here by this process, on its own descriptor) before the party wrote where
+    phones join: the doctor still says a party runs."""
+    with closing(PartyLock.take(tmp_path / "s.json")):
+        _, text = run(healthy(tmp_path), tmp_path, lang="it")
+    assert "! Cuckoo Party è già avviato con questa partita salvata (ancora senza indirizzo" in text

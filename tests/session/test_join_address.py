@@ -13,6 +13,7 @@ import threading
 from host.app import join_announcer
 from host.i18n import Catalog
 from host.join_address import JoinAddress, JoinLink, fixed
+from host.network import lan_address
 
 
 class Network:
@@ -103,3 +104,22 @@ def test_the_console_prints_the_contract_line_again_and_says_what_to_do_without_
         catalog.t("fr", "cli.join_at", url="http://192.168.1.20:8000/?room=CAKE"),
     ]
     assert "Wi-Fi" in lines[2]
+
+
+def test_a_vpn_switched_on_mid_party_does_not_move_the_join_address_off_the_wifi() -> None:
+    """Round 34/36's open VPN case: the VPN takes the default route while the party runs; the
+    address looked up every few seconds stays the Wi-Fi's, so the QR code keeps working."""
+    network = Network("192.168.1.20")
+    table = [("lo", "127.0.0.1"), ("wlan0", "192.168.1.20")]
+
+    def route_address(bind: str) -> str:
+        return lan_address(bind, route=network, interfaces=lambda: table)
+
+    told: list[JoinLink] = []
+    address = JoinAddress(
+        "0.0.0.0", 8000, "CAKE", route_address=route_address, on_change=told.append
+    )
+    network.address = "10.8.0.6"  # the VPN comes up and takes the default route
+    table.append(("tun0", "10.8.0.6"))
+    assert address.check() is False and told == []
+    assert address.current() == JoinLink("http://192.168.1.20:8000/?room=CAKE")

@@ -26,3 +26,26 @@ def test_free_port_skips_a_busy_one() -> None:
         blocker.listen()
         assert not port_is_free("127.0.0.1", busy)
         assert free_port("127.0.0.1", busy) > busy
+
+
+VPN_AND_WIFI = [("lo", "127.0.0.1"), ("tun0", "10.8.0.6"), ("wlan0", "192.168.1.20")]
+
+
+def test_lan_address_steps_around_a_vpn_holding_the_default_route() -> None:
+    """Round 34/36's open VPN case: the join address is the Wi-Fi's, not the VPN's."""
+    found = lan_address("0.0.0.0", route=lambda bind: "10.8.0.6", interfaces=lambda: VPN_AND_WIFI)
+    assert found == "192.168.1.20"
+
+
+def test_lan_address_keeps_an_address_the_host_bound_even_a_vpns() -> None:
+    found = lan_address("10.8.0.6", route=lambda bind: bind, interfaces=lambda: VPN_AND_WIFI)
+    assert found == "10.8.0.6"
+
+
+def test_lan_address_keeps_the_route_when_the_interfaces_cannot_be_listed() -> None:
+    def no_listing() -> list[tuple[str, str]]:
+        raise OSError("no interfaces for you")
+
+    assert (
+        lan_address("0.0.0.0", route=lambda bind: "10.8.0.6", interfaces=no_listing) == "10.8.0.6"
+    )
