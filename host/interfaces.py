@@ -34,9 +34,12 @@ VIRTUAL_PREFIXES = (
     "utun",
     "zt",
     "tailscale",
-    "lo",
     "vethernet",
+    "loopback",
 )
+#: The loopback's names (Linux, macOS), matched whole: a prefix "lo" would also take Windows'
+#: "Local Area Connection", which is an Ethernet.
+LOOPBACK_NAMES = frozenset({"lo", "lo0"})
 
 #: The home-network ranges of RFC 1918: a Wi-Fi router hands out addresses from these. Link-local
 #: addresses (169.254/16, a network with no router) and the carrier-grade range (100.64/10,
@@ -64,7 +67,8 @@ def network_interfaces() -> list[Interface]:
 
 def is_virtual(interface: str) -> bool:
     """Whether ``interface`` is a container, bridge, VPN or loopback rather than a real LAN."""
-    return interface.casefold().startswith(VIRTUAL_PREFIXES)
+    name = interface.casefold()
+    return name in LOOPBACK_NAMES or name.startswith(VIRTUAL_PREFIXES)
 
 
 def is_home_address(address: str) -> bool:
@@ -101,6 +105,7 @@ def phone_address(route: str, interfaces: Iterable[Interface]) -> str:
 
 __all__ = [
     "HOME_NETWORKS",
+    "LOOPBACK_NAMES",
     "VIRTUAL_PREFIXES",
     "Interface",
     "interface_of",

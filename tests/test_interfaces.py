@@ -69,6 +69,9 @@ def test_interface_names_and_home_addresses() -> None:
     assert is_virtual("tun0") and is_virtual("Tailscale") and is_virtual("vEthernet (WSL)")
     assert not is_virtual("wlan0") and not is_virtual("en0") and not is_virtual("Wi-Fi")
     assert not is_virtual("br0")  # a bridge someone made for the LAN, unlike Docker's br-…
+    assert is_virtual("lo") and is_virtual("lo0") and is_virtual("Loopback Pseudo-Interface 1")
+    # Windows' name for an Ethernet: not the loopback for starting with "lo".
+    assert not is_virtual("Local Area Connection")
     assert is_home_address("10.1.2.3") and is_home_address("172.31.0.1")
     assert is_home_address("192.168.0.1")
     assert not is_home_address("172.32.0.1") and not is_home_address("169.254.1.1")
