@@ -106,7 +106,17 @@ def _run_on_held_save(
         say("safety.state_unwritable", sys.stderr, path=str(state_path), detail=str(error))
         return 2
     except (CorruptSave, KeyError, TypeError, ValueError) as error:
-        say("cli.bad_state", sys.stderr, path=str(state_path), detail=str(error))
+        # The host reads what is wrong in their language; the check's own words (a field, a
+        # record number) go to the log, for whoever looks into it.
+        log.info("the saved game %s cannot be read: %s", state_path, error)
+        problem = error.problem if isinstance(error, CorruptSave) else "damaged"
+        say(
+            "cli.bad_state",
+            sys.stderr,
+            path=str(state_path),
+            problem=catalog.t(lang, f"cli.save_{problem}"),
+            log=str(log_path_for(state_path)),
+        )
         return 2
 
     interrupted = False

@@ -17,9 +17,23 @@ from typing import Any
 
 from host import paths
 
+#: What a host is told of a save the party cannot read (``cli.save_<problem>``): the details
+#: are for the log, in the words of the check that failed.
+SAVE_PROBLEMS = ("damaged", "folder", "unreadable", "unknown_version")
+
 
 class CorruptSave(ValueError):
-    """The state file exists but is not a save we wrote (we refuse to guess)."""
+    """The state file exists but is not a save we wrote (we refuse to guess).
+
+    ``problem`` (one of ``SAVE_PROBLEMS``) is what the host is told, in their language; the
+    message is the technical detail (the field, the record), for the log.
+    """
+
+    def __init__(self, detail: str, problem: str = "damaged") -> None:
+        if problem not in SAVE_PROBLEMS:
+            raise ValueError(f"unknown save problem {problem!r}")
+        super().__init__(detail)
+        self.problem = problem
 
 
 class StateUnwritable(OSError):
@@ -80,8 +94,10 @@ def load(path: Path) -> dict[str, Any] | None:
     except (FileNotFoundError, NotADirectoryError):
         return None  # nothing saved there (yet): whether it can be written is checked next
     except IsADirectoryError:
-        raise CorruptSave("it is a folder, not a saved game") from None
-    except (OSError, UnicodeDecodeError) as error:
+        raise CorruptSave("it is a folder, not a saved game", "folder") from None
+    except OSError as error:
+        raise CorruptSave(_reason(error), "unreadable") from None
+    except UnicodeDecodeError as error:
         raise CorruptSave(_reason(error)) from None
     try:
         data = json.loads(text)

@@ -24,6 +24,10 @@ MAX_PENDING_BOTS = 19
 
 def check_saved_session(data: Any, save_format: str, version: int) -> Game:
     """The resumable game of a saved session ``data``; CorruptSave naming the first fault."""
+    if isinstance(data, dict) and (
+        data.get("format") != save_format or data.get("version") != version
+    ):  # another version's save (or another program's file): the host is told so, not "damaged"
+        raise CorruptSave("not a Cuckoo Party save of a known version", "unknown_version")
     try:
         return _check(data, save_format, version)
     except SaveInvalid as fault:
@@ -42,8 +46,6 @@ def check_saved_session(data: Any, save_format: str, version: int) -> Game:
 def _check(data: Any, save_format: str, version: int) -> Game:
     if not isinstance(data, dict):
         raise SaveInvalid("not a saved session")
-    if data.get("format") != save_format or data.get("version") != version:
-        raise SaveInvalid("not a Cuckoo Party save of a known version")
     for key in ("room", "tokens", "next_number", "game"):
         if key not in data:
             raise SaveInvalid(f"no {key!r}")

@@ -259,13 +259,9 @@ def test_issue15_unwritable_state_on_read_only_mount(
     assert "Cannot save the game to" in line
 
 
-def test_issue15_damaged_save_from_the_real_command_is_one_line(tmp_path: Path) -> None:
-    path = tmp_path / "state.json"
-    doc = _good_save(tmp_path)
-    doc["tokens"] = ["a"]
-    _write(path, doc)
-    before = path.read_bytes()
-    done = subprocess.run(
+def _start_on(path: Path, *more: str) -> subprocess.CompletedProcess[str]:
+    """The real command, headless, on the save at ``path``."""
+    return subprocess.run(
         [
             sys.executable,
             "-m",
@@ -277,6 +273,7 @@ def test_issue15_damaged_save_from_the_real_command_is_one_line(tmp_path: Path) 
             "127.0.0.1",
             "--state",
             str(path),
+            *more,
         ],
         check=False,
         capture_output=True,
@@ -285,10 +282,53 @@ def test_issue15_damaged_save_from_the_real_command_is_one_line(tmp_path: Path) 
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
+
+
+def test_issue15_damaged_save_from_the_real_command_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    doc = _good_save(tmp_path)
+    doc["tokens"] = ["a"]
+    _write(path, doc)
+    before = path.read_bytes()
+    done = _start_on(path)
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert done.stdout == ""
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("lang", "damage", "problem", "detail"),
+    [
+        ("fr", {"tokens": ["a"]}, "save_damaged", "tokens: expected an object"),
+        ("it", {"version": 999}, "save_unknown_version", "known version"),
+    ],
+)
+def test_a_save_that_cannot_be_read_is_told_in_the_hosts_language_details_in_the_log(
+    tmp_path: Path, lang: str, damage: Doc, problem: str, detail: str
+) -> None:
+    """Play-test: the one line was French or Italian around the check's English words
+    ("tokens: expected an object, found list"). Now the host reads what is wrong in their
+    language, and where the details are; the check's words go to the party's log."""
+    from host.i18n import Catalog
+    from host.logs import log_path_for
+
+    path = tmp_path / "state.json"
+    _write(path, {**_good_save(tmp_path), **damage})
+    done = _start_on(path, "--lang", lang)
+    catalog = Catalog.load()
+    log = log_path_for(path)
+    told = catalog.t(
+        lang,
+        "cli.bad_state",
+        path=str(path),
+        problem=catalog.t(lang, f"cli.{problem}"),
+        log=str(log),
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip() == told
+    assert detail not in done.stderr
+    assert detail in log.read_text(encoding="utf-8")
 
 
 def test_issue15_stale_temp_files_are_removed_at_start(tmp_path: Path) -> None:

@@ -30,6 +30,7 @@ import pytest
 from host import journal
 from host.cli import main
 from host.journal import SaveFile, encode_record, journal_path
+from host.logs import log_path_for
 from host.pacing import Shown
 from host.persistence import save_atomic
 from host.rules import HouseRules, game_moves
@@ -76,7 +77,8 @@ def _json(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _refused_at_start(path: Path, capsys: pytest.CaptureFixture[str]) -> str:
-    """The real command on ``path``: exit 2, one line naming the save, both files untouched."""
+    """The real command on ``path``: exit 2, one line naming the save, both files untouched;
+    returns the check's words, which the party's log holds."""
     files = (path, journal_path(path))
     before = [f.read_bytes() if f.is_file() else None for f in files]
     status = main(["--headless", "--port", "0", "--bind", "127.0.0.1", "--state", str(path)])
@@ -86,7 +88,9 @@ def _refused_at_start(path: Path, capsys: pytest.CaptureFixture[str]) -> str:
     assert len(lines) == 1 and "Traceback" not in err, err
     assert str(path) in lines[0] and "--fresh" in lines[0]
     assert [f.read_bytes() if f.is_file() else None for f in files] == before
-    return lines[0]
+    log = log_path_for(path)
+    assert str(log) in lines[0]  # the check's own words are in the party's log
+    return log.read_text(encoding="utf-8").rsplit("cannot be read: ", 1)[-1]
 
 
 def test_issue18_each_change_is_one_journal_record_not_a_new_snapshot(tmp_path: Path) -> None:
