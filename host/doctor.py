@@ -44,6 +44,9 @@ class Finding:
     status: str
     text: str
     hint: str = ""
+    summary: str = ""
+    """The closing line this finding calls for instead of "All set" (a party already running:
+    starting one is not what to do next)."""
 
 
 @dataclass
@@ -225,7 +228,7 @@ def _running(machine: Machine, t: Callable[..., str], state: Path) -> list[Findi
         if running.join_url
         else t("doctor.party_running")
     )
-    return [Finding(WARN, text, t("doctor.party_running_hint"))]
+    return [Finding(WARN, text, t("doctor.party_running_hint"), t("doctor.summary_running"))]
 
 
 def _system(platform: str) -> str:
@@ -240,12 +243,14 @@ def report(findings: Iterable[Finding], t: Callable[..., str], out: TextIO) -> i
     """Print the findings; 1 if any is a failure, else 0."""
     marks = {OK: "✓", WARN: "!", FAIL: "✗"}
     code = 0
+    closing = t("doctor.summary_ok")
     for finding in findings:
         print(f"{marks[finding.status]} {finding.text}", file=out)
         if finding.hint:
             print(f"    {finding.hint}", file=out)
         code = 1 if finding.status == FAIL else code
-    print(t("doctor.summary_bad") if code else t("doctor.summary_ok"), file=out)
+        closing = finding.summary or closing
+    print(t("doctor.summary_bad") if code else closing, file=out)
     return code
 
 

@@ -231,6 +231,8 @@ def test_issue12_a_party_running_on_this_save_is_named_and_its_lock_left_alone(
     assert code == 0, text
     assert f"! {RUNNING}: phones join at {join}" in text
     assert "Starting it again on this save would be refused" in text
+    assert text.rstrip().endswith("the party is already running: carry on with it.")
+    assert "All set: the party can start." not in text  # it cannot: a start would be refused
     with pytest.raises(PartyRunning) as refused:  # the lock is still the host's, as it wrote it
         PartyLock.take(state)
     assert refused.value.running == RunningParty(pid=host.process.pid, join_url=join)
@@ -252,6 +254,7 @@ def test_issue12_a_party_running_on_this_save_is_named_and_its_lock_left_alone(
 def test_issue12_no_party_running_says_nothing_and_creates_no_lock_file(tmp_path: Path) -> None:
     code, text = run(healthy(tmp_path), tmp_path)
     assert code == 0 and RUNNING not in text
+    assert text.rstrip().endswith("All set: the party can start.")
     assert not lock_path(tmp_path / "s.json").exists()
 
 
