@@ -53,8 +53,9 @@
    * Everything the page remembers between updates: room, token, view (the last one drawn),
    * stream (the open EventSource), replaced (another tab took the game), retryTimer and
    * retryDelay (reconnection), busy (an action is on its way), alertedTurn (my turn was
-   * told), clockEndsAt (H4 clock: when my time is up), clockTimer, momentTimer, focusAfterJoin,
-   * actionsHadFocus (focus to give back after an action), quietTimer (the stream's silence).
+   * told), clockTimer (H4 clock), roundTrip (ms: my last request's way to the host and
+   * back), momentTimer, focusAfterJoin, actionsHadFocus (focus to give back after an action),
+   * quietTimer (the stream's silence).
    */
   const state = { room: byId("main").dataset.room, retryDelay: FIRST_RETRY_MS };
 
@@ -214,9 +215,13 @@
     return fetch(path, options);
   }
 
-  /** [status, JSON body or {}]. */
+  /** [status, JSON body or {}]. Each answer times the link too (state.roundTrip): the
+   * last one, not the smallest, since Wi-Fi changes through an evening and too long a
+   * round trip only shows fewer seconds (renderClock). */
   async function callApi(method, path, body) {
+    const sent = performance.now();
     const response = await request(method, path, body);
+    state.roundTrip = performance.now() - sent;
     return [response.status, await response.json().catch(() => ({}))];
   }
 
@@ -697,22 +702,24 @@
 
   /** H4 rapid: seconds left on my turn (the host's own timer decides; this only shows it).
    * Every view is fresh from the host and says what was left when it was built, so a page
-   * reloaded mid-turn counts on from there, not from the full time. */
+   * reloaded mid-turn counts on from there, not from the full time. The view took one way
+   * to come and my tap takes one way back: the clock ends a round trip early, when a tap
+   * must leave, and shows whole seconds rounded down, never a second that is not there. */
   function renderClock(view) {
-    clearInterval(state.clockTimer);
+    clearTimeout(state.clockTimer);
     const clock = byId("clock");
     const left = view.turn_seconds_left;
     if (!isMyTurn(view) || !view.rapid_seconds || left == null) {
       setText(clock, "");
       return;
     }
-    state.clockEndsAt = Date.now() + left * 1000;
+    const endsAt = performance.now() + left * 1000 - (state.roundTrip || 0);
     const tick = () => {
-      const seconds = Math.max(0, Math.ceil((state.clockEndsAt - Date.now()) / 1000));
-      setText(clock, t("time_left", { count: seconds }));
+      const ms = Math.max(0, endsAt - performance.now());
+      setText(clock, t("time_left", { count: Math.floor(ms / 1000) }));
+      if (ms) state.clockTimer = setTimeout(tick, (ms % 1000) + 1); /* as the number changes */
     };
     tick();
-    state.clockTimer = setInterval(tick, 500);
   }
 
   /** My card; a "You're out" card once I'm out; a waiting card before I'm dealt in. */

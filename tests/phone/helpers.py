@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -166,6 +167,21 @@ def hold_action_answers(
 
     page.route("**" + path, hold)
     return held
+
+
+def slow_link(page: Any, one_way_seconds: float) -> None:
+    """A slow link (a relay between phone and host): each API request waits
+    ``one_way_seconds`` on its way to the host and its answer as long on the way back. The
+    event stream is left alone: a route can hold only an answer that ends, and a stream never
+    does; its views arrive at once, so the host's time they say is left is the time left."""
+
+    def delay(route: Any) -> None:
+        time.sleep(one_way_seconds)
+        answer = route.fetch()
+        time.sleep(one_way_seconds)
+        route.fulfill(response=answer)
+
+    page.route(lambda url: "/api/" in url and "/api/events" not in url, delay)
 
 
 def wait_held(page: Any, held: list[tuple[Any, Any]]) -> None:

@@ -76,6 +76,53 @@ def test_h4_a_reloaded_page_counts_on_from_the_time_left(
     session.close()
 
 
+#: Round 37's play-test: a relay added 1.5 s each way between phone and host.
+ONE_WAY_SECONDS = 1.5
+
+
+def test_h4_on_a_slow_link_the_countdown_keeps_back_the_round_trip(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """H4 on a slow link: the phone counts down to when a tap must leave to reach the host in
+    time, the host's ``turn_seconds_left`` less the round trip the phone measured. The old page
+    showed the host's seconds, rounded up: "3 seconds left" when a tap had 1.4 s to arrive.
+
+    The host's clock stands still, so every view says ``RAPID_SECONDS`` are left and the
+    phone's number can only fall below the bound: by the seconds it takes to read it, the
+    rounding down (under 1 s) and the time the route and the host add to the round trip.
+    """
+    from tests.phone.helpers import slow_link
+
+    clock = Clock()
+    rules = HouseRules.parse("H4", rapid_seconds=RAPID_SECONDS)
+    session = Session(rules, room="TEST", seed=42, clock=clock)
+    server = live_server(session)
+    phone = phone_factory("Pixel 7", "en-GB")
+    slow_link(phone.page, ONE_WAY_SECONDS)
+    phone.open(f"{server.url}/?room=TEST")
+    phone.join("Ana")  # the answer to the join is timed: the phone's round trip
+    for name in ("Bo", "Cy"):  # players without a phone in this test
+        session.join(name, "TEST")
+    table = session.view(None)
+    ana = next(p["id"] for p in table["players"] if p["name"] == "Ana")
+    session.act(ana, "start", table["step"])
+    for _ in range(3):  # the others keep until it is Ana's turn (she is in every round)
+        table = session.view(None)
+        current = table["current"]
+        if current is None or current == ana:
+            break
+        session.act(current, "keep", table["step"])
+    assert table["current"] == ana and table["turn_seconds_left"] == RAPID_SECONDS
+    phone.wait_step(table["step"])
+    round_trip = 2 * ONE_WAY_SECONDS
+    clock_text = phone.page.locator("#clock")
+    shown = seconds_left(clock_text.inner_text())
+    assert RAPID_SECONDS - round_trip - 3 <= shown <= RAPID_SECONDS - round_trip
+    time.sleep(1.2)  # counting on, it keeps the round trip back
+    assert seconds_left(clock_text.inner_text()) <= RAPID_SECONDS - round_trip - 1
+    session.close()
+
+
 def test_h4_a_time_out_is_told_as_the_reason_for_the_life_it_costs(
     live_server: Any, phone_factory: Any
 ) -> None:
