@@ -704,7 +704,7 @@
    * Every view is fresh from the host and says what was left when it was built, so a page
    * reloaded mid-turn counts on from there, not from the full time. The view took one way
    * to come and my tap takes one way back: the clock ends a round trip early, when a tap
-   * must leave, and shows whole seconds rounded down, never a second that is not there. */
+   * must leave, and shows whole seconds rounded up, as the TV does: 0 once a tap is late. */
   function renderClock(view) {
     clearTimeout(state.clockTimer);
     const clock = byId("clock");
@@ -716,7 +716,7 @@
     const endsAt = performance.now() + left * 1000 - (state.roundTrip || 0);
     const tick = () => {
       const ms = Math.max(0, endsAt - performance.now());
-      setText(clock, t("time_left", { count: Math.floor(ms / 1000) }));
+      setText(clock, t("time_left", { count: Math.ceil(ms / 1000) }));
       if (ms) state.clockTimer = setTimeout(tick, (ms % 1000) + 1); /* as the number changes */
     };
     tick();

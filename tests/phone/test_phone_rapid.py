@@ -88,8 +88,8 @@ def test_h4_on_a_slow_link_the_countdown_keeps_back_the_round_trip(
     showed the host's seconds, rounded up: "3 seconds left" when a tap had 1.4 s to arrive.
 
     The host's clock stands still, so every view says ``RAPID_SECONDS`` are left and the
-    phone's number can only fall below the bound: by the seconds it takes to read it, the
-    rounding down (under 1 s) and the time the route and the host add to the round trip.
+    phone's number can only fall below the bound: by the seconds it takes to read it and the
+    time the route and the host add to the round trip.
     """
     from tests.phone.helpers import slow_link
 
