@@ -1,14 +1,15 @@
 """Round 37's play-test: the TV must read from the sofa (3 m from a 1080p TV).
 
 A name of 16 "W" was shrunk to fit its plate and drawn 9 px high; the round's trail was grey
-text 14 px high. Now seat names never have capitals under ``readable_height`` of the screen
-(1/56: 19.3 px at 1080p, 12.9 at 720p). Heights are measured on the drawn pixels, at 1080p and
-on the same frame scaled to 720p (the canvas is scaled whole to the screen).
+text 14 px high. Now seat names and the trail never have capitals under ``readable_height``
+of the screen (1/56: 19.3 px at 1080p, 12.9 at 720p), and the trail's ink has a WCAG contrast of
+at least 4.5:1 on the felt. Heights are measured on the drawn pixels, at 1080p and on the same
+frame scaled to 720p (the canvas is scaled whole to the screen).
 """
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import Any, cast
 
 import pygame
@@ -19,6 +20,7 @@ from host.tv import theme
 from host.tv.app import TVApp
 from host.tv.layout import readable_height
 from host.tv.seats import plate_rect
+from host.tv.trail import trail_room
 from tests.tv.views import StillSession, player, view
 
 #: Names as wide as a name may be (16 columns, ``host.names.MAX_NAME_WIDTH``), told apart by
@@ -123,3 +125,99 @@ def test_round37_no_two_seats_names_overlap_with_10_widest_names(catalog: Catalo
             assert area.contains(names[-1]), (scale, seat.name)
         for (i, a), (j, b) in combinations(enumerate(names), 2):
             assert not a.colliderect(b), (scale, i, j, a, b)
+
+
+def _relative_luminance(colour: tuple[int, int, int]) -> float:
+    """WCAG 2.x relative luminance of an sRGB colour."""
+
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in colour)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(one: tuple[int, int, int], other: tuple[int, int, int]) -> float:
+    """WCAG 2.x contrast ratio, 1 to 21."""
+    light, dark = sorted((_relative_luminance(one), _relative_luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_contrast_ratio_matches_wcag_examples() -> None:
+    assert contrast_ratio((0, 0, 0), (255, 255, 255)) == pytest.approx(21.0)
+    assert contrast_ratio((118, 118, 118), (255, 255, 255)) == pytest.approx(4.54, abs=0.01)
+
+
+def _trail_app(catalog: Catalog) -> TVApp:
+    app = _table(catalog, ("Ana", "Chloé", "Niccolò", "François", "Zoë"))
+    app.stage.receive(
+        view("turns", [player(i) for i in range(5)], dealer="p4", current="p3"),
+        cast(
+            Any,
+            [
+                {"type": "round_dealt", "round": 1, "dealer": "p4", "order": ["p0", "p1", "p2"]},
+                {"type": "exchanged", "player": "p0", "target": "p1"},
+                {"type": "kept", "player": "p1", "auto": False, "timed_out": False},
+                {"type": "exchanged", "player": "p2", "target": "p3"},
+            ],
+        ),
+    )
+    app.stage.fast_forward()
+    return app
+
+
+def test_round37_the_trail_is_readable_and_stands_out_on_the_felt(catalog: Catalog) -> None:
+    """Each line of the round's trail has capitals at least ``readable_height`` (1080p and
+    720p), and its text colour has a WCAG contrast of 4.5:1 or more against the felt, its rim
+    and the background it may lie on."""
+    app = _trail_app(catalog)
+    spots, _ = app.table.seating()
+    room = trail_room(list(spots.values()))
+    frames = _frames(app)
+    canvas = frames[1.0]
+    surfaces = {theme.BACKGROUND, theme.FELT, theme.FELT_EDGE}
+    counts: dict[tuple[int, int, int], int] = {}
+    for y in range(room.top, room.bottom):
+        for x in range(room.left, room.right):
+            r, g, b, _ = canvas.get_at((x, y))
+            if (r, g, b) not in surfaces:
+                counts[r, g, b] = counts.get((r, g, b), 0) + 1
+    # The most frequent colour but the title's gold: the core of the lines' letters.
+    ink = max((c for c in counts if c != theme.GOLD), key=lambda c: counts[c])
+    for surface in surfaces:
+        assert contrast_ratio(ink, surface) >= 4.5, (ink, surface)
+
+    def is_text(colour: pygame.Color) -> bool:
+        return min(colour.r, colour.g, colour.b) >= min(ink) // 2 + 20
+
+    for scale, frame in frames.items():
+        area = _scaled(room, scale)
+        capitals = [
+            _first_letter_height(frame, area, top, height, is_text)
+            for top, height in _ink_rows(frame, area, is_text)
+        ]
+        moves = [height for height in capitals if height is not None]
+        assert len(moves) == 3, (scale, capitals)  # the title's gold is not counted
+        for height in moves:
+            assert height >= readable_height(1080 * scale), (scale, moves)
+
+
+def _first_letter_height(
+    frame: pygame.Surface, area: pygame.Rect, top: int, height: int, is_ink: Any
+) -> int | None:
+    """The ink height of a line's first letter (each move starts with a capital: "Ana",
+    "Chloé", "Niccolò"), or None for a line set in (a move's second line)."""
+    columns = [
+        x
+        for x in range(area.left, area.right)
+        if any(is_ink(frame.get_at((x, y))) for y in range(top, top + height))
+    ]
+    if not columns or columns[0] > area.left + 8:
+        return None
+    end = next((a + 1 for a, b in pairwise(columns) if b != a + 1), columns[-1] + 1)
+    letter = range(columns[0], end)
+    rows = [
+        y for y in range(top, top + height) if any(is_ink(frame.get_at((x, y))) for x in letter)
+    ]
+    return rows[-1] - rows[0] + 1
