@@ -97,6 +97,41 @@ def display_width(text: str) -> int:
     return width
 
 
+#: Characters that never start a grapheme of their own: they hold on to the one before (a
+#: joiner also holds on to the one after it). Emoji skin tones are modifiers (category Sk).
+_SKIN_TONES = frozenset(map(chr, range(0x1F3FB, 0x1F400)))
+
+
+def graphemes(text: str) -> list[str]:
+    """``text`` cut into what a reader sees as characters: a letter with its accents, an emoji
+    with its joiners, variation selectors and skin tone, a pair of regional indicators (a flag).
+
+    Why: the TV cuts a long name in two or shortens it, and a cut between a letter and its
+    accent or inside "👩‍👩‍👧" would draw a broken character. A close reading of Unicode's
+    extended grapheme clusters (UAX #29) for what a name may hold; the standard library has none.
+    """
+    pieces: list[str] = []
+    for char in text:
+        previous = pieces[-1][-1] if pieces else ""
+        holds_on = (
+            unicodedata.category(char) in ("Mn", "Mc", "Me")
+            or char in _ALLOWED_INVISIBLE
+            or char in _SKIN_TONES
+            or 0xE0020 <= ord(char) <= 0xE007F  # the tags of a subdivision flag
+            or previous == "\u200d"
+            or (_is_regional(char) and _is_regional(previous) and len(pieces[-1]) % 2 == 1)
+        )
+        if pieces and holds_on:
+            pieces[-1] += char
+        else:
+            pieces.append(char)
+    return pieces
+
+
+def _is_regional(char: str) -> bool:
+    return len(char) == 1 and 0x1F1E6 <= ord(char) <= 0x1F1FF
+
+
 def clean_name(raw: Any) -> str:
     """The display name for ``raw``, or ``NameRefused``.
 
@@ -133,6 +168,14 @@ def look_alike_keys(name: str) -> frozenset[str]:
     bare = "".join(c for c in unicodedata.normalize("NFKC", name) if not is_default_ignorable(c))
     bare = " ".join(bare.split())
     return frozenset({_skeleton(bare), _skeleton(bare.casefold()).casefold()})
+
+
+def reading_key(text: str) -> str:
+    """What ``text`` reads as, however it is written: its case-folded TR39 skeleton without
+    invisible characters (the broadest of ``look_alike_keys``). Two names are told apart on
+    the TV only where their reading keys differ."""
+    bare = "".join(c for c in unicodedata.normalize("NFKC", text) if not is_default_ignorable(c))
+    return _skeleton(" ".join(bare.split()).casefold()).casefold()
 
 
 def looks_like(name: str, others: list[str]) -> bool:

@@ -17,10 +17,10 @@ import pygame
 
 from host.rules.contract import StandingsRow
 from host.tv import theme
-from host.tv.layout import CAPTION_HEIGHT, seat_spots
+from host.tv.layout import CAPTION_HEIGHT
 from host.tv.lobby import RULES_TOP, rule_step
 from host.tv.scene import Props
-from host.tv.seats import card_rect, plate_rect
+from host.tv.seats import card_rect, plate_rect, seat_plan
 from host.tv.stage import Stage
 from host.tv.theme import Theme
 
@@ -278,12 +278,12 @@ def draw_lobby_standings(surface: pygame.Surface, props: Props, stage: Stage) ->
 
 
 def reaction_spots(
-    stage: Stage, reactions: Sequence[ReactionLike]
+    props: Props, stage: Stage, reactions: Sequence[ReactionLike]
 ) -> list[tuple[str, pygame.Rect]]:
     """Where each reaction goes: beside its sender's name plate, on no card and above the
     caption bar. A reaction with no free place (or no seat) is not shown."""
     players = stage.players
-    spots = {seat.id: spot for seat, spot in zip(players, seat_spots(len(players)))}
+    spots = {seat.id: spot for seat, spot in zip(players, seat_plan(props, stage).spots)}
     in_lobby = stage.phase == "lobby"
     cards = [] if in_lobby else [card_rect(spot).inflate(8, 8) for spot in spots.values()]
     floor = 1080 - CAPTION_HEIGHT
@@ -322,7 +322,7 @@ def draw_reactions(
     surface: pygame.Surface, props: Props, stage: Stage, reactions: Sequence[ReactionLike]
 ) -> int:
     """Paint the reactions (see ``reaction_spots``); returns how many were drawn."""
-    placed = reaction_spots(stage, reactions)
+    placed = reaction_spots(props, stage, reactions)
     for emoji, rect in placed:
         pygame.draw.ellipse(surface, theme.CARD_FACE, rect)
         pygame.draw.ellipse(surface, theme.GOLD, rect, 3)

@@ -7,7 +7,7 @@ at the bottom centre, the way players sit around a real table seen from the TV.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import pairwise
 
@@ -27,6 +27,33 @@ TAG_LIFT = 17
 #: The two rows of messages in the middle of the felt (a move's banner and its subtitle).
 BANNER_Y = 392
 SUBTITLE_Y = 488
+#: What the sofa reads (3 m from a 1080p TV, round 37's play-test): no seat name and no line of
+#: the round's trail has capitals smaller than this share of the screen's height — about
+#: 14 minutes of arc on a 55" TV, above the smallest captions of the TV platforms (23-24 px
+#: type at 1080p). The canvas is scaled whole onto the screen, so the share holds on every
+#: screen: 19.3 px of 1080, 12.9 of 720, 38.6 of 2160.
+READABLE_SHARE = 1 / 56
+#: The smallest text size (DejaVu Sans, bold or not) whose capitals stand ``readable_height()``
+#: high on the canvas: 28 draws them 20 px high, 26 only 19 (``tests/tv/test_readable.py``
+#: measures the drawn pixels, at 1080p and 720p).
+READABLE_SIZE = 28
+#: A line of a name at ``READABLE_SIZE`` (the font's line is 33 px).
+NAME_LINE = 34
+#: A plate for names in two lines is this wide: 16 columns of the widest letter ("W", a name's
+#: most, ``host.names.MAX_NAME_WIDTH``) then fit in two lines of 8 at ``READABLE_SIZE``.
+WIDE_PLATE = 280
+#: Wide plates only on seats this big: smaller cards would cost more than the plate gives.
+WIDE_PLATE_MIN_SCALE = 0.68
+#: The piles' names ("Stock", "Discard") are centred this far under the piles' centre, under
+#: a pile card 112 px high (``TableScene._draw_pile_labels``); no seat covers them.
+PILE_NAME_DROP = 78
+#: How far a pile's name reaches either side of its pile ("Défausse" at 22 px: 48 px).
+PILE_NAME_REACH = 56
+
+
+def readable_height(screen_height: float = CANVAS_H) -> float:
+    """The smallest capitals' height (px) for a screen ``screen_height`` pixels high."""
+    return screen_height * READABLE_SHARE
 
 
 @dataclass(frozen=True)
@@ -37,6 +64,13 @@ class SeatSpot:
     x: float
     y: float
     scale: float = 1.0
+    name_lines: int = 1
+    """Lines the plate holds for a name (2 when a name needs them, ``host/tv/nameplates.py``)."""
+    plate_width: int = 0
+    """The plate's width; 0: the seat's own (``224 × scale``)."""
+    readable: bool = True
+    """False only where a table is too big for names at ``READABLE_SIZE`` (H7's 20 seats):
+    its names shrink to fit, as before the floor."""
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -52,8 +86,12 @@ class SeatSpot:
 
     @property
     def plate_size(self) -> tuple[int, int]:
-        """The name plate under the card."""
-        return round(224 * self.scale), round(78 * self.scale)
+        """The name plate under the card: the name's lines over the lives' tokens."""
+        line = round(35 * self.scale)
+        if self.readable:
+            line = max(line, NAME_LINE)
+        height = round(5 * self.scale) + self.name_lines * line + round(38 * self.scale)
+        return self.plate_width or round(224 * self.scale), height
 
     def box(self) -> tuple[float, float, float, float]:
         """Left, top, right, bottom of everything drawn for the seat (tag, card, plate).
@@ -65,30 +103,59 @@ class SeatSpot:
         bottom = self.y + self.card_height / 2 + 8 + plate_h + 14  # and the turn's frame
         return self.x - half, top, self.x + half, bottom
 
+    def frames_box(self) -> tuple[float, float, float, float]:
+        """Left, top, right, bottom of the card, the plate and the frames drawn around them
+        (a winner's reaches 15 px out): the seat's box but for the short tag above the card."""
+        plate_w, plate_h = self.plate_size
+        half = max(plate_w, self.card_width) / 2 + 15
+        top = self.y - self.card_height / 2 - 15
+        bottom = self.y + self.card_height / 2 + 8 + plate_h + 15
+        return self.x - half, top, self.x + half, bottom
 
-def seat_spots(count: int) -> list[SeatSpot]:
+
+def seat_spots(count: int, name_lines: int = 1) -> list[SeatSpot]:
     """``count`` seats, clockwise on screen from the bottom centre (seat 0), as large as fits.
 
     Seats are spread by equal *arc length* around the oval (equal angles would crowd the
     narrow ends); the first seat size in ``SEAT_SCALES`` with no overlap wins.
+    ``name_lines``: 2 asks for plates that hold a name in two lines (wide ones if the seats
+    stay big enough); where none fits, one line.
     """
     if count <= 0:
         return []
-    return list(_spots(count))
+    if name_lines not in (1, 2):
+        raise ValueError(f"a plate holds a name in 1 or 2 lines, not {name_lines}")
+    return list(_spots(count, name_lines))
 
 
-@lru_cache(maxsize=32)
-def _spots(count: int) -> tuple[SeatSpot, ...]:
-    for scale in SEAT_SCALES:
-        spots = _place(count, scale)
-        if not _overlap(spots):
-            return spots
-    return _place(count, SEAT_SCALES[-1])
+def _plates(name_lines: int) -> list[SeatSpot]:
+    """The plates to try, best first, as templates (``_place`` sets the rest): then the
+    plates of before the floor, whose names may shrink (only the biggest H7 tables)."""
+    tries = [SeatSpot(0, 0.0, 0.0, name_lines=1)]
+    if name_lines == 2:
+        tries[:0] = [
+            SeatSpot(0, 0.0, 0.0, name_lines=2, plate_width=WIDE_PLATE),
+            SeatSpot(0, 0.0, 0.0, name_lines=2),
+        ]
+    return [*tries, SeatSpot(0, 0.0, 0.0, readable=False)]
 
 
-def _place(count: int, scale: float) -> tuple[SeatSpot, ...]:
-    probe = SeatSpot(0, 0.0, 0.0, scale)
-    _, top, right, bottom = probe.box()
+@lru_cache(maxsize=64)
+def _spots(count: int, name_lines: int) -> tuple[SeatSpot, ...]:
+    plates = _plates(name_lines)
+    for plate in plates:
+        for scale in SEAT_SCALES:
+            if plate.plate_width and scale < WIDE_PLATE_MIN_SCALE:
+                break
+            spots = _place(count, replace(plate, scale=scale))
+            if not _overlap(spots):
+                return spots
+    return _place(count, replace(plates[-1], scale=SEAT_SCALES[-1]))
+
+
+def _place(count: int, template: SeatSpot) -> tuple[SeatSpot, ...]:
+    """``count`` seats like ``template`` (its size and plate) around the oval."""
+    _, top, right, bottom = template.box()
     cx, cy = TABLE_CENTRE
     rx = CANVAS_W / 2 - 16 - right
     ry = min(cy + top - HEADER_HEIGHT, CANVAS_H - CAPTION_HEIGHT - 12 - cy - bottom)
@@ -113,12 +180,27 @@ def _place(count: int, scale: float) -> tuple[SeatSpot, ...]:
         x, y = lerp(
             points[j], points[j + 1], (wanted - lengths[j]) / ((lengths[j + 1] - lengths[j]) or 1.0)
         )
-        spots.append(SeatSpot(index, x, y, scale))
+        spots.append(replace(template, index=index, x=x, y=y))
     return tuple(spots)
 
 
+def pile_name_boxes() -> list[tuple[float, float, float, float]]:
+    """Left, top, right, bottom of each pile's name, under the stock and the discard."""
+    return [
+        (x - PILE_NAME_REACH, y + PILE_NAME_DROP - 12, x + PILE_NAME_REACH, y + PILE_NAME_DROP + 12)
+        for x, y in (stock_spot(), discard_spot())
+    ]
+
+
 def _overlap(spots: tuple[SeatSpot, ...]) -> bool:
+    """Whether two seats' boxes meet, or a seat's card, plate or frames meet the piles' names
+    (round 37: the wide plates of two-line names reached "Stock"; a seat's tag is short and
+    centred over its card, clear of them)."""
     boxes = [spot.box() for spot in spots]
+    frames = [spot.frames_box() for spot in spots]
+    for left, top, right, bottom in pile_name_boxes():
+        if any(l < right and left < r and t < bottom and top < b for l, t, r, b in frames):
+            return True
     for i, (l1, t1, r1, b1) in enumerate(boxes):
         for l2, t2, r2, b2 in boxes[i + 1 :]:
             if (

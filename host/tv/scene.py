@@ -15,6 +15,7 @@ import pygame
 
 from host.i18n import LANGUAGE_NAMES, Catalog
 from host.tv.cards import CardPainter
+from host.tv.nameplates import NamePlates
 from host.tv.surfaces import PIECE_BUDGET, SurfaceCache
 from host.tv.theme import Theme
 
@@ -32,6 +33,8 @@ class Props:
     pieces: SurfaceCache = field(default_factory=lambda: SurfaceCache(PIECE_BUDGET), repr=False)
     join_offline: bool = False
     """No network: ``join_url`` is this computer's own address, which no phone can reach."""
+    plates: NamePlates = field(default_factory=NamePlates, repr=False)
+    """Where the table's seats sit and what their plates say, by the names seated."""
 
     def memo(self, key: Hashable, make: Callable[[], pygame.Surface]) -> pygame.Surface:
         """A drawn piece kept for reuse (plates, labels): frames at 60 fps redraw the same

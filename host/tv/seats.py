@@ -13,6 +13,7 @@ import pygame
 from host.tv import theme
 from host.tv.cards import card_size
 from host.tv.layout import TAG_LIFT, SeatSpot
+from host.tv.nameplates import BOLD, NameLabel, SeatPlan, stripe_width
 from host.tv.scene import Props
 from host.tv.stage import SeatShow, Stage
 
@@ -30,6 +31,12 @@ class CardLook:
     code: str | None = None
     flip: float = 1.0  # progress of a flip from back to face (0 → 1)
     lowest: bool = False
+
+
+def seat_plan(props: Props, stage: Stage) -> SeatPlan:
+    """Where the stage's seats sit and what their plates say (``host/tv/nameplates.py``):
+    the table, its moves and the reactions beside the plates all place seats by it."""
+    return props.plates.plan(props.theme, [seat.name for seat in stage.players])
 
 
 def plate_rect(spot: SeatSpot) -> pygame.Rect:
@@ -54,8 +61,10 @@ def draw_seat(
     look: CardLook,
     lives_shown: int,
     flying_token: float | None,
+    label: NameLabel,
 ) -> None:
-    """Paint one seat. ``lives_shown`` may lag the model while a token is leaving."""
+    """Paint one seat. ``lives_shown`` may lag the model while a token is leaving; ``label``
+    is what its plate says (``host/tv/nameplates.py``)."""
     crect = card_rect(spot)
     prect = plate_rect(spot)
     is_turn = stage.current == seat.id and stage.phase == "turns"
@@ -79,9 +88,11 @@ def draw_seat(
 
     greyed = seat.status in ("eliminated", "waiting") or not seat.connected
     scale = spot.scale
-    key = ("plate", seat.name, seat.seat, greyed, lives_shown, stage.max_lives, scale)
+    key = ("plate", label, seat.seat, greyed, lives_shown, stage.max_lives, spot.plate_size, scale)
     surface.blit(
-        props.memo(key, lambda: _plate(props, seat, scale, greyed, lives_shown, stage.max_lives)),
+        props.memo(
+            key, lambda: _plate(props, seat, spot, label, greyed, lives_shown, stage.max_lives)
+        ),
         prect,
     )
     if stage.dealer == seat.id and stage.phase != "lobby":
@@ -96,8 +107,8 @@ def draw_seat(
     tag = _seat_tag(props, seat)
     if tag:
         colour = theme.INK if seat.status != "eliminated" else theme.ALERT
-        label = props.memo(("tag", tag, colour, scale), lambda: _tag(props, tag, colour, scale))
-        surface.blit(label, label.get_rect(midbottom=(crect.centerx, crect.top - TAG_LIFT)))
+        mark = props.memo(("tag", tag, colour, scale), lambda: _tag(props, tag, colour, scale))
+        surface.blit(mark, mark.get_rect(midbottom=(crect.centerx, crect.top - TAG_LIFT)))
     if seat.status == "eliminated" and look.kind == "none":
         cross = props.memo(("cross", crect.size), lambda: _cross(crect.size))
         surface.blit(cross, crect.move(-CROSS_MARGIN, -CROSS_MARGIN))
@@ -142,29 +153,39 @@ def _cross(size: tuple[int, int]) -> pygame.Surface:
 
 
 def _plate(
-    props: Props, seat: SeatShow, scale: float, greyed: bool, lives: int, max_lives: int
+    props: Props,
+    seat: SeatShow,
+    spot: SeatSpot,
+    label: NameLabel,
+    greyed: bool,
+    lives: int,
+    max_lives: int,
 ) -> pygame.Surface:
     """The name plate: colour stripe, name, lives as tokens (drawn once, then reused)."""
-    size = (round(224 * scale), round(78 * scale))
-    plate = pygame.Surface(size, pygame.SRCALPHA)
+    plate = pygame.Surface(spot.plate_size, pygame.SRCALPHA)
     rect = plate.get_rect()
     pygame.draw.rect(plate, theme.PANEL if not greyed else GREY_PLATE, rect, border_radius=12)
-    stripe = max(6, round(12 * scale))
+    stripe = stripe_width(spot)
     pygame.draw.rect(
         plate, theme.player_colour(seat.seat), (0, 0, stripe, rect.height), border_radius=6
     )
     name_colour = theme.INK if not greyed else theme.MUTED_INK
-    name = props.theme.fitted_text(
-        seat.name,
-        round(30 * scale),
-        rect.width - 2 * stripe - 6,
-        name_colour,
-        bold=True,
-        min_size=12,
-    )
-    plate.blit(name, name.get_rect(midtop=(rect.centerx + stripe // 2, round(5 * scale))))
-    _draw_lives(plate, max_lives, rect, lives, greyed, scale)
+    for line, top in zip(label.lines, name_tops(spot, len(label.lines))):
+        image = props.theme.text(line, label.size, name_colour, BOLD)
+        plate.blit(image, image.get_rect(midtop=(rect.centerx + stripe // 2, top)))
+    _draw_lives(plate, max_lives, rect, lives, greyed, spot.scale)
     return plate
+
+
+def name_tops(spot: SeatSpot, lines: int) -> list[int]:
+    """Where each of a name's ``lines`` starts, from the plate's top: the plate's lines share
+    the room above the lives' tokens (``SeatSpot.plate_size``); a name in fewer lines than
+    the plate has sits in the middle of that room."""
+    scale = spot.scale
+    room = spot.plate_size[1] - round(5 * scale) - round(38 * scale)
+    line = room // spot.name_lines
+    top = round(5 * scale) + (spot.name_lines - lines) * line // 2
+    return [top + i * line for i in range(lines)]
 
 
 def _tag(props: Props, text: str, colour: theme.Colour, scale: float) -> pygame.Surface:

@@ -18,13 +18,13 @@ from host.rules.contract import RevealEvent
 from host.tv import theme
 from host.tv.cards import card_size
 from host.tv.layout import (
+    PILE_NAME_DROP,
     SUBTITLE_Y,
     TABLE_CENTRE,
     TABLE_RADII,
     SeatSpot,
     aside_spot,
     discard_spot,
-    seat_spots,
     stock_spot,
 )
 from host.tv.moves import (
@@ -38,9 +38,10 @@ from host.tv.moves import (
     shown_king,
     winners_banner,
 )
+from host.tv.nameplates import NameLabel
 from host.tv.present import copy_whole
 from host.tv.scene import Props
-from host.tv.seats import CardLook, card_rect, draw_seat, plate_rect
+from host.tv.seats import CardLook, card_rect, draw_seat, plate_rect, seat_plan
 from host.tv.stage import (
     DEAL_FLIGHT,
     DEAL_STAGGER,
@@ -106,13 +107,14 @@ def trail_region(spots: tuple[SeatSpot, ...]) -> tuple[int, int, int, int]:
 @dataclass(frozen=True)
 class SeatRow:
     """One seat as this frame paints it: where, its card's look, the lives shown, the token
-    leaving (``None`` when no life is being lost)."""
+    leaving (``None`` when no life is being lost), what its plate says."""
 
     seat: SeatShow
     spot: SeatSpot
     look: CardLook
     lives: int
     token: float | None
+    label: NameLabel
 
     @property
     def moving(self) -> bool:
@@ -292,22 +294,34 @@ class TableScene:
     def seating(self) -> tuple[dict[str, SeatSpot], list[SeatRow]]:
         """Each seat's place by player id, and each seat as this instant paints it."""
         stage = self.stage
-        spots = {seat.id: spot for seat, spot in zip(stage.players, seat_spots(len(stage.players)))}
-        return spots, [self._row(seat, spots[seat.id]) for seat in stage.players]
+        plan = seat_plan(self.props, stage)
+        spots = {seat.id: spot for seat, spot in zip(stage.players, plan.spots)}
+        return spots, [
+            self._row(seat, spots[seat.id], label)
+            for seat, label in zip(stage.players, plan.labels)
+        ]
 
-    def _row(self, seat: SeatShow, spot: SeatSpot) -> SeatRow:
+    def _row(self, seat: SeatShow, spot: SeatSpot, label: NameLabel) -> SeatRow:
         beat = self.stage.beat
         lives, token = seat.lives, None
         if beat is not None:
             event = beat.event
             if event["type"] == "life_lost" and event["player"] == seat.id:
                 lives, token = event["lives"], beat.progress
-        return SeatRow(seat, spot, card_look(self.stage, seat), lives, token)
+        return SeatRow(seat, spot, card_look(self.stage, seat), lives, token, label)
 
     def _draw_row(self, surface: pygame.Surface, row: SeatRow) -> None:
         self.give_way()
         draw_seat(
-            surface, self.props, self.stage, row.seat, row.spot, row.look, row.lives, row.token
+            surface,
+            self.props,
+            self.stage,
+            row.seat,
+            row.spot,
+            row.look,
+            row.lives,
+            row.token,
+            row.label,
         )
 
     def _draw_under(self, surface: pygame.Surface) -> None:
@@ -402,6 +416,7 @@ class TableScene:
             seat = row.seat
             looks = (
                 repr(seat),
+                row.label,
                 row.look,
                 row.lives,
                 stage.current == seat.id,
@@ -487,16 +502,14 @@ class TableScene:
         if stage.phase not in ("turns", "reveal"):
             return
         sx, sy = stock_spot()
-        label(
-            surface, self.props, self.props.t("stock"), (sx, sy + card_size(PILE_WIDTH)[1] / 2 + 22)
-        )
+        label(surface, self.props, self.props.t("stock"), (sx, sy + PILE_NAME_DROP))
         if stage.discard_count:
             dx, dy = discard_spot()
             label(
                 surface,
                 self.props,
                 self.props.t("discard"),
-                (dx, dy + card_size(PILE_WIDTH)[1] / 2 + 22),
+                (dx, dy + PILE_NAME_DROP),
             )
 
     def _draw_countdown(self, surface: pygame.Surface, spot: SeatSpot, left: float) -> pygame.Rect:

@@ -16,19 +16,23 @@ import pygame
 
 from host.rules import EventDict
 from host.tv import theme
-from host.tv.layout import BANNER_Y, HEADER_HEIGHT, SeatSpot, free_width
+from host.tv.layout import BANNER_Y, HEADER_HEIGHT, READABLE_SIZE, SeatSpot, free_width
 from host.tv.scene import Props
 from host.tv.stage import Stage
 
 TRAIL_BOX = pygame.Rect(30, HEADER_HEIGHT + 56, 420, BANNER_Y - 70 - HEADER_HEIGHT - 56)
-LINE = 32
-TEXT_SIZE = 24
-#: A move's line too long for the corner goes on in a second line, set in by this much so it
-#: reads as the same move; at the smaller size, a third would be cut short with "…".
-MOVE_SIZES = ((TEXT_SIZE, 2), (20, 2))
+#: The trail is read from the sofa (round 37's play-test: grey 14 px text was not): its
+#: lines are never smaller than ``READABLE_SIZE``, in ``TRAIL_INK``.
+TEXT_SIZE = READABLE_SIZE
+LINE = 34  # the font's line is 33 px
+#: A move's line too long for the corner goes on in the next lines, set in by this much so it
+#: reads as the same move; a fourth would be cut short with "…".
+MOVE_SIZES = ((TEXT_SIZE, 3),)
 HANGING_INDENT = 20
-#: The final standings' sizes, biggest first: smaller type before a player left out.
-STANDINGS_SIZES = (TEXT_SIZE, 22, 20, 18)
+#: The final standings: their own sizes, biggest first (smaller type before a player left
+#: out), and their own line.
+STANDINGS_SIZES = (24, 22, 20, 18)
+STANDINGS_LINE = 32
 
 
 def phrase(props: Props, key: str, **params: Any) -> str:
@@ -82,13 +86,18 @@ def draw_trail(surface: pygame.Surface, props: Props, stage: Stage, spots: list[
         return
     th = props.theme
     title = th.fitted_text(
-        phrase(props, "title", round=stage.round), TEXT_SIZE, room.width, theme.GOLD, bold=True
+        phrase(props, "title", round=stage.round),
+        TEXT_SIZE,
+        room.width,
+        theme.GOLD,
+        bold=True,
+        min_size=TEXT_SIZE,
     )
     surface.blit(title, room.topleft)
     row = 1
     for size, lines in trail_moves(props, stage, room.width, fits):
         for i, text in enumerate(lines):
-            image = th.text(text, size, theme.MUTED_INK)
+            image = th.text(text, size, theme.TRAIL_INK)
             surface.blit(image, (room.left + (HANGING_INDENT if i else 0), room.top + LINE * row))
             row += 1
 
@@ -158,7 +167,7 @@ def standings_lines(
     ]
     placed: list[tuple[str, pygame.Surface, pygame.Rect]] = []
     for size in STANDINGS_SIZES:
-        step = round(LINE * size / TEXT_SIZE)
+        step = round(STANDINGS_LINE * size / STANDINGS_SIZES[0])
         width = free_width(spots, top, top + step * 4) - 40
         lines = [phrase(props, "standings")]
         for entry in entries:  # whole entries per line, as many as fit

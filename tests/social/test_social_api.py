@@ -91,7 +91,7 @@ def test_issue14_tv_shows_at_most_the_bound_and_never_over_cards(make_session: A
     assert len(reactions) == social.MAX_ON_SCREEN
     surface = pygame.Surface((1920, 1080))
     assert draw_reactions(surface, app.props, app.stage, reactions) <= social.MAX_ON_SCREEN
-    placed = reaction_spots(app.stage, reactions)
+    placed = reaction_spots(app.props, app.stage, reactions)
     cards = [card_rect(spot) for spot in seat_spots(len(app.stage.players))]
     for _, rect in placed:
         assert rect.collidelist(cards) == -1

@@ -1,7 +1,8 @@
 """Issue 12 item 5 — nothing on the TV is drawn over something else, at 1920×1080 and 1280×720.
 
 Every scene of ``cuckoo-party screenshots`` is filmed, plus every beat of the scripted game at
-several instants, a 10-player table and a 20-player H7 table with 16-character names, the
+several instants, a 10-player table with 16-character names, one with names as wide as a name
+may be (round 37: names in two lines at the readable size), a 20-player H7 table, the
 language notice over the lobby and the overlays. The TV draws on a logical 1920×1080 canvas
 scaled to the screen (``pygame.SCALED``), so 1280×720 is the same picture scaled by 2/3: the
 boxes are checked again after that scaling (rounded to whole pixels).
@@ -68,6 +69,9 @@ SIXTEEN = (
     "Sebastiano-Gian",
     "Kristoffer Lars",
 )
+
+#: Names 16 columns wide of the widest letter (``host.names.MAX_NAME_WIDTH``), round 37.
+WIDEST = tuple("W" * 15 + letter for letter in "WMOQDGHNUV")
 
 
 class OverlapCamera(StillCamera):
@@ -182,12 +186,13 @@ def filmed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, OverlapCamera]
         "5": _film(root / "five", PLAYERS),
         "5-fr": _film(root / "five-fr", PLAYERS, lang="fr"),
         "10": _film(root / "ten", SIXTEEN[:10]),
+        "10-widest": _film(root / "ten-widest", WIDEST),
         "20": _film(root / "twenty", SIXTEEN, HouseRules.parse("H7"), every=7),
     }
 
 
 @pytest.mark.parametrize("scale", [1.0, 2 / 3], ids=["1920x1080", "1280x720"])
-@pytest.mark.parametrize("table", ["5", "5-fr", "10", "20"])
+@pytest.mark.parametrize("table", ["5", "5-fr", "10", "10-widest", "20"])
 def test_issue12_nothing_on_the_tv_overlaps(
     filmed: dict[str, OverlapCamera], table: str, scale: float
 ) -> None:

@@ -1,0 +1,88 @@
+"""Round 37: a name too long for its plate is shown at the readable size, in two lines or
+shortened with "…", and never so that it reads like another seat's name."""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+import pygame
+import pytest
+
+from host.names import graphemes
+from host.tv.layout import READABLE_SIZE, WIDE_PLATE, seat_spots
+from host.tv.nameplates import NameLabel, NamePlates, could_be, name_labels
+from host.tv.theme import ELLIPSIS, Theme
+
+
+@pytest.fixture(scope="module")
+def th() -> Theme:
+    pygame.font.init()
+    return Theme()
+
+
+def test_round37_names_of_16_w_fit_whole_in_two_lines_on_wide_plates(th: Theme) -> None:
+    """Five seats: wide plates for two lines, where 16 "W" show whole at the readable size."""
+    plan = NamePlates().plan(th, ["W" * 16, *("W" * 15 + c for c in "MOQD")])
+    assert {(spot.name_lines, spot.plate_width) for spot in plan.spots} == {(2, WIDE_PLATE)}
+    assert plan.labels[0] == NameLabel(("W" * 8, "W" * 8), READABLE_SIZE)
+    assert all(label.whole and label.size >= READABLE_SIZE for label in plan.labels)
+
+
+def test_round37_ten_names_of_16_w_are_shortened_at_the_readable_size_and_told_apart(
+    th: Theme,
+) -> None:
+    """Ten seats: no room for wide plates beside the piles' names, so the names are shortened
+    in two lines, at the readable size, each showing the letter that tells it apart."""
+    names = ["W" * 16, *("W" * 15 + c for c in "MOQDGHNUV")]
+    plan = NamePlates().plan(th, names)
+    assert {spot.name_lines for spot in plan.spots} == {2}
+    assert all(label.size >= READABLE_SIZE for label in plan.labels)
+    for label, name in zip(plan.labels, names):
+        assert len(label.lines) == 2 and label.lines[1].endswith(name[-1])
+        assert not any(could_be(label, other) for other in names if other != name)
+
+
+def test_round37_short_names_keep_one_line_plates(th: Theme) -> None:
+    plan = NamePlates().plan(th, ["Ana", "Chloé", "Niccolò", "François", "Zoë"])
+    assert tuple(plan.spots) == tuple(seat_spots(5))
+    assert [label.lines for label in plan.labels] == [
+        ("Ana",),
+        ("Chloé",),
+        ("Niccolò",),
+        ("François",),
+        ("Zoë",),
+    ]
+
+
+def test_round37_shortened_names_never_read_like_another_seats(th: Theme) -> None:
+    """Twelve seats (H7): the plates are narrow, names 16 columns wide alike but for one letter
+    are shortened — each label fits its own name only (else its name is shown whole, smaller)."""
+    names = [
+        *("W" * k + "M" + "W" * (15 - k) for k in range(10)),
+        "Anne-Charlotte M",
+        "Anne-Charlotte B",
+    ]
+    spots = seat_spots(len(names), 2)
+    labels = name_labels(th, names, spots)
+    for (i, label), (j, other) in permutations(enumerate(labels), 2):
+        assert not could_be(label, names[j]), (label, names[j])
+    texts = ["".join(label.lines) for label in labels]
+    assert len(set(texts)) == len(texts)
+    assert labels[-2].lines[-1].endswith("M") and labels[-1].lines[-1].endswith("B")
+    assert any(not label.whole and label.size == READABLE_SIZE for label in labels)
+
+
+def test_round37_a_name_is_cut_between_graphemes_only(th: Theme) -> None:
+    family = "\U0001f469\u200d\U0001f469\u200d\U0001f467"
+    name = family * 4 + "e\u0301" * 8
+    spots = seat_spots(16, 2)
+    label = name_labels(th, [name], spots[:1])[0]
+    shown = "".join(label.lines).replace(ELLIPSIS, "")
+    assert all(piece in graphemes(name) for piece in graphemes(shown))
+
+
+def test_could_be_reads_the_hidden_part_as_unknown() -> None:
+    label = NameLabel(("Anne-Ch", ELLIPSIS + "lotte M"), READABLE_SIZE, whole=False)
+    assert could_be(label, "Anne-Charlotte M")
+    assert not could_be(label, "Anne-Charlotte B")
+    assert could_be(label, "ANNE-CHARLOTTE M")  # as read: case does not tell names apart

@@ -1,0 +1,223 @@
+"""Round 37's play-test: the TV must read from the sofa (3 m from a 1080p TV).
+
+A name of 16 "W" was shrunk to fit its plate and drawn 9 px high; the round's trail was grey
+text 14 px high. Now seat names and the trail never have capitals under ``readable_height``
+of the screen (1/56: 19.3 px at 1080p, 12.9 at 720p), and the trail's ink has a WCAG contrast of
+at least 4.5:1 on the felt. Heights are measured on the drawn pixels, at 1080p and on the same
+frame scaled to 720p (the canvas is scaled whole to the screen).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, pairwise
+from typing import Any, cast
+
+import pygame
+import pytest
+
+from host.i18n import Catalog
+from host.tv import theme
+from host.tv.app import TVApp
+from host.tv.layout import readable_height
+from host.tv.seats import plate_rect
+from host.tv.trail import trail_room
+from tests.tv.views import StillSession, player, view
+
+#: Names as wide as a name may be (16 columns, ``host.names.MAX_NAME_WIDTH``), told apart by
+#: their last letter only (a plate that cut their end would show them alike).
+WIDE_NAMES = tuple("W" * 15 + letter for letter in "WMOQDGHNUV")
+SCALE_720 = 720 / 1080
+
+
+def _table(catalog: Catalog, names: tuple[str, ...]) -> TVApp:
+    players = [player(i, name=name) for i, name in enumerate(names)]
+    turns = view("turns", players, dealer=f"p{len(names) - 1}")
+    app = TVApp(
+        cast(Any, StillSession(turns)), None, catalog, lang="en", join_url="http://x/?room=CAKE"
+    )
+    app.stage.fast_forward()
+    return app
+
+
+def _frames(app: TVApp) -> dict[float, pygame.Surface]:
+    """The frame at 1080p and the same frame on a 720p screen."""
+    pygame.font.init()
+    canvas = pygame.Surface(theme.CANVAS_SIZE)
+    app.render(canvas)
+    small = pygame.transform.smoothscale(canvas, (1280, 720))
+    return {1.0: canvas, SCALE_720: small}
+
+
+def _scaled(rect: pygame.Rect, scale: float) -> pygame.Rect:
+    left, top = int(rect.left * scale), int(rect.top * scale)
+    return pygame.Rect(
+        left, top, round(rect.right * scale) - left, round(rect.bottom * scale) - top
+    )
+
+
+def _ink_rows(surface: pygame.Surface, area: pygame.Rect, is_ink: Any) -> list[tuple[int, int]]:
+    """Runs of rows (top, height) in ``area`` holding a pixel ``is_ink`` says is text."""
+    rows = [
+        y
+        for y in range(area.top, area.bottom)
+        if any(is_ink(surface.get_at((x, y))) for x in range(area.left, area.right))
+    ]
+    runs: list[tuple[int, int]] = []
+    for y in rows:
+        if runs and runs[-1][0] + runs[-1][1] == y:
+            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+        else:
+            runs.append((y, 1))
+    return runs
+
+
+def _name_ink(colour: pygame.Color) -> bool:
+    """A name's white ink (at least half covering its pixel) on the dark plate; not the gold
+    tokens (blue under 150) nor the plate (all channels under 70)."""
+    return min(colour.r, colour.g, colour.b) >= 140
+
+
+def _name_area(app: TVApp, seat_id: str) -> pygame.Rect:
+    """Where a seat's name may be drawn: its plate but for the colour stripe and the lives'
+    tokens along its bottom."""
+    spots, _ = app.table.seating()
+    spot = spots[seat_id]
+    plate = plate_rect(spot)
+    stripe = max(6, round(12 * spot.scale))
+    bottom = plate.bottom - round(38 * spot.scale)
+    return pygame.Rect(
+        plate.left + stripe + 1, plate.top, plate.width - stripe - 1, bottom - plate.top
+    )
+
+
+@pytest.mark.parametrize("count", [5, 10])
+def test_round37_a_16_w_name_is_drawn_at_least_the_floor_at_1080p_and_720p(
+    catalog: Catalog, count: int
+) -> None:
+    """The name of 16 "W" (and every other name as wide) has capitals at least
+    ``readable_height`` of the screen: each of its lines, on every seat."""
+    app = _table(catalog, WIDE_NAMES[:count])
+    for scale, frame in _frames(app).items():
+        floor = readable_height(1080 * scale)
+        for seat in app.stage.players:
+            lines = _ink_rows(frame, _scaled(_name_area(app, seat.id), scale), _name_ink)
+            assert lines, (scale, seat.name)
+            for _, height in lines:
+                assert height >= floor, (scale, seat.name, height, floor)
+
+
+def test_round37_no_two_seats_names_overlap_with_10_widest_names(catalog: Catalog) -> None:
+    """Ten seats of names 16 columns wide: each name lies on its own plate, clear of the lives'
+    tokens, and no two names' rectangles meet, at 1080p and at 720p."""
+    app = _table(catalog, WIDE_NAMES)
+    for scale, frame in _frames(app).items():
+        names = []
+        for seat in app.stage.players:
+            area = _scaled(_name_area(app, seat.id), scale)
+            runs = _ink_rows(frame, area, _name_ink)
+            top, bottom = runs[0][0], runs[-1][0] + runs[-1][1]
+            columns = [
+                x
+                for x in range(area.left, area.right)
+                if any(_name_ink(frame.get_at((x, y))) for y in range(top, bottom))
+            ]
+            names.append(pygame.Rect(columns[0], top, columns[-1] + 1 - columns[0], bottom - top))
+            assert area.contains(names[-1]), (scale, seat.name)
+        for (i, a), (j, b) in combinations(enumerate(names), 2):
+            assert not a.colliderect(b), (scale, i, j, a, b)
+
+
+def _relative_luminance(colour: tuple[int, int, int]) -> float:
+    """WCAG 2.x relative luminance of an sRGB colour."""
+
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in colour)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(one: tuple[int, int, int], other: tuple[int, int, int]) -> float:
+    """WCAG 2.x contrast ratio, 1 to 21."""
+    light, dark = sorted((_relative_luminance(one), _relative_luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_contrast_ratio_matches_wcag_examples() -> None:
+    assert contrast_ratio((0, 0, 0), (255, 255, 255)) == pytest.approx(21.0)
+    assert contrast_ratio((118, 118, 118), (255, 255, 255)) == pytest.approx(4.54, abs=0.01)
+
+
+def _trail_app(catalog: Catalog) -> TVApp:
+    app = _table(catalog, ("Ana", "Chloé", "Niccolò", "François", "Zoë"))
+    app.stage.receive(
+        view("turns", [player(i) for i in range(5)], dealer="p4", current="p3"),
+        cast(
+            Any,
+            [
+                {"type": "round_dealt", "round": 1, "dealer": "p4", "order": ["p0", "p1", "p2"]},
+                {"type": "exchanged", "player": "p0", "target": "p1"},
+                {"type": "kept", "player": "p1", "auto": False, "timed_out": False},
+                {"type": "exchanged", "player": "p2", "target": "p3"},
+            ],
+        ),
+    )
+    app.stage.fast_forward()
+    return app
+
+
+def test_round37_the_trail_is_readable_and_stands_out_on_the_felt(catalog: Catalog) -> None:
+    """Each line of the round's trail has capitals at least ``readable_height`` (1080p and
+    720p), and its text colour has a WCAG contrast of 4.5:1 or more against the felt, its rim
+    and the background it may lie on."""
+    app = _trail_app(catalog)
+    spots, _ = app.table.seating()
+    room = trail_room(list(spots.values()))
+    frames = _frames(app)
+    canvas = frames[1.0]
+    surfaces = {theme.BACKGROUND, theme.FELT, theme.FELT_EDGE}
+    counts: dict[tuple[int, int, int], int] = {}
+    for y in range(room.top, room.bottom):
+        for x in range(room.left, room.right):
+            r, g, b, _ = canvas.get_at((x, y))
+            if (r, g, b) not in surfaces:
+                counts[r, g, b] = counts.get((r, g, b), 0) + 1
+    # The most frequent colour but the title's gold: the core of the lines' letters.
+    ink = max((c for c in counts if c != theme.GOLD), key=lambda c: counts[c])
+    for surface in surfaces:
+        assert contrast_ratio(ink, surface) >= 4.5, (ink, surface)
+
+    def is_text(colour: pygame.Color) -> bool:
+        return min(colour.r, colour.g, colour.b) >= min(ink) // 2 + 20
+
+    for scale, frame in frames.items():
+        area = _scaled(room, scale)
+        capitals = [
+            _first_letter_height(frame, area, top, height, is_text)
+            for top, height in _ink_rows(frame, area, is_text)
+        ]
+        moves = [height for height in capitals if height is not None]
+        assert len(moves) == 3, (scale, capitals)  # the title's gold is not counted
+        for height in moves:
+            assert height >= readable_height(1080 * scale), (scale, moves)
+
+
+def _first_letter_height(
+    frame: pygame.Surface, area: pygame.Rect, top: int, height: int, is_ink: Any
+) -> int | None:
+    """The ink height of a line's first letter (each move starts with a capital: "Ana",
+    "Chloé", "Niccolò"), or None for a line set in (a move's second line)."""
+    columns = [
+        x
+        for x in range(area.left, area.right)
+        if any(is_ink(frame.get_at((x, y))) for y in range(top, top + height))
+    ]
+    if not columns or columns[0] > area.left + 8:
+        return None
+    end = next((a + 1 for a, b in pairwise(columns) if b != a + 1), columns[-1] + 1)
+    letter = range(columns[0], end)
+    rows = [
+        y for y in range(top, top + height) if any(is_ink(frame.get_at((x, y))) for x in letter)
+    ]
+    return rows[-1] - rows[0] + 1
