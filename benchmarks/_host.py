@@ -42,6 +42,14 @@ SO_TIMESTAMPNS = 35
 #: controls (How to play, a new evening) which a benchmark must never pick at random.
 GAME_MOVES = frozenset({"start", "keep", "exchange", "cut", "deal", "new_game"})
 
+#: Put before every TV host's probe: pygame imported as the party imports it
+#: (``host.system.import_pygame``). A probe imports the TV's modules to patch them, and they
+#: import pygame at their top, before the party's own first import: without this the probed
+#: host loaded numpy and pkg_resources, which the party itself does not (round 37).
+PARTY_PYGAME = """
+from host.system import import_pygame
+import_pygame()
+"""
 #: Replaces ``TVApp.render`` in the child so it prints when its first frame (the QR) is drawn.
 FIRST_FRAME_PROBE = """
 import sys, time
@@ -104,7 +112,7 @@ class HostProcess:
     """``python -m host.cli`` on 127.0.0.1 with a temporary state file; ``tv=True`` keeps the TV
     (SDL dummy drivers) and prints the first frame's wall time via ``probe`` (a script that
     patches the host, then runs the command line; with the TV it must print ``FIRST_FRAME``,
-    default ``FIRST_FRAME_PROBE``). ``command``
+    default ``FIRST_FRAME_PROBE``; ``PARTY_PYGAME`` runs before it). ``command``
     runs another server instead (it must print the same join line); ``preexec`` runs in the
     child before it starts (e.g. to enter a control group); ``extra_env`` is added to the
     child's environment."""
@@ -134,7 +142,8 @@ class HostProcess:
         if command is not None:  # another server speaking the same protocol (the floor)
             command = [*command, *flags]
         elif tv:
-            command = [sys.executable, "-c", probe or FIRST_FRAME_PROBE, "--mute", *base, *flags]
+            script = PARTY_PYGAME + (probe or FIRST_FRAME_PROBE)
+            command = [sys.executable, "-c", script, "--mute", *base, *flags]
         elif probe is not None:
             command = [sys.executable, "-c", probe, "--headless", *base, *flags]
         else:

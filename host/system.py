@@ -13,9 +13,13 @@ import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from types import ModuleType
 
 #: SDL's stand-ins when no real screen exists: a window there is seen by nobody.
 INVISIBLE_DRIVERS = frozenset({"offscreen", "dummy"})
+#: Optional libraries ``import pygame`` imports for itself when they are installed, which the
+#: party never uses (``import_pygame``).
+PYGAME_EXTRAS = ("numpy", "pkg_resources")
 
 
 @contextlib.contextmanager
@@ -36,10 +40,34 @@ def quiet_native_stderr() -> Iterator[None]:
         os.close(saved)
 
 
-def _pygame() -> object:
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
+def import_pygame() -> ModuleType:
+    """pygame, imported without the optional libraries it would import for itself (the
+    ``PYGAME_EXTRAS``); if pygame is imported already, it is returned as it is.
 
+    Why: ``import pygame`` imports ``pygame.surfarray`` and ``pygame.sndarray``, which import
+    numpy wherever numpy is installed, and ``pygame.pkgdata``, which imports setuptools'
+    ``pkg_resources`` (it reads the metadata of every installed distribution). The party uses
+    neither: it draws and plays with pygame's own calls and finds its files by path. Measured
+    with ``benchmarks/memory.py`` (docs/benchmarks-history.md, round 37), they were 10.0 MB
+    (numpy) and 4.6 MB (pkg_resources) of the TV host's peak RSS, 15.3 MB together.
+
+    A ``None`` in ``sys.modules`` makes importing that name raise ``ImportError``, which pygame
+    expects of optional libraries: surfarray and sndarray become its placeholders for a missing
+    module, and pkgdata opens files by path. The names are given back at once, so later code
+    can still import them. The party calls this (through the probes below) before it starts
+    its server, bots and voice, so no other thread imports meanwhile.
+    """
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    if "pygame" in sys.modules:
+        return sys.modules["pygame"]
+    hidden = [name for name in PYGAME_EXTRAS if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]  # refuses that import
+    try:
+        import pygame
+    finally:
+        for name in hidden:
+            del sys.modules[name]
     return pygame
 
 
@@ -57,10 +85,10 @@ def probe_display() -> Probe:
     A driver chosen on purpose with ``SDL_VIDEODRIVER`` (tests, screenshots) counts as chosen.
     """
     try:
-        pygame = _pygame()
+        pygame = import_pygame()
     except ImportError as error:
         return Probe(False, str(error))
-    display = pygame.display  # type: ignore[attr-defined]
+    display = pygame.display
     try:
         with quiet_native_stderr():
             display.init()
@@ -77,10 +105,10 @@ def probe_display() -> Probe:
 def probe_audio(keep_open: bool = False) -> Probe:
     """Can sound be played? ``keep_open``: leave the mixer running for the voice."""
     try:
-        pygame = _pygame()
+        pygame = import_pygame()
     except ImportError as error:
         return Probe(False, str(error))
-    mixer = pygame.mixer  # type: ignore[attr-defined]
+    mixer = pygame.mixer
     try:
         with quiet_native_stderr():
             if not mixer.get_init():

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import random
 import time
+from pathlib import Path
 
 import pytest
 
@@ -90,3 +92,17 @@ def test_issue18_the_tail_probe_nices_the_phones_side_for_the_taps_only() -> Non
     taps = tail.play(taps=3, seed=7, gap=0.05, tv=False, nice=5)
     assert len(taps) == 3 and all(len(tap.received) == tail.PHONES - 1 for tap in taps)
     assert os.getpriority(os.PRIO_PROCESS, 0) == before
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("numpy") is None or not Path("/proc/self/maps").exists(),
+    reason="needs numpy installed and Linux's /proc to see it loaded",
+)
+def test_issue18_a_probed_tv_host_imports_pygame_as_the_party_does() -> None:
+    """Round 37: the probes import the TV's modules, which import pygame, before the party
+    does; the probed host must still come without numpy (``PARTY_PYGAME``), or ``memory.py``
+    measures a host the ``cuckoo-party`` command never runs."""
+    with HostProcess(tv=True, start_timeout=120.0) as host:
+        host.wait_first_frame(120.0)
+        maps = Path(f"/proc/{host.process.pid}/maps").read_text()
+    assert "/numpy/" not in maps
