@@ -47,8 +47,13 @@ WIDE_PLATE_MIN_SCALE = 0.68
 #: The piles' names ("Stock", "Discard") are centred this far under the piles' centre, under
 #: a pile card 112 px high (``TableScene._draw_pile_labels``); no seat covers them.
 PILE_NAME_DROP = 78
-#: How far a pile's name reaches either side of its pile ("Défausse" at 22 px: 48 px).
-PILE_NAME_REACH = 56
+#: How far a pile's name reaches either side of its pile, and above or below its centre (the
+#: ink of a line at ``READABLE_SIZE``). 60 px holds "Stock", "Discard", "Pioche", "Mazzo" and
+#: "Scarti" at ``READABLE_SIZE``, not "Défausse" (64 px), which is drawn smaller
+#: (``moves.pile_name``): 4 px more on each side would shrink the seats of every 10-seat
+#: table (0.92 → 0.84), the bottom seats' frames being that close.
+PILE_NAME_REACH = 60
+PILE_NAME_HALF_HEIGHT = 15
 
 
 def readable_height(screen_height: float = CANVAS_H) -> float:
@@ -187,7 +192,12 @@ def _place(count: int, template: SeatSpot) -> tuple[SeatSpot, ...]:
 def pile_name_boxes() -> list[tuple[float, float, float, float]]:
     """Left, top, right, bottom of each pile's name, under the stock and the discard."""
     return [
-        (x - PILE_NAME_REACH, y + PILE_NAME_DROP - 12, x + PILE_NAME_REACH, y + PILE_NAME_DROP + 12)
+        (
+            x - PILE_NAME_REACH,
+            y + PILE_NAME_DROP - PILE_NAME_HALF_HEIGHT,
+            x + PILE_NAME_REACH,
+            y + PILE_NAME_DROP + PILE_NAME_HALF_HEIGHT,
+        )
         for x, y in (stock_spot(), discard_spot())
     ]
 

@@ -32,7 +32,7 @@ from host.tv.moves import (
     Move,
     confetti,
     draw_move,
-    label,
+    pile_name,
     point,
     seated_banner,
     shown_king,
@@ -502,15 +502,10 @@ class TableScene:
         if stage.phase not in ("turns", "reveal"):
             return
         sx, sy = stock_spot()
-        label(surface, self.props, self.props.t("stock"), (sx, sy + PILE_NAME_DROP))
+        pile_name(surface, self.props, self.props.t("stock"), (sx, sy + PILE_NAME_DROP))
         if stage.discard_count:
             dx, dy = discard_spot()
-            label(
-                surface,
-                self.props,
-                self.props.t("discard"),
-                (dx, dy + PILE_NAME_DROP),
-            )
+            pile_name(surface, self.props, self.props.t("discard"), (dx, dy + PILE_NAME_DROP))
 
     def _draw_countdown(self, surface: pygame.Surface, spot: SeatSpot, left: float) -> pygame.Rect:
         """H4: a bar under the current player's plate that empties as their time runs out.

@@ -18,7 +18,7 @@ import pytest
 from host.i18n import Catalog
 from host.tv import theme
 from host.tv.app import TVApp
-from host.tv.layout import readable_height
+from host.tv.layout import pile_name_boxes, readable_height
 from host.tv.seats import plate_rect
 from host.tv.trail import trail_room
 from tests.tv.views import StillSession, player, view
@@ -27,6 +27,15 @@ from tests.tv.views import StillSession, player, view
 #: their last letter only (a plate that cut their end would show them alike).
 WIDE_NAMES = tuple("W" * 15 + letter for letter in "WMOQDGHNUV")
 SCALE_720 = 720 / 1080
+
+
+def _app(catalog: Catalog, shown: Any, lang: str = "en") -> TVApp:
+    """A TV showing ``shown`` (a view), its moves played out."""
+    app = TVApp(
+        cast(Any, StillSession(shown)), None, catalog, lang=lang, join_url="http://x/?room=CAKE"
+    )
+    app.stage.fast_forward()
+    return app
 
 
 def _table(catalog: Catalog, names: tuple[str, ...]) -> TVApp:
@@ -221,3 +230,64 @@ def _first_letter_height(
         y for y in range(top, top + height) if any(is_ink(frame.get_at((x, y))) for x in letter)
     ]
     return rows[-1] - rows[0] + 1
+
+
+# Round 37, second part: the rest of the TV's small text (the pile names, the seats' tags, the
+# header's names, the greyed names of players out or away, the lobby's names and marks).
+
+
+def _lead_height(
+    frame: pygame.Surface, area: pygame.Rect, top: int, height: int, is_ink: Any
+) -> int | None:
+    """The ink height of the first letter of the line of ``area`` from ``top``, wherever the
+    line starts (``_first_letter_height`` for a line that may be set in)."""
+    columns = [
+        x
+        for x in range(area.left, area.right)
+        if any(is_ink(frame.get_at((x, y))) for y in range(top, top + height))
+    ]
+    if not columns:
+        return None
+    start = pygame.Rect(columns[0], area.top, area.right - columns[0], area.height)
+    return _first_letter_height(frame, start, top, height, is_ink)
+
+
+def _core_colour(frame: pygame.Surface, area: pygame.Rect, is_ink: Any) -> tuple[int, int, int]:
+    """The colour most of ``area``'s ink pixels have: the text's own, inside its letters."""
+    counts: dict[tuple[int, int, int], int] = {}
+    for y in range(area.top, area.bottom):
+        for x in range(area.left, area.right):
+            colour = frame.get_at((x, y))
+            if is_ink(colour):
+                key = (colour.r, colour.g, colour.b)
+                counts[key] = counts.get(key, 0) + 1
+    return max(counts, key=lambda c: counts[c])
+
+
+def _light(pixel: pygame.Color) -> bool:
+    """Light text on the felt, a dark box or a plate (none of which has a channel over 120)."""
+    return min(pixel.r, pixel.g, pixel.b) >= 120
+
+
+@pytest.mark.parametrize("count", [5, 10])
+def test_round37_the_pile_names_are_readable_and_stand_out_on_the_felt(
+    catalog: Catalog, count: int
+) -> None:
+    """ "Stock" and "Discard" have capitals at least ``readable_height`` (1080p and 720p) and a
+    WCAG contrast of 4.5:1 on the felt: they were grey 22 px text, 3.8:1."""
+    names = ("Ana", "Chloé", "Niccolò", "François", "Zoë", *NAMES_10)[:count]
+    players = [player(i, name=name) for i, name in enumerate(names)]
+    app = _app(catalog, view("turns", players, dealer=f"p{count - 1}", discard_count=1))
+    frames = _frames(app)
+    for left, top, right, bottom in pile_name_boxes():
+        box = pygame.Rect(round(left), round(top), round(right - left), round(bottom - top))
+        assert contrast_ratio(_core_colour(frames[1.0], box, _light), theme.FELT) >= 4.5
+        for scale, frame in frames.items():
+            area = _scaled(box, scale)
+            ((top_row, height),) = _ink_rows(frame, area, _light)
+            capital = _lead_height(frame, area, top_row, height, _light)
+            assert capital is not None and capital >= readable_height(1080 * scale), (scale, box)
+
+
+#: More guests for a table of 10 (with the five of ``_trail_app``).
+NAMES_10 = ("Björn", "Maëlle", "Gianni", "Ada", "Lou")
