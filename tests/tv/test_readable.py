@@ -18,8 +18,8 @@ import pytest
 from host.i18n import Catalog
 from host.tv import theme
 from host.tv.app import TVApp
-from host.tv.layout import pile_name_boxes, readable_height
-from host.tv.seats import plate_rect
+from host.tv.layout import READABLE_SIZE, TAG_LIFT, pile_name_boxes, readable_height
+from host.tv.seats import card_rect, plate_rect
 from host.tv.trail import trail_room
 from tests.tv.views import StillSession, player, view
 
@@ -252,6 +252,28 @@ def _lead_height(
     return _first_letter_height(frame, start, top, height, is_ink)
 
 
+def _ink_span(frame: pygame.Surface, area: pygame.Rect, is_ink: Any) -> int:
+    """The height from the first to the last row of ``area`` holding ink."""
+    runs = _ink_rows(frame, area, is_ink)
+    assert runs, area
+    return runs[-1][0] + runs[-1][1] - runs[0][0]
+
+
+def _readable_span(text: str, colour: Any, background: Any, is_ink: Any, scale: float) -> int:
+    """The ink height (as ``is_ink`` sees it) of ``text`` drawn bold at ``READABLE_SIZE`` in
+    ``colour`` on ``background``, on a screen ``scale`` times the canvas: a text in small
+    letters ("out", "computer") has no capital to measure, so it is measured against itself
+    at the floor."""
+    image = theme.Theme().text(text, READABLE_SIZE, colour, True)
+    sample = pygame.Surface(image.get_rect().inflate(12, 12).size)
+    sample.fill(background)
+    sample.blit(image, (6, 6))
+    if scale != 1.0:
+        width, height = sample.get_size()
+        sample = pygame.transform.smoothscale(sample, (round(width * scale), round(height * scale)))
+    return _ink_span(sample, sample.get_rect(), is_ink)
+
+
 def _core_colour(frame: pygame.Surface, area: pygame.Rect, is_ink: Any) -> tuple[int, int, int]:
     """The colour most of ``area``'s ink pixels have: the text's own, inside its letters."""
     counts: dict[tuple[int, int, int], int] = {}
@@ -262,6 +284,18 @@ def _core_colour(frame: pygame.Surface, area: pygame.Rect, is_ink: Any) -> tuple
                 key = (colour.r, colour.g, colour.b)
                 counts[key] = counts.get(key, 0) + 1
     return max(counts, key=lambda c: counts[c])
+
+
+def _near(colour: tuple[int, int, int], reach: int = 40) -> Any:
+    """Whether a pixel is ``colour``, or close to it (the anti-aliased rim of its letters)."""
+
+    def test(pixel: pygame.Color) -> bool:
+        return (
+            max(abs(pixel.r - colour[0]), abs(pixel.g - colour[1]), abs(pixel.b - colour[2]))
+            < reach
+        )
+
+    return test
 
 
 def _light(pixel: pygame.Color) -> bool:
@@ -291,3 +325,43 @@ def test_round37_the_pile_names_are_readable_and_stand_out_on_the_felt(
 
 #: More guests for a table of 10 (with the five of ``_trail_app``).
 NAMES_10 = ("Björn", "Maëlle", "Gianni", "Ada", "Lou")
+
+
+#: A seat's tag box (``host/tv/seats.py``), and the most it may stand above the card.
+TAG_BOX = (20, 24, 30)
+TAG_ROOM = 44
+
+
+def _tag_area(app: TVApp, seat_id: str) -> pygame.Rect:
+    """Where a seat's tag lies: above its card, as wide as the seat."""
+    spot = app.table.seating()[0][seat_id]
+    bottom = card_rect(spot).top - TAG_LIFT
+    width = plate_rect(spot).width + 28
+    return pygame.Rect(round(spot.x - width / 2), bottom - TAG_ROOM, width, TAG_ROOM)
+
+
+def test_round37_seat_tags_are_readable_and_stand_out(catalog: Catalog) -> None:
+    """On five seats, the tags "computer", "out" and "away" are drawn at least as high as at
+    ``READABLE_SIZE`` (1080p and 720p; they were 20 px), each with a WCAG contrast of 4.5:1
+    or more on its box."""
+    players = [
+        player(0),
+        player(1, bot=True),
+        player(2, status="eliminated", lives=0),
+        player(3, connected=False),
+        player(4),
+    ]
+    app = _app(catalog, view("turns", players, dealer="p4"))
+    frames = _frames(app)
+    for seat_id, text in (("p1", "computer"), ("p2", "out"), ("p3", "away")):
+        area = _tag_area(app, seat_id)
+
+        def bright(pixel: pygame.Color) -> bool:
+            return max(pixel.r, pixel.g, pixel.b) >= 140
+
+        ink = _core_colour(frames[1.0], area, bright)
+        assert contrast_ratio(ink, TAG_BOX) >= 4.5, (text, ink)
+        for scale, frame in frames.items():
+            span = _ink_span(frame, _scaled(area, scale), bright)
+            floor = _readable_span(text, ink, TAG_BOX, bright, scale)
+            assert span >= floor - 1, (text, scale, span, floor)
