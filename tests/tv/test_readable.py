@@ -365,3 +365,29 @@ def test_round37_seat_tags_are_readable_and_stand_out(catalog: Catalog) -> None:
             span = _ink_span(frame, _scaled(area, scale), bright)
             floor = _readable_span(text, ink, TAG_BOX, bright, scale)
             assert span >= floor - 1, (text, scale, span, floor)
+
+
+@pytest.mark.parametrize("count", [5, 10])
+@pytest.mark.parametrize("lang", ["en", "fr", "it"])
+def test_round37_the_header_keeps_the_widest_names_readable(
+    catalog: Catalog, lang: str, count: int
+) -> None:
+    """The header's "X deals" and "X's turn" with two names 16 "W" wide: their capitals stay
+    at least ``readable_height`` (1080p and 720p). Before, whose turn it is had 596 px in
+    French and shrank to 24 px; the Italian dealer's line shrank to 26. At 10 seats the top
+    seat takes the middle of the line: a name that does not fit shows as its plate shortens
+    it ("WWWWW…WWWW")."""
+    players = [player(i, name=name) for i, name in enumerate(WIDE_NAMES[:count])]
+    app = _app(catalog, view("turns", players, dealer=f"p{count - 1}", current="p0"), lang)
+    gold = _near(theme.GOLD, 60)
+    muted = _near(theme.MUTED_INK, 30)
+    for scale, frame in _frames(app).items():
+        header = _scaled(pygame.Rect(0, 0, 1920, 64), scale)
+        for colour, part in ((muted, 0), (gold, 1)):
+            # The dealer's line: the first muted text; whose turn: the gold text.
+            area = header if part else _scaled(pygame.Rect(0, 0, 1000, 64), scale)
+            runs = _ink_rows(frame, area, colour)  # one line (and specks of a rim at 720p)
+            top, bottom = runs[0][0], runs[-1][0] + runs[-1][1]
+            capital = _lead_height(frame, area, top, bottom - top, colour)
+            assert capital is not None
+            assert capital >= readable_height(1080 * scale), (lang, scale, part, capital)
