@@ -19,7 +19,7 @@ from host.i18n import Catalog
 from host.tv import theme
 from host.tv.app import TVApp
 from host.tv.layout import READABLE_SIZE, TAG_LIFT, pile_name_boxes, readable_height
-from host.tv.seats import card_rect, plate_rect
+from host.tv.seats import GREY_PLATE, card_rect, plate_rect
 from host.tv.trail import trail_room
 from tests.tv.views import StillSession, player, view
 
@@ -391,3 +391,28 @@ def test_round37_the_header_keeps_the_widest_names_readable(
             capital = _lead_height(frame, area, top, bottom - top, colour)
             assert capital is not None
             assert capital >= readable_height(1080 * scale), (lang, scale, part, capital)
+
+
+def test_round37_greyed_names_of_players_out_or_away_read_from_the_sofa(
+    catalog: Catalog,
+) -> None:
+    """A player out or away has a greyed plate: its name keeps capitals of at least
+    ``readable_height`` and a WCAG contrast of 4.5:1 or more on the grey plate."""
+    players = [
+        player(0),
+        player(1, name="Chloé", status="eliminated", lives=0),
+        player(2, name="Niccolò", connected=False),
+        player(3),
+        player(4),
+    ]
+    app = _app(catalog, view("turns", players, dealer="p4"))
+    frames = _frames(app)
+    for seat_id in ("p1", "p2"):
+        area = _name_area(app, seat_id)
+        ink = _core_colour(frames[1.0], area, _light)
+        assert contrast_ratio(ink, GREY_PLATE) >= 4.5, (seat_id, ink)
+        for scale, frame in frames.items():
+            scaled = _scaled(area, scale)
+            ((top, height),) = _ink_rows(frame, scaled, _light)
+            capital = _lead_height(frame, scaled, top, height, _light)
+            assert capital is not None and capital >= readable_height(1080 * scale)
