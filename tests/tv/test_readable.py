@@ -19,6 +19,7 @@ from host.i18n import Catalog
 from host.tv import theme
 from host.tv.app import TVApp
 from host.tv.layout import READABLE_SIZE, TAG_LIFT, pile_name_boxes, readable_height
+from host.tv.lobby import PLAYERS_X
 from host.tv.seats import GREY_PLATE, card_rect, plate_rect
 from host.tv.trail import trail_room
 from tests.tv.views import StillSession, player, view
@@ -330,6 +331,8 @@ NAMES_10 = ("Björn", "Maëlle", "Gianni", "Ada", "Lou")
 #: A seat's tag box (``host/tv/seats.py``), and the most it may stand above the card.
 TAG_BOX = (20, 24, 30)
 TAG_ROOM = 44
+#: The lobby's list of players starts under its title ("10 players").
+LIST_TOP = 262
 
 
 def _tag_area(app: TVApp, seat_id: str) -> pygame.Rect:
@@ -416,3 +419,51 @@ def test_round37_greyed_names_of_players_out_or_away_read_from_the_sofa(
             ((top, height),) = _ink_rows(frame, scaled, _light)
             capital = _lead_height(frame, scaled, top, height, _light)
             assert capital is not None and capital >= readable_height(1080 * scale)
+
+
+def test_round37_lobby_names_and_marks_are_readable_at_10_widest_names(
+    catalog: Catalog,
+) -> None:
+    """Ten guests with names 16 "W" wide in the lobby, the first the VIP, one a computer
+    player, one away, one for the next game: every name keeps capitals of at least
+    ``readable_height`` (it shrank to fit beside its marks), and the marks ("★ VIP",
+    "computer", "away", "next game": 22 px before) are drawn as high as at
+    ``READABLE_SIZE``, with a WCAG contrast of 4.5:1 or more on the background."""
+    players = [
+        player(i, name=name, bot=i == 1, connected=i != 2, status="waiting" if i == 3 else "active")
+        for i, name in enumerate(WIDE_NAMES)
+    ]
+    app = _app(catalog, view("lobby", players))
+    frames = _frames(app)
+    column = pygame.Rect(PLAYERS_X + 30, LIST_TOP, 1900 - PLAYERS_X - 30, 640)
+    white = _near(theme.INK, 12)
+    for scale, frame in frames.items():
+        area = _scaled(column, scale)
+        names = _ink_rows(frame, area, white)
+        assert len(names) == len(players), (scale, names)
+        for top, height in names:
+            capital = _lead_height(frame, area, top, height, white)
+            assert capital is not None and capital >= readable_height(1080 * scale), scale
+    marks = (
+        ("\u2605 VIP", theme.GOLD),
+        ("computer", theme.MUTED_INK),
+        ("next game", theme.MUTED_INK),
+        ("away", theme.ALERT),
+    )
+    for text, colour in marks:
+        assert contrast_ratio(colour, theme.BACKGROUND) >= 4.5, text
+    # The marks at 1080p only: at 720p the names' grey rims blur into the marks' grey (the
+    # picture is the same one scaled, as the names' 720p heights above show).
+    frame = frames[1.0]
+    for colour, texts in (
+        (theme.GOLD, ["\u2605 VIP"]),
+        (theme.MUTED_INK, ["computer", "next game"]),
+        (theme.ALERT, ["away"]),
+    ):
+        near = _near(colour, 12)  # not the grey rims of the white names
+        # Not the specks of the white names' grey rims: only rows of a line of text.
+        runs = [run for run in _ink_rows(frame, column, near) if run[1] >= 8]
+        assert len(runs) == len(texts), (colour, runs)
+        for (_, height), text in zip(runs, texts):
+            floor = _readable_span(text, colour, theme.BACKGROUND, near, 1.0)
+            assert height >= floor - 1, (text, height, floor)
