@@ -35,8 +35,6 @@ NARROW_COLUMN = 310
 #: in a line of their own under it, this much lower.
 MARK_SIZE = READABLE_SIZE
 MARKS_LINE = 38
-#: Marks are centred this far under their line's top (the middle of the name's capitals).
-MARK_MIDDLE = 21
 #: The join address, under the QR code: long ones reach into the house rules' column.
 URL_TOP = QR_BOX.bottom + 108
 #: The house rules' list: its first line, and its line step (closer when all eight are on).
@@ -237,12 +235,13 @@ class LobbyScene:
     ) -> None:
         pygame.draw.circle(surface, theme.player_colour(seat.seat), (x + 14, y + 20), 13)
         surface.blit(row.name, (x + 38, y))
-        if row.under:
-            cursor, top = x + 38, y + MARKS_LINE
-        else:
-            cursor, top = x + 38 + row.name.get_width() + 14, y + 10
+        cursor = x + 38 if row.under else x + 38 + row.name.get_width() + 14
         for image in row.marks:
-            surface.blit(image, image.get_rect(midleft=(cursor, top + MARK_MIDDLE)))
+            if row.under:
+                place = image.get_rect(topleft=(cursor, y + MARKS_LINE))
+            else:  # on the name's baseline, near enough: lines' bottoms alike
+                place = image.get_rect(bottomleft=(cursor, y + row.name.get_height()))
+            surface.blit(image, place)
             cursor += image.get_width() + 12
 
     def _draw_next_step(self, surface: pygame.Surface) -> None:
