@@ -24,6 +24,9 @@ SEAT_SCALES = (1.0, 0.92, 0.84, 0.76, 0.68, 0.6, 0.54, 0.48)
 #: A seat's tag ("out", "computer") sits this far above its card: clear of the turn's and the
 #: winner's frames drawn around the card.
 TAG_LIFT = 17
+#: A tag's height where it is readable: its text at ``READABLE_SIZE`` (its letters 27 px from
+#: the tallest to the lowest, ``host/tv/seats.py``), as high as a tag was on the biggest seats.
+TAG_HEIGHT = 30
 #: The two rows of messages in the middle of the felt (a move's banner and its subtitle).
 BANNER_Y = 392
 SUBTITLE_Y = 488
@@ -47,8 +50,13 @@ WIDE_PLATE_MIN_SCALE = 0.68
 #: The piles' names ("Stock", "Discard") are centred this far under the piles' centre, under
 #: a pile card 112 px high (``TableScene._draw_pile_labels``); no seat covers them.
 PILE_NAME_DROP = 78
-#: How far a pile's name reaches either side of its pile ("Défausse" at 22 px: 48 px).
-PILE_NAME_REACH = 56
+#: How far a pile's name reaches either side of its pile, and above or below its centre (the
+#: ink of a line at ``READABLE_SIZE``). 60 px holds "Stock", "Discard", "Pioche", "Mazzo" and
+#: "Scarti" at ``READABLE_SIZE``, not "Défausse" (64 px), which is drawn smaller
+#: (``moves.pile_name``): 4 px more on each side would shrink the seats of every 10-seat
+#: table (0.92 → 0.84), the bottom seats' frames being that close.
+PILE_NAME_REACH = 60
+PILE_NAME_HALF_HEIGHT = 15
 
 
 def readable_height(screen_height: float = CANVAS_H) -> float:
@@ -71,6 +79,9 @@ class SeatSpot:
     readable: bool = True
     """False only where a table is too big for names at ``READABLE_SIZE`` (H7's 20 seats):
     its names shrink to fit, as before the floor."""
+    readable_tag: bool = True
+    """False where a tag at ``READABLE_SIZE`` would cost the table its seats' size (10 seats):
+    the tag keeps its old size, about 20 px × ``scale``."""
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -93,13 +104,25 @@ class SeatSpot:
         height = round(5 * self.scale) + self.name_lines * line + round(38 * self.scale)
         return self.plate_width or round(224 * self.scale), height
 
+    @property
+    def tag_height(self) -> float:
+        """The tag's height above the card ("out", "computer"): at the readable size like the
+        names where the table has the room (``readable_tag``)."""
+        return TAG_HEIGHT if self.readable_tag else max(20.0, 30 * self.scale)
+
+    @property
+    def tag_width(self) -> int:
+        """The widest a tag may be: the seat's box (``box``), which it is centred in."""
+        return round(max(self.plate_size[0], self.card_width) + 28)
+
     def box(self) -> tuple[float, float, float, float]:
         """Left, top, right, bottom of everything drawn for the seat (tag, card, plate).
 
-        The tag sits above the highlight frames around the card (``TAG_LIFT``)."""
+        The tag sits above the highlight frames around the card (``TAG_LIFT``), as high as
+        its text needs (``tag_height``)."""
         plate_w, plate_h = self.plate_size
         half = max(plate_w, self.card_width) / 2 + 14  # the turn's frame around card and plate
-        top = self.y - self.card_height / 2 - TAG_LIFT - max(20.0, 30 * self.scale)
+        top = self.y - self.card_height / 2 - TAG_LIFT - self.tag_height
         bottom = self.y + self.card_height / 2 + 8 + plate_h + 14  # and the turn's frame
         return self.x - half, top, self.x + half, bottom
 
@@ -137,7 +160,7 @@ def _plates(name_lines: int) -> list[SeatSpot]:
             SeatSpot(0, 0.0, 0.0, name_lines=2, plate_width=WIDE_PLATE),
             SeatSpot(0, 0.0, 0.0, name_lines=2),
         ]
-    return [*tries, SeatSpot(0, 0.0, 0.0, readable=False)]
+    return [*tries, SeatSpot(0, 0.0, 0.0, readable=False, readable_tag=False)]
 
 
 @lru_cache(maxsize=64)
@@ -147,9 +170,10 @@ def _spots(count: int, name_lines: int) -> tuple[SeatSpot, ...]:
         for scale in SEAT_SCALES:
             if plate.plate_width and scale < WIDE_PLATE_MIN_SCALE:
                 break
-            spots = _place(count, replace(plate, scale=scale))
-            if not _overlap(spots):
-                return spots
+            for tag in sorted({plate.readable_tag, False}, reverse=True):
+                spots = _place(count, replace(plate, scale=scale, readable_tag=tag))
+                if not _overlap(spots):
+                    return spots
     return _place(count, replace(plates[-1], scale=SEAT_SCALES[-1]))
 
 
@@ -187,7 +211,12 @@ def _place(count: int, template: SeatSpot) -> tuple[SeatSpot, ...]:
 def pile_name_boxes() -> list[tuple[float, float, float, float]]:
     """Left, top, right, bottom of each pile's name, under the stock and the discard."""
     return [
-        (x - PILE_NAME_REACH, y + PILE_NAME_DROP - 12, x + PILE_NAME_REACH, y + PILE_NAME_DROP + 12)
+        (
+            x - PILE_NAME_REACH,
+            y + PILE_NAME_DROP - PILE_NAME_HALF_HEIGHT,
+            x + PILE_NAME_REACH,
+            y + PILE_NAME_DROP + PILE_NAME_HALF_HEIGHT,
+        )
         for x, y in (stock_spot(), discard_spot())
     ]
 

@@ -7,10 +7,13 @@ drawn in whole-pixel modules with its quiet zone on a white card, which phone ca
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pygame
 
 from host.rules import RULE_FIELDS
 from host.tv import theme
+from host.tv.layout import READABLE_SIZE
 from host.tv.qr import qr_surface
 from host.tv.scene import Props
 from host.tv.stage import SeatShow, Stage
@@ -18,7 +21,20 @@ from host.tv.stage import SeatShow, Stage
 QR_BOX = pygame.Rect(80, 190, 560, 560)
 MIDDLE_X = 720
 PLAYERS_X = 1240
+#: The players' list: its first row, a row's height, and where it must end (above the next
+#: step's line, ``LobbyScene._draw_next_step``).
+PLAYERS_TOP = 268
 ROW = 46
+PLAYERS_BOTTOM = 900
+#: Up to this many players in one wide column; more (H7) in two narrow ones.
+PER_COLUMN = 14
+WIDE_COLUMN = 620
+NARROW_COLUMN = 310
+#: A player's marks ("★ VIP", "computer", "away") are read from the sofa like the names
+#: (round 37's play-test: they were 22 px); where they do not fit beside a long name they go
+#: in a line of their own under it, this much lower.
+MARK_SIZE = READABLE_SIZE
+MARKS_LINE = 38
 #: The join address, under the QR code: long ones reach into the house rules' column.
 URL_TOP = QR_BOX.bottom + 108
 #: The house rules' list: its first line, and its line step (closer when all eight are on).
@@ -32,6 +48,17 @@ def rule_step(count: int) -> int:
     above the join address (with all eight rules on, it ran into a long address)."""
     room = URL_TOP - 8 - RULES_TOP - (RULE_SIZE + 6)  # the last line's own height
     return min(RULE_STEP, room // max(1, count - 1))
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """A player's row in the lobby's list, drawn: the name, the marks, where they go."""
+
+    name: pygame.Surface
+    marks: tuple[pygame.Surface, ...]
+    under: bool
+    """True: the marks in a line under the name (too long to share its line)."""
+    height: int
 
 
 class LobbyScene:
@@ -155,17 +182,43 @@ class LobbyScene:
             for i, line in enumerate(th.wrap(props.t("nobody_yet"), 32, 600)):
                 th.blit_text(surface, line, 32, theme.MUTED_INK, topleft=(PLAYERS_X, 270 + i * 44))
             return
-        per_column = 14
-        width = 620 if len(players) <= per_column else 310
-        for i, seat in enumerate(players):
-            column, row = divmod(i, per_column)
-            self._draw_player(surface, seat, PLAYERS_X + column * width, 268 + row * ROW, width)
+        if len(players) > PER_COLUMN:  # H7's big tables: two narrow columns, smaller text
+            for i, seat in enumerate(players):
+                column, place = divmod(i, PER_COLUMN)
+                x, y = PLAYERS_X + column * NARROW_COLUMN, PLAYERS_TOP + place * ROW
+                self._draw_player(surface, seat, x, y, self._row(seat, NARROW_COLUMN, False))
+            return
+        rows = [self._row(seat, WIDE_COLUMN, True) for seat in players]
+        if PLAYERS_TOP + sum(row.height for row in rows) > PLAYERS_BOTTOM:
+            rows = [self._row(seat, WIDE_COLUMN, True, beside=True) for seat in players]
+        y = PLAYERS_TOP
+        for seat, row in zip(players, rows):
+            self._draw_player(surface, seat, PLAYERS_X, y, row)
+            y += row.height
 
-    def _draw_player(
-        self, surface: pygame.Surface, seat: SeatShow, x: int, y: int, width: int
-    ) -> None:
-        props, th = self.props, self.props.theme
-        pygame.draw.circle(surface, theme.player_colour(seat.seat), (x + 14, y + 20), 13)
+    def _row(self, seat: SeatShow, width: int, readable: bool, beside: bool = False) -> PlayerRow:
+        """A player's row in a column ``width`` wide: the name, and the marks beside it or,
+        where they do not fit beside a name at ``READABLE_SIZE``, under it (``beside``: never
+        under; the name then shrinks). ``readable`` False: the old small sizes (two columns)."""
+        th = self.props.theme
+        size, smallest = (MARK_SIZE, READABLE_SIZE) if readable else (22, 14)
+        marks = [th.text(text, size, colour, True) for text, colour in self._marks(seat)]
+        marks_width = sum(mark.get_width() + 12 for mark in marks)
+        room = width - 50
+        under = (
+            readable
+            and not beside
+            and bool(marks)
+            and th.measure(seat.name, READABLE_SIZE, True) > room - marks_width
+        )
+        name_room = room if under else max(80, room - marks_width)
+        minimum = smallest if not beside else 14
+        name = th.fitted_text(seat.name, 34, name_room, theme.INK, True, min_size=minimum)
+        return PlayerRow(name, tuple(marks), under, ROW + (MARKS_LINE if under else 0))
+
+    def _marks(self, seat: SeatShow) -> list[tuple[str, theme.Colour]]:
+        """The words beside a player's name: VIP, computer, next game, away."""
+        props = self.props
         marks: list[tuple[str, theme.Colour]] = []
         if seat.id == self.stage.vip:
             marks.append((f"\u2605 {props.t('vip')}", theme.GOLD))
@@ -175,13 +228,20 @@ class LobbyScene:
             marks.append((props.t("waiting"), theme.MUTED_INK))
         if not seat.connected:  # away: no phone stream (PHONE_API.md "Presence")
             marks.append((props.catalog.t(props.lang, "vip.away"), theme.ALERT))
-        mark_images = [th.text(text, 22, colour, True) for text, colour in marks]
-        marks_width = sum(m.get_width() + 12 for m in mark_images)
-        name = th.fitted_text(seat.name, 34, max(80, width - 50 - marks_width), theme.INK, True)
-        surface.blit(name, (x + 38, y))
-        cursor = x + 38 + name.get_width() + 14
-        for image in mark_images:
-            surface.blit(image, (cursor, y + 10))
+        return marks
+
+    def _draw_player(
+        self, surface: pygame.Surface, seat: SeatShow, x: int, y: int, row: PlayerRow
+    ) -> None:
+        pygame.draw.circle(surface, theme.player_colour(seat.seat), (x + 14, y + 20), 13)
+        surface.blit(row.name, (x + 38, y))
+        cursor = x + 38 if row.under else x + 38 + row.name.get_width() + 14
+        for image in row.marks:
+            if row.under:
+                place = image.get_rect(topleft=(cursor, y + MARKS_LINE))
+            else:  # on the name's baseline, near enough: lines' bottoms alike
+                place = image.get_rect(bottomleft=(cursor, y + row.name.get_height()))
+            surface.blit(image, place)
             cursor += image.get_width() + 12
 
     def _draw_next_step(self, surface: pygame.Surface) -> None:

@@ -19,6 +19,8 @@ from host.rules import EventDict
 from host.tv import theme
 from host.tv.layout import (
     BANNER_Y,
+    PILE_NAME_REACH,
+    READABLE_SIZE,
     SUBTITLE_Y,
     TABLE_CENTRE,
     SeatSpot,
@@ -34,6 +36,8 @@ from host.tv.scene import Props
 from host.tv.stage import DEAL_FLIGHT, DEAL_STAGGER, Beat, Stage, reveal_marked_at
 
 PILE_WIDTH = 80
+#: A pile's name too wide for its room shrinks to this, then is cut (``pile_name``).
+PILE_NAME_MIN_SIZE = 20
 #: The block call at its biggest (it pops in); it must leave room for its subtitle.
 CALL_SIZE = 84
 BANNER_RADIUS = 24
@@ -107,6 +111,21 @@ def plate_parts(
 
 def label(surface: pygame.Surface, props: Props, text: str, at: tuple[float, float]) -> pygame.Rect:
     return props.theme.blit_text(surface, text, 22, theme.MUTED_INK, center=point(at))
+
+
+def pile_name(
+    surface: pygame.Surface, props: Props, text: str, at: tuple[float, float]
+) -> pygame.Rect:
+    """A pile's name under it ("Stock", "Discard"), read from the sofa like the trail: at
+    ``READABLE_SIZE`` in ``TRAIL_INK`` (round 37's play-test: grey 22 px text, 3.8:1 on the
+    felt), shrunk only where it is wider than its room (``layout.pile_name_boxes``: French
+    "Défausse")."""
+    image = props.theme.fitted_text(
+        text, READABLE_SIZE, 2 * PILE_NAME_REACH, theme.TRAIL_INK, min_size=PILE_NAME_MIN_SIZE
+    )
+    rect = image.get_rect(center=point(at))
+    surface.blit(image, rect)
+    return rect
 
 
 def bubble(

@@ -86,6 +86,12 @@ class NamePlates:
         return plan
 
 
+def short_name(label: NameLabel, name: str) -> str:
+    """``name`` as a line of text elsewhere on the table (the header) where the whole of it
+    does not fit: as its plate shortens it, which tells it from every other seat's."""
+    return name if label.whole else "".join(label.lines)
+
+
 def fits_one_line(theme: Theme, name: str, spot: SeatSpot) -> bool:
     """Whether ``name`` fits one line of ``spot``'s plate at the smallest size it may have."""
     return theme.measure(name, name_sizes(spot)[1], BOLD) <= name_width(spot)

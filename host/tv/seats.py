@@ -12,7 +12,7 @@ import pygame
 
 from host.tv import theme
 from host.tv.cards import card_size
-from host.tv.layout import TAG_LIFT, SeatSpot
+from host.tv.layout import READABLE_SIZE, TAG_HEIGHT, TAG_LIFT, SeatSpot
 from host.tv.nameplates import BOLD, NameLabel, SeatPlan, stripe_width
 from host.tv.scene import Props
 from host.tv.stage import SeatShow, Stage
@@ -21,6 +21,10 @@ GREY_PLATE = (44, 48, 54)
 EMPTY_CARD = (40, 110, 80)
 #: Room around a crossed-out card for the ends of its thick lines.
 CROSS_MARGIN = 4
+#: A tag's box is this much wider and taller than its text (``layout.TAG_HEIGHT``).
+TAG_PADDING = (14, 6)
+#: A readable tag wider than its seat shrinks down to this, then is cut.
+TAG_MIN_SIZE = 20
 
 
 @dataclass(frozen=True)
@@ -107,7 +111,7 @@ def draw_seat(
     tag = _seat_tag(props, seat)
     if tag:
         colour = theme.INK if seat.status != "eliminated" else theme.ALERT
-        mark = props.memo(("tag", tag, colour, scale), lambda: _tag(props, tag, colour, scale))
+        mark = props.memo(("tag", tag, colour, spot), lambda: _tag(props, tag, colour, spot))
         surface.blit(mark, mark.get_rect(midbottom=(crect.centerx, crect.top - TAG_LIFT)))
     if seat.status == "eliminated" and look.kind == "none":
         cross = props.memo(("cross", crect.size), lambda: _cross(crect.size))
@@ -188,11 +192,31 @@ def name_tops(spot: SeatSpot, lines: int) -> list[int]:
     return [top + i * line for i in range(lines)]
 
 
-def _tag(props: Props, text: str, colour: theme.Colour, scale: float) -> pygame.Surface:
-    image = props.theme.text(text, max(14, round(20 * scale)), colour, True)
-    box = pygame.Surface(image.get_rect().inflate(14, 6).size, pygame.SRCALPHA)
+def _tag(props: Props, text: str, colour: theme.Colour, spot: SeatSpot) -> pygame.Surface:
+    """A seat's tag on its dark box: at ``READABLE_SIZE`` where the table has the room
+    (``SeatSpot.readable_tag``; round 37's play-test read 18 px tags badly), else at its old
+    size; shrunk only where it is wider than the seat ("prochaine partie" on a 9-seat table).
+
+    A readable tag's box is ``TAG_HEIGHT`` high, the room the seat had for its tag before:
+    the line's 33 px hold 4 px of air over the tallest letters and 1 under the descenders,
+    so the line is set in it raised by one (its letters 2 px from the box's top, 1 from its
+    bottom). A taller box took that room from the banners between the seats."""
+    if spot.readable_tag:
+        size, smallest = READABLE_SIZE, TAG_MIN_SIZE
+    else:
+        size = smallest = max(14, round(20 * spot.scale))
+    image = props.theme.fitted_text(
+        text, size, spot.tag_width - TAG_PADDING[0], colour, True, min_size=smallest
+    )
+    width, height = image.get_rect().inflate(*TAG_PADDING).size
+    if spot.readable_tag:
+        height = TAG_HEIGHT
+    box = pygame.Surface((width, height), pygame.SRCALPHA)
     pygame.draw.rect(box, (20, 24, 30), box.get_rect(), border_radius=8)
-    box.blit(image, image.get_rect(center=box.get_rect().center))
+    line = image.get_rect(center=box.get_rect().center)
+    if spot.readable_tag:
+        line.top = (height - image.get_height()) // 2 - 1
+    box.blit(image, line)
     return box
 
 

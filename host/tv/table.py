@@ -7,6 +7,7 @@ when a card is in flight, flipping, or face up — so the hidden-card tests can 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import lru_cache, partial
@@ -19,6 +20,7 @@ from host.tv import theme
 from host.tv.cards import card_size
 from host.tv.layout import (
     PILE_NAME_DROP,
+    READABLE_SIZE,
     SUBTITLE_Y,
     TABLE_CENTRE,
     TABLE_RADII,
@@ -32,13 +34,13 @@ from host.tv.moves import (
     Move,
     confetti,
     draw_move,
-    label,
+    pile_name,
     point,
     seated_banner,
     shown_king,
     winners_banner,
 )
-from host.tv.nameplates import NameLabel
+from host.tv.nameplates import NameLabel, short_name
 from host.tv.present import copy_whole
 from host.tv.scene import Props
 from host.tv.seats import CardLook, card_rect, draw_seat, plate_rect, seat_plan
@@ -70,6 +72,8 @@ FELT_PALETTE = [theme.BACKGROUND, theme.FELT_EDGE, theme.FELT] + [theme.BACKGROU
 
 #: Where the header line paints (``TableScene._draw_header``): the top of the canvas.
 HEADER_REGION = (0, 0, CANVAS_SIZE[0], 72)
+#: The header's dealer line at most ("Dà le carte" and 16 "W" at ``READABLE_SIZE``: 611 px).
+HEADER_DEALS_WIDTH = 640
 
 
 def _piles_region() -> tuple[int, int, int, int]:
@@ -443,7 +447,12 @@ class TableScene:
 
     def _draw_header(self, surface: pygame.Surface) -> None:
         """One line above the seats: round and dealer on the left, whose turn and the help
-        key on the right (the seats start below ``HEADER_HEIGHT``)."""
+        key on the right (the seats start below ``HEADER_HEIGHT``, but for a big table's top
+        seats' tags: the lines keep clear of those seats).
+
+        The names in it keep ``READABLE_SIZE`` (round 37's play-test): a line that does not
+        fit with the whole name names the player as the plate does (``short_name``), and
+        only a line that does not fit even so shrinks."""
         stage, props, th = self.stage, self.props, self.props.theme
         x = 40
         if stage.round:
@@ -458,11 +467,20 @@ class TableScene:
                 ).right
                 + 28
             )
+        seats = self._header_seats()
+        turn_left = x
         if stage.dealer and stage.phase != "game_over":  # nobody deals once the game is won
-            deals = th.fitted_text(
-                props.t("deals", name=stage.name_of(stage.dealer)), 30, 600, theme.MUTED_INK
+            end = min([x + HEADER_DEALS_WIDTH] + [left - 16 for left, _ in seats if left >= x])
+            deals = self._named(
+                lambda name: props.t("deals", name=name),
+                stage.dealer,
+                (30, end - x),
+                theme.MUTED_INK,
+                False,
             )
-            surface.blit(deals, deals.get_rect(midleft=(x, 34)))
+            placed = deals.get_rect(midleft=(x, 34))
+            surface.blit(deals, placed)  # (under a patch's clip, blit tells the clipped part)
+            turn_left = placed.right + 40
         right = (
             th.blit_text(
                 surface, props.t("help_hint"), 24, theme.MUTED_INK, midright=(1880, 34)
@@ -470,14 +488,44 @@ class TableScene:
             - 32
         )
         if stage.phase == "turns" and stage.current:
-            turn = th.fitted_text(
-                props.t("turn_of", name=stage.name_of(stage.current)),
-                40,
-                right - 1000,
+            start = max([turn_left] + [edge + 16 for _, edge in seats if edge <= right])
+            turn = self._named(
+                lambda name: props.t("turn_of", name=name),
+                stage.current,
+                (40, right - start),
                 theme.GOLD,
-                bold=True,
+                True,
             )
             surface.blit(turn, turn.get_rect(midright=(right, 34)))
+
+    def _header_seats(self) -> list[tuple[int, int]]:
+        """The left and right of each seat that reaches up into the header's line."""
+        spots, _ = self.seating()
+        boxes = (spot.box() for spot in spots.values())
+        return [
+            (int(left), math.ceil(right))
+            for left, top, right, _ in boxes
+            if top < HEADER_REGION[3] - 16
+        ]
+
+    def _named(
+        self,
+        phrase: Callable[[str], str],
+        player: str,
+        fit: tuple[int, int],
+        colour: theme.Colour,
+        bold: bool,
+    ) -> pygame.Surface:
+        """The ``phrase`` naming ``player``, fitted from a size down to a width (``fit``)."""
+        stage, props, th = self.stage, self.props, self.props.theme
+        size, width = fit
+        name = stage.name_of(player)
+        text = phrase(name)
+        seats = [seat.id for seat in stage.players]
+        if th.measure(text, READABLE_SIZE, bold) > width and player in seats:
+            label = seat_plan(props, stage).labels[seats.index(player)]
+            text = phrase(short_name(label, name))
+        return th.fitted_text(text, size, max(1, width), colour, bold)
 
     def _draw_piles(self, surface: pygame.Surface) -> None:
         """The stock, the discard and a cut King — during a round (not at game over: the
@@ -502,15 +550,10 @@ class TableScene:
         if stage.phase not in ("turns", "reveal"):
             return
         sx, sy = stock_spot()
-        label(surface, self.props, self.props.t("stock"), (sx, sy + PILE_NAME_DROP))
+        pile_name(surface, self.props, self.props.t("stock"), (sx, sy + PILE_NAME_DROP))
         if stage.discard_count:
             dx, dy = discard_spot()
-            label(
-                surface,
-                self.props,
-                self.props.t("discard"),
-                (dx, dy + PILE_NAME_DROP),
-            )
+            pile_name(surface, self.props, self.props.t("discard"), (dx, dy + PILE_NAME_DROP))
 
     def _draw_countdown(self, surface: pygame.Surface, spot: SeatSpot, left: float) -> pygame.Rect:
         """H4: a bar under the current player's plate that empties as their time runs out.

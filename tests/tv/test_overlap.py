@@ -30,6 +30,7 @@ UNDER: frozenset[tuple[str, str]] = frozenset(
         # dealer's plate).
         ("card", "draw_seat"),
         ("card", "label"),
+        ("card", "pile_name"),
         ("card", "banner"),
         ("card", "card"),
         ("_draw_piles", "card"),

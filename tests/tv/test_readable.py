@@ -18,8 +18,9 @@ import pytest
 from host.i18n import Catalog
 from host.tv import theme
 from host.tv.app import TVApp
-from host.tv.layout import readable_height
-from host.tv.seats import plate_rect
+from host.tv.layout import READABLE_SIZE, TAG_LIFT, pile_name_boxes, readable_height
+from host.tv.lobby import PLAYERS_X
+from host.tv.seats import GREY_PLATE, card_rect, plate_rect
 from host.tv.trail import trail_room
 from tests.tv.views import StillSession, player, view
 
@@ -27,6 +28,15 @@ from tests.tv.views import StillSession, player, view
 #: their last letter only (a plate that cut their end would show them alike).
 WIDE_NAMES = tuple("W" * 15 + letter for letter in "WMOQDGHNUV")
 SCALE_720 = 720 / 1080
+
+
+def _app(catalog: Catalog, shown: Any, lang: str = "en") -> TVApp:
+    """A TV showing ``shown`` (a view), its moves played out."""
+    app = TVApp(
+        cast(Any, StillSession(shown)), None, catalog, lang=lang, join_url="http://x/?room=CAKE"
+    )
+    app.stage.fast_forward()
+    return app
 
 
 def _table(catalog: Catalog, names: tuple[str, ...]) -> TVApp:
@@ -221,3 +231,239 @@ def _first_letter_height(
         y for y in range(top, top + height) if any(is_ink(frame.get_at((x, y))) for x in letter)
     ]
     return rows[-1] - rows[0] + 1
+
+
+# Round 37, second part: the rest of the TV's small text (the pile names, the seats' tags, the
+# header's names, the greyed names of players out or away, the lobby's names and marks).
+
+
+def _lead_height(
+    frame: pygame.Surface, area: pygame.Rect, top: int, height: int, is_ink: Any
+) -> int | None:
+    """The ink height of the first letter of the line of ``area`` from ``top``, wherever the
+    line starts (``_first_letter_height`` for a line that may be set in)."""
+    columns = [
+        x
+        for x in range(area.left, area.right)
+        if any(is_ink(frame.get_at((x, y))) for y in range(top, top + height))
+    ]
+    if not columns:
+        return None
+    start = pygame.Rect(columns[0], area.top, area.right - columns[0], area.height)
+    return _first_letter_height(frame, start, top, height, is_ink)
+
+
+def _ink_span(frame: pygame.Surface, area: pygame.Rect, is_ink: Any) -> int:
+    """The height from the first to the last row of ``area`` holding ink."""
+    runs = _ink_rows(frame, area, is_ink)
+    assert runs, area
+    return runs[-1][0] + runs[-1][1] - runs[0][0]
+
+
+def _readable_span(text: str, colour: Any, background: Any, is_ink: Any, scale: float) -> int:
+    """The ink height (as ``is_ink`` sees it) of ``text`` drawn bold at ``READABLE_SIZE`` in
+    ``colour`` on ``background``, on a screen ``scale`` times the canvas: a text in small
+    letters ("out", "computer") has no capital to measure, so it is measured against itself
+    at the floor."""
+    image = theme.Theme().text(text, READABLE_SIZE, colour, True)
+    sample = pygame.Surface(image.get_rect().inflate(12, 12).size)
+    sample.fill(background)
+    sample.blit(image, (6, 6))
+    if scale != 1.0:
+        width, height = sample.get_size()
+        sample = pygame.transform.smoothscale(sample, (round(width * scale), round(height * scale)))
+    return _ink_span(sample, sample.get_rect(), is_ink)
+
+
+def _core_colour(frame: pygame.Surface, area: pygame.Rect, is_ink: Any) -> tuple[int, int, int]:
+    """The colour most of ``area``'s ink pixels have: the text's own, inside its letters."""
+    counts: dict[tuple[int, int, int], int] = {}
+    for y in range(area.top, area.bottom):
+        for x in range(area.left, area.right):
+            colour = frame.get_at((x, y))
+            if is_ink(colour):
+                key = (colour.r, colour.g, colour.b)
+                counts[key] = counts.get(key, 0) + 1
+    return max(counts, key=lambda c: counts[c])
+
+
+def _near(colour: tuple[int, int, int], reach: int = 40) -> Any:
+    """Whether a pixel is ``colour``, or close to it (the anti-aliased rim of its letters)."""
+
+    def test(pixel: pygame.Color) -> bool:
+        return (
+            max(abs(pixel.r - colour[0]), abs(pixel.g - colour[1]), abs(pixel.b - colour[2]))
+            < reach
+        )
+
+    return test
+
+
+def _light(pixel: pygame.Color) -> bool:
+    """Light text on the felt, a dark box or a plate (none of which has a channel over 120)."""
+    return min(pixel.r, pixel.g, pixel.b) >= 120
+
+
+@pytest.mark.parametrize("count", [5, 10])
+def test_round37_the_pile_names_are_readable_and_stand_out_on_the_felt(
+    catalog: Catalog, count: int
+) -> None:
+    """ "Stock" and "Discard" have capitals at least ``readable_height`` (1080p and 720p) and a
+    WCAG contrast of 4.5:1 on the felt: they were grey 22 px text, 3.8:1."""
+    names = ("Ana", "Chloé", "Niccolò", "François", "Zoë", *NAMES_10)[:count]
+    players = [player(i, name=name) for i, name in enumerate(names)]
+    app = _app(catalog, view("turns", players, dealer=f"p{count - 1}", discard_count=1))
+    frames = _frames(app)
+    for left, top, right, bottom in pile_name_boxes():
+        box = pygame.Rect(round(left), round(top), round(right - left), round(bottom - top))
+        assert contrast_ratio(_core_colour(frames[1.0], box, _light), theme.FELT) >= 4.5
+        for scale, frame in frames.items():
+            area = _scaled(box, scale)
+            ((top_row, height),) = _ink_rows(frame, area, _light)
+            capital = _lead_height(frame, area, top_row, height, _light)
+            assert capital is not None and capital >= readable_height(1080 * scale), (scale, box)
+
+
+#: More guests for a table of 10 (with the five of ``_trail_app``).
+NAMES_10 = ("Björn", "Maëlle", "Gianni", "Ada", "Lou")
+
+
+#: A seat's tag box (``host/tv/seats.py``), and the most it may stand above the card.
+TAG_BOX = (20, 24, 30)
+TAG_ROOM = 44
+#: The lobby's list of players starts under its title ("10 players").
+LIST_TOP = 262
+
+
+def _tag_area(app: TVApp, seat_id: str) -> pygame.Rect:
+    """Where a seat's tag lies: above its card, as wide as the seat."""
+    spot = app.table.seating()[0][seat_id]
+    bottom = card_rect(spot).top - TAG_LIFT
+    width = plate_rect(spot).width + 28
+    return pygame.Rect(round(spot.x - width / 2), bottom - TAG_ROOM, width, TAG_ROOM)
+
+
+def test_round37_seat_tags_are_readable_and_stand_out(catalog: Catalog) -> None:
+    """On five seats, the tags "computer", "out" and "away" are drawn at least as high as at
+    ``READABLE_SIZE`` (1080p and 720p; they were 20 px), each with a WCAG contrast of 4.5:1
+    or more on its box."""
+    players = [
+        player(0),
+        player(1, bot=True),
+        player(2, status="eliminated", lives=0),
+        player(3, connected=False),
+        player(4),
+    ]
+    app = _app(catalog, view("turns", players, dealer="p4"))
+    frames = _frames(app)
+    for seat_id, text in (("p1", "computer"), ("p2", "out"), ("p3", "away")):
+        area = _tag_area(app, seat_id)
+
+        def bright(pixel: pygame.Color) -> bool:
+            return max(pixel.r, pixel.g, pixel.b) >= 140
+
+        ink = _core_colour(frames[1.0], area, bright)
+        assert contrast_ratio(ink, TAG_BOX) >= 4.5, (text, ink)
+        for scale, frame in frames.items():
+            span = _ink_span(frame, _scaled(area, scale), bright)
+            floor = _readable_span(text, ink, TAG_BOX, bright, scale)
+            assert span >= floor - 1, (text, scale, span, floor)
+
+
+@pytest.mark.parametrize("count", [5, 10])
+@pytest.mark.parametrize("lang", ["en", "fr", "it"])
+def test_round37_the_header_keeps_the_widest_names_readable(
+    catalog: Catalog, lang: str, count: int
+) -> None:
+    """The header's "X deals" and "X's turn" with two names 16 "W" wide: their capitals stay
+    at least ``readable_height`` (1080p and 720p). Before, whose turn it is had 596 px in
+    French and shrank to 24 px; the Italian dealer's line shrank to 26. At 10 seats the top
+    seat takes the middle of the line: a name that does not fit shows as its plate shortens
+    it ("WWWWW…WWWW")."""
+    players = [player(i, name=name) for i, name in enumerate(WIDE_NAMES[:count])]
+    app = _app(catalog, view("turns", players, dealer=f"p{count - 1}", current="p0"), lang)
+    gold = _near(theme.GOLD, 60)
+    muted = _near(theme.MUTED_INK, 30)
+    for scale, frame in _frames(app).items():
+        header = _scaled(pygame.Rect(0, 0, 1920, 64), scale)
+        for colour, part in ((muted, 0), (gold, 1)):
+            # The dealer's line: the first muted text; whose turn: the gold text.
+            area = header if part else _scaled(pygame.Rect(0, 0, 1000, 64), scale)
+            runs = _ink_rows(frame, area, colour)  # one line (and specks of a rim at 720p)
+            top, bottom = runs[0][0], runs[-1][0] + runs[-1][1]
+            capital = _lead_height(frame, area, top, bottom - top, colour)
+            assert capital is not None
+            assert capital >= readable_height(1080 * scale), (lang, scale, part, capital)
+
+
+def test_round37_greyed_names_of_players_out_or_away_read_from_the_sofa(
+    catalog: Catalog,
+) -> None:
+    """A player out or away has a greyed plate: its name keeps capitals of at least
+    ``readable_height`` and a WCAG contrast of 4.5:1 or more on the grey plate."""
+    players = [
+        player(0),
+        player(1, name="Chloé", status="eliminated", lives=0),
+        player(2, name="Niccolò", connected=False),
+        player(3),
+        player(4),
+    ]
+    app = _app(catalog, view("turns", players, dealer="p4"))
+    frames = _frames(app)
+    for seat_id in ("p1", "p2"):
+        area = _name_area(app, seat_id)
+        ink = _core_colour(frames[1.0], area, _light)
+        assert contrast_ratio(ink, GREY_PLATE) >= 4.5, (seat_id, ink)
+        for scale, frame in frames.items():
+            scaled = _scaled(area, scale)
+            ((top, height),) = _ink_rows(frame, scaled, _light)
+            capital = _lead_height(frame, scaled, top, height, _light)
+            assert capital is not None and capital >= readable_height(1080 * scale)
+
+
+def test_round37_lobby_names_and_marks_are_readable_at_10_widest_names(
+    catalog: Catalog,
+) -> None:
+    """Ten guests with names 16 "W" wide in the lobby, the first the VIP, one a computer
+    player, one away, one for the next game: every name keeps capitals of at least
+    ``readable_height`` (it shrank to fit beside its marks), and the marks ("★ VIP",
+    "computer", "away", "next game": 22 px before) are drawn as high as at
+    ``READABLE_SIZE``, with a WCAG contrast of 4.5:1 or more on the background."""
+    players = [
+        player(i, name=name, bot=i == 1, connected=i != 2, status="waiting" if i == 3 else "active")
+        for i, name in enumerate(WIDE_NAMES)
+    ]
+    app = _app(catalog, view("lobby", players))
+    frames = _frames(app)
+    column = pygame.Rect(PLAYERS_X + 30, LIST_TOP, 1900 - PLAYERS_X - 30, 640)
+    white = _near(theme.INK, 12)
+    for scale, frame in frames.items():
+        area = _scaled(column, scale)
+        names = _ink_rows(frame, area, white)
+        assert len(names) == len(players), (scale, names)
+        for top, height in names:
+            capital = _lead_height(frame, area, top, height, white)
+            assert capital is not None and capital >= readable_height(1080 * scale), scale
+    marks = (
+        ("\u2605 VIP", theme.GOLD),
+        ("computer", theme.MUTED_INK),
+        ("next game", theme.MUTED_INK),
+        ("away", theme.ALERT),
+    )
+    for text, colour in marks:
+        assert contrast_ratio(colour, theme.BACKGROUND) >= 4.5, text
+    # The marks at 1080p only: at 720p the names' grey rims blur into the marks' grey (the
+    # picture is the same one scaled, as the names' 720p heights above show).
+    frame = frames[1.0]
+    for colour, texts in (
+        (theme.GOLD, ["\u2605 VIP"]),
+        (theme.MUTED_INK, ["computer", "next game"]),
+        (theme.ALERT, ["away"]),
+    ):
+        near = _near(colour, 12)  # not the grey rims of the white names
+        # Not the specks of the white names' grey rims: only rows of a line of text.
+        runs = [run for run in _ink_rows(frame, column, near) if run[1] >= 8]
+        assert len(runs) == len(texts), (colour, runs)
+        for (_, height), text in zip(runs, texts):
+            floor = _readable_span(text, colour, theme.BACKGROUND, near, 1.0)
+            assert height >= floor - 1, (text, height, floor)
