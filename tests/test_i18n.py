@@ -297,3 +297,20 @@ def test_playtest_the_tv_and_the_phones_use_one_word_for_the_stock_and_the_room(
         if key.startswith(GUEST_DOMAINS):
             for text in forms(message).values():
                 assert not other.search(text), (lang, key, text)
+
+
+#: "-ez" words that are no imperative of "vous".
+NOT_FORMAL = frozenset({"chez", "assez", "nez"})
+
+
+def test_playtest_french_says_tu_everywhere_the_console_and_the_phones_too(
+    catalog: Catalog,
+) -> None:
+    """Round 37's play-test: the TV, the phones and the doctor said "tu", but the console
+    ("Lancez avec --fresh", "continuez avec celui-ci") and two phone lines ("Votre pronostic",
+    "Encouragez depuis le banc") said "vous". Guests and hosts are one crowd: "tu" throughout."""
+    formal = re.compile(r"\b(vous|votre|vos|\w+ez)\b", re.IGNORECASE)
+    for key, message in catalog.messages["fr"].items():
+        for text in forms(message).values():
+            found = [word for word in formal.findall(text) if word.lower() not in NOT_FORMAL]
+            assert not found, (key, text)
