@@ -610,6 +610,7 @@ class TVApp:
         self.phones_first.new_frame()
         self._layer_failed = False
         scene = self.base_scene()
+        self.table.countdown_up = self.vip_hooks.countdown is not None
         self._guarded(scene.draw, surface)
         if scene is self.lobby:
             self._guarded(
@@ -621,8 +622,10 @@ class TVApp:
                 lambda target: evening.draw_reactions(target, self.props, self.stage, reactions),
                 surface,
             )
+        slot = self.table.turn_slot if scene is self.table else None
         self._guarded(
-            lambda target: self.vip_hooks.draw(target, self.props, self.stage.name_of), surface
+            lambda target: self.vip_hooks.draw(target, self.props, self.stage.name_of, slot),
+            surface,
         )
         problem = self._save_problem
         self._guarded(lambda target: draw_save_warning(target, self.props, problem), surface)

@@ -218,6 +218,12 @@ class TableScene:
         (``still.restore``) instead of copying it all."""
         self.restored = 0
         """Pixels copied from the still layer by the last frame (the whole canvas if whole)."""
+        self.countdown_up = False
+        """A countdown pill names the current player (``vip_hooks``, set by the app before each
+        frame): the header then leaves its "X's turn" out, and the pill takes its place."""
+        self.turn_slot: pygame.Rect | None = None
+        """Where the header says whose turn it is (or would, under a countdown), as its last
+        painting found room: between the dealer's line and the help key, clear of seats."""
 
     def canvas_untouched(self) -> None:
         """Called by the owner after a frame when nothing but the caption bar was painted over
@@ -412,7 +418,12 @@ class TableScene:
             tuple((seat.id, seat.name) for seat in stage.players),
         )
         pieces = [
-            Piece("header", HEADER_REGION, (stage.dealer, stage.current), self._draw_header),
+            Piece(
+                "header",
+                HEADER_REGION,
+                (stage.dealer, stage.current, self.countdown_up),
+                self._draw_header,
+            ),
             Piece("piles", PILES_REGION, (stage.discard_count, stage.cut_king), self._draw_piles),
         ]
         pieces.append(Piece("labels", PILES_REGION, stage.discard_count, self._draw_pile_labels))
@@ -487,8 +498,12 @@ class TableScene:
             ).left
             - 32
         )
+        self.turn_slot = None
         if stage.phase == "turns" and stage.current:
             start = max([turn_left] + [edge + 16 for _, edge in seats if edge <= right])
+            self.turn_slot = pygame.Rect(start, 12, max(1, right - start), 44)
+            if self.countdown_up:  # the pill says whose turn it is, in this slot (round 37)
+                return
             turn = self._named(
                 lambda name: props.t("turn_of", name=name),
                 stage.current,

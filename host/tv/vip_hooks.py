@@ -19,6 +19,9 @@ from host.rules import EventDict, View
 from host.tv import theme
 from host.tv.scene import Props
 
+#: The countdown pill's room around its words (width, height).
+PILL_PADDING = (48, 20)
+
 
 class Clocked(Protocol):
     player: str
@@ -123,18 +126,32 @@ class VipHooks:
             if not quiet:
                 app.notify(app.props.t("muted" if muted else "unmuted"))
 
-    def draw(self, surface: pygame.Surface, props: Props, name_of: Callable[[str], str]) -> None:
-        """The countdown pill at the top of the screen, over whatever scene is below."""
+    def draw(
+        self,
+        surface: pygame.Surface,
+        props: Props,
+        name_of: Callable[[str], str],
+        slot: pygame.Rect | None = None,
+    ) -> pygame.Rect | None:
+        """The countdown pill at the top of the screen, over whatever scene is below; returns
+        where it is. ``slot``: the header's place for whose turn it is (the table leaves its
+        words out while the pill is up): the pill sits there, at its right, so it covers
+        neither the dealer's line nor the help key however long the names (round 37's
+        play-test: centred, it covered "Jean-Christophe's turn")."""
         if self.countdown is None:
-            return
+            return None
         player, seconds, away, timed_out = self.countdown
         key = "vip.countdown_idle"
         if away:  # H4: "kept" would hide the penalty that comes with the time-out
             key = "vip.countdown_away_timed_out" if timed_out else "vip.countdown_away"
         text = props.catalog.t(props.lang, key, name=name_of(player), seconds=seconds)
-        image = props.theme.fitted_text(text, 40, 1200, theme.DARK_INK, bold=True)
-        box = image.get_rect(midtop=(960, 14)).inflate(48, 20)
+        width = 1200 if slot is None else max(1, slot.width - PILL_PADDING[0])
+        image = props.theme.fitted_text(text, 40, width, theme.DARK_INK, bold=True)
+        box = image.get_rect(midtop=(960, 14)).inflate(*PILL_PADDING)
+        if slot is not None:
+            box.midright = slot.midright
         pygame.draw.rect(
             surface, theme.ALERT if away or seconds <= 5 else theme.GOLD, box, border_radius=22
         )
         surface.blit(image, image.get_rect(center=box.center))
+        return box

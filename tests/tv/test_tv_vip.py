@@ -269,6 +269,39 @@ def test_h4_issue12_an_away_players_caption_goes_when_her_turn_ends(
     assert voice.line is not None and app.caption is None
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_h4_playtest_the_countdown_pill_takes_the_turn_slot_and_covers_no_header_words(
+    make_session: Callable[..., Any], catalog: Any, lang: str
+) -> None:
+    """Round 37's play-test: with long names, the pill ("Jean-Christophe : encore 7 s"),
+    centred at the top, was drawn over "Au tour de Jean-Christophe" and touched "Marie-Éléonore
+    distribue". While it is up, the header leaves whose turn it is out and the pill sits in
+    that slot, clear of the dealer's line and the help key."""
+    clock = Clock()
+    session = make_session(presence=True, clock=clock, house_rules="H4")
+    ids = [
+        session.join(name, "TEST").player_id
+        for name in ("Jean-Christophe", "Marie-Éléonore", "Anne-Charlotte")
+    ]
+    for pid in ids:
+        session.subscribe(pid)
+    pygame.font.init()
+    app = TVApp(session, None, catalog, lang=lang, join_url=JOIN_URL, house_rules=["H4"])
+    current = _first_turn_with_her_phone_closed(session, app, ids[0])
+    clock.now += 1
+    session.presence_tick()
+    _settle(app)
+    assert app.vip_hooks.countdown is not None
+    surface = pygame.Surface((1920, 1080))
+    drawn = _texts_while(app, lambda: app.render(surface))
+    name = next(p["name"] for p in session.view(None)["players"] if p["id"] == current)
+    assert catalog.t(lang, "tv.turn_of", name=name) not in drawn  # the pill says it
+    slot = app.table.turn_slot
+    box = app.vip_hooks.draw(surface, app.props, app.stage.name_of, slot)
+    assert slot is not None and box is not None
+    assert slot.left <= box.left and box.right <= slot.right, (slot, box)
+
+
 def test_h4_issue12_the_away_countdown_says_time_is_up_not_kept(
     make_session: Callable[..., Any], catalog: Any
 ) -> None:
