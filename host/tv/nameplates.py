@@ -205,17 +205,27 @@ def _fits_after(theme: Theme, run: list[str], rest: int, size: int, room: int) -
 
 
 def _laid_out(theme: Theme, pieces: list[str], size: int, width: int) -> tuple[str, ...] | None:
-    """``pieces`` in two lines of ``width``, the first as full as it goes (cut after a space
-    or a hyphen when that still fills half of it, else between two graphemes); None if they
-    do not fit."""
-    count = _fitting(theme, pieces, size, width)
-    breaks = [i + 1 for i in range(count) if pieces[i] in (" ", "-")]
-    if count < len(pieces) and breaks and breaks[-1] >= count / 2:
-        count = breaks[-1]
-    first, second = "".join(pieces[:count]).strip(), "".join(pieces[count:]).strip()
-    if not first or theme.measure(second, size, BOLD) > width:
-        return None
-    return (first, second) if second else (first,)
+    """``pieces`` in two lines of ``width``, as even as they go: cut after a space or a hyphen
+    where both halves fit, else between two graphemes; None if no cut fits.
+
+    Why even: a first line filled as far as it goes left "Jean-Christoph" over a lone "e"
+    (round 37); "Jean-" over "Christophe" reads as one name."""
+
+    def halves(count: int) -> tuple[str, str]:
+        return "".join(pieces[:count]).strip(), "".join(pieces[count:]).strip()
+
+    def wider(count: int) -> int | None:
+        first, second = halves(count)
+        if not first or not second:
+            return None
+        return max(theme.measure(first, size, BOLD), theme.measure(second, size, BOLD))
+
+    breaks = [i + 1 for i in range(len(pieces) - 1) if pieces[i] in (" ", "-")]
+    for cuts in (breaks, range(1, len(pieces))):
+        fitting = [(w, count) for count in cuts if (w := wider(count)) is not None and w <= width]
+        if fitting:
+            return halves(min(fitting)[1])
+    return None
 
 
 def _fitting(theme: Theme, pieces: list[str], size: int, width: int) -> int:

@@ -86,3 +86,18 @@ def test_could_be_reads_the_hidden_part_as_unknown() -> None:
     assert could_be(label, "Anne-Charlotte M")
     assert not could_be(label, "Anne-Charlotte B")
     assert could_be(label, "ANNE-CHARLOTTE M")  # as read: case does not tell names apart
+
+
+def test_round37_a_name_in_two_lines_is_cut_evenly_at_a_hyphen_not_before_its_last_letter(
+    th: Theme,
+) -> None:
+    """Seen on the TV: "Jean-Christophe" read "Jean-Christoph" over a lone "e" (the first line
+    filled as far as it went). Two lines are cut as evenly as they go, at a hyphen or a space
+    where both halves fit, else between letters."""
+    names = ["Jean-Christophe", "Marie-Éléonore", "Anne-Charlotte", "WWWWWWWWWWWWW"]
+    plan = NamePlates().plan(th, names)
+    labels = dict(zip(names, plan.labels))
+    assert labels["Jean-Christophe"].lines in {("Jean-", "Christophe"), ("Jean-Christophe",)}
+    assert labels["Marie-Éléonore"].lines in {("Marie-", "Éléonore"), ("Marie-Éléonore",)}
+    w = labels["WWWWWWWWWWWWW"]
+    assert len(w.lines) == 2 and abs(len(w.lines[0]) - len(w.lines[1])) <= 1, w  # no cut to hang on
