@@ -205,8 +205,8 @@ def _fits_after(theme: Theme, run: list[str], rest: int, size: int, room: int) -
 
 
 def _laid_out(theme: Theme, pieces: list[str], size: int, width: int) -> tuple[str, ...] | None:
-    """``pieces`` in two lines of ``width``, as even as they go: cut after a space or a hyphen
-    where both halves fit, else between two graphemes; None if no cut fits.
+    """``pieces`` in two lines of ``width``, as even as they go: cut at a space or beside a
+    hyphen where both halves fit, else between two graphemes; None if no cut fits.
 
     Why even: a first line filled as far as it goes left "Jean-Christoph" over a lone "e"
     (round 37); "Jean-" over "Christophe" reads as one name."""
@@ -221,6 +221,7 @@ def _laid_out(theme: Theme, pieces: list[str], size: int, width: int) -> tuple[s
         return max(theme.measure(first, size, BOLD), theme.measure(second, size, BOLD))
 
     breaks = [i + 1 for i in range(len(pieces) - 1) if pieces[i] in (" ", "-")]
+    breaks += [i for i in range(1, len(pieces)) if pieces[i] == "-"]  # "Guillaume" / "-Henri"
     for cuts in (breaks, range(1, len(pieces))):
         fitting = [(w, count) for count in cuts if (w := wider(count)) is not None and w <= width]
         if fitting:

@@ -99,5 +99,7 @@ def test_round37_a_name_in_two_lines_is_cut_evenly_at_a_hyphen_not_before_its_la
     labels = dict(zip(names, plan.labels))
     assert labels["Jean-Christophe"].lines in {("Jean-", "Christophe"), ("Jean-Christophe",)}
     assert labels["Marie-Éléonore"].lines in {("Marie-", "Éléonore"), ("Marie-Éléonore",)}
+    ten = NamePlates().plan(th, ["Guillaume-Henri", *(f"Player {n}" for n in range(9))])
+    assert ten.labels[0].lines in {("Guillaume-", "Henri"), ("Guillaume", "-Henri")}, ten.labels[0]
     w = labels["WWWWWWWWWWWWW"]
     assert len(w.lines) == 2 and abs(len(w.lines[0]) - len(w.lines[1])) <= 1, w  # no cut to hang on
