@@ -134,7 +134,7 @@ def _screen_and_sound(machine: Machine, t: Callable[..., str]) -> list[Finding]:
     )
     audio = machine.audio()
     found.append(
-        Finding(OK, t("doctor.audio_ok", detail=audio.detail))
+        Finding(OK, t("doctor.audio_ok", detail=_sound_format(audio, t)))
         if audio.available
         else Finding(WARN, t("doctor.audio_none", detail=audio.detail), t("doctor.audio_hint"))
     )
@@ -216,6 +216,14 @@ def _saving(t: Callable[..., str], state: Path) -> Finding:
     if probe.is_dir() and os.access(probe, os.W_OK):
         return Finding(OK, t("doctor.state_ok", path=str(state)))
     return Finding(FAIL, t("doctor.state_bad", path=str(state)), t("doctor.state_hint"))
+
+
+def _sound_format(audio: Probe, t: Callable[..., str]) -> str:
+    """The output's rate and channels in the host's language ("44100 Hz, 2 canaux"); SDL's
+    own words when the probe did not give them."""
+    if not audio.channels:
+        return audio.detail
+    return t("doctor.audio_format", count=audio.channels, hz=audio.frequency)
 
 
 def _running(machine: Machine, t: Callable[..., str], state: Path) -> list[Finding]:

@@ -77,6 +77,10 @@ class Probe:
 
     available: bool
     detail: str
+    frequency: int = 0
+    """Sound only: the output's rate in Hz (0: unknown), for a report in the host's language."""
+    channels: int = 0
+    """Sound only: how many channels the output has (0: unknown)."""
 
 
 def probe_display() -> Probe:
@@ -120,4 +124,4 @@ def probe_audio(keep_open: bool = False) -> Probe:
     if not keep_open:
         with contextlib.suppress(Exception):
             mixer.quit()
-    return Probe(True, detail)
+    return Probe(True, detail, frequency, channels)

@@ -23,7 +23,7 @@ def healthy(tmp_path: Path) -> Machine:
         platform="linux",
         python=(3, 12, 4),
         display=lambda: Probe(True, "x11"),
-        audio=lambda: Probe(True, "44100 Hz, 2 channels"),
+        audio=lambda: Probe(True, "44100 Hz, 2 channels", 44100, 2),
         voice=lambda lang: "English (Great Britain)",
         interfaces=lambda: [
             ("lo", "127.0.0.1"),
@@ -264,3 +264,14 @@ def test_issue12_a_running_party_without_an_address_yet_is_named_too(tmp_path: P
     with closing(PartyLock.take(tmp_path / "s.json")):
         _, text = run(healthy(tmp_path), tmp_path, lang="it")
     assert "! Cuckoo Party è già avviato con questa partita salvata (ancora senza indirizzo" in text
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"), [("en", "(44100 Hz, 2 channels)"), ("fr", "(44100 Hz, 2 canaux)")]
+)
+def test_the_sound_output_is_described_in_the_hosts_language(
+    tmp_path: Path, lang: str, said: str
+) -> None:
+    """Round 37's play-test: the French doctor said "(44100 Hz, 2 channels)"."""
+    _, text = run(healthy(tmp_path), tmp_path, lang=lang)
+    assert said in text
