@@ -49,13 +49,14 @@ def _party(
     away: int = 0,
     announcer: Any = None,
     lang: str = "en",
+    names: Sequence[str] = ("Ana", "Bea", "Cal", "Dan", "Eve"),
     **kwargs: Any,
 ) -> tuple[Any, TVApp, list[str], Clock]:
     clock = Clock()
     session = make_session(presence=True, clock=clock, **kwargs)
     ids = []
     for i in range(present + away):
-        pid = session.join(["Ana", "Bea", "Cal", "Dan", "Eve"][i], "TEST").player_id
+        pid = session.join(names[i], "TEST").player_id
         if i < present:
             session.subscribe(pid)
         ids.append(pid)
@@ -185,19 +186,24 @@ def _first_turn_with_her_phone_closed(session: Any, app: TVApp, vip: str) -> str
     return current
 
 
-def _away_turn(
-    make_session: Callable[..., Any], catalog: Any
-) -> tuple[Any, TVApp, CaptioningVoice, Clock, str]:
-    """H4 at 10 s, the default 15 s away wait; the first player's phone is closed when the TV
-    opens her turn and the host's first look comes 1 s later."""
-    voice = CaptioningVoice(catalog)
-    session, app, ids, clock = _party(make_session, catalog, announcer=voice, house_rules="H4")
-    current = _first_turn_with_her_phone_closed(session, app, ids[0])
+def _her_turn_away(session: Any, app: TVApp, vip: str, clock: Clock) -> str:
+    """The first player's phone is closed when the TV opens her turn, and the host's first
+    look comes 1 s later; the TV has followed. Returns her id."""
+    current = _first_turn_with_her_phone_closed(session, app, vip)
     clock.now += 1
     session.presence_tick()
     _settle(app)
     app.poll_caption()
-    return session, app, voice, clock, current
+    return current
+
+
+def _away_turn(
+    make_session: Callable[..., Any], catalog: Any
+) -> tuple[Any, TVApp, CaptioningVoice, Clock, str]:
+    """H4 at 10 s, the default 15 s away wait, her turn away (``_her_turn_away``)."""
+    voice = CaptioningVoice(catalog)
+    session, app, ids, clock = _party(make_session, catalog, announcer=voice, house_rules="H4")
+    return session, app, voice, clock, _her_turn_away(session, app, ids[0], clock)
 
 
 def test_h4_issue12_an_away_players_caption_tells_when_h4_keeps_her_card(
@@ -240,11 +246,7 @@ def test_h4_issue12_an_away_line_still_waiting_goes_unsaid_when_she_is_back(
     voice = Announcer(catalog, "en", engine=FakeEngine(tmp_path), player=FakePlayer())
     try:
         session, app, ids, clock = _party(make_session, catalog, announcer=voice, house_rules="H4")
-        current = _first_turn_with_her_phone_closed(session, app, ids[0])
-        clock.now += 1
-        session.presence_tick()
-        _settle(app)
-        app.poll_caption()
+        current = _her_turn_away(session, app, ids[0], clock)
         name = next(p["name"] for p in session.view(None)["players"] if p["id"] == current)
         away = catalog.t("en", "vip.player_away_timed_out", name=name, seconds=9)
         assert voice.dropped() == [] and voice.pending() > 0
@@ -277,20 +279,11 @@ def test_h4_playtest_the_countdown_pill_takes_the_turn_slot_and_covers_no_header
     centred at the top, was drawn over "Au tour de Jean-Christophe" and touched "Marie-Éléonore
     distribue". While it is up, the header leaves whose turn it is out and the pill sits in
     that slot, clear of the dealer's line and the help key."""
-    clock = Clock()
-    session = make_session(presence=True, clock=clock, house_rules="H4")
-    ids = [
-        session.join(name, "TEST").player_id
-        for name in ("Jean-Christophe", "Marie-Éléonore", "Anne-Charlotte")
-    ]
-    for pid in ids:
-        session.subscribe(pid)
-    pygame.font.init()
-    app = TVApp(session, None, catalog, lang=lang, join_url=JOIN_URL, house_rules=["H4"])
-    current = _first_turn_with_her_phone_closed(session, app, ids[0])
-    clock.now += 1
-    session.presence_tick()
-    _settle(app)
+    names = ("Jean-Christophe", "Marie-Éléonore", "Anne-Charlotte")
+    session, app, ids, clock = _party(
+        make_session, catalog, lang=lang, names=names, house_rules="H4"
+    )
+    current = _her_turn_away(session, app, ids[0], clock)
     assert app.vip_hooks.countdown is not None
     surface = pygame.Surface((1920, 1080))
     drawn = _texts_while(app, lambda: app.render(surface))
