@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
+from urllib.parse import urlsplit
 
 from host.i18n import Catalog
 from host.interfaces import Interface, interface_of, is_virtual, network_interfaces
@@ -96,9 +97,10 @@ def examine(
     findings: list[Finding] = []
     findings += _python_and_libraries(machine, t)
     findings += _screen_and_sound(machine, t)
-    findings += _network(machine, t, bind, port)
+    running = machine.running(state)
+    findings += _network(machine, t, bind, port, running)
     findings.append(_saving(t, state))
-    findings += _running(machine, t, state)
+    findings += _running(t, running)
     return findings
 
 
@@ -148,10 +150,15 @@ def _screen_and_sound(machine: Machine, t: Callable[..., str]) -> list[Finding]:
     return found
 
 
-def _network(machine: Machine, t: Callable[..., str], bind: str, port: int) -> list[Finding]:
+def _network(
+    machine: Machine, t: Callable[..., str], bind: str, port: int, running: RunningParty | None
+) -> list[Finding]:
     found = _join_address(machine, t, bind, port)
     if machine.port_free(bind, port):
         found.append(Finding(OK, t("doctor.port_free", port=port)))
+    elif _serves_on(running, port):
+        # Not "close the other program": the other program is this party, said below.
+        found.append(Finding(OK, t("doctor.port_party", port=port)))
     else:
         found.append(Finding(WARN, t("doctor.port_busy", port=port), t("doctor.port_hint")))
     system = _system(machine.platform)
@@ -226,9 +233,19 @@ def _sound_format(audio: Probe, t: Callable[..., str]) -> str:
     return t("doctor.audio_format", count=audio.channels, hz=audio.frequency)
 
 
-def _running(machine: Machine, t: Callable[..., str], state: Path) -> list[Finding]:
+def _serves_on(running: RunningParty | None, port: int) -> bool:
+    """Whether the party running on this save is the one holding ``port`` (its join address
+    says which port it took)."""
+    if running is None or not running.join_url:
+        return False
+    try:
+        return urlsplit(running.join_url).port == port
+    except ValueError:  # a lock file written by hand: say nothing of its port
+        return False
+
+
+def _running(t: Callable[..., str], running: RunningParty | None) -> list[Finding]:
     """A party already running on this save (issue 12's lock): a second start is refused."""
-    running = machine.running(state)
     if running is None:
         return []
     text = (

@@ -275,3 +275,21 @@ def test_the_sound_output_is_described_in_the_hosts_language(
     """Round 37's play-test: the French doctor said "(44100 Hz, 2 channels)"."""
     _, text = run(healthy(tmp_path), tmp_path, lang=lang)
     assert said in text
+
+
+def test_issue12_the_port_the_running_party_holds_is_not_called_busy(tmp_path: Path) -> None:
+    """Round 37's play-test: with the party running, the doctor said "Port 8000 is busy …
+    Close the other program", the other program being the party it names two lines below."""
+    machine = replace(
+        healthy(tmp_path),
+        port_free=lambda bind, port: False,
+        running=lambda state: RunningParty(pid=4321, join_url="http://192.168.1.20:8000/?room=T"),
+    )
+    _, text = run(machine, tmp_path)
+    assert "✓ Port 8000 is taken by the party already running" in text
+    assert "busy" not in text and "Close the other program" not in text
+    elsewhere = replace(
+        machine, running=lambda state: RunningParty(pid=4321, join_url="http://192.168.1.20:8001/")
+    )
+    _, text = run(elsewhere, tmp_path)  # the party took the next port: 8000 is someone else's
+    assert "! Port 8000 is busy" in text and "Close the other program" in text
