@@ -338,7 +338,7 @@
     clearTimeout(state.retryTimer);
     state.replaced = false;
     byId("replaced").hidden = true;
-    byId("actions").hidden = false;
+    byId("main").classList.remove("replaced");
     const stream = new EventSource("/api/events?token=" + encodeURIComponent(state.token));
     state.stream = stream;
     watchQuiet();
@@ -372,8 +372,8 @@
 
   /**
    * The game was opened in another tab or phone: say so, offer to take it back, stay quiet.
-   * The buttons go until then: this page's table is no longer kept up to date, and a tap on
-   * one would do nothing.
+   * The table goes until then (.replaced in phone.css): it is no longer kept up to date, so
+   * its turn, clock and card would soon be wrong, and a tap on its buttons would do nothing.
    */
   function streamReplaced(stream) {
     stream.close();
@@ -382,7 +382,7 @@
     state.replaced = true;
     showBanner(false);
     byId("replaced").hidden = false;
-    byId("actions").hidden = true;
+    byId("main").classList.add("replaced");
     byId("take-back").focus();
   }
 

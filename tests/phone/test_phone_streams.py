@@ -34,8 +34,12 @@ def test_issue15_a_replaced_tab_says_so_and_does_not_reconnect(
     second.page.wait_for_selector("#game:not([hidden])")
     first.page.wait_for_selector("#replaced:not([hidden])")
     assert CATALOG.t("fr", "phone.stream_replaced") in first.text("#replaced")
-    # Its Start went with its stream: drawn there, it would now do nothing when tapped.
+    # Its Start went with its stream: drawn there, it would now do nothing when tapped. The
+    # rest of its table goes too (round 37's play-test): no longer kept up to date, its turn,
+    # clock and players would soon be wrong under the message.
     assert first.page.is_hidden("#actions")
+    for stale in ("#turn", "#card", "#players", "#me"):
+        assert first.page.is_hidden(stale), stale
     assert first.text("#replaced button") == CATALOG.t("fr", "phone.stream_take_back")
     # No flapping: several seconds later the second tab still holds the only stream.
     requests_before = len([r for r in first.requests if "/api/events" in r.url])
@@ -49,6 +53,7 @@ def test_issue15_a_replaced_tab_says_so_and_does_not_reconnect(
     first.page.locator("#replaced button").tap()
     first.page.wait_for_selector("#replaced", state="hidden")
     first.page.wait_for_selector('#actions button[data-action="start"]')  # back, and live
+    assert first.page.is_visible("#players") and first.page.is_visible("#me")
     second.page.wait_for_selector("#replaced:not([hidden])")
     first.page.wait_for_timeout(1000)
     assert first.page.is_hidden("#replaced")
