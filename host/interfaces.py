@@ -20,7 +20,11 @@ Interface = tuple[str, str]
 
 #: Interface names (compared ignoring case) that are rarely the Wi-Fi the phones are on:
 #: containers and bridges (Docker, libvirt, VirtualBox, VMware, Hyper-V), VPNs and overlay
-#: networks (OpenVPN, WireGuard, macOS's utun, ZeroTier, Tailscale) and the loopback.
+#: networks (OpenVPN, WireGuard, macOS's utun and ipsec, ZeroTier, Tailscale) and the loopback.
+#: Windows lists its adapters by their names in the network settings, so the VPN apps that
+#: name theirs (NordVPN's NordLynx, ProtonVPN, Mullvad, OpenVPN, ZeroTier One, VirtualBox's
+#: and VMware's host-only networks) are here by those names. A VPN whose adapter is called
+#: "Ethernet 3" cannot be told from an Ethernet by its name: ``--bind`` is the way out.
 VIRTUAL_PREFIXES = (
     "docker",
     "br-",
@@ -32,8 +36,17 @@ VIRTUAL_PREFIXES = (
     "tap",
     "wg",
     "utun",
+    "ipsec",
     "zt",
+    "zerotier",
     "tailscale",
+    "nordlynx",
+    "proton",
+    "mullvad",
+    "openvpn",
+    "wireguard",
+    "virtualbox",
+    "vmware",
     "vethernet",
     "loopback",
 )

@@ -72,6 +72,31 @@ def test_interface_names_and_home_addresses() -> None:
     assert is_virtual("lo") and is_virtual("lo0") and is_virtual("Loopback Pseudo-Interface 1")
     # Windows' name for an Ethernet: not the loopback for starting with "lo".
     assert not is_virtual("Local Area Connection")
+    assert not is_virtual("Ethernet 2") and not is_virtual("WLAN")  # Windows, German Windows
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "NordLynx",  # NordVPN, Windows and Linux
+        "ProtonVPN",  # Windows
+        "proton0",  # ProtonVPN, Linux
+        "Mullvad",  # Windows
+        "OpenVPN TAP-Windows6",
+        "OpenVPN Data Channel Offload",
+        "ZeroTier One [8056c2e21c000001]",
+        "VirtualBox Host-Only Network",
+        "VMware Network Adapter VMnet8",
+        "ipsec0",  # macOS's IKEv2 VPNs
+    ],
+)
+def test_vpns_and_virtual_networks_by_their_windows_and_app_names(name: str) -> None:
+    """Round 37: the VPN check knew Linux's and macOS's names (tun0, wg0, utun3) but not the
+    names Windows lists its VPN adapters by, so a NordVPN on Windows still took the QR code."""
+    assert is_virtual(name)
+    assert phone_address("10.5.0.2", [(name, "10.5.0.2"), ("Wi-Fi", "192.168.1.20")]) == (
+        "192.168.1.20"
+    )
     assert is_home_address("10.1.2.3") and is_home_address("172.31.0.1")
     assert is_home_address("192.168.0.1")
     assert not is_home_address("172.32.0.1") and not is_home_address("169.254.1.1")
