@@ -150,8 +150,13 @@ class BotRunner:
         table = self.session.view(None)
         if table["step"] != step:
             return None  # the table moved meanwhile: its change wakes us again
+        if table["phase"] in ("lobby", "game_over"):
+            # A person starts each game (the VIP's phone, or the TV's Space): a computer
+            # player left VIP at an empty table would otherwise play game after game by
+            # itself, into tonight's standings, and start one under guests still joining.
+            return None
         if table["phase"] != "turns" and waited < self.pause_delay:
-            return None  # let people read the reveal (or the lobby) before a bot moves on
+            return None  # let people read the reveal before a bot moves on
         for player_id, strategy in bots.items():
             try:
                 view = self.session.view(player_id)

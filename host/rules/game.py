@@ -131,11 +131,19 @@ class Game:
             raise IllegalAction(Reason.TABLE_FULL, "the table is full")
         status = Status.ACTIVE if self.phase == Phase.LOBBY else Status.WAITING
         self.players.append(Player(player_id, name, self.options.starting_lives, status, bot))
-        if self.vip is None:
-            self.vip = player_id
-        return [
+        events = [
             public(EventKind.PLAYER_JOINED, player=player_id, name=name, status=status, bot=bot)
         ]
+        if self.vip is None:
+            self.vip = player_id
+        elif not bot and self.player(self.vip).bot:
+            # A computer player holds the role only while no person sits at the table
+            # (``controls.next_vip``), and it has no controls: the first person to sit down
+            # again takes the role, to choose the rules and start the next game.
+            from host.rules.controls import set_vip
+
+            events += set_vip(self, player_id)
+        return events
 
     def remove_player(self, player_id: str, *, away: frozenset[str] = frozenset()) -> list[Event]:
         """A kick. Mid-round the round is voided and redealt (R16) among those left.

@@ -105,3 +105,19 @@ def test_issue13_next_vip_is_the_next_present_person_clockwise() -> None:
 
 def test_issue13_game_moves_leave_the_controls_out() -> None:
     assert game_moves(["start", "set_rules", "kick", "keep", "set_tv"]) == ["start", "keep"]
+
+
+def test_issue13_a_person_sitting_down_takes_the_vip_from_a_bot() -> None:
+    """A bot is the VIP only while no person sits at the table (``next_vip``); it has no
+    controls, so the first person to join takes the role (and is told: ``vip_changed``)."""
+    game = Game(HouseRules(), random.Random(7))
+    game.add_player("b1", "Bot 1", bot=True)
+    game.add_player("b2", "Bot 2", bot=True)
+    assert game.vip == "b1"
+    events = game.add_player("p1", "Ana")
+    assert game.vip == "p1"
+    assert [e.kind.value for e in events][-1] == "vip_changed"
+    game.add_player("p2", "Bea")  # a second person does not take it from the first
+    assert game.vip == "p1"
+    game.add_player("b3", "Bot 3", bot=True)
+    assert game.vip == "p1"

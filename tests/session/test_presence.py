@@ -261,3 +261,51 @@ def test_issue12_presence_rules_with_a_fake_clock_alone() -> None:
     presence.observe(moved)
     assert presence.due() == [] and presence.turn_clock(0) is None
     assert presence.away_for("p2") == pytest.approx(15)
+
+
+def test_issue13_the_host_alone_with_bots_gets_the_vip_back_and_bots_never_start(
+    party: Party,
+) -> None:
+    """Round 38's play-test: the host, the only person at a table of three computer players,
+    set her phone down in the lobby. Away 60 s, she left the lobby and the VIP role went to a
+    bot, which started a game 6 s later and then game after game by itself (into tonight's
+    standings); she joined again as "waiting", with no controls, for good. Now the bots wait
+    for a person, and the first person to sit down again is the VIP."""
+    (ana,) = party.join("Ana")
+    bots = [party.session.add_bot() for _ in range(3)]
+    runner = BotRunner(party.session, bot_delay=0.5, clock=party.clock)
+    party.leave(ana)
+    assert party.wait(61) == [f"leave:{ana}"]
+    assert party.session.view(None)["vip"] in bots  # a table of bots keeps a VIP (TV's Space)
+    for _ in range(20):  # 20 s at the table: the bots start nothing
+        party.clock.now += 1
+        assert runner.tick() is None
+    assert party.session.view(None)["phase"] == "lobby" and party.session.step == 0
+    (back,) = party.join("Ana")  # she comes back: one tap
+    view = party.session.view(back)
+    assert view["vip"] == back and "start" in view["can"] and "set_rules" in view["can"]
+    party.session.act(back, "start", 0)
+    assert party.session.view(None)["phase"] == "turns"
+
+
+def test_issue13_bots_do_not_open_the_next_game_for_a_bot_vip(party: Party) -> None:
+    """At game over a computer VIP does not send ``new_game`` (and so no ``start`` after it):
+    the table waits for a person or the TV's Space."""
+    (ana,) = party.join("Ana")
+    for _ in range(2):
+        party.session.add_bot()
+    party.session.act(ana, "start", 0)
+    runner = BotRunner(party.session, bot_delay=0.0, clock=party.clock)
+    party.session.kick(ana)  # the host's K: only bots are left, one is the VIP
+    for _ in range(400):  # bounded: the bots play the game to its end
+        if party.session.view(None)["phase"] == "game_over":
+            break
+        party.clock.now += 7
+        runner.tick()
+    assert party.session.view(None)["phase"] == "game_over"
+    step = party.session.step
+    for _ in range(10):
+        party.clock.now += 7
+        assert runner.tick() is None
+    assert party.session.step == step and party.session.view(None)["phase"] == "game_over"
+    assert party.session.host_next() == "new_game"  # the TV's Space still works

@@ -37,6 +37,7 @@ def test_whole_game_with_bots_runs_through_the_tv_loop(catalog: Any) -> None:
 
     app.stage.receive = spy  # type: ignore[method-assign]
     phases: set[str] = {app.stage.phase}
+    session.host_next()  # the TV's Space: computer players never start a game themselves
     runner = BotRunner(session, bot_delay=0.05).start()
     clock = FakeClock()
     kinds: set[str] = set()
