@@ -22,6 +22,9 @@ if TYPE_CHECKING:
 
 #: Over this, a request body is refused with 413 before anyone parses it.
 MAX_BODY_BYTES = 4 * 1024
+#: The phone page takes a request unanswered after this long as lost: a connection that died
+#: without a word, or a host frozen for a while (a tap is then sent again, phone.js).
+REQUEST_TIMEOUT_SECONDS = 8.0
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; media-src 'self' data:; base-uri 'none'; form-action 'self'; "
@@ -38,12 +41,17 @@ def create_app(
     *,
     heartbeat_seconds: float = 5.0,
     guesses_per_minute: int | None = GUESSES_PER_MINUTE,
+    request_timeout_seconds: float = REQUEST_TIMEOUT_SECONDS,
 ) -> Flask:
     """A Flask app serving ``session``: the API blueprint, the phone page and ``/api/social``.
 
     ``guesses_per_minute``: wrong room codes or failed joins an address may make per minute
     before it gets 429 (issue 15); ``None`` turns the limit off (tests that flood joins).
+    ``request_timeout_seconds``: how long the phone page waits for an answer before it takes
+    the request as lost (and sends a tap again, phone.js ``sendAction``).
     """
+    if not request_timeout_seconds > 0:  # NaN too
+        raise ValueError(f"request_timeout_seconds must be positive, not {request_timeout_seconds}")
     from phone_web.api import api_bp, register_error_handlers
     from phone_web.page import page_bp
     from phone_web.social import social_bp
@@ -51,6 +59,7 @@ def create_app(
 
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.config["PHONE_REQUEST_TIMEOUT_SECONDS"] = request_timeout_seconds
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["cuckoo_session"] = session
     app.extensions["cuckoo_catalog"] = catalog or Catalog.load()

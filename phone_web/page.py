@@ -321,6 +321,7 @@ def index() -> Response:
         quiet_ms=round(
             QUIET_HEARTBEATS * current_app.extensions["cuckoo_streams"].heartbeat_seconds * 1000
         ),
+        timeout_ms=round(current_app.config["PHONE_REQUEST_TIMEOUT_SECONDS"] * 1000),
         t=catalog.translator(lang),
         i18n=translations(catalog, lang),
         languages=[(code, LANGUAGE_NAMES[code]) for code in LANGUAGES],

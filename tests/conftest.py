@@ -79,15 +79,24 @@ class LiveServer:
 
 @pytest.fixture
 def live_server(make_session: Callable[..., Any]) -> Iterator[Callable[..., LiveServer]]:
-    """``live_server(session=None, heartbeat_seconds=1.0)``: waitress on 127.0.0.1, free port."""
+    """``live_server(session=None, heartbeat_seconds=1.0, request_timeout_seconds=8.0)``:
+    waitress on 127.0.0.1, free port."""
     from host.network import BackgroundServer
-    from phone_web import create_app
+    from phone_web import REQUEST_TIMEOUT_SECONDS, create_app
 
     servers: list[Any] = []
 
-    def start(session: Any = None, heartbeat_seconds: float = 1.0) -> LiveServer:
+    def start(
+        session: Any = None,
+        heartbeat_seconds: float = 1.0,
+        request_timeout_seconds: float = REQUEST_TIMEOUT_SECONDS,
+    ) -> LiveServer:
         session = session or make_session()
-        app = create_app(session, heartbeat_seconds=heartbeat_seconds)
+        app = create_app(
+            session,
+            heartbeat_seconds=heartbeat_seconds,
+            request_timeout_seconds=request_timeout_seconds,
+        )
         server = BackgroundServer(app, "127.0.0.1", 0).start()
         servers.append((server, session))
         return LiveServer(f"http://127.0.0.1:{server.port}", server.port, session, app)

@@ -29,8 +29,17 @@
   /** Names longer than this are refused by the host (PHONE_API.md, bad_name). */
   const MAX_NAME_LENGTH = 16;
   /** An answer later than this is not coming (a connection dead without a word, as party
-      Wi-Fi leaves them): the request fails, the buttons come back, the table is fetched anew. */
-  const REQUEST_TIMEOUT_MS = 8000;
+      Wi-Fi leaves them, or a host frozen for a while): the request fails. The host says how
+      long (data-timeout-ms, create_app's request_timeout_seconds). */
+  const REQUEST_TIMEOUT_MS = Number(byId("main").dataset.timeoutMs) || 8000;
+  /**
+   * A tap that got no answer is sent again with the same step, this many sends in all, a
+   * retry's wait apart, while the line under the buttons says it is still on its way: a
+   * host frozen for 10 to 20 s answers once it runs again (round 37's play-test lost such
+   * a tap and blamed the Wi-Fi). Safe: a second copy of a step the host applied gets
+   * stale_step and changes nothing. The Wi-Fi alarm comes only after the last.
+   */
+  const ACTION_SENDS = 3;
   /** Reconnection back-off: first wait and longest wait, in milliseconds. */
   const FIRST_RETRY_MS = 500;
   const LAST_RETRY_MS = 5000;
@@ -53,9 +62,9 @@
    * Everything the page remembers between updates: room, token, view (the last one drawn),
    * stream (the open EventSource), replaced (another tab took the game), retryTimer and
    * retryDelay (reconnection), busy (an action is on its way), alertedTurn (my turn was
-   * told), clockTimer (H4 clock), roundTrip (ms: my last request's way to the host and
-   * back), momentTimer, focusAfterJoin, actionsHadFocus (focus to give back after an action),
-   * quietTimer (the stream's silence).
+   * told), clockTimer (H4 clock), roundTrip (ms: my requests' way to the host and
+   * back, see callApi), lastTrip (the last one's), momentTimer, focusAfterJoin,
+   * actionsHadFocus (focus to give back after an action), quietTimer (the stream's silence).
    */
   const state = { room: byId("main").dataset.room, retryDelay: FIRST_RETRY_MS };
 
@@ -216,12 +225,17 @@
   }
 
   /** [status, JSON body or {}]. Each answer times the link too (state.roundTrip): the
-   * last one, not the smallest, since Wi-Fi changes through an evening and too long a
-   * round trip only shows fewer seconds (renderClock). */
+   * smaller of the last two, not the smallest ever, since Wi-Fi changes through an evening
+   * and too long a round trip only shows fewer seconds (renderClock); not the last alone,
+   * since an answer held up by a host that stopped for a while (the quiet stream's check
+   * sent during the freeze) took seconds that were not the link's: after a 20 s freeze her
+   * clock showed 2 s less than the host gave back (round 37's play-test). */
   async function callApi(method, path, body) {
     const sent = performance.now();
     const response = await request(method, path, body);
-    state.roundTrip = performance.now() - sent;
+    const took = performance.now() - sent;
+    state.roundTrip = Math.min(took, state.lastTrip ?? took);
+    state.lastTrip = took;
     return [response.status, await response.json().catch(() => ({}))];
   }
 
@@ -485,18 +499,16 @@
     setBusy(true);
     const error = setText(byId("action-error"), "");
     let view = null;
-    try {
-      const [status, answer] = await callApi("POST", "/api/action",
-        { ...extra, action, step: state.view.step });
-      if (status === 200) view = answer;
-      else if (status === 401) {
-        setBusy(false);
-        forgetSeat();
-        return null;
-      } else if (answer.error !== "stale_step") error.textContent = errorText(answer.error);
-    } catch {
-      error.textContent = t("err_network");
-    }
+    /* no answer at all, even after the retries: the network's error (err_network) */
+    const [status, answer] = await sendAction({ ...extra, action, step: state.view.step })
+      .catch(() => [0, { error: "network" }]);
+    setText(error, "").classList.remove("sending"); /* "still sending" is over */
+    if (status === 200) view = answer;
+    else if (status === 401) {
+      setBusy(false);
+      forgetSeat();
+      return null;
+    } else if (answer.error !== "stale_step") error.textContent = errorText(answer.error);
     /* every button drawn meanwhile, too: the stream may have brought newer tables while the
        answer travelled, and then the answer (older) is not drawn again */
     setBusy(false);
@@ -508,6 +520,20 @@
     else if (!streamOpen || !state.view || view.step > state.view.step) render(view);
     else keepFocus(hadFocus); /* the stream drew this table while the buttons were disabled */
     return view;
+  }
+
+  /** [status, answer] of an action, sent up to ACTION_SENDS times while no answer comes
+   * (ACTION_SENDS says why); each retry waits a little, for a Wi-Fi that dropped for a moment. */
+  async function sendAction(body) {
+    for (let sends = 1; ; sends++) {
+      try {
+        return await callApi("POST", "/api/action", body);
+      } catch (error) {
+        if (sends === ACTION_SENDS) throw error;
+      }
+      setText(byId("action-error"), t("still_sending")).classList.add("sending");
+      await new Promise((resume) => setTimeout(resume, FIRST_RETRY_MS));
+    }
   }
 
   /* ------------------------------------------------------------------ sound and vibration */

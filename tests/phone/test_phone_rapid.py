@@ -123,6 +123,53 @@ def test_h4_on_a_slow_link_the_countdown_keeps_back_the_round_trip(
     session.close()
 
 
+#: Round 37's play-test: the host stopped for 20 s; the phone's check of its quiet stream,
+#: sent during the freeze, was answered about 2 s after it was sent, once the host ran again.
+HELD_ANSWER_SECONDS = 3.0
+
+
+def test_h4_an_answer_held_up_by_a_frozen_host_does_not_cost_her_seconds(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """H4 after a freeze: the host gives the frozen time back, but her phone showed about 2 s
+    less (round 37's play-test). A request in flight during the freeze (the quiet stream's
+    check) was answered only once the host ran again, and its round trip, seconds that were
+    not the link's, was kept back from her clock (renderClock). Here that answer is held 3 s;
+    the next view, which says ``RAPID_SECONDS`` are left (the host's clock stands still), must
+    still show them, less the reading time only. The old page showed 3 s less."""
+    clock = Clock()
+    session = Session(
+        HouseRules.parse("H4", rapid_seconds=RAPID_SECONDS), room="TEST", seed=42, clock=clock
+    )
+    server = live_server(session)  # heartbeats every second: a quiet stream is checked at 4 s
+    phones = seat_three(server, phone_factory, "en-GB")
+    session.act(next(iter(phones)), "start", session.step)
+    table = session.view(None)
+    her = table["current"]
+    assert her is not None
+    current = phones[her]
+    current.wait_step(table["step"])
+    held: list[str] = []
+
+    def held_once(route: Any) -> None:
+        if not held:
+            held.append(route.request.url)
+            time.sleep(HELD_ANSWER_SECONDS)  # the host does not run
+        route.continue_()
+
+    current.page.route("**/api/state", held_once)
+    with current.page.expect_response(lambda r: r.url.endswith("/api/state"), timeout=15_000):
+        pass  # the quiet stream's check, answered 3 s late
+    assert held
+    rows = len(table["players"])
+    session.join("Dee", "TEST")  # a new view of the same step: her clock is drawn again
+    current.page.wait_for_function(
+        "n => document.querySelectorAll('#players li').length === n", arg=rows + 1
+    )
+    assert seconds_left(current.page.locator("#clock").inner_text()) >= RAPID_SECONDS - 1
+    session.close()
+
+
 def test_h4_a_time_out_is_told_as_the_reason_for_the_life_it_costs(
     live_server: Any, phone_factory: Any
 ) -> None:
