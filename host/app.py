@@ -205,6 +205,7 @@ def _serve(
     led = None if args.headless else session.lead()
     if led is not None:
         parts.callback(session.resign)
+    fallbacks = [] if args.headless else _tv_fallback_fonts()
     server = BackgroundServer(create_app(session, catalog), args.bind, args.port).start()
     parts.callback(server.stop)
     if server.port != args.port and args.port != 0:
@@ -266,7 +267,16 @@ def _serve(
             sounds=board or None,
             settings=settings,
             led=led,
+            fallbacks=fallbacks,
         )
+
+
+def _tv_fallback_fonts() -> list[Path]:
+    """With a TV: the computer's fonts for Chinese, Japanese and Korean names, found once for
+    the TV to draw with (``host/tv/fallback_fonts.py``)."""
+    from host.tv.fallback_fonts import find_fallback_fonts
+
+    return find_fallback_fonts()
 
 
 def join_announcer(catalog: Catalog, lang: str, out: TextIO) -> Callable[[JoinLink], None]:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from host.i18n import Catalog
     from host.join_address import JoinLink
@@ -31,12 +31,14 @@ def run_tv(
     sounds: Sounds | None = None,
     settings: Path | None = None,
     led: Subscription | None = None,
+    fallbacks: Sequence[Path] = (),
 ) -> None:
     """Show the party until the host quits (Esc/Q, confirmed) or closes the window.
 
     ``settings``: where the TV remembers the language chosen with L (``host.tv.settings``);
     ``led``: the public stream of ``session.lead()`` if the party took the lead already;
-    ``join``: the join address as it moves (``host/join_address.py``), else ``join_url``.
+    ``join``: the join address as it moves (``host/join_address.py``), else ``join_url``;
+    ``fallbacks``: the computer's fonts for what the bundled ones lack (``Theme``).
     """
     from host.tv.allocator import map_big_blocks
     from host.tv.app import TVApp, open_window
@@ -62,6 +64,7 @@ def run_tv(
             sounds=sounds,
             on_language=remember,
             led=led,
+            fallbacks=fallbacks,
         )
         try:
             app.run(screen=screen)

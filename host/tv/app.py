@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
+from pathlib import Path
 from typing import Any, Protocol, cast
 
 import pygame
@@ -148,6 +149,7 @@ class TVApp:
         sounds: Sounds | None = None,
         on_language: Callable[[str], None] | None = None,
         led: Subscription | None = None,
+        fallbacks: Sequence[Path] = (),
     ) -> None:
         self.session = session
         self.on_language = on_language  # e.g. remember L's choice for the next start
@@ -160,7 +162,7 @@ class TVApp:
         self.sounds = sounds
         self._cues = CueTrack(sounds) if sounds is not None else None
         self._music: str | None = None
-        theme_ = Theme()
+        theme_ = Theme(fallbacks=fallbacks)  # the computer's CJK fonts, if any
         self.props = Props(
             theme_, CardPainter(theme_), catalog, lang, join_url, list(house_rules or [])
         )
