@@ -205,7 +205,7 @@ def _serve(
     led = None if args.headless else session.lead()
     if led is not None:
         parts.callback(session.resign)
-    fallbacks = [] if args.headless else _tv_fallback_fonts()
+    fallbacks = [] if args.headless else _check_names_against_tv(session)
     server = BackgroundServer(create_app(session, catalog), args.bind, args.port).start()
     parts.callback(server.stop)
     if server.port != args.port and args.port != 0:
@@ -271,12 +271,16 @@ def _serve(
         )
 
 
-def _tv_fallback_fonts() -> list[Path]:
+def _check_names_against_tv(session: Session) -> list[Path]:
     """With a TV: the computer's fonts for Chinese, Japanese and Korean names, found once for
-    the TV to draw with (``host/tv/fallback_fonts.py``)."""
+    the TV to draw with, and from now on the session refuses a name the TV cannot show
+    (``host/tv/shown_names.py``). Before the server opens, so no join slips past the check."""
     from host.tv.fallback_fonts import find_fallback_fonts
+    from host.tv.shown_names import TvLetters
 
-    return find_fallback_fonts()
+    fallbacks = find_fallback_fonts()
+    session.check_names_with(TvLetters(fallbacks))
+    return fallbacks
 
 
 def join_announcer(catalog: Catalog, lang: str, out: TextIO) -> Callable[[JoinLink], None]:

@@ -8,7 +8,7 @@ emoji and symbols. ``Glyphs`` asks each font file, once per character, whether i
 cuts a text into pieces each drawn with one font; joiners and variation selectors stay with
 the character before them. After those two come the computer's own fonts for Chinese, Japanese
 and Korean (``host/tv/fallback_fonts.py``), too big to bundle; ``draws`` tells a character no
-font has (it would be a box).
+font has (it would be a box), which the party refuses in a name (``host/tv/shown_names.py``).
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from host.tv.fallback_fonts import (
     system_candidates,
 )
 from host.tv.glyphs import Glyphs, emoji_font_path
+from host.tv.shown_names import TvLetters
 from host.tv.theme import Theme, font_path, tv_fonts
 
 LATIN, CJK, KOREAN = Path("/fonts/latin.ttf"), Path("/fonts/cjk.ttc"), Path("/fonts/hangul.ttf")
@@ -98,3 +99,4 @@ def test_playtest_cjk_the_tv_draws_a_cjk_name_with_the_computers_font() -> None:
     theme = Theme(fallbacks=fallbacks)
     drawn = [pygame.image.tobytes(theme.text(name, 40), "RGBA") for name in ("李小龍", "王小明")]
     assert drawn[0] != drawn[1]
+    assert TvLetters(fallbacks)("李小龍") == ""  # and the party lets the name in
