@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Hashable, Sequence
-from pathlib import Path
+from collections.abc import Callable, Hashable
 from typing import Any, Protocol, cast
 
 import pygame
@@ -149,7 +148,7 @@ class TVApp:
         sounds: Sounds | None = None,
         on_language: Callable[[str], None] | None = None,
         led: Subscription | None = None,
-        fallbacks: Sequence[Path] = (),
+        theme: Theme | None = None,
     ) -> None:
         self.session = session
         self.on_language = on_language  # e.g. remember L's choice for the next start
@@ -162,7 +161,7 @@ class TVApp:
         self.sounds = sounds
         self._cues = CueTrack(sounds) if sounds is not None else None
         self._music: str | None = None
-        theme_ = Theme(fallbacks=fallbacks)  # the computer's CJK fonts, if any
+        theme_ = theme or Theme()  # the party's has the computer's CJK fonts, if any
         self.props = Props(
             theme_, CardPainter(theme_), catalog, lang, join_url, list(house_rules or [])
         )

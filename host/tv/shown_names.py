@@ -18,18 +18,15 @@ Two reasons a letter cannot be shown:
   Georgian need no shaping and DejaVu has them; Chinese, Japanese and Korean need none either.
 
 The session never imports this (nor pygame): the party hands it an ``UnshownLetters`` check,
-built here from the TV's own fonts, when it builds the TV (``host/app.py``).
+built here on the TV's own ``Theme``, when it builds the TV (``host/app.py``).
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
-from pathlib import Path
 
 from host.names import graphemes, is_default_ignorable
-from host.tv.glyphs import Glyphs
-from host.tv.theme import tv_fonts
+from host.tv.theme import Theme
 
 #: Blocks of the writing systems that need shaping (reordering, conjuncts, joining or stacked
 #: marks), by Unicode block: (first, last, what).
@@ -60,12 +57,12 @@ def needs_shaping(char: str) -> bool:
 class TvLetters:
     """The TV's answer to "can you show this name?" (a ``host.session.UnshownLetters``).
 
-    ``fallbacks``: the same fonts the TV's ``Theme`` draws with after the bundled ones. A name
-    is checked against the regular and the bold fonts: the TV draws names in both.
+    ``theme``: the TV's own fonts (its ``Theme``, with the computer's CJK fonts), so that the
+    check and the drawing never disagree; asked on the join's server thread.
     """
 
-    def __init__(self, fallbacks: Sequence[Path] = ()) -> None:
-        self._glyphs = [Glyphs(tv_fonts(bold, fallbacks)) for bold in (False, True)]
+    def __init__(self, theme: Theme) -> None:
+        self._theme = theme
 
     def __call__(self, name: str) -> str:
         """The letters of ``name`` the TV cannot show, as they stand in the name (runs of
@@ -84,7 +81,6 @@ class TvLetters:
 
     def _shows(self, grapheme: str) -> bool:
         return all(
-            is_default_ignorable(char)
-            or (not needs_shaping(char) and all(g.draws(char) for g in self._glyphs))
+            is_default_ignorable(char) or (not needs_shaping(char) and self._theme.draws(char))
             for char in grapheme
         )

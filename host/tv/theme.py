@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 import unicodedata
 from collections.abc import Sequence
 from importlib import resources
@@ -83,12 +84,17 @@ class Theme:
 
     ``fallbacks``: font files of the computer's for what the bundled fonts lack (Chinese,
     Japanese and Korean names), found once at start; drawn after DejaVu and the emoji font.
+    ``draws`` may be asked from another thread (a join, ``host/tv/shown_names.py``).
     """
 
     def __init__(self, text_budget: int = TEXT_BUDGET, fallbacks: Sequence[Path] = ()) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
         self.fallbacks = list(fallbacks)
+        # Every question to pygame.freetype goes through this lock: its one FreeType cache
+        # is not thread-safe (it opens faces with the GIL released), and a join asks ``draws``
+        # on a server thread while the TV measures its texts.
+        self._glyphs_lock = threading.Lock()
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._other_fonts: dict[tuple[Path, int, bool], pygame.font.Font] = {}
         self.texts = SurfaceCache(text_budget)  # keyed by (text, size, colour, bold)
@@ -108,13 +114,23 @@ class Theme:
         """The text cut into pieces, each with the font that has its characters."""
         if text.isascii():
             return [(self.font(size, bold), text)]
+        with self._glyphs_lock:
+            glyphs = self._glyphs_of(bold)
+            runs = glyphs.runs(text)
+        return [(self._run_font(glyphs.paths, index, size, bold), piece) for index, piece in runs]
+
+    def draws(self, char: str) -> bool:
+        """True when the TV's fonts, regular and bold, have a glyph for ``char`` (else it
+        would be drawn as a box). Safe from any thread."""
+        with self._glyphs_lock:
+            return self._glyphs_of(False).draws(char) and self._glyphs_of(True).draws(char)
+
+    def _glyphs_of(self, bold: bool) -> Glyphs:
+        """The regular or bold ``Glyphs`` (lock held)."""
         glyphs = self._glyphs.get(bold)
         if glyphs is None:
             glyphs = self._glyphs[bold] = Glyphs(tv_fonts(bold, self.fallbacks))
-        return [
-            (self._run_font(glyphs.paths, index, size, bold), piece)
-            for index, piece in glyphs.runs(text)
-        ]
+        return glyphs
 
     def _run_font(self, paths: list[Path], index: int, size: int, bold: bool) -> pygame.font.Font:
         """Font ``index`` of ``paths`` at ``size``: DejaVu, the emoji font (as it is) or a

@@ -14,6 +14,7 @@ from host.i18n import Catalog
 from host.names import MAX_NAME_LENGTH, MAX_NAME_WIDTH, clean_name, display_width
 from host.rules import game_moves
 from host.tv.shown_names import TvLetters
+from host.tv.theme import Theme
 from tests.api.cuckoo_http_client import wait_until
 from tests.phone.helpers import Phone, hold_action_answers, is_action_answer, shown, wait_held
 from tests.phone.test_phone_game import seat_three
@@ -305,7 +306,7 @@ def test_playtest_cjk_a_name_the_tv_cannot_show_is_said_on_the_phone(
     says which letters the TV cannot show and what to do, where it says other join errors, in
     its language; no seat is taken and the name stays typed, to be changed."""
     server = live_server()
-    server.session.check_names_with(TvLetters())
+    server.session.check_names_with(TvLetters(Theme()))
     phone = phone_factory("Pixel 7", "fr-FR")
     phone.open(f"{server.url}/?room=TEST")
     phone.page.fill("#name-input", "李小龍")

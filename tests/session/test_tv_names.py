@@ -17,6 +17,7 @@ import pytest
 from host.i18n import Catalog
 from host.session import NameNotShown, SessionError
 from host.tv.shown_names import TvLetters
+from host.tv.theme import Theme
 from phone_web import create_app
 
 CATALOG = Catalog.load()
@@ -26,7 +27,7 @@ def test_playtest_cjk_a_name_the_tv_cannot_show_is_refused_and_changes_nothing(
     make_session: Any, tmp_path: Path
 ) -> None:
     session = make_session(saved=True)
-    session.check_names_with(TvLetters())
+    session.check_names_with(TvLetters(Theme()))
     session.join("Ana", "TEST")
     before, saved = session.view(None), (tmp_path / "state.json").read_bytes()
     with pytest.raises(NameNotShown) as refusal:
@@ -40,7 +41,7 @@ def test_playtest_cjk_a_name_the_tv_cannot_show_is_refused_and_changes_nothing(
 
 def test_playtest_cjk_the_checks_before_it_still_come_first(session: Any) -> None:
     """PHONE_API.md's order: a wrong room is bad_room, whatever the name."""
-    session.check_names_with(TvLetters())
+    session.check_names_with(TvLetters(Theme()))
     with pytest.raises(SessionError) as refusal:
         session.join("李小龍", "NOPE")
     assert refusal.value.code == "bad_room"
@@ -54,7 +55,7 @@ def test_playtest_cjk_a_headless_party_takes_any_name(session: Any, name: str) -
 
 @pytest.mark.parametrize("lang", ["en", "fr", "it"])
 def test_playtest_cjk_the_api_says_which_letters_and_what_to_do(session: Any, lang: str) -> None:
-    session.check_names_with(TvLetters())
+    session.check_names_with(TvLetters(Theme()))
     client = create_app(session).test_client()
     answer = client.post(
         "/api/join", json={"name": "Ana 李", "room": "TEST"}, headers={"Accept-Language": lang}

@@ -22,7 +22,7 @@ from host.tv.fallback_fonts import (
     font_has_glyph,
     system_candidates,
 )
-from host.tv.glyphs import Glyphs, emoji_font_path
+from host.tv.glyphs import emoji_font_path
 from host.tv.shown_names import TvLetters
 from host.tv.theme import Theme, font_path, tv_fonts
 
@@ -93,10 +93,8 @@ def test_playtest_cjk_the_tv_draws_a_cjk_name_with_the_computers_font() -> None:
     fallbacks = find_fallback_fonts()
     if not fallbacks:
         pytest.skip("no CJK font on this computer (apt install fonts-noto-cjk)")
-    pygame.font.init()
-    glyphs = Glyphs(tv_fonts(False, fallbacks))
-    assert all(glyphs.draws(char) for char in "李小龍さ민")
     theme = Theme(fallbacks=fallbacks)
+    assert all(theme.draws(char) for char in "李小龍さ민")
     drawn = [pygame.image.tobytes(theme.text(name, 40), "RGBA") for name in ("李小龍", "王小明")]
     assert drawn[0] != drawn[1]
-    assert TvLetters(fallbacks)("李小龍") == ""  # and the party lets the name in
+    assert TvLetters(theme)("李小龍") == ""  # and the party lets the name in

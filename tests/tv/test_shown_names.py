@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import pytest
 
-from host.tv.glyphs import Glyphs
 from host.tv.shown_names import TvLetters, needs_shaping
-from host.tv.theme import tv_fonts
+from host.tv.theme import Theme
 
 
 @pytest.fixture(scope="module")
 def unshown() -> TvLetters:
-    return TvLetters()  # DejaVu Sans and the emoji font, as on a computer without a CJK font
+    # DejaVu Sans and the emoji font, as on a computer without a CJK font
+    return TvLetters(Theme())
 
 
 def test_playtest_cjk_a_name_no_font_has_is_named_whole(unshown: TvLetters) -> None:
@@ -48,7 +48,7 @@ def test_playtest_cjk_right_to_left_names_are_not_shown_though_dejavu_has_the_le
     unshown: TvLetters, name: str
 ) -> None:
     """DejaVu has these glyphs, yet the TV drew Arabic unjoined and both backwards."""
-    assert all(Glyphs(tv_fonts()).draws(char) for char in name)
+    assert all(Theme().draws(char) for char in name)
     assert unshown(name) == name
     assert unshown(f"Ana {name}") == name
 
