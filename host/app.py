@@ -34,6 +34,7 @@ from host.session_controls import TvSettings
 from host.subscriptions import Subscription
 
 if TYPE_CHECKING:
+    from host.tv.theme import Theme
     from host.voice import Announcer
 
 log = logging.getLogger(__name__)
@@ -205,6 +206,7 @@ def _serve(
     led = None if args.headless else session.lead()
     if led is not None:
         parts.callback(session.resign)
+    theme = None if args.headless else _check_names_against_tv(session)
     server = BackgroundServer(create_app(session, catalog), args.bind, args.port).start()
     parts.callback(server.stop)
     if server.port != args.port and args.port != 0:
@@ -266,7 +268,21 @@ def _serve(
             sounds=board or None,
             settings=settings,
             led=led,
+            theme=theme,
         )
+
+
+def _check_names_against_tv(session: Session) -> Theme:
+    """With a TV: its fonts, with the computer's fonts for Chinese, Japanese and Korean names
+    (found once), and from now on the session refuses a name the TV cannot show with them
+    (``host/tv/shown_names.py``). Before the server opens, so no join slips past the check."""
+    from host.tv.fallback_fonts import find_fallback_fonts
+    from host.tv.shown_names import TvLetters
+    from host.tv.theme import Theme
+
+    theme = Theme(fallbacks=find_fallback_fonts())
+    session.check_names_with(TvLetters(theme))
+    return theme
 
 
 def join_announcer(catalog: Catalog, lang: str, out: TextIO) -> Callable[[JoinLink], None]:

@@ -31,6 +31,7 @@ from host.network import default_route_address, lan_address, port_is_free
 from host.one_party import RunningParty, running_party
 from host.persistence import default_state_path
 from host.system import Probe, probe_audio, probe_display
+from host.tv.fallback_fonts import find_fallback_fonts
 
 #: The libraries the party imports, by distribution name.
 LIBRARIES: tuple[str, ...] = ("pygame", "pyttsx3", "flask", "waitress", "qrcode", "platformdirs")
@@ -68,6 +69,8 @@ class Machine:
     firewall: Callable[[str], str | None] = field(default=lambda system: firewall_state(system))
     running: Callable[[Path], RunningParty | None] = running_party
     """The party running on a save, if one is (it only looks: the lock stays as it was)."""
+    cjk_fonts: Callable[[], list[Path]] = find_fallback_fonts
+    """The computer's fonts the TV would draw Chinese, Japanese and Korean names with."""
 
 
 def firewall_state(system: str) -> str | None:
@@ -134,6 +137,8 @@ def _screen_and_sound(machine: Machine, t: Callable[..., str]) -> list[Finding]:
         if display.available
         else Finding(WARN, t("doctor.display_none"), t("doctor.display_hint"))
     )
+    if display.available:  # a headless party takes any name
+        found.append(_cjk_names(machine, t))
     audio = machine.audio()
     found.append(
         Finding(OK, t("doctor.audio_ok", detail=_sound_format(audio, t)))
@@ -148,6 +153,17 @@ def _screen_and_sound(machine: Machine, t: Callable[..., str]) -> list[Finding]:
                 Finding(WARN, t("doctor.voice_none", reason=str(error)), t("doctor.voice_hint"))
             )
     return found
+
+
+def _cjk_names(machine: Machine, t: Callable[..., str]) -> Finding:
+    """Whether the TV can draw Chinese, Japanese and Korean names: without a CJK font on the
+    computer, the party refuses them at the join (``host/tv/shown_names.py``)."""
+    fonts = machine.cjk_fonts()
+    if fonts:
+        return Finding(OK, t("doctor.cjk_ok", font=", ".join(path.name for path in fonts)))
+    system = _system(machine.platform)
+    hint = t("doctor.cjk_hint_linux" if system == "linux" else "doctor.cjk_hint")
+    return Finding(WARN, t("doctor.cjk_none"), hint)
 
 
 def _network(

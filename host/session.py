@@ -79,6 +79,20 @@ class SessionError(Exception):
         self.code = code
 
 
+#: The TV's check of a name: the letters it cannot show ("" when it shows them all). The
+#: party builds it from the TV's fonts (``host/tv/shown_names.py``); the session only asks it.
+UnshownLetters = Callable[[str], str]
+
+
+class NameNotShown(SessionError):
+    """``bad_name`` for a name the TV cannot draw: ``letters`` are the ones it cannot show
+    (the phone says them, and what to do)."""
+
+    def __init__(self, letters: str) -> None:
+        super().__init__("bad_name", f"the TV cannot show {letters!r}")
+        self.letters = letters
+
+
 @dataclass(frozen=True)
 class JoinResult:
     player_id: str
@@ -151,6 +165,7 @@ class Session(HostControls):
         self.phones_first = PhonesFirst()
         """The server marks the phones' requests here; the TV's drawing gives way to them."""
         self.tutorial_asks = 0
+        self._unshown_letters: UnshownLetters | None = None
         self._standings = Standings()
         # The TV leads (host/pacing.py): phones see only what a running TV has shown.
         self._pacer = Pacer(stall_seconds=tv_stall_seconds)
@@ -360,6 +375,12 @@ class Session(HostControls):
 
     # ----------------------------------------------------------------- lobby
 
+    def check_names_with(self, unshown_letters: UnshownLetters | None) -> None:
+        """From now on a name the TV cannot draw is refused at the join (None: any name, as
+        a headless party has no TV to draw it). Set by the party when it builds the TV."""
+        with self._lock:
+            self._unshown_letters = unshown_letters
+
     def join(self, name: Any, room: Any) -> JoinResult:
         """Seat a person (R1): validated name, right room; waiting if a game is running."""
         with self._lock:
@@ -367,6 +388,11 @@ class Session(HostControls):
             if not isinstance(room, str) or room.strip().upper() != self.room:
                 raise SessionError("bad_room", "no such room")
             clean = clean_name(name)
+            if self._unshown_letters is not None:
+                letters = self._unshown_letters(clean)
+                if letters:
+                    log.info("join refused: the TV cannot show %r", letters)
+                    raise NameNotShown(letters)
             result = self._seat(clean, bot=False)
             if self._pending_bots and not self._bots:
                 # Bots sit down right after the first person, so a person is the VIP.

@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from host.i18n import Catalog, best_language
 from host.rules import Status, View
-from host.session import Session, SessionError
+from host.session import NameNotShown, Session, SessionError
 from host.session_controls import BadControlFields, control_fields
 from host.stream_sink import SINK_KEY
 from phone_web.limits import GuessLimiter
@@ -32,6 +32,12 @@ class JoinAnswer(TypedDict):
     player_id: str
     token: str
     status: Status
+
+
+class NameNotShownDetail(TypedDict):
+    """What ``bad_name`` adds for a name the TV cannot draw: the letters it cannot show."""
+
+    letters: str
 
 
 class OkAnswer(TypedDict):
@@ -85,8 +91,13 @@ def _session() -> Session:
     return current_app.extensions["cuckoo_session"]  # type: ignore[no-any-return]
 
 
-def error_response(code: str, retry_after: int = 0) -> Response:
-    """``{"error": code, "message": text}`` in the caller's language, with the right status."""
+def error_response(
+    code: str, retry_after: int = 0, *, detail: NameNotShownDetail | None = None
+) -> Response:
+    """``{"error": code, "message": text}`` in the caller's language, with the right status.
+
+    ``detail``: for a name the TV cannot show, its ``letters`` go in the answer too and the
+    message says them (PHONE_API.md's ``bad_name``)."""
     code = _SESSION_ALIASES.get(code, code)
     status = ERROR_STATUS.get(code, 400)
     catalog: Catalog = current_app.extensions["cuckoo_catalog"]
@@ -96,8 +107,14 @@ def error_response(code: str, retry_after: int = 0) -> Response:
         if f"cli.error_{code}" in catalog.keys(lang)
         else "cli.error_bad_request"
     )
+    body: dict[str, str] = {"error": code, "message": catalog.t(lang, key)}
+    if detail is not None:
+        # Isolated (U+2068…U+2069): an Arabic name must not carry the full stop along.
+        letters = f"\u2068{detail['letters']}\u2069"
+        body["message"] = catalog.t(lang, "cli.error_name_not_shown", letters=letters)
+        body["letters"] = detail["letters"]
     response = current_app.response_class(
-        json.dumps({"error": code, "message": catalog.t(lang, key)}, ensure_ascii=False),
+        json.dumps(body, ensure_ascii=False),
         status=status,
         mimetype="application/json",
     )
@@ -117,6 +134,8 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(SessionError)
     def _session_error(error: SessionError) -> Response:
+        if isinstance(error, NameNotShown):
+            return error_response(error.code, detail={"letters": error.letters})
         return error_response(error.code)
 
     @app.errorhandler(HTTPException)

@@ -13,6 +13,7 @@ import pytest
 
 from host.cli import build_parser
 from host.doctor import Machine, run_doctor_command
+from host.i18n import Catalog
 from host.one_party import PartyLock, PartyRunning, RunningParty, lock_path
 from host.system import Probe
 from tests.host_process import HostProcess
@@ -34,6 +35,7 @@ def healthy(tmp_path: Path) -> Machine:
         port_free=lambda bind, port: True,
         version=lambda name: "1.0",
         firewall=lambda system: None,
+        cjk_fonts=lambda: [Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")],
     )
 
 
@@ -83,6 +85,41 @@ def test_missing_screen_sound_and_voice_only_warn(tmp_path: Path) -> None:
     assert "! No screen found: the party will run headless" in text
     assert "! No sound output (ALSA: no device)" in text
     assert "! No voice (pyttsx3 could not start): captions only" in text
+
+
+@pytest.mark.parametrize(
+    ("system", "lang", "hint"),
+    [
+        ("linux", "en", "sudo apt install fonts-noto-cjk"),
+        ("linux", "fr", "sudo apt install fonts-noto-cjk"),
+        ("darwin", "en", "Noto Sans CJK"),
+        ("win32", "it", "Noto Sans CJK"),
+    ],
+)
+def test_playtest_cjk_no_font_for_cjk_names_warns_with_how_to_add_one(
+    tmp_path: Path, system: str, lang: str, hint: str
+) -> None:
+    """Play-test finding ("李小龍" drawn as boxes): without a CJK font the party refuses such
+    names at the join; the doctor says so before the guests come, and how to add one."""
+    machine = replace(healthy(tmp_path), platform=system, cjk_fonts=list)
+    code, text = run(machine, tmp_path, lang)
+    assert code == 0
+    assert f"! {Catalog.load().t(lang, 'doctor.cjk_none')}" in text and hint in text
+
+
+def test_playtest_cjk_the_font_for_cjk_names_is_named(tmp_path: Path) -> None:
+    _, text = run(healthy(tmp_path), tmp_path)
+    assert (
+        "✓ Chinese, Japanese and Korean names: the TV draws them with NotoSansCJK-Regular.ttc"
+        in text
+    )
+
+
+def test_playtest_cjk_headless_says_nothing_of_cjk_fonts(tmp_path: Path) -> None:
+    """No screen: the party runs headless and takes any name."""
+    machine = replace(healthy(tmp_path), display=lambda: Probe(False, "offscreen"), cjk_fonts=list)
+    _, text = run(machine, tmp_path)
+    assert "Chinese" not in text
 
 
 def test_busy_port_warns_with_a_way_out(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from host.i18n import Catalog
     from host.join_address import JoinLink
     from host.tv.app import Sounds, Subscription, TableHost, Voice
+    from host.tv.theme import Theme
 
 
 def run_tv(
@@ -31,12 +32,15 @@ def run_tv(
     sounds: Sounds | None = None,
     settings: Path | None = None,
     led: Subscription | None = None,
+    theme: Theme | None = None,
 ) -> None:
     """Show the party until the host quits (Esc/Q, confirmed) or closes the window.
 
     ``settings``: where the TV remembers the language chosen with L (``host.tv.settings``);
     ``led``: the public stream of ``session.lead()`` if the party took the lead already;
-    ``join``: the join address as it moves (``host/join_address.py``), else ``join_url``.
+    ``join``: the join address as it moves (``host/join_address.py``), else ``join_url``;
+    ``theme``: the TV's fonts, built by the party with the computer's CJK fonts, and shared with
+    the join's check of names (``host/tv/shown_names.py``).
     """
     from host.tv.allocator import map_big_blocks
     from host.tv.app import TVApp, open_window
@@ -62,6 +66,7 @@ def run_tv(
             sounds=sounds,
             on_language=remember,
             led=led,
+            theme=theme,
         )
         try:
             app.run(screen=screen)

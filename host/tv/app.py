@@ -148,6 +148,7 @@ class TVApp:
         sounds: Sounds | None = None,
         on_language: Callable[[str], None] | None = None,
         led: Subscription | None = None,
+        theme: Theme | None = None,
     ) -> None:
         self.session = session
         self.on_language = on_language  # e.g. remember L's choice for the next start
@@ -160,7 +161,7 @@ class TVApp:
         self.sounds = sounds
         self._cues = CueTrack(sounds) if sounds is not None else None
         self._music: str | None = None
-        theme_ = Theme()
+        theme_ = theme or Theme()  # the party's has the computer's CJK fonts, if any
         self.props = Props(
             theme_, CardPainter(theme_), catalog, lang, join_url, list(house_rules or [])
         )

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 import unicodedata
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
@@ -71,14 +73,30 @@ def font_path(bold: bool = False) -> Path:
     return Path(str(resources.files("assets") / "fonts" / name))
 
 
-class Theme:
-    """Fonts by size and a cache of rendered text surfaces bounded by their pixel bytes."""
+def tv_fonts(bold: bool = False, fallbacks: Sequence[Path] = ()) -> list[Path]:
+    """The font files the TV draws text with, first preferred: DejaVu Sans, the bundled emoji
+    font, then ``fallbacks`` (the computer's own CJK fonts, ``host/tv/fallback_fonts.py``)."""
+    return [font_path(bold), emoji_font_path(), *fallbacks]
 
-    def __init__(self, text_budget: int = TEXT_BUDGET) -> None:
+
+class Theme:
+    """Fonts by size and a cache of rendered text surfaces bounded by their pixel bytes.
+
+    ``fallbacks``: font files of the computer's for what the bundled fonts lack (Chinese,
+    Japanese and Korean names), found once at start; drawn after DejaVu and the emoji font.
+    ``draws`` may be asked from another thread (a join, ``host/tv/shown_names.py``).
+    """
+
+    def __init__(self, text_budget: int = TEXT_BUDGET, fallbacks: Sequence[Path] = ()) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
+        self.fallbacks = list(fallbacks)
+        # Every question to pygame.freetype goes through this lock: its one FreeType cache
+        # is not thread-safe (it opens faces with the GIL released), and a join asks ``draws``
+        # on a server thread while the TV measures its texts.
+        self._glyphs_lock = threading.Lock()
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
-        self._emoji_fonts: dict[int, pygame.font.Font] = {}
+        self._other_fonts: dict[tuple[Path, int, bool], pygame.font.Font] = {}
         self.texts = SurfaceCache(text_budget)  # keyed by (text, size, colour, bold)
         self._fitted: dict[tuple[str, int, int, bool, int], tuple[str, int]] = {}
         self._wrapped: dict[
@@ -96,21 +114,39 @@ class Theme:
         """The text cut into pieces, each with the font that has its characters."""
         if text.isascii():
             return [(self.font(size, bold), text)]
+        with self._glyphs_lock:
+            glyphs = self._glyphs_of(bold)
+            runs = glyphs.runs(text)
+        return [(self._run_font(glyphs.paths, index, size, bold), piece) for index, piece in runs]
+
+    def draws(self, char: str) -> bool:
+        """True when the TV's fonts, regular and bold, have a glyph for ``char`` (else it
+        would be drawn as a box). Safe from any thread."""
+        with self._glyphs_lock:
+            return self._glyphs_of(False).draws(char) and self._glyphs_of(True).draws(char)
+
+    def _glyphs_of(self, bold: bool) -> Glyphs:
+        """The regular or bold ``Glyphs`` (lock held)."""
         glyphs = self._glyphs.get(bold)
         if glyphs is None:
-            glyphs = self._glyphs[bold] = Glyphs([font_path(bold), emoji_font_path()])
-        return [
-            (self.font(size, bold) if index == 0 else self._emoji_font(size), piece)
-            for index, piece in glyphs.runs(text)
-        ]
+            glyphs = self._glyphs[bold] = Glyphs(tv_fonts(bold, self.fallbacks))
+        return glyphs
 
-    def _emoji_font(self, size: int) -> pygame.font.Font:
-        if size not in self._emoji_fonts:
-            self._emoji_fonts[size] = pygame.font.Font(str(emoji_font_path()), size)
-        return self._emoji_fonts[size]
+    def _run_font(self, paths: list[Path], index: int, size: int, bold: bool) -> pygame.font.Font:
+        """Font ``index`` of ``paths`` at ``size``: DejaVu, the emoji font (as it is) or a
+        fallback, emboldened where the text is bold (CJK fonts seldom come in bold)."""
+        if index == 0:
+            return self.font(size, bold)
+        embolden = bold and paths[index] in self.fallbacks
+        key = (paths[index], size, embolden)
+        if key not in self._other_fonts:
+            font = self._other_fonts[key] = pygame.font.Font(str(paths[index]), size)
+            font.set_bold(embolden)
+        return self._other_fonts[key]
 
     def _render_runs(self, text: str, size: int, colour: Colour, bold: bool) -> pygame.Surface:
-        """``text`` drawn run by run: DejaVu where it has the glyphs, the emoji font elsewhere."""
+        """``text`` drawn run by run: DejaVu where it has the glyphs, the emoji font or a
+        fallback elsewhere."""
         runs = self._runs(text, size, bold)
         if len(runs) == 1:
             return runs[0][0].render(runs[0][1], True, colour)
@@ -310,4 +346,5 @@ __all__ = [
     "Theme",
     "font_path",
     "player_colour",
+    "tv_fonts",
 ]

@@ -323,6 +323,10 @@
         /* last week's QR, a code misread: ask for the code on the TV, the name kept */
         showScreen("room-form");
         setText(byId("room-error"), t("err_bad_room"));
+      } else if (answer.letters) {
+        /* bad_name for letters the TV cannot draw: say which, isolated so that an Arabic
+         * name does not carry the sentence's full stop along */
+        error.textContent = t("err_name_not_shown", { letters: "\u2068" + answer.letters + "\u2069" });
       } else {
         error.textContent = t(messages["err_" + answer.error] ? "err_" + answer.error : "err_other");
       }

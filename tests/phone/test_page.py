@@ -49,8 +49,9 @@ STATIC = Path(__file__).resolve().parents[2] / "phone_web" / "static"
 #: host frozen for 10-20 s lost it and cried Wi-Fi), the host's wait for an answer told to
 #: the page, 177 B: 14 874; 14 884 until H4's clock keeps back the smaller of the last two
 #: round trips, not one held up by a frozen host, 21 B: 14 895; 14 905 until a replaced tab
-#: hides its whole stale table, not only its buttons, 12 B: 14 907.)
-BUDGET_BYTES = 14_917
+#: hides its whole stale table, not only its buttons, 12 B: 14 907; 14 917 until a name the TV
+#: cannot show ("李小龍" with no CJK font) is said with its letters, 88 B: 14 995.)
+BUDGET_BYTES = 15_005
 
 
 class Tags(HTMLParser):

@@ -13,6 +13,8 @@ from typing import Any
 from host.i18n import Catalog
 from host.names import MAX_NAME_LENGTH, MAX_NAME_WIDTH, clean_name, display_width
 from host.rules import game_moves
+from host.tv.shown_names import TvLetters
+from host.tv.theme import Theme
 from tests.api.cuckoo_http_client import wait_until
 from tests.phone.helpers import Phone, hold_action_answers, is_action_answer, shown, wait_held
 from tests.phone.test_phone_game import seat_three
@@ -294,6 +296,28 @@ def test_join_errors_are_clear_and_change_nothing(live_server: Any, phone_factor
         session.join(f"P{number}", "TEST")
     try_join(f"{server.url}/?room=TEST", "Ana", "table_full")
     assert len(session.view(None)["players"]) == 10
+    assert phone.page.evaluate("() => localStorage.length") == 0
+
+
+def test_playtest_cjk_a_name_the_tv_cannot_show_is_said_on_the_phone(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Play-test finding: "李小龍" joined and the TV drew boxes. With the TV's check, the phone
+    says which letters the TV cannot show and what to do, where it says other join errors, in
+    its language; no seat is taken and the name stays typed, to be changed."""
+    server = live_server()
+    server.session.check_names_with(TvLetters(Theme()))
+    phone = phone_factory("Pixel 7", "fr-FR")
+    phone.open(f"{server.url}/?room=TEST")
+    phone.page.fill("#name-input", "李小龍")
+    phone.page.locator("#join-button").tap()
+    said = CATALOG.t("fr", "phone.err_name_not_shown", letters="\u2068李小龍\u2069")
+    phone.page.wait_for_function(
+        "e => document.getElementById('join-error').textContent === e", arg=said
+    )
+    assert phone.page.is_hidden("#game")
+    assert phone.page.input_value("#name-input") == "李小龍"
+    assert server.session.view(None)["players"] == []
     assert phone.page.evaluate("() => localStorage.length") == 0
 
 

@@ -1,0 +1,69 @@
+"""Play-test finding: "李小龍" joined and the TV drew empty boxes. The TV's check of a name
+(``host/tv/shown_names.py``) names the letters it cannot show: those no font of the TV has,
+and those of writing systems the TV would draw wrongly (checked by eye on pygame 2.6.1:
+Arabic unjoined and backwards, Hebrew backwards, Lao's tone mark on its vowel mark).
+
+Built with the bundled fonts only (no fallbacks): nothing here depends on this machine's fonts.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from host.tv.shown_names import TvLetters, needs_shaping
+from host.tv.theme import Theme
+
+
+@pytest.fixture(scope="module")
+def unshown() -> TvLetters:
+    # DejaVu Sans and the emoji font, as on a computer without a CJK font
+    return TvLetters(Theme())
+
+
+def test_playtest_cjk_a_name_no_font_has_is_named_whole(unshown: TvLetters) -> None:
+    assert unshown("李小龍") == "李小龍"
+    assert unshown("さくら") == "さくら"
+    assert unshown("민준") == "민준"
+
+
+def test_playtest_cjk_only_the_letters_the_tv_cannot_show_are_named(unshown: TvLetters) -> None:
+    assert unshown("Ana 李") == "李"
+    assert unshown("李 Lee 龍") == "李 龍"  # as they stand in the name, runs apart
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Дмитрий", "Σωκράτης", "Արամ", "ნინო", "Zoë ★♠", "🎉 Zed", "👍🏽 Bo", "🇫🇷 Zoé", "❤️ Ana"],
+)
+def test_playtest_cjk_scripts_the_tv_draws_well_are_all_shown(
+    unshown: TvLetters, name: str
+) -> None:
+    """Cyrillic, Greek, Armenian and Georgian need no shaping and DejaVu has them; emoji
+    are the emoji font's."""
+    assert unshown(name) == ""
+
+
+@pytest.mark.parametrize("name", ["محمد", "דוד"], ids=["arabic", "hebrew"])
+def test_playtest_cjk_right_to_left_names_are_not_shown_though_dejavu_has_the_letters(
+    unshown: TvLetters, name: str
+) -> None:
+    """DejaVu has these glyphs, yet the TV drew Arabic unjoined and both backwards."""
+    assert all(Theme().draws(char) for char in name)
+    assert unshown(name) == name
+    assert unshown(f"Ana {name}") == name
+
+
+@pytest.mark.parametrize(
+    "name", ["रवि", "สมชาย", "ສົມ", "தமிழ்"], ids=["devanagari", "thai", "lao", "tamil"]
+)
+def test_playtest_cjk_scripts_that_need_shaping_are_not_shown(
+    unshown: TvLetters, name: str
+) -> None:
+    """Refused even where a font has the glyphs (DejaVu has Lao's): the TV would set the
+    letters side by side, unshaped."""
+    assert all(needs_shaping(char) for char in name)
+    assert unshown(name) == name
+
+
+def test_playtest_cjk_latin_and_cjk_need_no_shaping() -> None:
+    assert not any(needs_shaping(char) for char in "Zoë Дмитрий 李小龍 さくら 민준")
