@@ -19,7 +19,7 @@ from host.rules import EventDict
 from host.tv import theme
 from host.tv.layout import (
     BANNER_Y,
-    PILE_NAME_REACH,
+    PILE_NAME_DROP,
     READABLE_SIZE,
     SUBTITLE_Y,
     TABLE_CENTRE,
@@ -30,6 +30,7 @@ from host.tv.layout import (
     ease,
     free_width,
     lerp,
+    pile_name_room,
     stock_spot,
 )
 from host.tv.scene import Props
@@ -114,16 +115,24 @@ def label(surface: pygame.Surface, props: Props, text: str, at: tuple[float, flo
 
 
 def pile_name(
-    surface: pygame.Surface, props: Props, text: str, at: tuple[float, float]
+    surface: pygame.Surface,
+    props: Props,
+    text: str,
+    pile: tuple[float, float],
+    spots: Iterable[SeatSpot],
 ) -> pygame.Rect:
     """A pile's name under it ("Stock", "Discard"), read from the sofa like the trail: at
     ``READABLE_SIZE`` in ``TRAIL_INK`` (round 37's play-test: grey 22 px text, 3.8:1 on the
-    felt), shrunk only where it is wider than its room (``layout.pile_name_boxes``: French
-    "Défausse")."""
+    felt). A name wider than the room kept for it (French "Défausse") takes the felt beside
+    it that the seats leave (``layout.pile_name_room``), moved off its pile's centre if it
+    must; only a name wider than all of it shrinks."""
+    left, right = pile_name_room(spots, pile)
     image = props.theme.fitted_text(
-        text, READABLE_SIZE, 2 * PILE_NAME_REACH, theme.TRAIL_INK, min_size=PILE_NAME_MIN_SIZE
+        text, READABLE_SIZE, int(right - left), theme.TRAIL_INK, min_size=PILE_NAME_MIN_SIZE
     )
-    rect = image.get_rect(center=point(at))
+    half = image.get_width() / 2
+    x = min(max(pile[0], left + half), right - half)
+    rect = image.get_rect(center=point((x, pile[1] + PILE_NAME_DROP)))
     surface.blit(image, rect)
     return rect
 

@@ -19,7 +19,6 @@ from host.rules.contract import RevealEvent
 from host.tv import theme
 from host.tv.cards import card_size
 from host.tv.layout import (
-    PILE_NAME_DROP,
     READABLE_SIZE,
     SUBTITLE_Y,
     TABLE_CENTRE,
@@ -564,11 +563,10 @@ class TableScene:
         stage = self.stage
         if stage.phase not in ("turns", "reveal"):
             return
-        sx, sy = stock_spot()
-        pile_name(surface, self.props, self.props.t("stock"), (sx, sy + PILE_NAME_DROP))
+        spots = list(self.seating()[0].values())
+        pile_name(surface, self.props, self.props.t("stock"), stock_spot(), spots)
         if stage.discard_count:
-            dx, dy = discard_spot()
-            pile_name(surface, self.props, self.props.t("discard"), (dx, dy + PILE_NAME_DROP))
+            pile_name(surface, self.props, self.props.t("discard"), discard_spot(), spots)
 
     def _draw_countdown(self, surface: pygame.Surface, spot: SeatSpot, left: float) -> pygame.Rect:
         """H4: a bar under the current player's plate that empties as their time runs out.

@@ -18,7 +18,16 @@ import pytest
 from host.i18n import Catalog
 from host.tv import theme
 from host.tv.app import TVApp
-from host.tv.layout import READABLE_SIZE, TAG_LIFT, pile_name_boxes, readable_height
+from host.tv.layout import (
+    PILE_NAME_DROP,
+    PILE_NAME_HALF_HEIGHT,
+    READABLE_SIZE,
+    TAG_HEIGHT,
+    TAG_LIFT,
+    discard_spot,
+    readable_height,
+    stock_spot,
+)
 from host.tv.lobby import PLAYERS_X
 from host.tv.seats import GREY_PLATE, card_rect, plate_rect
 from host.tv.trail import trail_room
@@ -304,59 +313,91 @@ def _light(pixel: pygame.Color) -> bool:
     return min(pixel.r, pixel.g, pixel.b) >= 120
 
 
-@pytest.mark.parametrize("count", [5, 10])
+#: More guests for a table of 10 (with the five of ``_trail_app``).
+NAMES_10 = ("Björn", "Maëlle", "Gianni", "Ada", "Lou")
+#: Five guests, and ten with long names (plates of two lines on 9 and 10 seats).
+NAMES_5 = ("Ana", "Chloé", "Niccolò", "François", "Zoë")
+LONG_NAMES_10 = ("Jean-Christophe", "Marie-Éléonore", *NAMES_5, "Björn", "Maëlle", "Gianni")
+#: How far either side of its pile a pile's name is measured (French "Défausse" is 131 px).
+PILE_NAME_SEEN = 75
+
+
+@pytest.mark.parametrize(
+    ("count", "lang", "long"),
+    [(5, "en", False), (10, "en", False), (5, "fr", False), (10, "fr", False), (10, "fr", True)],
+)
 def test_round37_the_pile_names_are_readable_and_stand_out_on_the_felt(
-    catalog: Catalog, count: int
+    catalog: Catalog, count: int, lang: str, long: bool
 ) -> None:
     """ "Stock" and "Discard" have capitals at least ``readable_height`` (1080p and 720p) and a
-    WCAG contrast of 4.5:1 on the felt: they were grey 22 px text, 3.8:1."""
-    names = ("Ana", "Chloé", "Niccolò", "François", "Zoë", *NAMES_10)[:count]
+    WCAG contrast of 4.5:1 on the felt: they were grey 22 px text, 3.8:1. French "Pioche" and
+    "Défausse" too, on 5 and 10 seats: "Défausse", wider than the room kept under its pile,
+    was 24 px (capitals 17 px); it now takes the felt beside that room."""
+    names = (LONG_NAMES_10 if long else (*NAMES_5, *NAMES_10))[:count]
     players = [player(i, name=name) for i, name in enumerate(names)]
-    app = _app(catalog, view("turns", players, dealer=f"p{count - 1}", discard_count=1))
+    app = _app(catalog, view("turns", players, dealer=f"p{count - 1}", discard_count=1), lang)
     frames = _frames(app)
-    for left, top, right, bottom in pile_name_boxes():
-        box = pygame.Rect(round(left), round(top), round(right - left), round(bottom - top))
+    for x, y in (stock_spot(), discard_spot()):
+        box = pygame.Rect(
+            round(x) - PILE_NAME_SEEN,
+            round(y) + PILE_NAME_DROP - PILE_NAME_HALF_HEIGHT,
+            2 * PILE_NAME_SEEN,
+            2 * PILE_NAME_HALF_HEIGHT,
+        )
         assert contrast_ratio(_core_colour(frames[1.0], box, _light), theme.FELT) >= 4.5
         for scale, frame in frames.items():
             area = _scaled(box, scale)
             ((top_row, height),) = _ink_rows(frame, area, _light)
             capital = _lead_height(frame, area, top_row, height, _light)
-            assert capital is not None and capital >= readable_height(1080 * scale), (scale, box)
+            floor = readable_height(1080 * scale)
+            assert capital is not None and capital >= floor, (lang, scale, x, capital)
 
 
-#: More guests for a table of 10 (with the five of ``_trail_app``).
-NAMES_10 = ("Björn", "Maëlle", "Gianni", "Ada", "Lou")
-
-
-#: A seat's tag box (``host/tv/seats.py``), and the most it may stand above the card.
+#: A seat's tag box (``host/tv/seats.py``).
 TAG_BOX = (20, 24, 30)
-TAG_ROOM = 44
 #: The lobby's list of players starts under its title ("10 players").
 LIST_TOP = 262
 
 
 def _tag_area(app: TVApp, seat_id: str) -> pygame.Rect:
-    """Where a seat's tag lies: above its card, as wide as the seat."""
+    """Where a seat's tag lies: above its card, as wide as the seat, as high as a readable
+    tag's box (a seat stacked above on 10 seats is just higher)."""
     spot = app.table.seating()[0][seat_id]
     bottom = card_rect(spot).top - TAG_LIFT
     width = plate_rect(spot).width + 28
-    return pygame.Rect(round(spot.x - width / 2), bottom - TAG_ROOM, width, TAG_ROOM)
+    return pygame.Rect(round(spot.x - width / 2), bottom - TAG_HEIGHT, width, TAG_HEIGHT)
 
 
-def test_round37_seat_tags_are_readable_and_stand_out(catalog: Catalog) -> None:
-    """On five seats, the tags "computer", "out" and "away" are drawn at least as high as at
-    ``READABLE_SIZE`` (1080p and 720p; they were 20 px), each with a WCAG contrast of 4.5:1
-    or more on its box."""
+@pytest.mark.parametrize(
+    ("count", "lang", "long"),
+    [(5, "en", False), (5, "fr", False), (10, "en", False), (10, "fr", True), (10, "it", True)],
+)
+def test_round37_seat_tags_are_readable_and_stand_out(
+    catalog: Catalog, count: int, lang: str, long: bool
+) -> None:
+    """The tags "computer", "out", "away" and the one of a guest waiting for the next game
+    are drawn at least as high as at ``READABLE_SIZE`` (1080p and 720p), each with a WCAG
+    contrast of 4.5:1 or more on its box: they were 20 px; on 10 seats 18 px (17 with names in
+    two lines), and French and Italian "next game" ("prochaine partie", "prossima partita")
+    shrank to 22-24 px to fit a seat."""
+    names = (LONG_NAMES_10 if long else (*NAMES_5, *NAMES_10))[:count]
     players = [
-        player(0),
-        player(1, bot=True),
-        player(2, status="eliminated", lives=0),
-        player(3, connected=False),
-        player(4),
+        player(0, name=names[0]),
+        player(1, name=names[1], bot=True),
+        player(2, name=names[2], status="eliminated", lives=0),
+        player(3, name=names[3], connected=False),
+        player(4, name=names[4], status="waiting"),
+        *(player(i, name=names[i]) for i in range(5, count)),
     ]
-    app = _app(catalog, view("turns", players, dealer="p4"))
+    app = _app(catalog, view("turns", players, dealer="p0"), lang)
     frames = _frames(app)
-    for seat_id, text in (("p1", "computer"), ("p2", "out"), ("p3", "away")):
+    tags = {
+        "p1": catalog.t(lang, "tv.bot"),
+        "p2": catalog.t(lang, "tv.out"),
+        "p3": catalog.t(lang, "vip.away"),
+        "p4": catalog.t(lang, "tv.waiting_tag"),
+    }
+    for seat_id, text in tags.items():
         area = _tag_area(app, seat_id)
 
         def bright(pixel: pygame.Color) -> bool:
