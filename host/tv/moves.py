@@ -227,24 +227,6 @@ def banner_fit(
     return BANNER_MIN, band_width(spots, y, BANNER_MIN), y  # shrunk further by ``banner``
 
 
-def winners_banner(
-    surface: pygame.Surface, props: Props, stage: Stage, spots: Iterable[SeatSpot] = ()
-) -> list[pygame.Rect]:
-    """R14: the sole winner, or every joint winner, in gold. Returns where they are."""
-    spots = list(spots)
-    names = [stage.name_of(w) for w in stage.winners]
-    if len(names) == 1:
-        return [
-            seated_banner(surface, props, props.t("winner", name=names[0]), 84, theme.GOLD, spots)
-        ]
-    if not names:
-        return []
-    return [
-        seated_banner(surface, props, props.t("joint_winners"), 84, theme.GOLD, spots),
-        seated_banner(surface, props, " · ".join(names), 40, theme.INK, spots, SUBTITLE_Y),
-    ]
-
-
 def confetti(surface: pygame.Surface, t: float) -> None:
     """Falling confetti computed from time alone, so any instant draws the same."""
     for k in range(90):
@@ -438,11 +420,6 @@ def _sudden_death(m: Move) -> None:
         m.mark(rect, name)
 
 
-def _game_over(m: Move) -> None:
-    if m.layer == "top":
-        m.mark(*winners_banner(m.surface, m.props, m.stage, m.spots.values()))
-
-
 def _misdeal(m: Move) -> None:
     """R16: every dealt card goes back to the stock."""
     for seat in m.stage.players:
@@ -464,7 +441,6 @@ MOVES: dict[str, Callable[[Move], None]] = {
     "reveal": _reveal,
     "eliminated": _eliminated,
     "sudden_death": _sudden_death,
-    "game_over": _game_over,
     "misdeal": _misdeal,
 }
 

@@ -18,6 +18,7 @@ from host.pacing import reveal_order as pacing_reveal_order
 from host.rules.contract import RevealEvent
 from host.tv import theme
 from host.tv.cards import card_size
+from host.tv.final import dim_table, draw_final_board
 from host.tv.layout import (
     READABLE_SIZE,
     SUBTITLE_Y,
@@ -37,7 +38,6 @@ from host.tv.moves import (
     point,
     seated_banner,
     shown_king,
-    winners_banner,
 )
 from host.tv.nameplates import NameLabel, short_name
 from host.tv.present import copy_whole
@@ -55,7 +55,7 @@ from host.tv.stage import (
 )
 from host.tv.still import Piece, StillLayer, merged, patch, restore
 from host.tv.theme import CANVAS_SIZE
-from host.tv.trail import draw_standings, draw_trail, trail_room
+from host.tv.trail import draw_trail, trail_room
 
 #: A blocking King turns face up on its holder's seat in this long.
 BLOCK_FLIP_SECONDS = 0.5
@@ -285,16 +285,26 @@ class TableScene:
             if over is not None:
                 over.append(bar)
         self.give_way()
+        game_end = stage.phase == "game_over"
+        winners = [row for row in rows if row.seat.id in stage.winners] if game_end else []
+        if game_end:  # the table recedes behind the game's end (``host/tv/final.py``) …
+            dim_table(surface, self.props)
+            for row in winners:  # … but for the winners' seats, in their gold frames
+                self._draw_row(surface, row)
         if stage.celebrating:  # over the table and under the words: the winner stays readable
             confetti(surface, stage.time - (stage.celebrating_since or 0.0))
-        if beat is not None:
+        if game_end:
+            lit = [pygame.Rect(seat_region(row.spot)) for row in winners]
+            draw_final_board(surface, self.props, stage, lit)
+            over = None  # the whole table was dimmed
+        elif beat is not None:
             marks: list[pygame.Rect] = []
             draw_move(Move(surface, self.props, stage, beat, spots, "top", marks=marks))
             if over is not None:
                 over += marks
         else:
             banners = self._draw_resting_banner(surface, list(spots.values()))
-            over = None if over is None or banners is None else over + banners
+            over = None if over is None else over + banners
         if stage.celebrating:
             over = None  # confetti fell all over the table
         self.over = over
@@ -584,9 +594,9 @@ class TableScene:
 
     def _draw_resting_banner(
         self, surface: pygame.Surface, spots: list[SeatSpot]
-    ) -> list[pygame.Rect] | None:
-        """What stays on screen between moves: the reveal's result or the winners. Returns
-        where it painted (None: the final standings, anywhere below the banners)."""
+    ) -> list[pygame.Rect]:
+        """What stays on screen between the moves of a reveal: its result and who deals next.
+        Returns where it painted. (The game's end has its own board: ``host/tv/final.py``.)"""
         stage, props = self.stage, self.props
         painted: list[pygame.Rect] = []
         if stage.phase == "reveal":
@@ -613,12 +623,6 @@ class TableScene:
                         SUBTITLE_Y,
                     )
                 )
-        elif stage.phase == "game_over":
-            winners_banner(surface, props, stage, spots)
-            y = SUBTITLE_Y + (90 if len(stage.winners) > 1 else 0)
-            seated_banner(surface, props, props.t("new_game_hint"), 32, theme.INK, spots, y)
-            draw_standings(surface, props, stage, spots, y + 44)
-            return None
         return painted
 
 

@@ -508,3 +508,70 @@ def test_round37_lobby_names_and_marks_are_readable_at_10_widest_names(
         for (_, height), text in zip(runs, texts):
             floor = _readable_span(text, colour, theme.BACKGROUND, near, 1.0)
             assert height >= floor - 1, (text, height, floor)
+
+
+# Round 37, third part: the final standings at the game's end, on their own board.
+
+#: Where the game's end is measured: under the header, above the bottom seats, where the
+#: winner (seat 0, the one lit seat) does not reach; the other seats' names are greyed.
+GAME_END_AREA = pygame.Rect(40, 60, 1840, 580)
+
+
+def _game_end(catalog: Catalog, count: int, lang: str) -> TVApp:
+    """A game won by seat 0 (2 lives left), every other player out in a round of its own."""
+    names = LONG_NAMES_10[:count]
+    players = [player(0, name=names[0], lives=2)] + [
+        player(i, name=names[i], lives=0, status="eliminated", out_round=3 + i)
+        for i in range(1, count)
+    ]
+    return _app(catalog, view("game_over", players, winners=["p0"], current=None), lang)
+
+
+def _without_cards(app: TVApp, frames: dict[float, pygame.Surface]) -> dict[float, pygame.Surface]:
+    """``frames`` with the seats' cards that show in full light blacked out: their white rims
+    are not text (a card dimmed or under the game's end board is left as it is)."""
+    clean = {scale: frame.copy() for scale, frame in frames.items()}
+    for spot in app.table.seating()[0].values():
+        card = card_rect(spot)
+        if _near(theme.CARD_FACE, 12)(frames[1.0].get_at((card.centerx, card.top + 1))):
+            for scale, frame in clean.items():
+                frame.fill((0, 0, 0), _scaled(card.inflate(8, 8), scale))
+    return clean
+
+
+@pytest.mark.parametrize(
+    ("count", "lang"), [(3, "fr"), (5, "fr"), (10, "fr"), (10, "it"), (10, "en")]
+)
+def test_round37_the_final_standings_are_readable_and_the_winner_is_the_biggest(
+    catalog: Catalog, count: int, lang: str
+) -> None:
+    """At the game's end every line of the final standings (and the new-game hint) has
+    capitals at least ``readable_height`` (1080p and 720p) and a WCAG contrast of 4.5:1 or
+    more on what lies around it; the winner's line stays the biggest text. They were 24 px
+    on 5 seats and 18-20 px on 10 (there was no room between the seats for 28 px lines)."""
+    app = _game_end(catalog, count, lang)
+    white = _near(theme.INK, 12)
+    gold = _near(theme.GOLD, 12)
+    frames = _without_cards(app, _frames(app))
+    for scale, frame in frames.items():
+        area = _scaled(GAME_END_AREA, scale)
+        lines = [run for run in _ink_rows(frame, area, white) if run[1] >= 6]
+        rows = -(-count // 2) if count > 5 else count  # two columns over five players
+        assert len(lines) >= rows + 1, (scale, lines)  # the players' lines and the hint
+        capitals = [_lead_height(frame, area, top, height, white) for top, height in lines]
+        floor = readable_height(1080 * scale)
+        assert all(c is not None and c >= floor for c in capitals), (scale, capitals, floor)
+        golden = [run for run in _ink_rows(frame, area, gold) if run[1] >= 6]
+        winner = max(_lead_height(frame, area, top, height, gold) or 0 for top, height in golden)
+        assert winner > max(c or 0 for c in capitals), (scale, winner, capitals)
+    canvas = frames[1.0]
+    ink = _core_colour(canvas, GAME_END_AREA, white)
+    for top, height in _ink_rows(canvas, GAME_END_AREA, white):
+        band = pygame.Rect(GAME_END_AREA.left, top, GAME_END_AREA.width, height)
+        counts: dict[tuple[int, int, int], int] = {}
+        for y in range(band.top, band.bottom):
+            for x in range(band.left, band.right, 3):
+                pixel = canvas.get_at((x, y))
+                counts[pixel.r, pixel.g, pixel.b] = counts.get((pixel.r, pixel.g, pixel.b), 0) + 1
+        ground = max(counts, key=lambda c: counts[c])  # what the line lies on
+        assert contrast_ratio(ink, ground) >= 4.5, (ink, ground)
