@@ -3,8 +3,9 @@ kitchen.
 
 Why a small panel: the banners say each move once, for a second. The trail lists this round's
 moves as the TV played them — who kept, who swapped with whom, who showed a King, what the
-dealer's cut did — in the top-left corner of the table, where no seat sits on small and middle
-tables (it shows as many lines as fit, the newest ones, and nothing when seats take the corner).
+dealer's cut did — in the top-left or the bottom-left corner, whichever the seats leave more
+lines in (``trail_room``; it shows as many lines as fit, the newest ones, and nothing when
+seats take both corners).
 At game over the standings (``standings``) list every player: winners first, then the others
 from the last one knocked out to the first, with the round they went out in; the game's end
 shows them on its board (``host/tv/final.py``).
@@ -18,11 +19,26 @@ import pygame
 
 from host.rules import EventDict
 from host.tv import theme
-from host.tv.layout import BANNER_Y, HEADER_HEIGHT, READABLE_SIZE, SeatSpot
+from host.tv.layout import (
+    BANNER_Y,
+    CANVAS_H,
+    CAPTION_HEIGHT,
+    HEADER_HEIGHT,
+    READABLE_SIZE,
+    SeatSpot,
+)
 from host.tv.scene import Props
 from host.tv.stage import Stage
 
+#: The trail's two corners: the top-left one, under the header and above the banners' row, and
+#: the bottom-left one, under a sudden death's cards and their names and above the caption bar.
 TRAIL_BOX = pygame.Rect(30, HEADER_HEIGHT + 56, 420, BANNER_Y - 70 - HEADER_HEIGHT - 56)
+LOW_TRAIL_BOX = pygame.Rect(30, 640, 420, CANVAS_H - CAPTION_HEIGHT - 12 - 640)
+#: How wide a corner may be: ``TRAIL_BOX``'s width, or a little less where a seat's edge would
+#: take its lines (the bottom-left corner of 9 seats).
+TRAIL_WIDTHS = (420, 390, 360)
+#: The top-left corner is kept where it holds this many lines (the title and four).
+ENOUGH_LINES = 5
 #: The trail is read from the sofa (round 37's play-test: grey 14 px text was not): its
 #: lines are never smaller than ``READABLE_SIZE``, in ``TRAIL_INK``.
 TEXT_SIZE = READABLE_SIZE
@@ -65,13 +81,40 @@ def trail_line(props: Props, stage: Stage, event: EventDict) -> str:
 
 
 def trail_room(spots: list[SeatSpot]) -> pygame.Rect:
-    """The corner left free by the seats (possibly empty)."""
-    box = TRAIL_BOX.copy()
+    """The corner the trail goes in (possibly empty): the top-left one where the seats leave
+    it ``ENOUGH_LINES``, else the one of the two they leave more lines in; each of them
+    ``TRAIL_WIDTHS`` wide, the widest of those that hold as many lines.
+
+    Why two corners: the top-left one held the title alone (so no trail at all) on 3, 6 and
+    9 seats, and a single move on 10 seats; the bottom-left one holds more there (four lines
+    under the title on 10 seats: two to four moves)."""
+    top = max((_under_header(spots, w) for w in TRAIL_WIDTHS), key=lambda r: r.height // LINE)
+    if top.height // LINE >= ENOUGH_LINES:
+        return top
+    low = max((_over_captions(spots, w) for w in TRAIL_WIDTHS), key=lambda r: r.height // LINE)
+    return low if low.height // LINE > top.height // LINE else top
+
+
+def _under_header(spots: list[SeatSpot], width: int) -> pygame.Rect:
+    """The top-left corner ``width`` wide, down to the first seat that meets it."""
+    box = pygame.Rect(TRAIL_BOX.left, TRAIL_BOX.top, width, TRAIL_BOX.height)
     for spot in spots:
         left, top, right, bottom = spot.box()
         if left < box.right + 8 and right > box.left and top < box.bottom + 8 and bottom > box.top:
             box.height = max(0, min(box.height, round(top) - 8 - box.top))
     return box
+
+
+def _over_captions(spots: list[SeatSpot], width: int) -> pygame.Rect:
+    """The bottom-left corner ``width`` wide, up to the last seat that meets it."""
+    low = LOW_TRAIL_BOX
+    top = low.top
+    for spot in spots:
+        left, s_top, right, bottom = spot.box()
+        meets = left < low.left + width + 8 and right > low.left and s_top < low.bottom
+        if meets and bottom + 8 > top:
+            top = round(bottom) + 8
+    return pygame.Rect(low.left, top, width, max(0, low.bottom - top))
 
 
 def draw_trail(surface: pygame.Surface, props: Props, stage: Stage, spots: list[SeatSpot]) -> None:

@@ -575,3 +575,65 @@ def test_round37_the_final_standings_are_readable_and_the_winner_is_the_biggest(
                 counts[pixel.r, pixel.g, pixel.b] = counts.get((pixel.r, pixel.g, pixel.b), 0) + 1
         ground = max(counts, key=lambda c: counts[c])  # what the line lies on
         assert contrast_ratio(ink, ground) >= 4.5, (ink, ground)
+
+
+#: Ten long names: a swap between two of them takes two lines of the trail.
+SWAPPING_NAMES = (
+    "Jean-Christophe",
+    "Marie-Éléonore",
+    "Anne-Charlotte",
+    "Pierre-Olivier",
+    "Marie-Antoinette",
+    "Bartholomew",
+    "Giovannantonio",
+    "Massimiliano",
+    "Hildegard-Beate",
+    "Christabel-Anne",
+)
+
+
+@pytest.mark.parametrize(
+    ("lang", "long"), [("fr", False), ("fr", True), ("it", True), ("en", True)]
+)
+def test_round37_the_trail_shows_several_moves_at_10_seats(
+    catalog: Catalog, lang: str, long: bool
+) -> None:
+    """At 10 seats the round's trail shows more than the newest move: its top-left corner
+    held the title and two lines (105 px), a swap between long names or a keep; now the
+    bottom-left corner holds the title and four lines (three with names in two lines): a
+    keep and the swap before it, or more. Each move shown starts with a capital at least
+    ``readable_height`` (1080p and 720p)."""
+    names = (SWAPPING_NAMES if long else (*NAMES_5, *NAMES_10))[:10]
+    players = [player(i, name=name) for i, name in enumerate(names)]
+    shown = view("turns", players, dealer="p9", current="p4")
+    app = _app(catalog, shown, lang)
+    app.stage.receive(
+        shown,
+        cast(
+            Any,
+            [
+                {"type": "round_dealt", "round": 1, "dealer": "p9", "order": ["p0", "p9"]},
+                *(
+                    {"type": "exchanged", "player": f"p{i}", "target": f"p{i + 1}"}
+                    for i in range(3)
+                ),
+                {"type": "kept", "player": "p3", "auto": False, "timed_out": False},
+            ],
+        ),
+    )
+    app.stage.fast_forward()
+    spots, _ = app.table.seating()
+    room = trail_room(list(spots.values()))
+
+    def text(colour: pygame.Color) -> bool:  # the trail's light ink, its rims included
+        return min(colour.r, colour.g, colour.b) >= min(theme.TRAIL_INK) // 2 + 20
+
+    for scale, frame in _frames(app).items():
+        area = _scaled(room, scale)
+        starts = [
+            _first_letter_height(frame, area, top, height, text)
+            for top, height in _ink_rows(frame, area, text)
+        ]
+        moves = [height for height in starts if height is not None]
+        assert len(moves) >= 2, (lang, scale, starts)
+        assert min(moves) >= readable_height(1080 * scale), (lang, scale, moves)
