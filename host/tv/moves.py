@@ -39,6 +39,11 @@ from host.tv.stage import DEAL_FLIGHT, DEAL_STAGGER, Beat, Stage, reveal_marked_
 PILE_WIDTH = 80
 #: A pile's name too wide for its room shrinks to this, then is cut (``pile_name``).
 PILE_NAME_MIN_SIZE = 20
+#: A sudden death's cards are this far apart: wide for up to ``DUEL_WIDE_MOST`` players (a
+#: name like "Jean-Christophe" fits under its card at ``READABLE_SIZE``), closer for more (the
+#: row must stay between the side seats of 5 and 6 seats).
+DUEL_STEPS = (260, 180)
+DUEL_WIDE_MOST = 4
 #: The block call at its biggest (it pops in); it must leave room for its subtitle.
 CALL_SIZE = 84
 BANNER_RADIUS = 24
@@ -110,8 +115,18 @@ def plate_parts(
     ]
 
 
-def label(surface: pygame.Surface, props: Props, text: str, at: tuple[float, float]) -> pygame.Rect:
-    return props.theme.blit_text(surface, text, 22, theme.MUTED_INK, center=point(at))
+def label(
+    surface: pygame.Surface, props: Props, text: str, at: tuple[float, float], width: int
+) -> pygame.Rect:
+    """A name under a card on the felt (a sudden death's), read from the sofa like the pile
+    names: ``READABLE_SIZE`` in ``TRAIL_INK`` (it was grey 22 px text, 3.8:1 on the felt),
+    shrunk only where it is wider than ``width``."""
+    image = props.theme.fitted_text(
+        text, READABLE_SIZE, width, theme.TRAIL_INK, min_size=PILE_NAME_MIN_SIZE
+    )
+    rect = image.get_rect(center=point(at))
+    surface.blit(image, rect)
+    return rect
 
 
 def pile_name(
@@ -411,12 +426,14 @@ def _sudden_death(m: Move) -> None:
         return
     m.banner(m.props.t("sudden_death"), 56, theme.ALERT)
     dealt = event.get("cards", {})
-    x0 = 960 - (len(dealt) - 1) * 90
+    step = DUEL_STEPS[0] if len(dealt) <= DUEL_WIDE_MOST else DUEL_STEPS[1]
+    x0 = 960 - (len(dealt) - 1) * step // 2
     for i, (player, code) in enumerate(dealt.items()):
         face = m.props.cards.face(code, 100)
-        rect = face.get_rect(center=(x0 + i * 180, SUBTITLE_Y + 40))
+        rect = face.get_rect(center=(x0 + i * step, SUBTITLE_Y + 40))
         m.surface.blit(face, rect)
-        name = label(m.surface, m.props, m.stage.name_of(player), (rect.centerx, rect.bottom + 18))
+        at = (rect.centerx, rect.bottom + 20)
+        name = label(m.surface, m.props, m.stage.name_of(player), at, step - 16)
         m.mark(rect, name)
 
 

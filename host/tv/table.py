@@ -71,6 +71,9 @@ FELT_PALETTE = [theme.BACKGROUND, theme.FELT_EDGE, theme.FELT] + [theme.BACKGROU
 
 #: Where the header line paints (``TableScene._draw_header``): the top of the canvas.
 HEADER_REGION = (0, 0, CANVAS_SIZE[0], 72)
+#: The header's help hint ("H: host keys") is at ``READABLE_SIZE`` unless whose turn it is
+#: would then be smaller than that (a name 16 "W" wide in French): then it is this size.
+HELP_HINT_MIN = 24
 #: The header's dealer line at most ("Dà le carte" and 16 "W" at ``READABLE_SIZE``: 611 px).
 HEADER_DEALS_WIDTH = 640
 
@@ -501,25 +504,23 @@ class TableScene:
             placed = deals.get_rect(midleft=(x, 34))
             surface.blit(deals, placed)  # (under a patch's clip, blit tells the clipped part)
             turn_left = placed.right + 40
-        right = (
-            th.blit_text(
-                surface, props.t("help_hint"), 24, theme.MUTED_INK, midright=(1880, 34)
-            ).left
-            - 32
-        )
+        turn_of: Callable[[str], str] = lambda name: props.t("turn_of", name=name)
+        hint = props.t("help_hint")
+        for hint_size in (READABLE_SIZE, HELP_HINT_MIN):  # whose turn comes first
+            right = 1880 - th.measure(hint, hint_size) - 32
+            start = max([turn_left] + [edge + 16 for _, edge in seats if edge <= right])
+            if stage.phase != "turns" or not stage.current:
+                break
+            text = self._named_text(turn_of, stage.current, right - start, True)
+            if th.measure(text, READABLE_SIZE, True) <= right - start:
+                break
+        th.blit_text(surface, hint, hint_size, theme.MUTED_INK, midright=(1880, 34))
         self.turn_slot = None
         if stage.phase == "turns" and stage.current:
-            start = max([turn_left] + [edge + 16 for _, edge in seats if edge <= right])
             self.turn_slot = pygame.Rect(start, 12, max(1, right - start), 44)
             if self.countdown_up:  # the pill says whose turn it is, in this slot (round 37)
                 return
-            turn = self._named(
-                lambda name: props.t("turn_of", name=name),
-                stage.current,
-                (40, right - start),
-                theme.GOLD,
-                True,
-            )
+            turn = self._named(turn_of, stage.current, (40, right - start), theme.GOLD, True)
             surface.blit(turn, turn.get_rect(midright=(right, 34)))
 
     def _header_seats(self) -> list[tuple[int, int]]:
@@ -541,15 +542,21 @@ class TableScene:
         bold: bool,
     ) -> pygame.Surface:
         """The ``phrase`` naming ``player``, fitted from a size down to a width (``fit``)."""
-        stage, props, th = self.stage, self.props, self.props.theme
         size, width = fit
+        text = self._named_text(phrase, player, width, bold)
+        return self.props.theme.fitted_text(text, size, max(1, width), colour, bold)
+
+    def _named_text(self, phrase: Callable[[str], str], player: str, width: int, bold: bool) -> str:
+        """The ``phrase`` with ``player``'s whole name, or with the name as the plate shortens
+        it where the whole one does not fit ``width`` at ``READABLE_SIZE``."""
+        stage, props, th = self.stage, self.props, self.props.theme
         name = stage.name_of(player)
         text = phrase(name)
         seats = [seat.id for seat in stage.players]
         if th.measure(text, READABLE_SIZE, bold) > width and player in seats:
             label = seat_plan(props, stage).labels[seats.index(player)]
             text = phrase(short_name(label, name))
-        return th.fitted_text(text, size, max(1, width), colour, bold)
+        return text
 
     def _draw_piles(self, surface: pygame.Surface) -> None:
         """The stock, the discard and a cut King — during a round (not at game over: the

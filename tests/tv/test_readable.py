@@ -22,6 +22,7 @@ from host.tv.layout import (
     PILE_NAME_DROP,
     PILE_NAME_HALF_HEIGHT,
     READABLE_SIZE,
+    SUBTITLE_Y,
     TAG_HEIGHT,
     TAG_LIFT,
     discard_spot,
@@ -637,3 +638,66 @@ def test_round37_the_trail_shows_several_moves_at_10_seats(
         moves = [height for height in starts if height is not None]
         assert len(moves) >= 2, (lang, scale, starts)
         assert min(moves) >= readable_height(1080 * scale), (lang, scale, moves)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it"])
+def test_round37_the_help_hints_are_readable(catalog: Catalog, lang: str) -> None:
+    """The host's key hints: "H: host keys" in the header of a 10-seat table (24 px before)
+    and, in the lobby's corner, the language, "H: host keys" and "T: how to play" (26 px
+    before) have capitals at least ``readable_height`` (1080p and 720p), with a WCAG contrast
+    of 4.5:1 or more on the background."""
+    assert contrast_ratio(theme.MUTED_INK, theme.BACKGROUND) >= 4.5
+
+    def muted(pixel: pygame.Color) -> bool:  # grey ink and its rims, not the turn's gold
+        return min(pixel.r, pixel.g, pixel.b) >= 90
+
+    players = [player(i, name=name) for i, name in enumerate((*NAMES_5, *NAMES_10))]
+    table = _app(catalog, view("turns", players, dealer="p9", current="p0"), lang)
+    lobby = _app(catalog, view("lobby", players[:5]), lang)
+    for app, corner, lines in (
+        (table, pygame.Rect(1500, 8, 400, 52), 1),
+        (lobby, pygame.Rect(1300, 30, 580, 130), 3),
+    ):
+        for scale, frame in _frames(app).items():
+            area = _scaled(corner, scale)
+            runs = [run for run in _ink_rows(frame, area, muted) if run[1] >= 6]
+            assert len(runs) == lines, (scale, runs)
+            for top, height in runs:
+                capital = _lead_height(frame, area, top, height, muted)
+                assert capital is not None and capital >= readable_height(1080 * scale), (
+                    lang,
+                    scale,
+                    capital,
+                )
+
+
+def test_round37_the_sudden_deaths_names_are_readable(catalog: Catalog) -> None:
+    """H5: the names under a sudden death's cards have capitals at least ``readable_height``
+    and a WCAG contrast of 4.5:1 or more on the felt (grey 22 px, 3.8:1 before). Measured at
+    1080p only, in the names' own ink: the first card's name lies over the stock's white rim,
+    which the 720p picture blurs into the letters (the picture is the same one scaled)."""
+    names = ("Ana", "Chloé", "Niccolò", "François", "Zoë")
+    shown = view("reveal", [player(i, name=name) for i, name in enumerate(names)], dealer="p4")
+    app = _app(catalog, shown)
+    duel = {"p0": "5H", "p1": "9S", "p2": "KD"}
+    app.stage.receive(
+        shown, cast(Any, [{"type": "sudden_death", "players": list(duel), "cards": duel}])
+    )
+    app.stage.update(1.0)
+    assert app.stage.beat is not None and app.stage.beat.kind == "sudden_death"
+    frame = _frames(app)[1.0]
+    ink = _near(theme.TRAIL_INK, 25)
+    row = pygame.Rect(540, SUBTITLE_Y + 40 + 70 + 4, 840, 34)  # under the cards
+    assert contrast_ratio(_core_colour(frame, row, ink), theme.FELT) >= 4.5
+    ((top, height),) = _ink_rows(frame, row, ink)
+    columns = [
+        x
+        for x in range(row.left, row.right)
+        if any(ink(frame.get_at((x, y))) for y in range(top, top + height))
+    ]
+    starts = [columns[0]] + [b for a, b in pairwise(columns) if b - a > 40]
+    assert len(starts) == len(duel), starts
+    for start in starts:
+        word = pygame.Rect(start, row.top, 30, row.height)
+        capital = _first_letter_height(frame, word, top, height, ink)
+        assert capital is not None and capital >= readable_height(), (start, capital)
