@@ -17,7 +17,7 @@ import pygame
 
 from host.rules.contract import StandingsRow
 from host.tv import theme
-from host.tv.layout import CAPTION_HEIGHT
+from host.tv.layout import CAPTION_HEIGHT, READABLE_SIZE
 from host.tv.lobby import RULES_TOP, rule_step
 from host.tv.scene import Props
 from host.tv.seats import card_rect, plate_rect, seat_plan
@@ -243,7 +243,9 @@ def draw_lobby_standings(surface: pygame.Surface, props: Props, stage: Stage) ->
     """A small "Tonight" box in the lobby's middle column: the top lines and their wins."""
     rows = standings_of(stage)
     th = props.theme
-    th.blit_text(surface, t(props, "tutorial_hint"), 26, theme.MUTED_INK, topright=(1860, 120))
+    th.blit_text(
+        surface, t(props, "tutorial_hint"), READABLE_SIZE, theme.MUTED_INK, topright=(1860, 120)
+    )
     if not rows:
         return
     # Below the house rules (one line each), above the join address.
@@ -262,7 +264,7 @@ def draw_lobby_standings(surface: pygame.Surface, props: Props, stage: Stage) ->
         True,
         topleft=(box.left + 18, box.top + 10),
     )
-    head = th.fitted_text(t(props, "col_wins"), 22, 150, theme.MUTED_INK)
+    head = th.fitted_text(t(props, "col_wins"), READABLE_SIZE, 150, theme.MUTED_INK)
     surface.blit(head, head.get_rect(topright=(box.right - 18, box.top + 16)))
     for i, row in enumerate(rows[:shown]):
         y = box.top + 50 + i * 36
@@ -270,10 +272,16 @@ def draw_lobby_standings(surface: pygame.Surface, props: Props, stage: Stage) ->
         if row.get("bot"):
             label += f" ({t(props, 'bot')})"
         surface.blit(
-            th.fitted_text(label, 26, LOBBY_BOX.width - 110, theme.INK), (box.left + 18, y)
+            th.fitted_text(label, READABLE_SIZE, LOBBY_BOX.width - 110, theme.INK),
+            (box.left + 18, y),
         )
         th.blit_text(
-            surface, str(row.get("wins", 0)), 26, theme.INK, True, topright=(box.right - 18, y)
+            surface,
+            str(row.get("wins", 0)),
+            READABLE_SIZE,
+            theme.INK,
+            True,
+            topright=(box.right - 18, y),
         )
 
 

@@ -7,6 +7,7 @@ at the bottom centre, the way players sit around a real table seen from the TV.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import pairwise
@@ -21,6 +22,11 @@ TABLE_RADII = (760.0, 330.0)
 FULL_CARD_WIDTH = 112
 SEAT_GAP = 2  # boxes already hold the frames drawn around a seat
 SEAT_SCALES = (1.0, 0.92, 0.84, 0.76, 0.68, 0.6, 0.54, 0.48)
+#: A tag ("out", "computer") at ``READABLE_SIZE`` is worth this much of a seat's size: a table
+#: whose seats have room for readable tags only with a little smaller cards takes them (9 and
+#: 10 seats with names in two lines: cards 92 px wide instead of 94, tags 28 px instead of 17,
+#: plates as wide, ``_traded``).
+TAG_TRADE = 0.02
 #: A seat's tag ("out", "computer") sits this far above its card: clear of the turn's and the
 #: winner's frames drawn around the card.
 TAG_LIFT = 17
@@ -50,12 +56,16 @@ WIDE_PLATE_MIN_SCALE = 0.68
 #: The piles' names ("Stock", "Discard") are centred this far under the piles' centre, under
 #: a pile card 112 px high (``TableScene._draw_pile_labels``); no seat covers them.
 PILE_NAME_DROP = 78
-#: How far a pile's name reaches either side of its pile, and above or below its centre (the
-#: ink of a line at ``READABLE_SIZE``). 60 px holds "Stock", "Discard", "Pioche", "Mazzo" and
-#: "Scarti" at ``READABLE_SIZE``, not "Défausse" (64 px), which is drawn smaller
-#: (``moves.pile_name``): 4 px more on each side would shrink the seats of every 10-seat
-#: table (0.92 → 0.84), the bottom seats' frames being that close.
-PILE_NAME_REACH = 60
+#: How far a pile's name is sure to have room either side of its pile, and above or below its
+#: centre (the ink of a line at ``READABLE_SIZE``): 56 px holds "Stock", "Discard" (107 px),
+#: "Pioche", "Mazzo" and "Scarti". A wider name (French "Défausse", 131 px) takes the felt the
+#: table's seats leave beside it (``pile_name_room``), which every table has: reserving 66 px
+#: for it on every table shrank the 10-seat table's tags (its bottom seats' frames come within
+#: 60 px of the piles' names).
+PILE_NAME_REACH = 56
+#: The most a pile's name may take either side of its pile (the table's still layer paints
+#: the piles' band that far and a little further, ``host/tv/table.py``).
+PILE_NAME_MOST = 150
 PILE_NAME_HALF_HEIGHT = 15
 
 
@@ -80,8 +90,8 @@ class SeatSpot:
     """False only where a table is too big for names at ``READABLE_SIZE`` (H7's 20 seats):
     its names shrink to fit, as before the floor."""
     readable_tag: bool = True
-    """False where a tag at ``READABLE_SIZE`` would cost the table its seats' size (10 seats):
-    the tag keeps its old size, about 20 px × ``scale``."""
+    """False where a tag at ``READABLE_SIZE`` would cost the table more than ``TAG_TRADE`` of
+    its seats' size: the tag keeps its old size, about 20 px × ``scale``."""
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -170,11 +180,24 @@ def _spots(count: int, name_lines: int) -> tuple[SeatSpot, ...]:
         for scale in SEAT_SCALES:
             if plate.plate_width and scale < WIDE_PLATE_MIN_SCALE:
                 break
-            for tag in sorted({plate.readable_tag, False}, reverse=True):
-                spots = _place(count, replace(plate, scale=scale, readable_tag=tag))
-                if not _overlap(spots):
-                    return spots
+            spots = _place(count, replace(plate, scale=scale))
+            if not _overlap(spots):
+                return spots
+            if plate.readable_tag:
+                small_tags = _place(count, replace(plate, scale=scale, readable_tag=False))
+                if not _overlap(small_tags):
+                    return _traded(count, plate, scale) or small_tags
     return _place(count, replace(plates[-1], scale=SEAT_SCALES[-1]))
+
+
+def _traded(count: int, plate: SeatSpot, scale: float) -> tuple[SeatSpot, ...] | None:
+    """Seats ``TAG_TRADE`` smaller than ``scale`` with readable tags, where they fit (the
+    seats fit at ``scale`` only with the old small tags). Their plates keep the width they
+    have at ``scale``: a narrower plate cut names in two lines worse ("Guillaum" / "e-Henri"
+    for "Guillaume" / "-Henri" on 10 seats)."""
+    width = replace(plate, scale=scale).plate_size[0]
+    spots = _place(count, replace(plate, scale=round(scale - TAG_TRADE, 2), plate_width=width))
+    return None if _overlap(spots) else spots
 
 
 def _place(count: int, template: SeatSpot) -> tuple[SeatSpot, ...]:
@@ -219,6 +242,30 @@ def pile_name_boxes() -> list[tuple[float, float, float, float]]:
         )
         for x, y in (stock_spot(), discard_spot())
     ]
+
+
+def pile_name_room(spots: Iterable[SeatSpot], pile: tuple[float, float]) -> tuple[float, float]:
+    """Left and right of the felt a name under ``pile`` may take: its side of the table's
+    centre, at most ``PILE_NAME_MOST`` either side of the pile, and clear of the card, plate
+    and frames of every seat beside it (``SeatSpot.frames_box``) on the name's rows. It holds
+    at least the reserved ``PILE_NAME_REACH`` either side (``_overlap`` sees to it)."""
+    x, y = pile
+    top, bottom = (
+        y + PILE_NAME_DROP - PILE_NAME_HALF_HEIGHT,
+        y + PILE_NAME_DROP + PILE_NAME_HALF_HEIGHT,
+    )
+    centre = TABLE_CENTRE[0]
+    left, right = x - PILE_NAME_MOST, x + PILE_NAME_MOST
+    left, right = (left, min(right, centre)) if x < centre else (max(left, centre), right)
+    for spot in spots:
+        s_left, s_top, s_right, s_bottom = spot.frames_box()
+        if s_top >= bottom or s_bottom <= top:
+            continue
+        if s_right <= x:
+            left = max(left, s_right)
+        elif s_left >= x:
+            right = min(right, s_left)
+    return left, right
 
 
 def _overlap(spots: tuple[SeatSpot, ...]) -> bool:

@@ -88,9 +88,9 @@ class LobbyScene:
         th.blit_text(surface, props.t("title"), 76, theme.GOLD, True, topleft=(80, 30))
         th.blit_text(surface, props.t("subtitle"), 32, theme.MUTED_INK, topleft=(84, 128))
         th.blit_text(
-            surface, f"{props.language_name} · L", 26, theme.MUTED_INK, topright=(1860, 40)
+            surface, f"{props.language_name} · L", MARK_SIZE, theme.MUTED_INK, topright=(1860, 40)
         )
-        th.blit_text(surface, props.t("help_hint"), 26, theme.MUTED_INK, topright=(1860, 80))
+        th.blit_text(surface, props.t("help_hint"), MARK_SIZE, theme.MUTED_INK, topright=(1860, 80))
         self._draw_join(surface)
         self._draw_rules(surface)
         self._draw_players(surface)

@@ -19,7 +19,7 @@ from host.rules import EventDict
 from host.tv import theme
 from host.tv.layout import (
     BANNER_Y,
-    PILE_NAME_REACH,
+    PILE_NAME_DROP,
     READABLE_SIZE,
     SUBTITLE_Y,
     TABLE_CENTRE,
@@ -30,6 +30,7 @@ from host.tv.layout import (
     ease,
     free_width,
     lerp,
+    pile_name_room,
     stock_spot,
 )
 from host.tv.scene import Props
@@ -38,6 +39,11 @@ from host.tv.stage import DEAL_FLIGHT, DEAL_STAGGER, Beat, Stage, reveal_marked_
 PILE_WIDTH = 80
 #: A pile's name too wide for its room shrinks to this, then is cut (``pile_name``).
 PILE_NAME_MIN_SIZE = 20
+#: A sudden death's cards are this far apart: wide for up to ``DUEL_WIDE_MOST`` players (a
+#: name like "Jean-Christophe" fits under its card at ``READABLE_SIZE``), closer for more (the
+#: row must stay between the side seats of 5 and 6 seats).
+DUEL_STEPS = (260, 180)
+DUEL_WIDE_MOST = 4
 #: The block call at its biggest (it pops in); it must leave room for its subtitle.
 CALL_SIZE = 84
 BANNER_RADIUS = 24
@@ -109,21 +115,39 @@ def plate_parts(
     ]
 
 
-def label(surface: pygame.Surface, props: Props, text: str, at: tuple[float, float]) -> pygame.Rect:
-    return props.theme.blit_text(surface, text, 22, theme.MUTED_INK, center=point(at))
+def label(
+    surface: pygame.Surface, props: Props, text: str, at: tuple[float, float], width: int
+) -> pygame.Rect:
+    """A name under a card on the felt (a sudden death's), read from the sofa like the pile
+    names: ``READABLE_SIZE`` in ``TRAIL_INK`` (it was grey 22 px text, 3.8:1 on the felt),
+    shrunk only where it is wider than ``width``."""
+    image = props.theme.fitted_text(
+        text, READABLE_SIZE, width, theme.TRAIL_INK, min_size=PILE_NAME_MIN_SIZE
+    )
+    rect = image.get_rect(center=point(at))
+    surface.blit(image, rect)
+    return rect
 
 
 def pile_name(
-    surface: pygame.Surface, props: Props, text: str, at: tuple[float, float]
+    surface: pygame.Surface,
+    props: Props,
+    text: str,
+    pile: tuple[float, float],
+    spots: Iterable[SeatSpot],
 ) -> pygame.Rect:
     """A pile's name under it ("Stock", "Discard"), read from the sofa like the trail: at
     ``READABLE_SIZE`` in ``TRAIL_INK`` (round 37's play-test: grey 22 px text, 3.8:1 on the
-    felt), shrunk only where it is wider than its room (``layout.pile_name_boxes``: French
-    "Défausse")."""
+    felt). A name wider than the room kept for it (French "Défausse") takes the felt beside
+    it that the seats leave (``layout.pile_name_room``), moved off its pile's centre if it
+    must; only a name wider than all of it shrinks."""
+    left, right = pile_name_room(spots, pile)
     image = props.theme.fitted_text(
-        text, READABLE_SIZE, 2 * PILE_NAME_REACH, theme.TRAIL_INK, min_size=PILE_NAME_MIN_SIZE
+        text, READABLE_SIZE, int(right - left), theme.TRAIL_INK, min_size=PILE_NAME_MIN_SIZE
     )
-    rect = image.get_rect(center=point(at))
+    half = image.get_width() / 2
+    x = min(max(pile[0], left + half), right - half)
+    rect = image.get_rect(center=point((x, pile[1] + PILE_NAME_DROP)))
     surface.blit(image, rect)
     return rect
 
@@ -216,24 +240,6 @@ def banner_fit(
             if th.measure(text, candidate, True) <= min(1300, width - 50):
                 return candidate, width, row
     return BANNER_MIN, band_width(spots, y, BANNER_MIN), y  # shrunk further by ``banner``
-
-
-def winners_banner(
-    surface: pygame.Surface, props: Props, stage: Stage, spots: Iterable[SeatSpot] = ()
-) -> list[pygame.Rect]:
-    """R14: the sole winner, or every joint winner, in gold. Returns where they are."""
-    spots = list(spots)
-    names = [stage.name_of(w) for w in stage.winners]
-    if len(names) == 1:
-        return [
-            seated_banner(surface, props, props.t("winner", name=names[0]), 84, theme.GOLD, spots)
-        ]
-    if not names:
-        return []
-    return [
-        seated_banner(surface, props, props.t("joint_winners"), 84, theme.GOLD, spots),
-        seated_banner(surface, props, " · ".join(names), 40, theme.INK, spots, SUBTITLE_Y),
-    ]
 
 
 def confetti(surface: pygame.Surface, t: float) -> None:
@@ -420,18 +426,15 @@ def _sudden_death(m: Move) -> None:
         return
     m.banner(m.props.t("sudden_death"), 56, theme.ALERT)
     dealt = event.get("cards", {})
-    x0 = 960 - (len(dealt) - 1) * 90
+    step = DUEL_STEPS[0] if len(dealt) <= DUEL_WIDE_MOST else DUEL_STEPS[1]
+    x0 = 960 - (len(dealt) - 1) * step // 2
     for i, (player, code) in enumerate(dealt.items()):
         face = m.props.cards.face(code, 100)
-        rect = face.get_rect(center=(x0 + i * 180, SUBTITLE_Y + 40))
+        rect = face.get_rect(center=(x0 + i * step, SUBTITLE_Y + 40))
         m.surface.blit(face, rect)
-        name = label(m.surface, m.props, m.stage.name_of(player), (rect.centerx, rect.bottom + 18))
+        at = (rect.centerx, rect.bottom + 20)
+        name = label(m.surface, m.props, m.stage.name_of(player), at, step - 16)
         m.mark(rect, name)
-
-
-def _game_over(m: Move) -> None:
-    if m.layer == "top":
-        m.mark(*winners_banner(m.surface, m.props, m.stage, m.spots.values()))
 
 
 def _misdeal(m: Move) -> None:
@@ -455,7 +458,6 @@ MOVES: dict[str, Callable[[Move], None]] = {
     "reveal": _reveal,
     "eliminated": _eliminated,
     "sudden_death": _sudden_death,
-    "game_over": _game_over,
     "misdeal": _misdeal,
 }
 

@@ -83,9 +83,15 @@ def _shade() -> pygame.Surface:
     return shade
 
 
+def dim(surface: pygame.Surface, props: Props) -> None:
+    """Dim the whole scene: what is drawn next stands out from it (an overlay, the game's
+    end, ``host/tv/final.py``)."""
+    surface.blit(props.memo(("shade",), _shade), (0, 0))
+
+
 def draw_panel(surface: pygame.Surface, props: Props, rect: pygame.Rect) -> None:
     """Dim the scene and draw the overlay's panel on top."""
-    surface.blit(props.memo(("shade",), _shade), (0, 0))
+    dim(surface, props)
     pygame.draw.rect(surface, theme.PANEL, rect, border_radius=24)
     pygame.draw.rect(surface, theme.PANEL_EDGE, rect, 3, border_radius=24)
 

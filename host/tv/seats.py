@@ -225,7 +225,9 @@ def _seat_tag(props: Props, seat: SeatShow) -> str | None:
     if seat.status == "eliminated":
         return props.t("out")
     if seat.status == "waiting":
-        return props.t("waiting")
+        # Not the lobby's "next game": French and Italian's "prochaine partie" and "prossima
+        # partita" are wider than a seat at the readable size (they shrank to 22-24 px).
+        return props.t("waiting_tag")
     if not seat.connected:
         return props.catalog.t(props.lang, "vip.away")  # the lobby's word too
     if seat.bot:

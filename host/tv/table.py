@@ -18,8 +18,8 @@ from host.pacing import reveal_order as pacing_reveal_order
 from host.rules.contract import RevealEvent
 from host.tv import theme
 from host.tv.cards import card_size
+from host.tv.final import dim_table, draw_final_board
 from host.tv.layout import (
-    PILE_NAME_DROP,
     READABLE_SIZE,
     SUBTITLE_Y,
     TABLE_CENTRE,
@@ -38,7 +38,6 @@ from host.tv.moves import (
     point,
     seated_banner,
     shown_king,
-    winners_banner,
 )
 from host.tv.nameplates import NameLabel, short_name
 from host.tv.present import copy_whole
@@ -56,7 +55,7 @@ from host.tv.stage import (
 )
 from host.tv.still import Piece, StillLayer, merged, patch, restore
 from host.tv.theme import CANVAS_SIZE
-from host.tv.trail import draw_standings, draw_trail, trail_room
+from host.tv.trail import draw_trail, trail_room
 
 #: A blocking King turns face up on its holder's seat in this long.
 BLOCK_FLIP_SECONDS = 0.5
@@ -72,6 +71,9 @@ FELT_PALETTE = [theme.BACKGROUND, theme.FELT_EDGE, theme.FELT] + [theme.BACKGROU
 
 #: Where the header line paints (``TableScene._draw_header``): the top of the canvas.
 HEADER_REGION = (0, 0, CANVAS_SIZE[0], 72)
+#: The header's help hint ("H: host keys") is at ``READABLE_SIZE`` unless whose turn it is
+#: would then be smaller than that (a name 16 "W" wide in French): then it is this size.
+HELP_HINT_MIN = 24
 #: The header's dealer line at most ("Dà le carte" and 16 "W" at ``READABLE_SIZE``: 611 px).
 HEADER_DEALS_WIDTH = 640
 
@@ -286,16 +288,26 @@ class TableScene:
             if over is not None:
                 over.append(bar)
         self.give_way()
+        game_end = stage.phase == "game_over"
+        winners = [row for row in rows if row.seat.id in stage.winners] if game_end else []
+        if game_end:  # the table recedes behind the game's end (``host/tv/final.py``) …
+            dim_table(surface, self.props)
+            for row in winners:  # … but for the winners' seats, in their gold frames
+                self._draw_row(surface, row)
         if stage.celebrating:  # over the table and under the words: the winner stays readable
             confetti(surface, stage.time - (stage.celebrating_since or 0.0))
-        if beat is not None:
+        if game_end:
+            lit = [pygame.Rect(seat_region(row.spot)) for row in winners]
+            draw_final_board(surface, self.props, stage, lit)
+            over = None  # the whole table was dimmed
+        elif beat is not None:
             marks: list[pygame.Rect] = []
             draw_move(Move(surface, self.props, stage, beat, spots, "top", marks=marks))
             if over is not None:
                 over += marks
         else:
             banners = self._draw_resting_banner(surface, list(spots.values()))
-            over = None if over is None or banners is None else over + banners
+            over = None if over is None else over + banners
         if stage.celebrating:
             over = None  # confetti fell all over the table
         self.over = over
@@ -492,25 +504,23 @@ class TableScene:
             placed = deals.get_rect(midleft=(x, 34))
             surface.blit(deals, placed)  # (under a patch's clip, blit tells the clipped part)
             turn_left = placed.right + 40
-        right = (
-            th.blit_text(
-                surface, props.t("help_hint"), 24, theme.MUTED_INK, midright=(1880, 34)
-            ).left
-            - 32
-        )
+        turn_of: Callable[[str], str] = lambda name: props.t("turn_of", name=name)
+        hint = props.t("help_hint")
+        for hint_size in (READABLE_SIZE, HELP_HINT_MIN):  # whose turn comes first
+            right = 1880 - th.measure(hint, hint_size) - 32
+            start = max([turn_left] + [edge + 16 for _, edge in seats if edge <= right])
+            if stage.phase != "turns" or not stage.current:
+                break
+            text = self._named_text(turn_of, stage.current, right - start, True)
+            if th.measure(text, READABLE_SIZE, True) <= right - start:
+                break
+        th.blit_text(surface, hint, hint_size, theme.MUTED_INK, midright=(1880, 34))
         self.turn_slot = None
         if stage.phase == "turns" and stage.current:
-            start = max([turn_left] + [edge + 16 for _, edge in seats if edge <= right])
             self.turn_slot = pygame.Rect(start, 12, max(1, right - start), 44)
             if self.countdown_up:  # the pill says whose turn it is, in this slot (round 37)
                 return
-            turn = self._named(
-                lambda name: props.t("turn_of", name=name),
-                stage.current,
-                (40, right - start),
-                theme.GOLD,
-                True,
-            )
+            turn = self._named(turn_of, stage.current, (40, right - start), theme.GOLD, True)
             surface.blit(turn, turn.get_rect(midright=(right, 34)))
 
     def _header_seats(self) -> list[tuple[int, int]]:
@@ -532,15 +542,21 @@ class TableScene:
         bold: bool,
     ) -> pygame.Surface:
         """The ``phrase`` naming ``player``, fitted from a size down to a width (``fit``)."""
-        stage, props, th = self.stage, self.props, self.props.theme
         size, width = fit
+        text = self._named_text(phrase, player, width, bold)
+        return self.props.theme.fitted_text(text, size, max(1, width), colour, bold)
+
+    def _named_text(self, phrase: Callable[[str], str], player: str, width: int, bold: bool) -> str:
+        """The ``phrase`` with ``player``'s whole name, or with the name as the plate shortens
+        it where the whole one does not fit ``width`` at ``READABLE_SIZE``."""
+        stage, props, th = self.stage, self.props, self.props.theme
         name = stage.name_of(player)
         text = phrase(name)
         seats = [seat.id for seat in stage.players]
         if th.measure(text, READABLE_SIZE, bold) > width and player in seats:
             label = seat_plan(props, stage).labels[seats.index(player)]
             text = phrase(short_name(label, name))
-        return th.fitted_text(text, size, max(1, width), colour, bold)
+        return text
 
     def _draw_piles(self, surface: pygame.Surface) -> None:
         """The stock, the discard and a cut King — during a round (not at game over: the
@@ -564,11 +580,10 @@ class TableScene:
         stage = self.stage
         if stage.phase not in ("turns", "reveal"):
             return
-        sx, sy = stock_spot()
-        pile_name(surface, self.props, self.props.t("stock"), (sx, sy + PILE_NAME_DROP))
+        spots = list(self.seating()[0].values())
+        pile_name(surface, self.props, self.props.t("stock"), stock_spot(), spots)
         if stage.discard_count:
-            dx, dy = discard_spot()
-            pile_name(surface, self.props, self.props.t("discard"), (dx, dy + PILE_NAME_DROP))
+            pile_name(surface, self.props, self.props.t("discard"), discard_spot(), spots)
 
     def _draw_countdown(self, surface: pygame.Surface, spot: SeatSpot, left: float) -> pygame.Rect:
         """H4: a bar under the current player's plate that empties as their time runs out.
@@ -586,9 +601,9 @@ class TableScene:
 
     def _draw_resting_banner(
         self, surface: pygame.Surface, spots: list[SeatSpot]
-    ) -> list[pygame.Rect] | None:
-        """What stays on screen between moves: the reveal's result or the winners. Returns
-        where it painted (None: the final standings, anywhere below the banners)."""
+    ) -> list[pygame.Rect]:
+        """What stays on screen between the moves of a reveal: its result and who deals next.
+        Returns where it painted. (The game's end has its own board: ``host/tv/final.py``.)"""
         stage, props = self.stage, self.props
         painted: list[pygame.Rect] = []
         if stage.phase == "reveal":
@@ -615,12 +630,6 @@ class TableScene:
                         SUBTITLE_Y,
                     )
                 )
-        elif stage.phase == "game_over":
-            winners_banner(surface, props, stage, spots)
-            y = SUBTITLE_Y + (90 if len(stage.winners) > 1 else 0)
-            seated_banner(surface, props, props.t("new_game_hint"), 32, theme.INK, spots, y)
-            draw_standings(surface, props, stage, spots, y + 44)
-            return None
         return painted
 
 

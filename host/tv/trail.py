@@ -1,11 +1,14 @@
-"""The round's trail and the final standings: the story so far, for someone back from the kitchen.
+"""The round's trail and the final standings' order: the story so far, for someone back from the
+kitchen.
 
 Why a small panel: the banners say each move once, for a second. The trail lists this round's
 moves as the TV played them — who kept, who swapped with whom, who showed a King, what the
-dealer's cut did — in the top-left corner of the table, where no seat sits on small and middle
-tables (it shows as many lines as fit, the newest ones, and nothing when seats take the corner).
-At game over the standings list every player: winners first, then the others from the last
-one knocked out to the first, with the round they went out in.
+dealer's cut did — in the top-left or the bottom-left corner, whichever the seats leave more
+lines in (``trail_room``; it shows as many lines as fit, the newest ones, and nothing when
+seats take both corners).
+At game over the standings (``standings``) list every player: winners first, then the others
+from the last one knocked out to the first, with the round they went out in; the game's end
+shows them on its board (``host/tv/final.py``).
 """
 
 from __future__ import annotations
@@ -16,11 +19,26 @@ import pygame
 
 from host.rules import EventDict
 from host.tv import theme
-from host.tv.layout import BANNER_Y, HEADER_HEIGHT, READABLE_SIZE, SeatSpot, free_width
+from host.tv.layout import (
+    BANNER_Y,
+    CANVAS_H,
+    CAPTION_HEIGHT,
+    HEADER_HEIGHT,
+    READABLE_SIZE,
+    SeatSpot,
+)
 from host.tv.scene import Props
 from host.tv.stage import Stage
 
+#: The trail's two corners: the top-left one, under the header and above the banners' row, and
+#: the bottom-left one, under a sudden death's cards and their names and above the caption bar.
 TRAIL_BOX = pygame.Rect(30, HEADER_HEIGHT + 56, 420, BANNER_Y - 70 - HEADER_HEIGHT - 56)
+LOW_TRAIL_BOX = pygame.Rect(30, 640, 420, CANVAS_H - CAPTION_HEIGHT - 12 - 640)
+#: How wide a corner may be: ``TRAIL_BOX``'s width, or a little less where a seat's edge would
+#: take its lines (the bottom-left corner of 9 seats).
+TRAIL_WIDTHS = (420, 390, 360)
+#: The top-left corner is kept where it holds this many lines (the title and four).
+ENOUGH_LINES = 5
 #: The trail is read from the sofa (round 37's play-test: grey 14 px text was not): its
 #: lines are never smaller than ``READABLE_SIZE``, in ``TRAIL_INK``.
 TEXT_SIZE = READABLE_SIZE
@@ -29,10 +47,6 @@ LINE = 34  # the font's line is 33 px
 #: reads as the same move; a fourth would be cut short with "…".
 MOVE_SIZES = ((TEXT_SIZE, 3),)
 HANGING_INDENT = 20
-#: The final standings: their own sizes, biggest first (smaller type before a player left
-#: out), and their own line.
-STANDINGS_SIZES = (24, 22, 20, 18)
-STANDINGS_LINE = 32
 
 
 def phrase(props: Props, key: str, **params: Any) -> str:
@@ -67,13 +81,40 @@ def trail_line(props: Props, stage: Stage, event: EventDict) -> str:
 
 
 def trail_room(spots: list[SeatSpot]) -> pygame.Rect:
-    """The corner left free by the seats (possibly empty)."""
-    box = TRAIL_BOX.copy()
+    """The corner the trail goes in (possibly empty): the top-left one where the seats leave
+    it ``ENOUGH_LINES``, else the one of the two they leave more lines in; each of them
+    ``TRAIL_WIDTHS`` wide, the widest of those that hold as many lines.
+
+    Why two corners: the top-left one held the title alone (so no trail at all) on 3, 6 and
+    9 seats, and a single move on 10 seats; the bottom-left one holds more there (four lines
+    under the title on 10 seats: two to four moves)."""
+    top = max((_under_header(spots, w) for w in TRAIL_WIDTHS), key=lambda r: r.height // LINE)
+    if top.height // LINE >= ENOUGH_LINES:
+        return top
+    low = max((_over_captions(spots, w) for w in TRAIL_WIDTHS), key=lambda r: r.height // LINE)
+    return low if low.height // LINE > top.height // LINE else top
+
+
+def _under_header(spots: list[SeatSpot], width: int) -> pygame.Rect:
+    """The top-left corner ``width`` wide, down to the first seat that meets it."""
+    box = pygame.Rect(TRAIL_BOX.left, TRAIL_BOX.top, width, TRAIL_BOX.height)
     for spot in spots:
         left, top, right, bottom = spot.box()
         if left < box.right + 8 and right > box.left and top < box.bottom + 8 and bottom > box.top:
             box.height = max(0, min(box.height, round(top) - 8 - box.top))
     return box
+
+
+def _over_captions(spots: list[SeatSpot], width: int) -> pygame.Rect:
+    """The bottom-left corner ``width`` wide, up to the last seat that meets it."""
+    low = LOW_TRAIL_BOX
+    top = low.top
+    for spot in spots:
+        left, s_top, right, bottom = spot.box()
+        meets = left < low.left + width + 8 and right > low.left and s_top < low.bottom
+        if meets and bottom + 8 > top:
+            top = round(bottom) + 8
+    return pygame.Rect(low.left, top, width, max(0, low.bottom - top))
 
 
 def draw_trail(surface: pygame.Surface, props: Props, stage: Stage, spots: list[SeatSpot]) -> None:
@@ -130,59 +171,3 @@ def standings(stage: Stage) -> list[str]:
         key=lambda s: -s.lives,
     )
     return [*stage.winners, *[s.id for s in rest], *reversed(out)]
-
-
-def draw_standings(
-    surface: pygame.Surface, props: Props, stage: Stage, spots: list[SeatSpot], top: int
-) -> None:
-    """R14's result in full: rank, name, lives left or the round they went out in."""
-    for _, image, rect in standings_lines(props, stage, spots, top):
-        surface.blit(image, rect)
-
-
-def standings_lines(
-    props: Props, stage: Stage, spots: list[SeatSpot], top: int
-) -> list[tuple[str, pygame.Surface, pygame.Rect]]:
-    """The final standings' lines (text, image) and where they go: between the seats, from
-    ``top`` down.
-
-    The biggest of ``STANDINGS_SIZES`` at which every player's entry fits; only if none does,
-    as many lines as fit at the smallest. Why: longer phrases (French: "hors jeu à la manche
-    12") took a third line that met a seat, and the last player was silently left out.
-    """
-    rounds = {s.id: s.out_round for s in stage.players if s.out_round is not None}
-    entries = []
-    for rank, pid in enumerate(standings(stage), start=1):
-        seat = stage.seat_of(pid)
-        if seat is None:
-            continue
-        if pid in rounds and pid not in stage.winners:
-            entries.append(phrase(props, "out_in", rank=rank, name=seat.name, round=rounds[pid]))
-        else:
-            entries.append(phrase(props, "lives_left", count=seat.lives, rank=rank, name=seat.name))
-    th = props.theme
-    blocked = [
-        pygame.Rect(round(l), round(t), round(r - l), round(b - t))
-        for l, t, r, b in (spot.box() for spot in spots)
-    ]
-    placed: list[tuple[str, pygame.Surface, pygame.Rect]] = []
-    for size in STANDINGS_SIZES:
-        step = round(STANDINGS_LINE * size / STANDINGS_SIZES[0])
-        width = free_width(spots, top, top + step * 4) - 40
-        lines = [phrase(props, "standings")]
-        for entry in entries:  # whole entries per line, as many as fit
-            candidate = f"{lines[-1]}   {entry}" if len(lines) > 1 else ""
-            if candidate and th.measure(candidate, size) <= width:
-                lines[-1] = candidate
-            else:
-                lines.append(entry)
-        placed = []
-        for i, text in enumerate(lines):
-            image = th.fitted_text(text, size, width, theme.GOLD if i == 0 else theme.INK, i == 0)
-            rect = image.get_rect(midtop=(960, top + i * step))
-            if rect.collidelist(blocked) >= 0 or rect.bottom > 1080 - 110:
-                break  # no room left between the seats
-            placed.append((text, image, rect))
-        if len(placed) == len(lines):
-            break
-    return placed

@@ -18,7 +18,17 @@ import pytest
 from host.i18n import Catalog
 from host.tv import theme
 from host.tv.app import TVApp
-from host.tv.layout import READABLE_SIZE, TAG_LIFT, pile_name_boxes, readable_height
+from host.tv.layout import (
+    PILE_NAME_DROP,
+    PILE_NAME_HALF_HEIGHT,
+    READABLE_SIZE,
+    SUBTITLE_Y,
+    TAG_HEIGHT,
+    TAG_LIFT,
+    discard_spot,
+    readable_height,
+    stock_spot,
+)
 from host.tv.lobby import PLAYERS_X
 from host.tv.seats import GREY_PLATE, card_rect, plate_rect
 from host.tv.trail import trail_room
@@ -304,59 +314,91 @@ def _light(pixel: pygame.Color) -> bool:
     return min(pixel.r, pixel.g, pixel.b) >= 120
 
 
-@pytest.mark.parametrize("count", [5, 10])
+#: More guests for a table of 10 (with the five of ``_trail_app``).
+NAMES_10 = ("Björn", "Maëlle", "Gianni", "Ada", "Lou")
+#: Five guests, and ten with long names (plates of two lines on 9 and 10 seats).
+NAMES_5 = ("Ana", "Chloé", "Niccolò", "François", "Zoë")
+LONG_NAMES_10 = ("Jean-Christophe", "Marie-Éléonore", *NAMES_5, "Björn", "Maëlle", "Gianni")
+#: How far either side of its pile a pile's name is measured (French "Défausse" is 131 px).
+PILE_NAME_SEEN = 75
+
+
+@pytest.mark.parametrize(
+    ("count", "lang", "long"),
+    [(5, "en", False), (10, "en", False), (5, "fr", False), (10, "fr", False), (10, "fr", True)],
+)
 def test_round37_the_pile_names_are_readable_and_stand_out_on_the_felt(
-    catalog: Catalog, count: int
+    catalog: Catalog, count: int, lang: str, long: bool
 ) -> None:
     """ "Stock" and "Discard" have capitals at least ``readable_height`` (1080p and 720p) and a
-    WCAG contrast of 4.5:1 on the felt: they were grey 22 px text, 3.8:1."""
-    names = ("Ana", "Chloé", "Niccolò", "François", "Zoë", *NAMES_10)[:count]
+    WCAG contrast of 4.5:1 on the felt: they were grey 22 px text, 3.8:1. French "Pioche" and
+    "Défausse" too, on 5 and 10 seats: "Défausse", wider than the room kept under its pile,
+    was 24 px (capitals 17 px); it now takes the felt beside that room."""
+    names = (LONG_NAMES_10 if long else (*NAMES_5, *NAMES_10))[:count]
     players = [player(i, name=name) for i, name in enumerate(names)]
-    app = _app(catalog, view("turns", players, dealer=f"p{count - 1}", discard_count=1))
+    app = _app(catalog, view("turns", players, dealer=f"p{count - 1}", discard_count=1), lang)
     frames = _frames(app)
-    for left, top, right, bottom in pile_name_boxes():
-        box = pygame.Rect(round(left), round(top), round(right - left), round(bottom - top))
+    for x, y in (stock_spot(), discard_spot()):
+        box = pygame.Rect(
+            round(x) - PILE_NAME_SEEN,
+            round(y) + PILE_NAME_DROP - PILE_NAME_HALF_HEIGHT,
+            2 * PILE_NAME_SEEN,
+            2 * PILE_NAME_HALF_HEIGHT,
+        )
         assert contrast_ratio(_core_colour(frames[1.0], box, _light), theme.FELT) >= 4.5
         for scale, frame in frames.items():
             area = _scaled(box, scale)
             ((top_row, height),) = _ink_rows(frame, area, _light)
             capital = _lead_height(frame, area, top_row, height, _light)
-            assert capital is not None and capital >= readable_height(1080 * scale), (scale, box)
+            floor = readable_height(1080 * scale)
+            assert capital is not None and capital >= floor, (lang, scale, x, capital)
 
 
-#: More guests for a table of 10 (with the five of ``_trail_app``).
-NAMES_10 = ("Björn", "Maëlle", "Gianni", "Ada", "Lou")
-
-
-#: A seat's tag box (``host/tv/seats.py``), and the most it may stand above the card.
+#: A seat's tag box (``host/tv/seats.py``).
 TAG_BOX = (20, 24, 30)
-TAG_ROOM = 44
 #: The lobby's list of players starts under its title ("10 players").
 LIST_TOP = 262
 
 
 def _tag_area(app: TVApp, seat_id: str) -> pygame.Rect:
-    """Where a seat's tag lies: above its card, as wide as the seat."""
+    """Where a seat's tag lies: above its card, as wide as the seat, as high as a readable
+    tag's box (a seat stacked above on 10 seats is just higher)."""
     spot = app.table.seating()[0][seat_id]
     bottom = card_rect(spot).top - TAG_LIFT
     width = plate_rect(spot).width + 28
-    return pygame.Rect(round(spot.x - width / 2), bottom - TAG_ROOM, width, TAG_ROOM)
+    return pygame.Rect(round(spot.x - width / 2), bottom - TAG_HEIGHT, width, TAG_HEIGHT)
 
 
-def test_round37_seat_tags_are_readable_and_stand_out(catalog: Catalog) -> None:
-    """On five seats, the tags "computer", "out" and "away" are drawn at least as high as at
-    ``READABLE_SIZE`` (1080p and 720p; they were 20 px), each with a WCAG contrast of 4.5:1
-    or more on its box."""
+@pytest.mark.parametrize(
+    ("count", "lang", "long"),
+    [(5, "en", False), (5, "fr", False), (10, "en", False), (10, "fr", True), (10, "it", True)],
+)
+def test_round37_seat_tags_are_readable_and_stand_out(
+    catalog: Catalog, count: int, lang: str, long: bool
+) -> None:
+    """The tags "computer", "out", "away" and the one of a guest waiting for the next game
+    are drawn at least as high as at ``READABLE_SIZE`` (1080p and 720p), each with a WCAG
+    contrast of 4.5:1 or more on its box: they were 20 px; on 10 seats 18 px (17 with names in
+    two lines), and French and Italian "next game" ("prochaine partie", "prossima partita")
+    shrank to 22-24 px to fit a seat."""
+    names = (LONG_NAMES_10 if long else (*NAMES_5, *NAMES_10))[:count]
     players = [
-        player(0),
-        player(1, bot=True),
-        player(2, status="eliminated", lives=0),
-        player(3, connected=False),
-        player(4),
+        player(0, name=names[0]),
+        player(1, name=names[1], bot=True),
+        player(2, name=names[2], status="eliminated", lives=0),
+        player(3, name=names[3], connected=False),
+        player(4, name=names[4], status="waiting"),
+        *(player(i, name=names[i]) for i in range(5, count)),
     ]
-    app = _app(catalog, view("turns", players, dealer="p4"))
+    app = _app(catalog, view("turns", players, dealer="p0"), lang)
     frames = _frames(app)
-    for seat_id, text in (("p1", "computer"), ("p2", "out"), ("p3", "away")):
+    tags = {
+        "p1": catalog.t(lang, "tv.bot"),
+        "p2": catalog.t(lang, "tv.out"),
+        "p3": catalog.t(lang, "vip.away"),
+        "p4": catalog.t(lang, "tv.waiting_tag"),
+    }
+    for seat_id, text in tags.items():
         area = _tag_area(app, seat_id)
 
         def bright(pixel: pygame.Color) -> bool:
@@ -467,3 +509,195 @@ def test_round37_lobby_names_and_marks_are_readable_at_10_widest_names(
         for (_, height), text in zip(runs, texts):
             floor = _readable_span(text, colour, theme.BACKGROUND, near, 1.0)
             assert height >= floor - 1, (text, height, floor)
+
+
+# Round 37, third part: the final standings at the game's end, on their own board.
+
+#: Where the game's end is measured: under the header, above the bottom seats, where the
+#: winner (seat 0, the one lit seat) does not reach; the other seats' names are greyed.
+GAME_END_AREA = pygame.Rect(40, 60, 1840, 580)
+
+
+def _game_end(catalog: Catalog, count: int, lang: str) -> TVApp:
+    """A game won by seat 0 (2 lives left), every other player out in a round of its own."""
+    names = LONG_NAMES_10[:count]
+    players = [player(0, name=names[0], lives=2)] + [
+        player(i, name=names[i], lives=0, status="eliminated", out_round=3 + i)
+        for i in range(1, count)
+    ]
+    return _app(catalog, view("game_over", players, winners=["p0"], current=None), lang)
+
+
+def _without_cards(app: TVApp, frames: dict[float, pygame.Surface]) -> dict[float, pygame.Surface]:
+    """``frames`` with the seats' cards that show in full light blacked out: their white rims
+    are not text (a card dimmed or under the game's end board is left as it is)."""
+    clean = {scale: frame.copy() for scale, frame in frames.items()}
+    for spot in app.table.seating()[0].values():
+        card = card_rect(spot)
+        if _near(theme.CARD_FACE, 12)(frames[1.0].get_at((card.centerx, card.top + 1))):
+            for scale, frame in clean.items():
+                frame.fill((0, 0, 0), _scaled(card.inflate(8, 8), scale))
+    return clean
+
+
+@pytest.mark.parametrize(
+    ("count", "lang"), [(3, "fr"), (5, "fr"), (10, "fr"), (10, "it"), (10, "en")]
+)
+def test_round37_the_final_standings_are_readable_and_the_winner_is_the_biggest(
+    catalog: Catalog, count: int, lang: str
+) -> None:
+    """At the game's end every line of the final standings (and the new-game hint) has
+    capitals at least ``readable_height`` (1080p and 720p) and a WCAG contrast of 4.5:1 or
+    more on what lies around it; the winner's line stays the biggest text. They were 24 px
+    on 5 seats and 18-20 px on 10 (there was no room between the seats for 28 px lines)."""
+    app = _game_end(catalog, count, lang)
+    white = _near(theme.INK, 12)
+    gold = _near(theme.GOLD, 12)
+    frames = _without_cards(app, _frames(app))
+    for scale, frame in frames.items():
+        area = _scaled(GAME_END_AREA, scale)
+        lines = [run for run in _ink_rows(frame, area, white) if run[1] >= 6]
+        rows = -(-count // 2) if count > 5 else count  # two columns over five players
+        assert len(lines) >= rows + 1, (scale, lines)  # the players' lines and the hint
+        capitals = [_lead_height(frame, area, top, height, white) for top, height in lines]
+        floor = readable_height(1080 * scale)
+        assert all(c is not None and c >= floor for c in capitals), (scale, capitals, floor)
+        golden = [run for run in _ink_rows(frame, area, gold) if run[1] >= 6]
+        winner = max(_lead_height(frame, area, top, height, gold) or 0 for top, height in golden)
+        assert winner > max(c or 0 for c in capitals), (scale, winner, capitals)
+    canvas = frames[1.0]
+    ink = _core_colour(canvas, GAME_END_AREA, white)
+    for top, height in _ink_rows(canvas, GAME_END_AREA, white):
+        band = pygame.Rect(GAME_END_AREA.left, top, GAME_END_AREA.width, height)
+        counts: dict[tuple[int, int, int], int] = {}
+        for y in range(band.top, band.bottom):
+            for x in range(band.left, band.right, 3):
+                pixel = canvas.get_at((x, y))
+                counts[pixel.r, pixel.g, pixel.b] = counts.get((pixel.r, pixel.g, pixel.b), 0) + 1
+        ground = max(counts, key=lambda c: counts[c])  # what the line lies on
+        assert contrast_ratio(ink, ground) >= 4.5, (ink, ground)
+
+
+#: Ten long names: a swap between two of them takes two lines of the trail.
+SWAPPING_NAMES = (
+    "Jean-Christophe",
+    "Marie-Éléonore",
+    "Anne-Charlotte",
+    "Pierre-Olivier",
+    "Marie-Antoinette",
+    "Bartholomew",
+    "Giovannantonio",
+    "Massimiliano",
+    "Hildegard-Beate",
+    "Christabel-Anne",
+)
+
+
+@pytest.mark.parametrize(
+    ("lang", "long"), [("fr", False), ("fr", True), ("it", True), ("en", True)]
+)
+def test_round37_the_trail_shows_several_moves_at_10_seats(
+    catalog: Catalog, lang: str, long: bool
+) -> None:
+    """At 10 seats the round's trail shows more than the newest move: its top-left corner
+    held the title and two lines (105 px), a swap between long names or a keep; now the
+    bottom-left corner holds the title and four lines (three with names in two lines): a
+    keep and the swap before it, or more. Each move shown starts with a capital at least
+    ``readable_height`` (1080p and 720p)."""
+    names = (SWAPPING_NAMES if long else (*NAMES_5, *NAMES_10))[:10]
+    players = [player(i, name=name) for i, name in enumerate(names)]
+    shown = view("turns", players, dealer="p9", current="p4")
+    app = _app(catalog, shown, lang)
+    app.stage.receive(
+        shown,
+        cast(
+            Any,
+            [
+                {"type": "round_dealt", "round": 1, "dealer": "p9", "order": ["p0", "p9"]},
+                *(
+                    {"type": "exchanged", "player": f"p{i}", "target": f"p{i + 1}"}
+                    for i in range(3)
+                ),
+                {"type": "kept", "player": "p3", "auto": False, "timed_out": False},
+            ],
+        ),
+    )
+    app.stage.fast_forward()
+    spots, _ = app.table.seating()
+    room = trail_room(list(spots.values()))
+
+    def text(colour: pygame.Color) -> bool:  # the trail's light ink, its rims included
+        return min(colour.r, colour.g, colour.b) >= min(theme.TRAIL_INK) // 2 + 20
+
+    for scale, frame in _frames(app).items():
+        area = _scaled(room, scale)
+        starts = [
+            _first_letter_height(frame, area, top, height, text)
+            for top, height in _ink_rows(frame, area, text)
+        ]
+        moves = [height for height in starts if height is not None]
+        assert len(moves) >= 2, (lang, scale, starts)
+        assert min(moves) >= readable_height(1080 * scale), (lang, scale, moves)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it"])
+def test_round37_the_help_hints_are_readable(catalog: Catalog, lang: str) -> None:
+    """The host's key hints: "H: host keys" in the header of a 10-seat table (24 px before)
+    and, in the lobby's corner, the language, "H: host keys" and "T: how to play" (26 px
+    before) have capitals at least ``readable_height`` (1080p and 720p), with a WCAG contrast
+    of 4.5:1 or more on the background."""
+    assert contrast_ratio(theme.MUTED_INK, theme.BACKGROUND) >= 4.5
+
+    def muted(pixel: pygame.Color) -> bool:  # grey ink and its rims, not the turn's gold
+        return min(pixel.r, pixel.g, pixel.b) >= 90
+
+    players = [player(i, name=name) for i, name in enumerate((*NAMES_5, *NAMES_10))]
+    table = _app(catalog, view("turns", players, dealer="p9", current="p0"), lang)
+    lobby = _app(catalog, view("lobby", players[:5]), lang)
+    for app, corner, lines in (
+        (table, pygame.Rect(1500, 8, 400, 52), 1),
+        (lobby, pygame.Rect(1300, 30, 580, 130), 3),
+    ):
+        for scale, frame in _frames(app).items():
+            area = _scaled(corner, scale)
+            runs = [run for run in _ink_rows(frame, area, muted) if run[1] >= 6]
+            assert len(runs) == lines, (scale, runs)
+            for top, height in runs:
+                capital = _lead_height(frame, area, top, height, muted)
+                assert capital is not None and capital >= readable_height(1080 * scale), (
+                    lang,
+                    scale,
+                    capital,
+                )
+
+
+def test_round37_the_sudden_deaths_names_are_readable(catalog: Catalog) -> None:
+    """H5: the names under a sudden death's cards have capitals at least ``readable_height``
+    and a WCAG contrast of 4.5:1 or more on the felt (grey 22 px, 3.8:1 before). Measured at
+    1080p only, in the names' own ink: the first card's name lies over the stock's white rim,
+    which the 720p picture blurs into the letters (the picture is the same one scaled)."""
+    names = ("Ana", "Chloé", "Niccolò", "François", "Zoë")
+    shown = view("reveal", [player(i, name=name) for i, name in enumerate(names)], dealer="p4")
+    app = _app(catalog, shown)
+    duel = {"p0": "5H", "p1": "9S", "p2": "KD"}
+    app.stage.receive(
+        shown, cast(Any, [{"type": "sudden_death", "players": list(duel), "cards": duel}])
+    )
+    app.stage.update(1.0)
+    assert app.stage.beat is not None and app.stage.beat.kind == "sudden_death"
+    frame = _frames(app)[1.0]
+    ink = _near(theme.TRAIL_INK, 25)
+    row = pygame.Rect(540, SUBTITLE_Y + 40 + 70 + 4, 840, 34)  # under the cards
+    assert contrast_ratio(_core_colour(frame, row, ink), theme.FELT) >= 4.5
+    ((top, height),) = _ink_rows(frame, row, ink)
+    columns = [
+        x
+        for x in range(row.left, row.right)
+        if any(ink(frame.get_at((x, y))) for y in range(top, top + height))
+    ]
+    starts = [columns[0]] + [b for a, b in pairwise(columns) if b - a > 40]
+    assert len(starts) == len(duel), starts
+    for start in starts:
+        word = pygame.Rect(start, row.top, 30, row.height)
+        capital = _first_letter_height(frame, word, top, height, ink)
+        assert capital is not None and capital >= readable_height(), (start, capital)

@@ -574,7 +574,7 @@ def test_r14_the_confetti_falls_under_the_winners_name_and_the_final_standings(
         with recording_frames():
             app.render(canvas)
         boxes = list(enumerate(canvas.boxes))
-        words = [(i, box) for i, box in boxes if box.kind in ("banner", "draw_standings")]
+        words = [(i, box) for i, box in boxes if box.kind == "draw_final_board"]
         confetti = [(i, box) for i, box in boxes if box.kind == "confetti"]
         assert words and confetti
         for i, bit in confetti:

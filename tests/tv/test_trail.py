@@ -8,21 +8,19 @@ import random
 from collections.abc import Callable
 from typing import Any, cast
 
-import pygame
-
 from host.i18n import Catalog
 from host.rules import Call, Game
 from host.rules.bots import choose_action
 from host.rules.playout import MAX_ACTIONS, new_game
 from host.tv.app import TVApp
-from host.tv.layout import SUBTITLE_Y, seat_spots
+from host.tv.final import final_board
+from host.tv.layout import READABLE_SIZE, seat_spots
 from host.tv.stage import Stage
 from host.tv.trail import (
     HANGING_INDENT,
     LINE,
     TEXT_SIZE,
     standings,
-    standings_lines,
     trail_line,
     trail_moves,
     trail_room,
@@ -89,7 +87,8 @@ def test_issue12_standings_winner_then_last_out_first() -> None:
 
 def test_issue12_final_standings_name_every_player_in_french(catalog: Catalog) -> None:
     """R14's result names every player: French phrases are longer ("hors jeu à la manche
-    12"), so the lines get smaller type instead of leaving the last player out (they did)."""
+    12"), and the last player was left out; each line is on the game's end board, at the
+    readable size or more (round 37: they were 18-24 px between the seats)."""
     names = ("Ana", "Chloé", "Niccolò", "François", "Ada")
     out_rounds = (8, 11, 10, 12)
     players = [
@@ -104,19 +103,18 @@ def test_issue12_final_standings_name_every_player_in_french(catalog: Catalog) -
     stage = app.stage
     stage.receive(table, [])
     stage.winners = ["p4"]
-    spots = seat_spots(5)
-    lines = standings_lines(app.props, stage, spots, SUBTITLE_Y + 44)
-    text = "   ".join(line for line, _, _ in lines)
+    board = final_board(app.props, stage)
+    text = "   ".join(line.text for line in board.lines)
     for rank, name in enumerate(("Ada", "François", "Chloé", "Niccolò", "Ana"), start=1):
         assert f"{rank}. {name} " in text
-    seats = [
-        pygame.Rect(round(a), round(b), round(c - a), round(d - b))
-        for a, b, c, d in (spot.box() for spot in spots)
-    ]
-    for _, _, rect in lines:
-        assert rect.collidelist(seats) < 0  # between the seats
-    for (_, _, upper), (_, _, lower) in itertools.pairwise(lines):
-        assert upper.bottom <= lower.top + 4  # one line under the other
+    rects = []
+    for line in board.lines:  # on the board, never under the readable size (round 37)
+        assert line.size >= READABLE_SIZE
+        image = app.props.theme.text(line.text, line.size, line.colour, line.bold)
+        rects.append(image.get_bounding_rect().move(line.topleft))
+        assert board.rect.contains(rects[-1]), line.text
+    for (i, one), (j, other) in itertools.combinations(enumerate(rects), 2):
+        assert not one.colliderect(other), (board.lines[i].text, board.lines[j].text)
 
 
 def _trail_of(catalog: Catalog, lang: str, names: tuple[str, ...]) -> TVApp:
@@ -203,16 +201,9 @@ def test_r12_final_standings_are_the_same_after_the_host_restarts(catalog: Catal
         assert len(standings(played)) == 6
         assert standings(again) == standings(played)
         app = _app(catalog)
-        spots = seat_spots(6)
-        told = [
-            [
-                (line, rect)
-                for line, _, rect in standings_lines(app.props, stage, spots, SUBTITLE_Y + 44)
-            ]
-            for stage in (played, again)
-        ]
+        told = [final_board(app.props, stage) for stage in (played, again)]
         assert told[1] == told[0]
-        assert " ".join(line for line, _ in told[1]).count("out in round") == 5  # all but one
+        assert " ".join(told[1].texts()).count("out in round") == 5  # all but one
 
 
 def test_issue12_the_trail_is_the_same_after_the_host_restarts_mid_round(
