@@ -40,6 +40,8 @@
    * stale_step and changes nothing. The Wi-Fi alarm comes only after the last.
    */
   const ACTION_SENDS = 3;
+  /** Round trips kept to time the link by (callApi). */
+  const TRIPS_KEPT = 5;
   /** Reconnection back-off: first wait and longest wait, in milliseconds. */
   const FIRST_RETRY_MS = 500;
   const LAST_RETRY_MS = 5000;
@@ -63,7 +65,8 @@
    * stream (the open EventSource), replaced (another tab took the game), retryTimer and
    * retryDelay (reconnection), busy (an action is on its way), alertedTurn (my turn was
    * told), clockTimer (H4 clock), roundTrip (ms: my requests' way to the host and
-   * back, see callApi), lastTrip (the last one's), momentTimer, focusAfterJoin,
+   * back, see callApi), trips (the last ones'), unsent (a tap that never arrived,
+   * resendUnsent), momentTimer, focusAfterJoin,
    * actionsHadFocus (focus to give back after an action), quietTimer (the stream's silence).
    */
   const state = { room: byId("main").dataset.room, retryDelay: FIRST_RETRY_MS };
@@ -225,17 +228,16 @@
   }
 
   /** [status, JSON body or {}]. Each answer times the link too (state.roundTrip): the
-   * smaller of the last two, not the smallest ever, since Wi-Fi changes through an evening
-   * and too long a round trip only shows fewer seconds (renderClock); not the last alone,
-   * since an answer held up by a host that stopped for a while (the quiet stream's check
-   * sent during the freeze) took seconds that were not the link's: after a 20 s freeze her
-   * clock showed 2 s less than the host gave back (round 37's play-test). */
+   * smallest of the last TRIPS_KEPT, not the smallest ever, since Wi-Fi changes through an
+   * evening and too long a round trip only shows fewer seconds (renderClock); not the last
+   * alone, since answers held up by a host that stopped for a while (a tap's sends, the quiet
+   * stream's check, sent during the freeze) took seconds that were not the link's: after a
+   * freeze her clock showed 2 to 6 s less than the host gave back (play-tests, rounds 37-38). */
   async function callApi(method, path, body) {
     const sent = performance.now();
     const response = await request(method, path, body);
-    const took = performance.now() - sent;
-    state.roundTrip = Math.min(took, state.lastTrip ?? took);
-    state.lastTrip = took;
+    state.trips = [performance.now() - sent, ...(state.trips || [])].slice(0, TRIPS_KEPT);
+    state.roundTrip = Math.min(...state.trips);
     return [response.status, await response.json().catch(() => ({}))];
   }
 
@@ -369,7 +371,12 @@
       watchQuiet();
       state.retryDelay = FIRST_RETRY_MS;
       showBanner(false);
+      /* the host is heard again: "can't reach the game" is no longer true (it stayed beside
+         live buttons when a freeze outlasted every send of a tap) */
+      const error = byId("action-error");
+      if (error.textContent === t("err_network")) error.textContent = "";
       render(JSON.parse(message.data), first);
+      resendUnsent();
       first = false;
     };
     stream.addEventListener("replaced", () => streamReplaced(stream));
@@ -390,8 +397,9 @@
 
   /**
    * The game was opened in another tab or phone: say so, offer to take it back, stay quiet.
-   * The table goes until then (.replaced in phone.css): it is no longer kept up to date, so
-   * its turn, clock and card would soon be wrong, and a tap on its buttons would do nothing.
+   * The table and the add-ons' panels go until then (.replaced in phone.css): no longer kept
+   * up to date, its turn, clock, card and standings would soon be wrong, and a tap on its
+   * buttons would do nothing.
    */
   function streamReplaced(stream) {
     stream.close();
@@ -495,7 +503,7 @@
     return sent;
   }
 
-  async function post(action, extra) {
+  async function post(action, extra, remember = true) {
     if (!state.view) return null;
     /* a disabled button loses focus: remember to give it back to the next thing to do */
     const hadFocus = byId("actions").contains(document.activeElement);
@@ -503,10 +511,13 @@
     setBusy(true);
     const error = setText(byId("action-error"), "");
     let view = null;
+    const step = state.view.step;
+    state.unsent = null; /* a new tap replaces one that never arrived */
     /* no answer at all, even after the retries: the network's error (err_network) */
-    const [status, answer] = await sendAction({ ...extra, action, step: state.view.step })
+    const [status, answer] = await sendAction({ ...extra, action, step })
       .catch(() => [0, { error: "network" }]);
     setText(error, "").classList.remove("sending"); /* "still sending" is over */
+    if (!status && remember) state.unsent = { action, extra, step }; /* resendUnsent */
     if (status === 200) view = answer;
     else if (status === 401) {
       setBusy(false);
@@ -677,6 +688,20 @@
     tellChanges(previous, view);
     loadOnDemandAddOns(view);
     tellAddOns(view);
+  }
+
+  /** A tap none of whose sends reached the host (a host frozen longer than all of them) is
+   * sent once more when the host's stream speaks again, if the table has not moved and the
+   * move is still mine (round 38's play-test: after a 30 s freeze her Keep was lost, and H4
+   * took a life for the time-out). Once: the same step can never count twice, and a tap lost
+   * again is not kept for another try. */
+  function resendUnsent() {
+    const unsent = state.unsent;
+    if (!unsent || state.busy || !state.view) return;
+    state.unsent = null;
+    if (state.view.step === unsent.step && state.view.can.includes(unsent.action)) {
+      post(unsent.action, unsent.extra, false);
+    }
   }
 
   /** PHONE_ADDONS.md: every add-on draws the view from this event. */

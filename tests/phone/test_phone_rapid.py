@@ -128,7 +128,7 @@ def test_h4_on_a_slow_link_the_countdown_keeps_back_the_round_trip(
 HELD_ANSWER_SECONDS = 3.0
 
 
-def test_h4_an_answer_held_up_by_a_frozen_host_does_not_cost_her_seconds(
+def test_h4_answers_held_up_by_a_frozen_host_do_not_cost_her_seconds(
     live_server: Any, phone_factory: Any
 ) -> None:
     """H4 after a freeze: the host gives the frozen time back, but her phone showed about 2 s
@@ -136,7 +136,9 @@ def test_h4_an_answer_held_up_by_a_frozen_host_does_not_cost_her_seconds(
     check) was answered only once the host ran again, and its round trip, seconds that were
     not the link's, was kept back from her clock (renderClock). Here that answer is held 3 s;
     the next view, which says ``RAPID_SECONDS`` are left (the host's clock stands still), must
-    still show them, less the reading time only. The old page showed 3 s less."""
+    still show them, less the reading time only. The old page showed 3 s less. Round 38's
+    play-test: a 30 s freeze held up two answers (a tap's sends, the checks), and the page that
+    kept the smaller of the last two showed 3 to 6 s less: here two answers are held."""
     clock = Clock()
     session = Session(
         HouseRules.parse("H4", rapid_seconds=RAPID_SECONDS), room="TEST", seed=42, clock=clock
@@ -151,16 +153,17 @@ def test_h4_an_answer_held_up_by_a_frozen_host_does_not_cost_her_seconds(
     current.wait_step(table["step"])
     held: list[str] = []
 
-    def held_once(route: Any) -> None:
-        if not held:
+    def held_twice(route: Any) -> None:
+        if len(held) < 2:
             held.append(route.request.url)
             time.sleep(HELD_ANSWER_SECONDS)  # the host does not run
         route.continue_()
 
-    current.page.route("**/api/state", held_once)
-    with current.page.expect_response(lambda r: r.url.endswith("/api/state"), timeout=15_000):
-        pass  # the quiet stream's check, answered 3 s late
-    assert held
+    current.page.route("**/api/state", held_twice)
+    for _ in range(2):  # the quiet stream's checks, each answered 3 s late
+        with current.page.expect_response(lambda r: r.url.endswith("/api/state"), timeout=15_000):
+            pass
+    assert len(held) == 2
     rows = len(table["players"])
     session.join("Dee", "TEST")  # a new view of the same step: her clock is drawn again
     current.page.wait_for_function(

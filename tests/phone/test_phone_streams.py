@@ -38,7 +38,8 @@ def test_issue15_a_replaced_tab_says_so_and_does_not_reconnect(
     # rest of its table goes too (round 37's play-test): no longer kept up to date, its turn,
     # clock and players would soon be wrong under the message.
     assert first.page.is_hidden("#actions")
-    for stale in ("#turn", "#card", "#players", "#me"):
+    for stale in ("#turn", "#card", "#players", "#me", "#social-panel"):
+        assert first.page.locator(stale).count() == 1, stale  # there, and hidden
         assert first.page.is_hidden(stale), stale
     assert first.text("#replaced button") == CATALOG.t("fr", "phone.stream_take_back")
     # No flapping: several seconds later the second tab still holds the only stream.
