@@ -123,7 +123,10 @@ def _laid_out(props: Props, stage: Stage, most_width: int) -> Board:
         head.append(_fitted(th, " · ".join(names), JOINT_NAMES_SIZE, inner, theme.INK))
     head.append(_fitted(th, phrase(props, "standings"), TITLE_SIZE, inner, theme.GOLD))
     hint_size, hint = th.wrapped(
-        props.t("new_game_hint"), inner, ((HINT_SIZE, 1), (HINT_SIZE, 2), (READABLE_SIZE, 2)), True
+        props.t("new_game_hint" if stage.person_vip() else "new_game_space"),
+        inner,
+        ((HINT_SIZE, 1), (HINT_SIZE, 2), (READABLE_SIZE, 2)),
+        True,
     )
     tail = [(line, hint_size, theme.INK) for line in hint]
     entries = standings_entries(props, stage)

@@ -250,7 +250,7 @@ class LobbyScene:
         seated = [p for p in self.stage.players if p.status != "waiting" and p.connected]
         if len(seated) < self.stage.min_players:  # the engine's minimum, from the view
             text = props.t("need_more", count=self.stage.min_players - len(seated))
-        elif self.stage.vip is not None:
+        elif self.stage.person_vip() is not None:
             text = props.t("next_vip", name=self.stage.name_of(self.stage.vip))
         else:
             text = props.t("next_space")

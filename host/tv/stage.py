@@ -310,6 +310,12 @@ class Stage:
         seat = self.seat_of(player)
         return seat.name if seat else "?"
 
+    def person_vip(self) -> str | None:
+        """The VIP when a person holds the role; None at a table of computer players, whose
+        VIP starts nothing (only the TV's Space does, ``host/bot_runner.py``)."""
+        seat = self.seat_of(self.vip)
+        return seat.id if seat is not None and not seat.bot else None
+
     def sync(self, view: View) -> None:
         """Make the table copy equal to a public view."""
         if view.get("current") != self.current:
