@@ -737,7 +737,8 @@
     const can = view.can;
     if (view.phase === "turns" && isMyTurn(view)) {
       setTranslated(headline, view.dealer === me.id ? "your_turn_dealer" : "your_turn");
-    } else if (view.phase === "turns") {
+    } else if (view.phase === "turns" && view.current) {
+      /* none while the TV still deals (host/pacing.py): no "? is deciding…" then */
       setTranslated(headline, "deciding", { name: nameOf(view, view.current) });
     } else if (me.status === "waiting") {
       setTranslated(headline, "waiting_note");

@@ -577,3 +577,40 @@ def test_a_quiet_stream_the_host_still_counts_is_left_alone(
     assert phone.page.is_hidden("#banner")
     me = server.session.view(None)["players"][0]
     assert me["connected"]
+
+
+def test_a_turn_with_nobody_announced_yet_names_nobody(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Round 38's play-test: "? réfléchit…" for a second and a half after a freeze. With a TV,
+    a view is the table as the TV has shown it (host/pacing.py), and while the TV still deals
+    a round no turn is announced yet: ``current`` is null in phase ``turns``. The headline then
+    names nobody, rather than a "?"."""
+    server = live_server()
+    session = server.session
+    phone = phone_factory("Pixel 7", "fr-FR")
+    phone.open(f"{server.url}/?room=TEST&lang=fr")
+    phone.join("Ana")
+    session.join("Bo", "TEST")
+    session.join("Cy", "TEST")
+    phone.page.wait_for_selector('#actions button[data-action="start"]')
+    me = session.view(None)["players"][0]["id"]
+    session.act(me, "start", session.step)
+    if session.view(None)["current"] == me:  # her turn: move on to someone else's
+        session.act(me, "keep", session.step)
+    phone.wait_step(session.step)
+    assert "réfléchit" in phone.text("#turn")  # someone else's turn, named
+
+    def dealing(route: Any) -> None:
+        answer = route.fetch()
+        shown = answer.json()
+        shown["current"] = None  # as a paced view while the TV deals
+        route.fulfill(response=answer, json=shown)
+
+    phone.page.route("**/api/state", dealing)
+    phone.page.route("**/api/events*", lambda route: route.abort())
+    with phone.page.expect_response(lambda r: "/api/state" in r.url):
+        phone.page.reload()
+    phone.page.wait_for_function("() => document.getElementById('main').dataset.phase")
+    assert phone.page.evaluate("() => document.getElementById('main').dataset.phase") == "turns"
+    assert "?" not in phone.text("#turn")
