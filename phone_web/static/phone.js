@@ -318,6 +318,7 @@
       if (status === 201 && answer.token) {
         state.token = answer.token;
         localStorage.setItem(tokenKey(), answer.token);
+        localStorage.setItem("cuckoo:name", byId("name-input").value.trim());
         state.focusAfterJoin = true;
         unlockSound();
         connect();
@@ -456,6 +457,11 @@
     closeStream();
     showBanner(false);
     showScreen("join-form");
+    /* away a minute in the lobby, or removed by the host: say so, the name ready to send again
+       (round 38's play-test: an empty form, and no word of why) */
+    const input = byId("name-input");
+    input.value ||= localStorage.getItem("cuckoo:name") || "";
+    setText(byId("join-error"), t("seat_gone"));
   }
 
   /** Back from sleep or offline: a stream may be silently dead, so fetch now and listen anew. */

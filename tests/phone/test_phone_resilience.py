@@ -614,3 +614,27 @@ def test_a_turn_with_nobody_announced_yet_names_nobody(
     phone.page.wait_for_function("() => document.getElementById('main').dataset.phase")
     assert phone.page.evaluate("() => document.getElementById('main').dataset.phase") == "turns"
     assert "?" not in phone.text("#turn")
+
+
+def test_a_seat_lost_is_said_and_the_name_is_ready_to_send_again(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Round 38's play-test: a guest away a minute in the lobby leaves the table (PHONE_API.md
+    "Presence"), and her phone, woken, showed an empty name form with no word of why. Now it
+    says she is no longer at the table, her name is ready, and one tap seats her again. Here
+    the host removes her (the same answer, 401, as a seat lost to the minute away)."""
+    server = live_server(heartbeat_seconds=1.0)
+    session = server.session
+    phone = phone_factory("Pixel 7", "fr-FR")
+    phone.open(f"{server.url}/?room=TEST&lang=fr")
+    phone.join("Zoé")
+    pid = session.view(None)["players"][0]["id"]
+    session.join("Bo", "TEST")
+    phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 2")
+    session.kick(pid)
+    phone.page.wait_for_selector("#join-form:not([hidden])", timeout=15_000)
+    assert phone.text("#join-error") == CATALOG.t("fr", "phone.seat_gone")
+    assert phone.page.input_value("#name-input") == "Zoé"
+    phone.page.locator("#join-button").tap()
+    phone.page.wait_for_selector("#game:not([hidden])")
+    assert [p["name"] for p in session.view(None)["players"]] == ["Bo", "Zoé"]
