@@ -115,15 +115,20 @@ def plate_parts(
     ]
 
 
+def felt_text(props: Props, text: str, width: int) -> pygame.Surface:
+    """Words on the felt read from the sofa, like the trail: ``READABLE_SIZE`` in
+    ``TRAIL_INK`` (they were grey 22 px text, 3.8:1 on the felt), shrunk only where wider
+    than ``width``."""
+    return props.theme.fitted_text(
+        text, READABLE_SIZE, width, theme.TRAIL_INK, min_size=PILE_NAME_MIN_SIZE
+    )
+
+
 def label(
     surface: pygame.Surface, props: Props, text: str, at: tuple[float, float], width: int
 ) -> pygame.Rect:
-    """A name under a card on the felt (a sudden death's), read from the sofa like the pile
-    names: ``READABLE_SIZE`` in ``TRAIL_INK`` (it was grey 22 px text, 3.8:1 on the felt),
-    shrunk only where it is wider than ``width``."""
-    image = props.theme.fitted_text(
-        text, READABLE_SIZE, width, theme.TRAIL_INK, min_size=PILE_NAME_MIN_SIZE
-    )
+    """A name under a card on the felt (a sudden death's): ``felt_text`` centred on ``at``."""
+    image = felt_text(props, text, width)
     rect = image.get_rect(center=point(at))
     surface.blit(image, rect)
     return rect
@@ -136,15 +141,12 @@ def pile_name(
     pile: tuple[float, float],
     spots: Iterable[SeatSpot],
 ) -> pygame.Rect:
-    """A pile's name under it ("Stock", "Discard"), read from the sofa like the trail: at
-    ``READABLE_SIZE`` in ``TRAIL_INK`` (round 37's play-test: grey 22 px text, 3.8:1 on the
-    felt). A name wider than the room kept for it (French "Défausse") takes the felt beside
-    it that the seats leave (``layout.pile_name_room``), moved off its pile's centre if it
-    must; only a name wider than all of it shrinks."""
+    """A pile's name under it ("Stock", "Discard") in ``felt_text`` (round 37's play-test).
+    A name wider than the room kept for it (French "Défausse") takes the felt beside it that
+    the seats leave (``layout.pile_name_room``), moved off its pile's centre if it must; only
+    a name wider than all of it shrinks."""
     left, right = pile_name_room(spots, pile)
-    image = props.theme.fitted_text(
-        text, READABLE_SIZE, int(right - left), theme.TRAIL_INK, min_size=PILE_NAME_MIN_SIZE
-    )
+    image = felt_text(props, text, int(right - left))
     half = image.get_width() / 2
     x = min(max(pile[0], left + half), right - half)
     rect = image.get_rect(center=point((x, pile[1] + PILE_NAME_DROP)))
