@@ -77,16 +77,10 @@ def centred_lines(
     return [(line, size, (centre[0], top + i * step)) for i, line in enumerate(lines)]
 
 
-def _shade() -> pygame.Surface:
-    shade = pygame.Surface((1920, 1080), pygame.SRCALPHA)
-    shade.fill((0, 0, 0, 150))
-    return shade
-
-
 def dim(surface: pygame.Surface, props: Props) -> None:
     """Dim the whole scene: what is drawn next stands out from it (an overlay, the game's
     end, ``host/tv/final.py``)."""
-    surface.blit(props.memo(("shade",), _shade), (0, 0))
+    surface.blit(props.shade, (0, 0))
 
 
 def draw_panel(surface: pygame.Surface, props: Props, rect: pygame.Rect) -> None:
