@@ -112,6 +112,12 @@ def test_a_retry_of_a_tap_that_counted_changes_nothing(
     mover.page.route("**/api/action", answer_lost_once)
     mover.tap("keep")
     mover.wait_step(step + 1)
+    # The stream may draw the new table before the page has even seen its first send fail
+    # (CI once caught it there, with no retry yet): wait for the retry's answer itself.
+    for _ in range(150):  # bounded: the retry goes 0.5 s after the lost answer
+        if _action_statuses(mover):
+            break
+        mover.page.wait_for_timeout(20)
     mover.page.wait_for_function("() => !document.querySelector('#action-error.sending')")
     assert sends == [step, step]
     assert _action_statuses(mover) == [409]  # the retry's answer: stale_step
