@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import pygame
 
@@ -98,11 +99,45 @@ def final_board(props: Props, stage: Stage, avoid: Sequence[pygame.Rect] = ()) -
     ``avoid`` rectangles (the winners' seats, which stay lit); where no such place exists
     (a winner beside the middle of the felt), it is made as narrow as the room beside them,
     its hint in two lines."""
-    board = _laid_out(props, stage, MOST_WIDTH)
-    place = _placed(board.rect, avoid)
+    return _board(props.theme, board_words(props, stage), tuple(map(tuple, avoid)))
+
+
+@dataclass(frozen=True)
+class BoardWords:
+    """What the board says, before it is laid out: the winners' names, "Final standings",
+    each player's line and the new-game hint, in the TV's language."""
+
+    winners: tuple[str, ...]
+    winner: str
+    joint: str
+    title: str
+    entries: tuple[str, ...]
+    hint: str
+
+
+def board_words(props: Props, stage: Stage) -> BoardWords:
+    """The board's words for this stage (a few phrases: cheap, unlike laying them out)."""
+    names = tuple(stage.name_of(w) for w in stage.winners)
+    return BoardWords(
+        winners=names,
+        winner=props.t("winner", name=names[0]) if len(names) == 1 else "",
+        joint=props.t("joint_winners") if len(names) > 1 else "",
+        title=phrase(props, "standings"),
+        entries=tuple(standings_entries(props, stage)),
+        hint=props.t("new_game_hint" if stage.person_vip() else "new_game_space"),
+    )
+
+
+@lru_cache(maxsize=32)
+def _board(th: theme.Theme, words: BoardWords, avoid: tuple[tuple[int, ...], ...]) -> Board:
+    """``final_board`` laid out, remembered: the game's end draws it on every frame of its
+    confetti, and measuring its lines again each time took 0.5 ms of a frame's CPU."""
+    rects = [pygame.Rect(rect) for rect in avoid]
+    board = _laid_out(th, words, MOST_WIDTH)
+    place = _placed(board.rect, rects)
     if place is None:
-        board = _laid_out(props, stage, _width_between(avoid))
-        place = _placed(board.rect, avoid) or _centred_rect(board.rect)
+        board = _laid_out(th, words, _width_between(rects))
+        place = _placed(board.rect, rects) or _centred_rect(board.rect)
     dx, dy = place.left - board.rect.left, place.top - board.rect.top
     lines = tuple(
         replace(line, topleft=(line.topleft[0] + dx, line.topleft[1] + dy)) for line in board.lines
@@ -110,26 +145,24 @@ def final_board(props: Props, stage: Stage, avoid: Sequence[pygame.Rect] = ()) -
     return Board(place, lines)
 
 
-def _laid_out(props: Props, stage: Stage, most_width: int) -> Board:
+def _laid_out(th: theme.Theme, words: BoardWords, most_width: int) -> Board:
     """The board at most ``most_width`` wide, its top left at (0, 0)."""
-    th = props.theme
     inner = most_width - 2 * PADDING
     head: list[tuple[str, int, theme.Colour]] = []
-    names = [stage.name_of(w) for w in stage.winners]
-    if len(names) == 1:
-        head.append(_fitted(th, props.t("winner", name=names[0]), WINNER_SIZE, inner, theme.GOLD))
-    elif names:
-        head.append(_fitted(th, props.t("joint_winners"), WINNER_SIZE, inner, theme.GOLD))
-        head.append(_fitted(th, " · ".join(names), JOINT_NAMES_SIZE, inner, theme.INK))
-    head.append(_fitted(th, phrase(props, "standings"), TITLE_SIZE, inner, theme.GOLD))
+    if words.winner:
+        head.append(_fitted(th, words.winner, WINNER_SIZE, inner, theme.GOLD))
+    elif words.winners:
+        head.append(_fitted(th, words.joint, WINNER_SIZE, inner, theme.GOLD))
+        head.append(_fitted(th, " · ".join(words.winners), JOINT_NAMES_SIZE, inner, theme.INK))
+    head.append(_fitted(th, words.title, TITLE_SIZE, inner, theme.GOLD))
     hint_size, hint = th.wrapped(
-        props.t("new_game_hint" if stage.person_vip() else "new_game_space"),
+        words.hint,
         inner,
         ((HINT_SIZE, 1), (HINT_SIZE, 2), (READABLE_SIZE, 2)),
         True,
     )
     tail = [(line, hint_size, theme.INK) for line in hint]
-    entries = standings_entries(props, stage)
+    entries = words.entries
     for size in ENTRY_SIZES:
         columns = _columns(th, entries, size, inner)
         step = th.font(size).get_height()
