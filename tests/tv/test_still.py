@@ -21,6 +21,7 @@ from host.rules import HouseRules
 from host.tv import seats, theme
 from host.tv import table as table_module
 from host.tv.app import FRAME_SECONDS, TVApp
+from host.tv.final import dim_table
 from host.tv.layout import seat_spots
 from host.tv.rehearsal import Rehearsal
 from host.tv.seats import stamp
@@ -369,11 +370,10 @@ def test_issue18_the_games_end_dims_the_table_once_not_on_every_frame_of_its_con
     app.stage.fast_forward()
     app.stage.celebrating_since = app.stage.time
     dims: list[object] = []
-    real_dim = table_module.dim_table
 
     def counted(surface: pygame.Surface, props: Any) -> None:
         dims.append(surface)
-        real_dim(surface, props)
+        dim_table(surface, props)
 
     monkeypatch.setattr(table_module, "dim_table", counted)
     layered, unlayered = pygame.Surface(CANVAS_SIZE), pygame.Surface(CANVAS_SIZE)
