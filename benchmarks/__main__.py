@@ -34,6 +34,7 @@ MODULES = (
     "load",
     "abuse",
     "frames",
+    "game_end",
     "voice",
     "page",
     "startup",
