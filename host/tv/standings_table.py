@@ -232,6 +232,22 @@ class TableMeasures:
     def widest_name(self, size: int) -> int:
         return self._widest("\0names", size, [(g.name + g.mark, True) for g in self.guests])
 
+    def least_name(self, size: int) -> int:
+        """The narrowest the names' column may be: each name whole up to ``NAME_EMS`` (a
+        longer one shortened to that), a computer's mark whole after it ("Chloé" must not
+        shrink to "C…é" to make room for "(computer)")."""
+        key = ("\0least", size)
+        if key not in self._widths:
+            self._widths[key] = max(
+                (
+                    min(self.th.measure(g.name, size, True), NAME_EMS * size)
+                    + self.th.measure(g.mark, size, True)
+                    for g in self.guests
+                ),
+                default=0,
+            )
+        return self._widths[key]
+
     def widest_titles(self, size: int) -> int:
         return self._widest("\0titles", size, [(" · ".join(g.titles), False) for g in self.guests])
 
@@ -247,7 +263,7 @@ class TableMeasures:
         shortened), and any titles beside it in the room the figures leave."""
         if -(-layout.shown // layout.guest_columns) > self.per_column(layout):
             return False
-        names = min(self.widest_name(layout.size), NAME_EMS * layout.size)
+        names = self.least_name(layout.size)
         titles = self.widest_titles(layout.title_size)
         if layout.titles == Titles.BESIDE and titles:
             return names + GAP + titles <= self.name_room(layout)

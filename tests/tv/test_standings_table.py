@@ -246,7 +246,8 @@ def test_round40_ten_guests_keep_every_figure_and_every_title(catalog: Catalog, 
 
 def test_round40_twenty_guests_two_columns_wins_first(catalog: Catalog) -> None:
     """H7's 20 seats: the guests in two columns, the wins kept (``WORTH``'s first), every
-    guest shown, a name too wide shortened as a plate shortens it, never cut mid-letter."""
+    guest shown, a name too wide shortened as a plate shortens it, never cut mid-letter; a
+    short name beside a computer's mark whole (it was "C…é (ordinateur)" in a first draft)."""
     _, board = _board_lines(catalog, _rows(20), "fr")
     assert board.layout.guest_columns == 2
     assert "wins" in board.layout.fields
@@ -254,6 +255,7 @@ def test_round40_twenty_guests_two_columns_wins_first(catalog: Catalog) -> None:
     texts = [line.text for line in board.lines]
     for index in range(20):
         assert str(index + 1) in texts
+    assert "Chloé (ordinateur)" in texts  # not "C…é": the mark took the name's room
     widest = next(text for text in texts if text.startswith("WWWW"))
     assert "\u2026" in widest or widest == "W" * 16
 
