@@ -92,6 +92,19 @@ def short_name(label: NameLabel, name: str) -> str:
     return name if label.whole else "".join(label.lines)
 
 
+def shortened_line(theme: Theme, name: str, others: Sequence[str], size: int, width: int) -> str:
+    """``name`` in one bold line of ``width`` at ``size`` away from the seats (tonight's
+    standings): whole where it fits, else shortened as a plate of one line shortens it
+    (``_shortened``), with the first choice that no name of ``others`` could be read into
+    (``could_be``), and cut at its end only if every choice could be another's."""
+    if theme.measure(name, size, BOLD) <= width:
+        return name
+    for label in _shortened(theme, graphemes(name), size, width, 1):
+        if not any(could_be(label, other) for other in others):
+            return label.lines[0]
+    return theme.ellipsized(name, size, width, BOLD)
+
+
 def fits_one_line(theme: Theme, name: str, spot: SeatSpot) -> bool:
     """Whether ``name`` fits one line of ``spot``'s plate at the smallest size it may have."""
     return theme.measure(name, name_sizes(spot)[1], BOLD) <= name_width(spot)

@@ -1,9 +1,14 @@
-"""Issue 14 (tonight's standings on the TV), read from a sofa: headings at one readable size,
-and each line's titles on a line of their own that never runs into the next name."""
+"""Issue 14 (tonight's standings on the TV), read from a sofa with up to 20 guests.
+
+Round 40: with ten guests holding titles the table's names were 24 px and the titles 20 px,
+under the TV's floor (``READABLE_SIZE``, measured as ``tests/tv/test_readable.py`` does: the
+drawn capitals at least ``readable_height`` of the screen, at 1080p and 720p). Now every line
+is at the floor or above, and no two of its texts meet (``host/tv/standings_table.py``).
+"""
 
 from __future__ import annotations
 
-import functools
+from itertools import combinations, pairwise
 from typing import Any, cast
 
 import pygame
@@ -12,113 +17,337 @@ import pytest
 from host.i18n import LANGUAGES, Catalog
 from host.tv import theme
 from host.tv.app import TVApp
-from host.tv.evening import (
+from host.tv.evening import LOBBY_BOX, TABLE_BOX, standings_of
+from host.tv.layout import READABLE_SIZE, readable_height
+from host.tv.nameplates import NameLabel, could_be, shortened_line
+from host.tv.standings_table import (
     COLUMNS,
-    HEAD_SIZE,
-    ROW_GAP,
-    TABLE_BOX,
-    draw_standings_table,
-    headings,
-    row_layout,
-    standings_of,
-    table_geometry,
+    WORTH,
+    Titles,
+    heading_lines,
+    standings_board,
+)
+from tests.tv.test_readable import (
+    SCALE_720,
+    _frames,
+    _scaled,
 )
 from tests.tv.views import StillSession, player, view
 
-TITLES = ["most_cuckoos", "survivor", "king_cutter", "closest_escape"]
+#: Twenty guests, long names first: 16 letters ("Marie-Antoinette"), "Marie-Éléonore", a
+#: name as wide as a name may be (16 "W", ``host.names.MAX_NAME_WIDTH``).
+NAMES = (
+    "Marie-Éléonore",
+    "Marie-Antoinette",
+    "Jean-Christophe",
+    "W" * 16,
+    "Chloé",
+    "Niccolò",
+    "François",
+    "Zoë",
+    "Björn",
+    "Maëlle",
+    "Hildegard-Beate",
+    "Bartholomew",
+    "Giovannantonio",
+    "Massimiliano",
+    "Anne-Charlotte",
+    "Pierre-Olivier",
+    "Christabel-Anne",
+    "Gianni",
+    "Ada",
+    "Lou",
+)
+#: The evening's five titles as the engine gives them (``host.standings.TITLES``: each held by
+#: one guest at most), spread over the first ten lines: one guest holds two.
+HELD = {
+    0: ["most_cuckoos", "survivor"],
+    2: ["closest_escape"],
+    5: ["king_cutter"],
+    8: ["best_guesser"],
+}
 
 
 def _row(index: int, titles: list[str]) -> dict[str, Any]:
     return {
         "player": f"p{index}",
-        "name": f"Guest number {index}",
-        "bot": False,
-        "games": 2,
-        "wins": 1 if index == 0 else 0,
-        "rounds": 9,
-        "survived": 9 - index % 9,
-        "lives_lost": 3,
-        "cuckoos": index % 3,
+        "name": NAMES[index % len(NAMES)] if index < len(NAMES) else f"Guest {index}",
+        "bot": index == 4,
+        "games": 12,
+        "wins": max(0, 6 - index),
+        "rounds": 40,
+        "survived": 38 - index,
+        "lives_lost": 10 + index,
+        "cuckoos": index % 4,
         "king_cuts": 0,
         "close_escapes": 0,
-        "guesses": 0,
-        "good_guesses": 0,
+        "guesses": 12,
+        "good_guesses": 10 - index % 10,
         "rank": index + 1,
         "titles": titles,
     }
 
 
-def _app(catalog: Catalog, count: int, titled: bool, lang: str = "en") -> TVApp:
-    players = [player(i, name=f"Guest number {i}") for i in range(count)]
-    rows = [_row(i, TITLES[i % 2 : i % 2 + 2] if titled and i < 4 else []) for i in range(count)]
-    table = view("lobby", players, standings=rows, max_players=20)
-    app = TVApp(cast(Any, StillSession(table)), None, catalog, lang=lang, join_url="http://x/")
-    app.stage.receive(table, [])
+def _rows(count: int, held: dict[int, list[str]] | None = None) -> list[dict[str, Any]]:
+    held = HELD if held is None else held
+    return [_row(i, held.get(i, [])) for i in range(count)]
+
+
+def _app(catalog: Catalog, rows: list[dict[str, Any]], lang: str) -> TVApp:
+    """The TV between games, showing tonight's standings. The seated players are others
+    than the standings' guests (who came and left): no colour dot, which the measures below
+    could take for a letter."""
+    seated = [player(i, name=f"Seat {i}") for i in range(3)]
+    for seat in seated:
+        seat["id"] = f"s{seat['seat']}"
+    shown = view("game_over", seated, standings=rows, winners=["s0"], current=None, max_players=20)
+    app = TVApp(cast(Any, StillSession(shown)), None, catalog, lang=lang, join_url="http://x/")
+    app.stage.fast_forward()
+    assert type(app.base_scene()).__name__ == "StandingsScene"
     return app
 
 
-def _height(size: int) -> int:
-    """The font's height, as the TV measures it (``Theme.font`` keeps each size's font)."""
-    return _theme().font(size).get_height()
+#: The table's inks: names and figures, the leader's line and the titles, headings and ranks
+#: (colour, reach: how far a channel may be from it, ``test_readable._near``).
+INKS = {"ink": (theme.INK, 40), "gold": (theme.GOLD, 60), "muted": (theme.MUTED_INK, 30)}
+#: Any ink at least half covering a pixel: a channel 65 or more from the panel's (the
+#: faintest ink, the headings' grey, is 130 from it).
+ANY_INK = 65
 
 
-@functools.cache
-def _theme() -> theme.Theme:
-    """One theme for the module's measurements, made on first use (not at import)."""
-    return theme.Theme()
+def _ink_mask(frame: pygame.Surface, area: pygame.Rect, colour: Any, reach: int) -> Any:
+    """Which pixels of ``area`` are ``colour`` (``_near``), or any ink if ``colour`` is None:
+    ``test_readable``'s measures, done by pygame's masks (a box of 1680×760 pixels read one by
+    one takes seconds)."""
+    image = frame.subsurface(area)
+    if colour is None:
+        mask = pygame.mask.from_threshold(image, theme.PANEL, (ANY_INK, ANY_INK, ANY_INK, 255))
+        mask.invert()
+        return mask
+    return pygame.mask.from_threshold(image, colour, (reach, reach, reach, 255))
 
 
-@pytest.mark.parametrize("titled", [True, False])
-def test_issue14_standings_lines_fit_the_box_for_any_table(titled: bool) -> None:
-    pygame.font.init()
-    room = TABLE_BOX.height - 140
-    sizes: dict[bool, list[int]] = {True: [], False: []}  # by "titles shown"
-    for count in range(1, 21):
-        layout = row_layout(count, room, titled, _height)
-        assert count * layout.height <= room, count
-        assert layout.height >= _height(layout.size) + ROW_GAP
-        if layout.title_size:
-            assert layout.height >= _height(layout.size) + _height(layout.title_size) + ROW_GAP
-        sizes[bool(layout.title_size)].append(layout.size)
-    for shown in sizes.values():
-        assert shown == sorted(shown, reverse=True)  # fewer guests, bigger type
-    assert row_layout(5, room, titled, _height).size >= 40  # five guests: read from the sofa
-    if titled:
-        assert row_layout(10, room, True, _height).title_size >= 20  # a full table keeps them
+def _mask_lines(mask: Any) -> list[tuple[int, int]]:
+    """Runs of rows (top, height) holding ink (``test_readable._ink_rows``)."""
+    width, height = mask.get_size()
+    row = pygame.mask.Mask((width, 1), fill=True)
+    runs: list[tuple[int, int]] = []
+    for y in range(height):
+        if mask.overlap(row, (0, y)):
+            if runs and sum(runs[-1]) == y:
+                runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+            else:
+                runs.append((y, 1))
+    return runs
+
+
+def _mask_lead(mask: Any, top: int, height: int) -> int | None:
+    """The ink height of a line's first letter (``test_readable._lead_height``)."""
+    width = mask.get_size()[0]
+    column = pygame.mask.Mask((1, height), fill=True)
+    inked = [x for x in range(width) if mask.overlap(column, (x, top))]
+    if not inked:
+        return None
+    end = next((a + 1 for a, b in pairwise(inked) if b != a + 1), inked[-1] + 1)
+    letter = pygame.mask.Mask((end - inked[0], 1), fill=True)
+    rows = [y for y in range(top, top + height) if mask.overlap(letter, (inked[0], y))]
+    return rows[-1] - rows[0] + 1
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_issue14_standings_headings_wrap_at_one_size(lang: str, catalog: Catalog) -> None:
+@pytest.mark.parametrize("count", [3, 6, 10, 20])
+def test_round40_every_line_of_tonights_standings_reads_from_the_sofa(
+    catalog: Catalog, count: int, lang: str
+) -> None:
+    """Each line of the table starts with a letter at least ``readable_height`` high: at
+    1080p in each ink (names and figures, the leader and the titles in gold, the headings and
+    ranks in grey), at 720p in any ink (the scaled letters' rims blur one ink into another).
+    With ten guests holding titles the names were 24 px (capitals 17 px), the titles 20 px."""
+    app = _app(catalog, _rows(count), lang)
+    inner = TABLE_BOX.inflate(-12, -12)
+    frames = _frames(app)
+    checks: list[tuple[float, str, Any, int]] = [
+        (1.0, ink, colour, reach) for ink, (colour, reach) in INKS.items()
+    ]
+    checks.append((SCALE_720, "any", None, 0))
+    for scale, ink, colour, reach in checks:
+        mask = _ink_mask(frames[scale], _scaled(inner, scale), colour, reach)
+        floor = readable_height(1080 * scale)
+        lines = [run for run in _mask_lines(mask) if run[1] >= 6]
+        assert lines, (ink, scale)
+        for top, height in lines:
+            capital = _mask_lead(mask, top, height)
+            assert capital is not None and capital >= floor, (ink, scale, top, capital)
+
+
+def _board_lines(catalog: Catalog, rows: list[dict[str, Any]], lang: str) -> Any:
+    app = _app(catalog, rows, lang)
+    return app, standings_board(app.props, standings_of(app.stage), TABLE_BOX)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("count", [3, 6, 10, 20])
+def test_round40_no_two_texts_of_the_standings_meet(
+    catalog: Catalog, count: int, lang: str
+) -> None:
+    """Every text of the table lies in the box, none meets another (a title under its name
+    never runs into the next name, as it did before issue 14's first fix), each is at
+    ``READABLE_SIZE`` or more, and the drawing has no ink outside them (but for the box's
+    rim): what the board says is what the sofa sees."""
+    app, board = _board_lines(catalog, _rows(count), lang)
+    inner = TABLE_BOX.inflate(-8, -8)
+    for line in board.lines:
+        assert inner.contains(line.rect), (line.text, line.rect)
+        assert line.size >= READABLE_SIZE, (line.text, line.size)
+    for one, other in combinations(board.lines, 2):
+        assert not one.rect.colliderect(other.rect), (one.text, other.text)
+    frame = _frames(app)[1.0]
+    stray = pygame.mask.from_threshold(frame.subsurface(TABLE_BOX), theme.PANEL, (8, 8, 8, 255))
+    stray.invert()  # all but the panel: the texts, and the box's rounded rim
+    for rect in [line.rect for line in board.lines] + _rim(TABLE_BOX):
+        stray.erase(
+            pygame.mask.Mask(rect.size, fill=True),
+            rect.move(-TABLE_BOX.left, -TABLE_BOX.top).topleft,
+        )
+    assert stray.count() == 0, stray.get_bounding_rects()[:3]
+
+
+def _rim(box: pygame.Rect) -> list[pygame.Rect]:
+    """The box's edge and its rounded corners (``border_radius`` 24)."""
+    edge, corner = 4, 24
+    return [
+        pygame.Rect(box.left, box.top, box.width, edge),
+        pygame.Rect(box.left, box.bottom - edge, box.width, edge),
+        pygame.Rect(box.left, box.top, edge, box.height),
+        pygame.Rect(box.right - edge, box.top, edge, box.height),
+        *(
+            pygame.Rect(x, y, corner, corner)
+            for x in (box.left, box.right - corner)
+            for y in (box.top, box.bottom - corner)
+        ),
+    ]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_round40_ten_guests_keep_every_figure_and_every_title(catalog: Catalog, lang: str) -> None:
+    """Ten guests with the evening's five titles: every figure's column stays, each title
+    shows whole beside its holder's name (or in the awards' band under the table), every
+    name is whole, and the type is bigger than the floor."""
+    _, board = _board_lines(catalog, _rows(10), lang)
+    texts = " ".join(line.text for line in board.lines)
+    assert board.layout.fields == tuple(field for _, field in COLUMNS)
+    assert board.layout.size > READABLE_SIZE
+    for name in NAMES[:10]:  # whole, or (16 "W") shortened as its plate would be
+        assert name in texts or (name == "W" * 16 and "WWWWW\u2026WWW" in texts), name
+    for titles in HELD.values():
+        for title in titles:
+            assert catalog.t(lang, f"evening.title_{title}") in texts
+
+
+def test_round40_twenty_guests_two_columns_wins_first(catalog: Catalog) -> None:
+    """H7's 20 seats: the guests in two columns, the wins kept (``WORTH``'s first), every
+    guest shown, a name too wide shortened as a plate shortens it, never cut mid-letter; a
+    short name beside a computer's mark whole (it was "C…é (ordinateur)" in a first draft)."""
+    _, board = _board_lines(catalog, _rows(20), "fr")
+    assert board.layout.guest_columns == 2
+    assert "wins" in board.layout.fields
+    assert all(WORTH.index(f) < len(board.layout.fields) for f in board.layout.fields)
+    texts = [line.text for line in board.lines]
+    for index in range(20):
+        assert str(index + 1) in texts
+    assert "Chloé (ordinateur)" in texts  # not "C…é": the mark took the name's room
+    widest = next(text for text in texts if text.startswith("WWWW"))
+    assert "\u2026" in widest or widest == "W" * 16
+
+
+def test_round40_more_guests_than_two_columns_hold_are_told(catalog: Catalog) -> None:
+    """An evening's guests who came and went can be more than 20: the lines two columns hold
+    at the floor show, and the last one says how many more there are; nothing meets."""
+    _, board = _board_lines(catalog, _rows(40), "en")
+    texts = [line.text for line in board.lines]
+    hidden = 40 - board.layout.shown
+    assert hidden > 0
+    assert catalog.t("en", "evening.more_guests", count=hidden) in texts
+    for one, other in combinations(board.lines, 2):
+        assert not one.rect.colliderect(other.rect), (one.text, other.text)
+    assert all(line.size >= READABLE_SIZE for line in board.lines)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_issue14_standings_headings_keep_every_word_at_a_readable_size(
+    lang: str, catalog: Catalog
+) -> None:
+    """A heading takes one line or two, cut at a space, all its words kept: its column is
+    as wide as it needs at the readable size (one shrunk alone read as small print)."""
     pygame.font.init()
     th = theme.Theme()
-    width = 150
-    texts = [catalog.t(lang, f"evening.{key}") for key, _ in COLUMNS]
-    size, lines = headings(th, texts, width)
-    assert size >= 24  # not the small print one shrunk heading was
-    for text, wrapped in zip(texts, lines):
-        assert 1 <= len(wrapped) <= 2
-        assert " ".join(wrapped) == text  # every word, none cut
-        assert all(th.measure(line, size, True) <= width for line in wrapped)
-    assert size == HEAD_SIZE or lang != "en"
+    for key, _ in COLUMNS:
+        text = catalog.t(lang, f"evening.{key}")
+        lines = heading_lines(th, text, READABLE_SIZE)
+        assert 1 <= len(lines) <= 2
+        assert " ".join(lines) == text
 
 
-@pytest.mark.parametrize("count", [5, 10, 20])
-def test_issue14_standings_titles_never_touch_the_next_name(
-    count: int, catalog: Catalog, canvas: pygame.Surface
-) -> None:
-    """Between two lines, across the name column, only the panel shows: the titles under a
-    name end before the next name begins (before: they ran into it)."""
-    app = _app(catalog, count, titled=True)
-    canvas.fill(theme.BACKGROUND)
-    draw_standings_table(canvas, app.props, app.stage, TABLE_BOX)
-    th = app.props.theme
-    geometry = table_geometry(app.props, standings_of(app.stage), TABLE_BOX)
-    first, layout = geometry.first, geometry.rows
-    panel = pygame.Color(theme.PANEL)
-    names = range(TABLE_BOX.left + 120, TABLE_BOX.left + 630)  # the name column
-    for line in range(1, count):
-        y = first + line * layout.height - 2  # just above the next line's name
-        assert all(canvas.get_at((x, y)) == panel for x in names), (count, line)
-    if count <= 10:  # titles shown, in gold, right under the first name
-        y = first + th.font(layout.size).get_height() + layout.title_size // 2
-        assert any(canvas.get_at((x, y)) != panel for x in names)
+@pytest.mark.parametrize("count", range(1, 21))
+def test_issue14_standings_fit_the_box_for_any_table(catalog: Catalog, count: int) -> None:
+    """From one guest to twenty, with or without titles: every text in the box, none over
+    another; fewer guests never get smaller type than more."""
+    sizes = []
+    for held in (HELD, {}):
+        _, board = _board_lines(catalog, _rows(count, held), "fr")
+        for line in board.lines:
+            assert TABLE_BOX.contains(line.rect), (count, line.text)
+        for one, other in combinations(board.lines, 2):
+            assert not one.rect.colliderect(other.rect), (count, one.text, other.text)
+        sizes.append(board.layout.size)
+    if count <= 5:
+        assert min(sizes) >= 40  # a few guests: big type
+
+
+def test_round40_an_awards_band_names_each_title_once(catalog: Catalog) -> None:
+    """Where the titles go in the band under the table, each title held is there once, with
+    its holder's name."""
+    held = {i: ["most_cuckoos", "survivor"] if i == 0 else [] for i in range(10)}
+    held.update({1: ["closest_escape"], 2: ["king_cutter"], 3: ["best_guesser"]})
+    _, board = _board_lines(catalog, _rows(10, held), "it")
+    if board.layout.titles == Titles.BAND:
+        texts = [line.text for line in board.lines]
+        award = catalog.t("it", "evening.title_holder", title="Re del cucù", name=NAMES[0])
+        assert texts.count(award) == 1
+
+
+def test_round40_a_shortened_name_never_reads_as_anothers(catalog: Catalog) -> None:
+    """Two names alike but for their end, too wide for their room: each is shortened so
+    that it could not be read as the other (as the seats' plates do)."""
+    pygame.font.init()
+    th = theme.Theme()
+    one, other = "W" * 15 + "A", "W" * 15 + "B"
+    width = th.measure("W" * 10, READABLE_SIZE, True)
+    for name, rival in ((one, other), (other, one)):
+        shown = shortened_line(th, name, [rival], READABLE_SIZE, width)
+        assert th.measure(shown, READABLE_SIZE, True) <= width
+        assert "\u2026" in shown
+        assert not could_be(NameLabel((shown,), READABLE_SIZE, whole=False), rival)
+    assert shortened_line(th, "Ana", [], READABLE_SIZE, width) == "Ana"
+
+
+def test_round40_the_lobby_tonight_box_keeps_long_names_readable(catalog: Catalog) -> None:
+    """The lobby's "Tonight" box with ten guests (the first a name 16 "W" wide, a computer
+    among them): its top lines are at least ``readable_height`` (1080p and 720p); the wide
+    name is shortened, not shrunk to 20 px as before."""
+    rows = _rows(10)
+    rows[0]["name"], rows[3]["name"] = rows[3]["name"], rows[0]["name"]
+    seated = [player(i, name=str(row["name"])) for i, row in enumerate(rows)]
+    shown = view("lobby", seated, standings=rows, max_players=20)
+    app = TVApp(cast(Any, StillSession(shown)), None, catalog, lang="fr", join_url="http://x/")
+    app.stage.fast_forward()
+    # The box's lines, under its title (no house rule: the box is at ``LOBBY_BOX``'s top).
+    area = pygame.Rect(LOBBY_BOX.left + 8, LOBBY_BOX.top + 46, LOBBY_BOX.width - 16, 146)
+    frames = _frames(app)
+    for scale, colour in ((1.0, theme.INK), (SCALE_720, None)):
+        mask = _ink_mask(frames[scale], _scaled(area, scale), colour, 40)
+        lines = [run for run in _mask_lines(mask) if run[1] >= 6]
+        assert len(lines) == 4, (scale, lines)  # the top four
+        for top, height in lines:
+            capital = _mask_lead(mask, top, height)
+            assert capital is not None and capital >= readable_height(1080 * scale), scale
