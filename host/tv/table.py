@@ -17,6 +17,7 @@ import pygame
 from host.pacing import reveal_order as pacing_reveal_order
 from host.rules.contract import RevealEvent
 from host.tv import theme
+from host.tv.banners import seated_banner
 from host.tv.cards import card_size
 from host.tv.final import dim_table, draw_final_board
 from host.tv.layout import (
@@ -36,7 +37,6 @@ from host.tv.moves import (
     draw_move,
     pile_name,
     point,
-    seated_banner,
     shown_king,
 )
 from host.tv.nameplates import NameLabel, short_name

@@ -485,7 +485,7 @@ def test_banners_take_the_biggest_size_that_clears_the_seats(lang: str, make_app
     the top seats hang low: a banner may go a little lower, above the subtitle's row, where
     French's "Carte la plus basse : 3" takes 48 px (32 px on ``BANNER_Y``, smaller than the
     subtitle under it)."""
-    from host.tv.moves import (
+    from host.tv.banners import (
         BANNER_MIN,
         SUBTITLE_MAX,
         band_half,
