@@ -3,8 +3,8 @@ the move ("Ana swaps with Chloé", "CUCKOO!").
 
 One small painter per event kind, looked up in ``MOVES``; each reads a ``Move`` (the beat,
 the stage, the seat spots) and paints — nothing here changes state. The banners themselves
-(their size and row between the seats) are ``host/tv/banners.py``'s; the label helpers here
-are shared with the table's resting messages.
+(their size, row and lines between the seats) are ``host/tv/banners.py``'s; the label helpers
+here are shared with the table's resting messages.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from host.tv.banners import plate, seated_banner
 from host.tv.layout import (
     BANNER_Y,
     PILE_NAME_DROP,
+    PILE_WIDTH,
     READABLE_SIZE,
     SUBTITLE_Y,
     TABLE_CENTRE,
@@ -36,7 +37,6 @@ from host.tv.layout import (
 from host.tv.scene import Props
 from host.tv.stage import DEAL_FLIGHT, DEAL_STAGGER, Beat, Stage, reveal_marked_at
 
-PILE_WIDTH = 80
 #: A pile's name too wide for its room shrinks to this, then is cut (``pile_name``).
 PILE_NAME_MIN_SIZE = 20
 #: A sudden death's cards are this far apart: wide for up to ``DUEL_WIDE_MOST`` players (a
