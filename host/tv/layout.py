@@ -53,6 +53,8 @@ NAME_LINE = 34
 WIDE_PLATE = 280
 #: Wide plates only on seats this big: smaller cards would cost more than the plate gives.
 WIDE_PLATE_MIN_SCALE = 0.68
+#: The piles' cards (the stock, the discard, a cut King set aside) are this wide.
+PILE_WIDTH = 80
 #: The piles' names ("Stock", "Discard") are centred this far under the piles' centre, under
 #: a pile card 112 px high (``TableScene._draw_pile_labels``); no seat covers them.
 PILE_NAME_DROP = 78

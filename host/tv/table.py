@@ -17,9 +17,11 @@ import pygame
 from host.pacing import reveal_order as pacing_reveal_order
 from host.rules.contract import RevealEvent
 from host.tv import theme
+from host.tv.banners import piles_top, seated_banner
 from host.tv.cards import card_size
 from host.tv.final import dim_table, draw_final_board
 from host.tv.layout import (
+    PILE_WIDTH,
     READABLE_SIZE,
     SUBTITLE_Y,
     TABLE_CENTRE,
@@ -30,13 +32,11 @@ from host.tv.layout import (
     stock_spot,
 )
 from host.tv.moves import (
-    PILE_WIDTH,
     Move,
     confetti,
     draw_move,
     pile_name,
     point,
-    seated_banner,
     shown_king,
 )
 from host.tv.nameplates import NameLabel, short_name
@@ -85,7 +85,7 @@ def _piles_region() -> tuple[int, int, int, int]:
     height = card_size(PILE_WIDTH)[1]
     (sx, sy), (dx, _) = stock_spot(), discard_spot()
     left, right = round(sx) - 160, round(dx) + 160
-    top = round(sy) - height // 2 - 12
+    top = piles_top()
     bottom = round(sy) + height // 2 + 22 + 24  # the names' line under the cards
     return left, top, right - left, bottom - top
 

@@ -59,6 +59,8 @@ FITTED_LIMIT = 2000
 _FONT_ERRORS = (pygame.error, UnicodeError, ValueError, OverflowError, MemoryError)
 #: Where ``Theme.wrap`` may break a line: any run of white space but the no-break ones.
 _BREAKING_SPACES = re.compile(r"[^\S\u00a0\u2007\u202f]+")
+#: Dashes that start no line of a text split in two (``Theme.split_in_two``).
+_DASHES = ("\u2014", "\u2013")
 
 
 def line_width(max_width: int, indent: int, index: int) -> int:
@@ -319,6 +321,24 @@ class Theme:
         if line:
             lines.append(line)
         return lines
+
+    def split_in_two(self, text: str, size: int, bold: bool = False) -> tuple[str, str] | None:
+        """``text`` as two lines broken at one of its breaking spaces (``wrap``'s), the one
+        that leaves the wider line narrowest; None when it has no such space.
+
+        Why the narrowest and not ``wrap``'s first fit: a banner in two lines is as big as its
+        wider line lets it be, and two lines of a like width read as one phrase. A dash ("—")
+        starts no line: it ends the first, as it closes what comes before it."""
+        text = text.strip()
+        best: tuple[int, tuple[str, str]] | None = None
+        for space in _BREAKING_SPACES.finditer(text):
+            first, second = text[: space.start()], text[space.end() :]
+            if second.startswith(_DASHES):
+                continue
+            widest = max(self.measure(first, size, bold), self.measure(second, size, bold))
+            if best is None or widest < best[0]:
+                best = (widest, (first, second))
+        return None if best is None else best[1]
 
 
 __all__ = [

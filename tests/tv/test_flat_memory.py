@@ -17,8 +17,9 @@ from host.pacing import Shown
 from host.rules import EventDict, View
 from host.tv import moves
 from host.tv import theme as tv_theme
+from host.tv.banners import PLATE_STEP, banner, plate
 from host.tv.cards import CardPainter
-from host.tv.moves import PLATE_STEP, banner, bubble
+from host.tv.moves import bubble
 from host.tv.scene import Props
 from host.tv.stage import MAX_WAITING, Stage
 from host.tv.surfaces import CARD_BUDGET, PIECE_BUDGET, TEXT_BUDGET, SurfaceCache, pixel_bytes
@@ -141,7 +142,7 @@ def test_issue18_a_fading_bubble_makes_no_surface_after_its_first_frame(
     of the word every frame, two surfaces a frame for the allocator all evening)."""
     props = make_props(catalog)
     made: list[tuple[int, int]] = []
-    real_plate = moves.plate
+    real_plate = plate
 
     def counting_plate(
         size: tuple[int, int], colour: tuple[int, int, int, int], radius: int
@@ -177,6 +178,6 @@ def test_issue18_a_bubble_at_full_opacity_is_its_word_on_a_gold_plate(catalog: C
     expected = pygame.Surface((1920, 1080))
     expected.fill((0, 90, 0))
     assert word.get_rect().inflate(10, 10).size == box.size
-    expected.blit(moves.plate(box.size, (*tv_theme.GOLD, 255), 14), box)
+    expected.blit(plate(box.size, (*tv_theme.GOLD, 255), 14), box)
     expected.blit(word, word.get_rect(center=box.center))
     assert pygame.image.tobytes(canvas, "RGB") == pygame.image.tobytes(expected, "RGB")

@@ -32,6 +32,7 @@ UNDER: frozenset[tuple[str, str]] = frozenset(
         ("card", "label"),
         ("card", "pile_name"),
         ("card", "banner"),
+        ("card", "banner_lines"),
         ("card", "card"),
         ("_draw_piles", "card"),
         # The life token leaving a plate rises from it, with its "−1".

@@ -485,7 +485,7 @@ def test_banners_take_the_biggest_size_that_clears_the_seats(lang: str, make_app
     the top seats hang low: a banner may go a little lower, above the subtitle's row, where
     French's "Carte la plus basse : 3" takes 48 px (32 px on ``BANNER_Y``, smaller than the
     subtitle under it)."""
-    from host.tv.moves import (
+    from host.tv.banners import (
         BANNER_MIN,
         SUBTITLE_MAX,
         band_half,
@@ -509,7 +509,9 @@ def test_banners_take_the_biggest_size_that_clears_the_seats(lang: str, make_app
     for count in range(3, 13):
         spots = tuple(seat_spots(count))
         for text, size in texts.items():
-            fit, width, row = banner_fit(th, text, size, BANNER_Y, spots)
+            fitted = banner_fit(th, text, size, BANNER_Y, spots)
+            fit, width, row = fitted.size, fitted.width, fitted.row
+            assert fitted.lines == (text,)  # short texts keep one line
             assert BANNER_MIN <= fit <= size
             assert width == band_width(spots, row, fit)  # the band of the size and row drawn
             assert fits(text, fit, row, spots) or fit == BANNER_MIN
@@ -523,8 +525,8 @@ def test_banners_take_the_biggest_size_that_clears_the_seats(lang: str, make_app
                 fits(text, s, r, spots) for s in bigger for r in banner_rows(BANNER_Y, s)
             )
     seven, five = tuple(seat_spots(7)), tuple(seat_spots(5))
-    assert banner_fit(th, app.props.t("lowest", rank="3"), 60, BANNER_Y, seven)[0] >= 48
-    assert banner_fit(th, app.props.t("lowest", rank="3"), 56, BANNER_Y, five)[0] >= 48
+    assert banner_fit(th, app.props.t("lowest", rank="3"), 60, BANNER_Y, seven).size >= 48
+    assert banner_fit(th, app.props.t("lowest", rank="3"), 56, BANNER_Y, five).size >= 48
     assert lowered  # at 5 seats, at least
     assert banner_rows(SUBTITLE_Y, 40) == range(SUBTITLE_Y, SUBTITLE_Y + 1)  # subtitles stay
 
