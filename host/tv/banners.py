@@ -43,6 +43,10 @@ SUBTITLE_MAX = 40
 #: The lines of a banner in two lines are this many times its size apart: DejaVu Sans Bold's
 #: own line (33 px at 28, 47 at 40), so an accent on a capital never meets a descender above.
 LINE_SHARE = 1.18
+#: A banner too long for one line at the readable size takes up to this many (three: at 8
+#: seats the side seats leave a band of 640 px where two lines of a long name's banner do
+#: not fit at ``READABLE_SIZE``).
+MOST_LINES = 3
 #: The plate of a banner in two lines reaches this far above and below its text (one line's
 #: reaches 12): a subtitle in two lines has 84 px between the banner's row and the piles, and
 #: two lines at ``READABLE_SIZE`` take 66 of them.
@@ -160,9 +164,9 @@ def band_width(spots: Iterable[SeatSpot], y: int, size: int, lines: int = 1) -> 
     return free_width(list(spots), y - half, y + half)
 
 
-def two_line_room(y: int) -> tuple[float, float] | None:
-    """Top and bottom of the felt a banner meant for row ``y`` may take in two lines (None:
-    a row with no such room, whose banners stay in one line).
+def lines_room(y: int) -> tuple[float, float] | None:
+    """Top and bottom of the felt a banner meant for row ``y`` may take in two lines or more
+    (None: a row with no such room, whose banners stay in one line).
 
     Why these bounds: a banner on ``BANNER_Y`` keeps below the trail's top-left corner and
     above the subtitle's row (``SUBTITLE_MAX``, as a lowered banner does: ``banner_rows``); a
@@ -185,14 +189,14 @@ def banner_rows(y: int, size: int, lines: int = 1) -> Sequence[int]:
     than the subtitle under it) while the felt was free a few pixels lower. A banner on
     ``BANNER_Y`` may go down in 4 px steps as long as its band stays above the subtitle's;
     other rows stay put.
-    Two lines: within ``two_line_room``, nearest ``y`` first (none where the lines do not fit
-    in it)."""
+    Two lines or more: within ``lines_room``, nearest ``y`` first (none where the lines do not
+    fit in it)."""
     if lines == 1:
         if y != BANNER_Y:
             return range(y, y + 1)
         lowest = SUBTITLE_Y - band_half(SUBTITLE_MAX) - band_half(size)
         return range(y, max(y, int(lowest)) + 1, 4)
-    room = two_line_room(y)
+    room = lines_room(y)
     if room is None:
         return []
     half = band_half(size, lines)
@@ -213,8 +217,8 @@ def seated_banner(
     y: int = BANNER_Y,
 ) -> pygame.Rect:
     """``banner`` between the seats, at the biggest size up to ``size`` that fits its own band
-    (a little lower than ``y`` if that is where it fits: ``banner_rows``), in two lines where
-    one line would be under the readable floor (``banner_fit``)."""
+    (a little lower than ``y`` if that is where it fits: ``banner_rows``), in two lines (or
+    three) where one line would be under the readable floor (``banner_fit``)."""
     fit = banner_fit(props.theme, text, size, y, tuple(spots))
     if len(fit.lines) > 1:
         return banner_lines(surface, props, fit.lines, fit.size, colour, fit.row)
@@ -240,20 +244,25 @@ def _one_line(
     return None
 
 
-def _two_lines(
-    th: theme.Theme, text: str, sizes: Iterable[int], y: int, spots: tuple[SeatSpot, ...]
+def _in_lines(
+    th: theme.Theme,
+    text: str,
+    sizes: Iterable[int],
+    y: int,
+    spots: tuple[SeatSpot, ...],
+    count: int,
 ) -> BannerFit | None:
-    """The biggest of ``sizes`` whose band between the seats holds the text in two lines
-    (``Theme.split_in_two``), at the first of its ``banner_rows`` where it fits."""
+    """The biggest of ``sizes`` whose band between the seats holds the text in ``count``
+    lines (``Theme.split_evenly``), at the first of its ``banner_rows`` where it fits."""
     for size in sizes:
-        rows = banner_rows(y, size, 2)
+        rows = banner_rows(y, size, count)
         if not rows:
             continue
-        lines = th.split_in_two(text, size, bold=True)
+        lines = th.split_evenly(text, size, count, bold=True)
         if lines is None:
-            return None  # one word, or words a no-break space holds together
+            return None  # too few words, or words a no-break space holds together
         for row in rows:
-            width = band_width(spots, row, size, 2)
+            width = band_width(spots, row, size, count)
             if _fits(th, lines, size, width):
                 return BannerFit(size, width, row, lines)
     return None
@@ -266,7 +275,7 @@ def banner_fit(
     """How a banner meant for row ``y`` is drawn: the biggest size up to ``size`` whose band
     between the seats holds the whole text in one line, at the highest of its ``banner_rows``
     — or, where that size would be under ``READABLE_SIZE``, two lines at the biggest size
-    that fits their own band, if that is bigger.
+    that fits their own band, if that is bigger; and three where two are still under it.
 
     Why the band is measured at the size drawn: it was measured at ``size`` and the text
     shrunk into it, so a banner a little too tall to pass between the seats was squeezed into
@@ -274,17 +283,22 @@ def banner_fit(
     fell to 24 px, and to 14 in French, where 56 px clears them).
     Why two lines: a long phrase with a long name ("Marie-Éléonore peut appuyer sur
     Distribuer — ou appuie sur Espace") fell to 20-24 px where the seats leave a narrow band,
-    under what the sofa reads; a text that is readable in one line keeps it.
+    under what the sofa reads; a text that is readable in one line keeps it. Why three: at 8
+    seats the side seats leave 640 px, where the first dealer's banner with "Marie-Éléonore"
+    was 26 px in two lines in Italian.
     Remembered: banners are drawn every frame."""
     sizes = range(size, BANNER_MIN - 1, -2)
     one = _one_line(th, text, [s for s in sizes if s >= READABLE_SIZE], y, spots)
     if one is not None:
         return one
-    two = _two_lines(th, text, sizes, y, spots)
-    small = _one_line(th, text, [s for s in sizes if s < READABLE_SIZE], y, spots)
-    if two is not None and (small is None or two.size > small.size):
-        return two
-    if small is not None:
-        return small
+    best = _one_line(th, text, [s for s in sizes if s < READABLE_SIZE], y, spots)
+    for count in range(2, MOST_LINES + 1):
+        if best is not None and best.size >= READABLE_SIZE:
+            break  # fewer lines at a readable size read better than more
+        more = _in_lines(th, text, sizes, y, spots, count)
+        if more is not None and (best is None or more.size > best.size):
+            best = more
+    if best is not None:
+        return best
     # Shrunk further by ``banner``.
     return BannerFit(BANNER_MIN, band_width(spots, y, BANNER_MIN), y, (text,))

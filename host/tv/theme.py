@@ -14,6 +14,7 @@ import threading
 import unicodedata
 from collections.abc import Sequence
 from importlib import resources
+from itertools import combinations
 from pathlib import Path
 
 import pygame
@@ -59,7 +60,7 @@ FITTED_LIMIT = 2000
 _FONT_ERRORS = (pygame.error, UnicodeError, ValueError, OverflowError, MemoryError)
 #: Where ``Theme.wrap`` may break a line: any run of white space but the no-break ones.
 _BREAKING_SPACES = re.compile(r"[^\S\u00a0\u2007\u202f]+")
-#: Dashes that start no line of a text split in two (``Theme.split_in_two``).
+#: Dashes that start no line of a text split in lines (``Theme.split_evenly``).
 _DASHES = ("\u2014", "\u2013")
 
 
@@ -323,21 +324,35 @@ class Theme:
         return lines
 
     def split_in_two(self, text: str, size: int, bold: bool = False) -> tuple[str, str] | None:
-        """``text`` as two lines broken at one of its breaking spaces (``wrap``'s), the one
-        that leaves the wider line narrowest; None when it has no such space.
+        """``text`` as two lines (``split_evenly``); None when it has no breaking space."""
+        lines = self.split_evenly(text, size, 2, bold)
+        return None if lines is None else (lines[0], lines[1])
 
-        Why the narrowest and not ``wrap``'s first fit: a banner in two lines is as big as its
-        wider line lets it be, and two lines of a like width read as one phrase. A dash ("—")
-        starts no line: it ends the first, as it closes what comes before it."""
+    def split_evenly(
+        self, text: str, size: int, count: int, bold: bool = False
+    ) -> tuple[str, ...] | None:
+        """``text`` as ``count`` lines broken at its breaking spaces (``wrap``'s), where the
+        widest line is narrowest; None when it has fewer such spaces than breaks needed.
+
+        Why the narrowest and not ``wrap``'s first fit: a banner in several lines is as big as
+        its widest line lets it be, and lines of a like width read as one phrase. A dash ("—")
+        starts no line: it ends the line before, as it closes what comes before it. Every way
+        of breaking is tried: a banner has a few dozen spaces at most, and its fitting is
+        remembered (``host/tv/banners.py``)."""
         text = text.strip()
-        best: tuple[int, tuple[str, str]] | None = None
-        for space in _BREAKING_SPACES.finditer(text):
-            first, second = text[: space.start()], text[space.end() :]
-            if second.startswith(_DASHES):
-                continue
-            widest = max(self.measure(first, size, bold), self.measure(second, size, bold))
+        breaks = [
+            (space.start(), space.end())
+            for space in _BREAKING_SPACES.finditer(text)
+            if not text[space.end() :].startswith(_DASHES)
+        ]
+        best: tuple[int, tuple[str, ...]] | None = None
+        for chosen in combinations(breaks, count - 1):
+            starts = [0, *(end for _, end in chosen)]
+            ends = [*(start for start, _ in chosen), len(text)]
+            lines = tuple(text[a:b] for a, b in zip(starts, ends))
+            widest = max(self.measure(line, size, bold) for line in lines)
             if best is None or widest < best[0]:
-                best = (widest, (first, second))
+                best = (widest, lines)
         return None if best is None else best[1]
 
 
