@@ -3,7 +3,7 @@
 At the reveal, "{name} can press Deal — or press Space" (longer in French and Italian) with a
 long name shrank to 20-24 px where the seats leave a narrow band, under the readable floor
 (``READABLE_SIZE``, ``tests/tv/test_readable.py``); a block's subtitle, a cut King's, the
-first dealer's, a swap's and a misdeal's banners did too. Such a banner now takes two lines.
+first dealer's, a swap's and a misdeal's banners did too. Such a banner now takes two lines (three at 8 seats).
 Every banner is measured on the drawn pixels against its own lines drawn at the floor; and
 none covers a seat's card or plate, the other banner or the piles. Measured at 1080p only:
 at 720p two lines' accents and descenders blur into each other, and the canvas is scaled
@@ -175,7 +175,7 @@ def test_round39_every_banner_with_the_widest_name_is_readable_and_clear_of_the_
     """Every move's banner naming a name 16 "W" wide (the first dealer, a swap, a block and
     its subtitle, a cut, a cut card, a cut King and its subtitle, the reveal, the lowest card,
     a player out, a sudden death, a misdeal) and the reveal's resting lowest card and "{name}
-    can press Deal" hint: drawn at least as high as at ``READABLE_SIZE``, in one line or two,
+    can press Deal" hint: drawn at least as high as at ``READABLE_SIZE``, in one line, two or three,
     clear of every seat. In one line they shrank to 20-26 px (French's block subtitle at 5
     seats, the first dealer at 3, the Italian hint at 5...)."""
     for event, at in _moves(count):
