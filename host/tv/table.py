@@ -455,15 +455,7 @@ class TableScene:
             Piece("piles", PILES_REGION, (stage.discard_count, stage.cut_king), self._draw_piles),
         ]
         pieces.append(Piece("labels", PILES_REGION, stage.discard_count, self._draw_pile_labels))
-        pieces += [
-            Piece(
-                f"seat {row.seat.id}",
-                seat_region(row.spot),
-                self._looks(row),
-                partial(self._draw_row, row=row),
-            )
-            for row in still
-        ]
+        pieces += [self._seat_piece("seat", row) for row in still]
         if self.trail:
             pieces.append(
                 Piece(
@@ -475,27 +467,24 @@ class TableScene:
             )
         if lit is not None:
             pieces.append(Piece("dimmed", WHOLE_REGION, None, partial(dim_table, props=props)))
-            pieces += [
-                Piece(
-                    f"lit {row.seat.id}",
-                    seat_region(row.spot),
-                    self._looks(row),
-                    partial(self._draw_row, row=row),
-                )
-                for row in lit
-            ]
+            pieces += [self._seat_piece("lit", row) for row in lit]
         return frame, pieces
 
-    def _looks(self, row: SeatRow) -> Hashable:
-        """What a seat's picture depends on but the still layer's ``frame`` key: its piece's key."""
+    def _seat_piece(self, kind: str, row: SeatRow) -> Piece:
+        """A seat as a piece of the still layer (``kind``: "seat", or "lit" for a winner's
+        seat painted again over the dimmed table). Its key is what the seat's picture depends
+        on but the layer's ``frame`` key."""
         stage, seat = self.stage, row.seat
-        return (
+        looks = (
             repr(seat),
             row.label,
             row.look,
             row.lives,
             stage.current == seat.id,
             stage.dealer == seat.id,
+        )
+        return Piece(
+            f"{kind} {seat.id}", seat_region(row.spot), looks, partial(self._draw_row, row=row)
         )
 
     def _draw_header(self, surface: pygame.Surface) -> None:
