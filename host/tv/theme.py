@@ -323,11 +323,6 @@ class Theme:
             lines.append(line)
         return lines
 
-    def split_in_two(self, text: str, size: int, bold: bool = False) -> tuple[str, str] | None:
-        """``text`` as two lines (``split_evenly``); None when it has no breaking space."""
-        lines = self.split_evenly(text, size, 2, bold)
-        return None if lines is None else (lines[0], lines[1])
-
     def split_evenly(
         self, text: str, size: int, count: int, bold: bool = False
     ) -> tuple[str, ...] | None:

@@ -196,19 +196,19 @@ def test_round39_every_banner_with_the_widest_name_is_readable_and_clear_of_the_
 def test_round39_a_banner_breaks_in_two_at_a_breaking_space_and_no_line_starts_with_a_dash() -> (
     None
 ):
-    """A banner in two lines is broken where its wider line is narrowest (``split_in_two``):
+    """A banner in two lines is broken where its wider line is narrowest (``split_evenly``):
     at a breaking space only, since French keeps "subite\u00a0!" together (``host.i18n.typeset``),
     and never before a dash, which ends the first line."""
     th = tv_theme.Theme()
-    assert th.split_in_two("Mort subite\u00a0!", 56, True) == ("Mort", "subite\u00a0!")
-    assert th.split_in_two("CUCKOO\u00a0!", 80, True) is None
+    assert th.split_evenly("Mort subite\u00a0!", 56, 2, True) == ("Mort", "subite\u00a0!")
+    assert th.split_evenly("CUCKOO\u00a0!", 80, 2, True) is None
     # Narrowest would be "Ana can press Deal" / "— or press Space".
-    assert th.split_in_two("Ana can press Deal — or press Space", 28, True) == (
+    assert th.split_evenly("Ana can press Deal — or press Space", 28, 2, True) == (
         "Ana can press Deal —",
         "or press Space",
     )
     text = f"Maldonne — {WIDEST} redistribue"
-    lines = th.split_in_two(text, 28, True)
+    lines = th.split_evenly(text, 28, 2, True)
     assert lines is not None and " ".join(lines) == text
     splits = [
         (text[: space.start()], text[space.end() :])
