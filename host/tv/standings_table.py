@@ -157,10 +157,8 @@ class TableLayout:
 def heading_lines(th: Theme, text: str, size: int) -> list[str]:
     """A heading in one line or two (cut at a space), whichever is narrower: a figures'
     column is as wide as its heading at a readable size, never shrunk to small print."""
-    words = text.split(" ")
-    choices = [[text]] + [
-        [" ".join(words[:cut]), " ".join(words[cut:])] for cut in range(1, len(words))
-    ]
+    two = th.split_evenly(text, size, 2, bold=True)
+    choices = [[text]] if two is None else [[text], list(two)]
     return min(choices, key=lambda lines: max(th.measure(line, size, True) for line in lines))
 
 
