@@ -231,19 +231,6 @@ def _fits(th: theme.Theme, lines: Sequence[str], size: int, width: int) -> bool:
     return all(th.measure(line, size, True) <= room for line in lines)
 
 
-def _one_line(
-    th: theme.Theme, text: str, sizes: Iterable[int], y: int, spots: tuple[SeatSpot, ...]
-) -> BannerFit | None:
-    """The biggest of ``sizes`` whose band between the seats holds the text in one line, at
-    the highest of its ``banner_rows``."""
-    for size in sizes:
-        for row in banner_rows(y, size):
-            width = band_width(spots, row, size)
-            if _fits(th, [text], size, width):
-                return BannerFit(size, width, row, (text,))
-    return None
-
-
 def _in_lines(
     th: theme.Theme,
     text: str,
@@ -253,12 +240,13 @@ def _in_lines(
     count: int,
 ) -> BannerFit | None:
     """The biggest of ``sizes`` whose band between the seats holds the text in ``count``
-    lines (``Theme.split_evenly``), at the first of its ``banner_rows`` where it fits."""
+    lines (``Theme.split_evenly`` past one), at the first of its ``banner_rows`` where it
+    fits (one line: the highest)."""
     for size in sizes:
         rows = banner_rows(y, size, count)
         if not rows:
             continue
-        lines = th.split_evenly(text, size, count, bold=True)
+        lines = (text,) if count == 1 else th.split_evenly(text, size, count, bold=True)
         if lines is None:
             return None  # too few words, or words a no-break space holds together
         for row in rows:
@@ -288,10 +276,10 @@ def banner_fit(
     was 26 px in two lines in Italian.
     Remembered: banners are drawn every frame."""
     sizes = range(size, BANNER_MIN - 1, -2)
-    one = _one_line(th, text, [s for s in sizes if s >= READABLE_SIZE], y, spots)
+    one = _in_lines(th, text, [s for s in sizes if s >= READABLE_SIZE], y, spots, 1)
     if one is not None:
         return one
-    best = _one_line(th, text, [s for s in sizes if s < READABLE_SIZE], y, spots)
+    best = _in_lines(th, text, [s for s in sizes if s < READABLE_SIZE], y, spots, 1)
     for count in range(2, MOST_LINES + 1):
         if best is not None and best.size >= READABLE_SIZE:
             break  # fewer lines at a readable size read better than more
