@@ -64,11 +64,12 @@ class Screen:
         os.environ.setdefault("SDL_RENDER_SCALE_QUALITY", SCALE_QUALITY)
         if size is None:
             size = self._start_size()
+        self.window, self.fullscreen = self._open_window(title, size, fullscreen)
         try:
-            self.window = Window(title, size=size, resizable=True)  # SDL centres it
             self.renderer = Renderer(self.window)
             self.renderer.logical_size = CANVAS_SIZE  # scaled to the window, letterboxed
         except SDLError as error:  # one kind of error for the caller, as pygame's own
+            self.window.destroy()
             pygame.display.quit()
             raise pygame.error(f"cannot open the TV's window: {error}") from error
         self.canvas = pygame.Surface(CANVAS_SIZE)
@@ -80,12 +81,27 @@ class Screen:
         self._texture: Texture | None = None
         if self._presenter is None:
             self._texture = Texture.from_surface(self.renderer, self.canvas)
-        self.fullscreen = False
+
+    @staticmethod
+    def _open_window(title: str, size: tuple[int, int], fullscreen: bool) -> tuple[Window, bool]:
+        """The window, opened in full screen when asked (``--fullscreen``) and SDL can, else a
+        window; and whether it is in full screen.
+
+        Why opened so, not made full screen once open: with ``--fullscreen`` the window was
+        made full screen before it was first shown, and the lobby stayed cut to the window's
+        first size in a corner of the screen, the rest black and the room code half off it
+        (Xvfb with openbox, round 40). Drawing the whole frame again on each of SDL's window
+        events did not mend it; opening the window in full screen did."""
         if fullscreen:
             try:
-                self.set_fullscreen(True)
-            except pygame.error as error:  # --fullscreen where it cannot be: a window it is
-                log.info("%s", error)
+                return Window(title, size=size, resizable=True, fullscreen_desktop=True), True
+            except SDLError as error:  # --fullscreen where it cannot be: a window it is
+                log.info("full screen not available: %s", error)
+        try:
+            return Window(title, size=size, resizable=True), False  # SDL centres it
+        except SDLError as error:  # one kind of error for the caller, as pygame's own
+            pygame.display.quit()
+            raise pygame.error(f"cannot open the TV's window: {error}") from error
 
     @staticmethod
     def _start_size() -> tuple[int, int]:
