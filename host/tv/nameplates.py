@@ -11,6 +11,7 @@ part of its name, the part that tells it apart.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -24,6 +25,18 @@ BOLD = True
 SMALLEST_SIZE = 12
 #: Plans remembered (a frame asks for its table's 60 times a second), then forgotten at once.
 PLAN_LIMIT = 64
+#: What ends the first line of a name cut inside a word, as print breaks a word.
+HYPHEN = "-"
+#: Scripts whose words are broken at a line's end with a hyphen (not Chinese, Japanese or
+#: Korean, whose names are cut anywhere, nor emoji): the start of their letters' Unicode names.
+HYPHENATED_SCRIPTS = ("LATIN ", "GREEK ", "CYRILLIC ")
+#: Vowels, for cutting a word before a syllable's first consonants (accents set aside).
+VOWELS = frozenset("aeiouyαεηιοωυаеёиоуыэюя")
+#: Two consonants a syllable may begin with, never cut apart ("Chris", "Pa|trick", "So|phie").
+ONSETS = frozenset(
+    {first + second for first in "bcdfghkptv" for second in "lr"}
+    | {first + "h" for first in "cpstg"}
+)
 
 
 @dataclass(frozen=True)
@@ -34,6 +47,15 @@ class NameLabel:
     size: int
     whole: bool = True
     """False: shortened with "…" (too long for its plate even at the smallest size)."""
+    hyphenated: bool = False
+    """True: cut inside a word, the first line ending with a hyphen of the plate's own
+    ("Alexan-" over "drine"), not one of the name's."""
+
+    @property
+    def text(self) -> str:
+        """What the label says in one line, without a hyphen the plate added."""
+        first, *rest = self.lines
+        return "".join([first.removesuffix(HYPHEN) if self.hyphenated else first, *rest])
 
 
 @dataclass(frozen=True)
@@ -89,7 +111,7 @@ class NamePlates:
 def short_name(label: NameLabel, name: str) -> str:
     """``name`` as a line of text elsewhere on the table (the header) where the whole of it
     does not fit: as its plate shortens it, which tells it from every other seat's."""
-    return name if label.whole else "".join(label.lines)
+    return name if label.whole else label.text
 
 
 def shortened_line(theme: Theme, name: str, others: Sequence[str], size: int, width: int) -> str:
@@ -140,9 +162,9 @@ def could_be(label: NameLabel, name: str) -> bool:
     like its first part and holds its second where the label shows it, as read
     (``host.names.reading_key``: "Il" as "ll", "ANA" as "ana")."""
     if label.whole:
-        return reading_key("".join(label.lines)) == reading_key(name)
+        return reading_key(label.text) == reading_key(name)
     key = reading_key(name)
-    head, _, rest = "".join(label.lines).partition(ELLIPSIS)
+    head, _, rest = label.text.partition(ELLIPSIS)
     middle, _, _ = rest.partition(ELLIPSIS)
     head, middle = reading_key(head), reading_key(middle)
     if not key.startswith(head) or len(key) <= len(head) + len(middle):
@@ -166,7 +188,7 @@ def label_choices(theme: Theme, name: str, spot: SeatSpot) -> Iterator[NameLabel
     if spot.name_lines == 2:
         whole = _laid_out(theme, pieces, smallest, width)
         if whole is not None:
-            yield NameLabel(whole, smallest)
+            yield whole
             return
     yield from _shortened(theme, pieces, smallest, width, spot.name_lines)
     yield NameLabel((theme.ellipsized(name, smallest, width, BOLD),), smallest, whole=False)
@@ -207,7 +229,7 @@ def _shrunk(theme: Theme, name: str, spot: SeatSpot) -> NameLabel:
             return NameLabel((name,), size)
         lines = _laid_out(theme, pieces, size, width) if spot.name_lines == 2 else None
         if lines is not None:
-            return NameLabel(lines, size)
+            return lines
     return NameLabel((theme.ellipsized(name, SMALLEST_SIZE, width, BOLD),), SMALLEST_SIZE, False)
 
 
@@ -217,29 +239,78 @@ def _fits_after(theme: Theme, run: list[str], rest: int, size: int, room: int) -
     return theme.measure(ELLIPSIS + "".join(run) + cut, size, BOLD) <= room
 
 
-def _laid_out(theme: Theme, pieces: list[str], size: int, width: int) -> tuple[str, ...] | None:
-    """``pieces`` in two lines of ``width``, as even as they go: cut at a space or beside a
-    hyphen where both halves fit, else between two graphemes; None if no cut fits.
+def _laid_out(theme: Theme, pieces: list[str], size: int, width: int) -> NameLabel | None:
+    """``pieces`` whole in two lines of ``width``, as even as they go; None if no cut fits.
+
+    Where, the first that fits: at a space or beside a hyphen; inside a word of a script that
+    breaks words with a hyphen (``HYPHENATED_SCRIPTS``), before a syllable's first consonant
+    and with a hyphen at the first line's end, as in print ("Bartho-" over "lomew"); else
+    between any two graphemes, unmarked, as before. Why the hyphen: "Alexa" over "ndrine"
+    read as two names at a 10-seat table (round 40). Why unmarked at other cuts: a name that
+    has its own hyphen read oddly with another ("Jean-Ch-" over "ristophe").
 
     Why even: a first line filled as far as it goes left "Jean-Christoph" over a lone "e"
     (round 37); "Jean-" over "Christophe" reads as one name."""
 
-    def halves(count: int) -> tuple[str, str]:
-        return "".join(pieces[:count]).strip(), "".join(pieces[count:]).strip()
+    def halves(count: int, hyphen: bool) -> tuple[str, str]:
+        first = "".join(pieces[:count]).strip() + (HYPHEN if hyphen else "")
+        return first, "".join(pieces[count:]).strip()
 
-    def wider(count: int) -> int | None:
-        first, second = halves(count)
-        if not first or not second:
+    def wider(count: int, hyphen: bool) -> int | None:
+        first, second = halves(count, hyphen)
+        if not first.removesuffix(HYPHEN) or not second:
             return None
         return max(theme.measure(first, size, BOLD), theme.measure(second, size, BOLD))
 
     breaks = [i + 1 for i in range(len(pieces) - 1) if pieces[i] in (" ", "-")]
     breaks += [i for i in range(1, len(pieces)) if pieces[i] == "-"]  # "Guillaume" / "-Henri"
-    for cuts in (breaks, range(1, len(pieces))):
-        fitting = [(w, count) for count in cuts if (w := wider(count)) is not None and w <= width]
+    syllables = [i for i in range(1, len(pieces)) if _starts_a_syllable(pieces, i)]
+    for cuts, hyphen in ((breaks, False), (syllables, True), (range(1, len(pieces)), False)):
+        fitting = [
+            (wide, count)
+            for count in cuts
+            if (wide := wider(count, hyphen)) is not None and wide <= width
+        ]
         if fitting:
-            return halves(min(fitting)[1])
+            count = min(fitting)[1]
+            return NameLabel(halves(count, hyphen), size, hyphenated=hyphen)
     return None
+
+
+def _in_a_word(pieces: list[str], count: int) -> bool:
+    """Whether a cut before ``pieces[count]`` falls inside a word of a script that marks such a
+    cut with a hyphen: a letter of one on each side."""
+    return _hyphenates(pieces[count - 1]) and _hyphenates(pieces[count])
+
+
+def _hyphenates(grapheme: str) -> bool:
+    base = grapheme[0]
+    return base.isalpha() and unicodedata.name(base, "").startswith(HYPHENATED_SCRIPTS)
+
+
+def _starts_a_syllable(pieces: list[str], count: int) -> bool:
+    """Whether ``pieces[count]`` begins a syllable inside a word: a consonant, or two or three
+    that begin syllables together (``ONSETS``), then a vowel ("Maxi|milien", "Alexan|drine",
+    "Jean-|Chris|tophe"), and not one of such a cluster ("Jean-Ch|ristophe"). A word cut
+    there reads as print cuts it."""
+    if not 0 < count < len(pieces) - 1 or not _in_a_word(pieces, count):
+        return False
+    letters = [unicodedata.normalize("NFD", piece)[0].casefold() for piece in pieces]
+    if letters[count - 1] + letters[count] in ONSETS:
+        return False
+    end = count
+    while end + 1 < len(pieces) and letters[end] + letters[end + 1] in ONSETS:
+        end += 1
+    return (
+        end + 1 < len(pieces)
+        and all(not _vowel(letter) for letter in letters[count : end + 1])
+        and _vowel(letters[end + 1])
+        and _in_a_word(pieces, end + 1)
+    )
+
+
+def _vowel(grapheme: str) -> bool:
+    return unicodedata.normalize("NFD", grapheme)[0].casefold() in VOWELS
 
 
 def _fitting(theme: Theme, pieces: list[str], size: int, width: int) -> int:

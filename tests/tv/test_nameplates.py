@@ -10,7 +10,7 @@ import pytest
 
 from host.names import graphemes
 from host.tv.layout import READABLE_SIZE, WIDE_PLATE, seat_spots
-from host.tv.nameplates import NameLabel, NamePlates, could_be, name_labels
+from host.tv.nameplates import NameLabel, NamePlates, could_be, name_labels, name_width
 from host.tv.theme import ELLIPSIS, Theme
 
 
@@ -103,3 +103,45 @@ def test_round37_a_name_in_two_lines_is_cut_evenly_at_a_hyphen_not_before_its_la
     assert ten.labels[0].lines in {("Guillaume-", "Henri"), ("Guillaume", "-Henri")}, ten.labels[0]
     w = labels["WWWWWWWWWWWWW"]
     assert len(w.lines) == 2 and abs(len(w.lines[0]) - len(w.lines[1])) <= 1, w  # no cut to hang on
+
+
+TEN_SEATS = [
+    "Alexandrine",
+    "Maximilien",
+    "Bartholomew",
+    "Jacqueline",
+    "Christopher",
+    "Przemysław",
+    "Jean-Christophe",
+    "王小明王小明王小明王",
+    "Bob",
+    "Zoé",
+]
+
+
+def test_round40_a_word_cut_in_two_lines_is_cut_before_a_syllable_with_a_hyphen(
+    th: Theme,
+) -> None:
+    """Seen on a 10-seat table: "Alexa" over "ndrine", "Maxi" over "milien" read as two names.
+    A word is now cut as print cuts it: before a syllable's first consonants, never inside
+    "chr" or "dr", with a hyphen ending the first line; nothing of the name is lost."""
+    plan = NamePlates().plan(th, TEN_SEATS)
+    labels = dict(zip(TEN_SEATS, plan.labels))
+    assert labels["Alexandrine"].lines == ("Alexan-", "drine")
+    assert labels["Maximilien"].lines == ("Maxi-", "milien")
+    assert labels["Bartholomew"].lines == ("Bartho-", "lomew")
+    assert labels["Christopher"].lines == ("Chris-", "topher")
+    assert labels["Przemysław"].lines == ("Prze-", "mysław")
+    for name, spot, label in zip(TEN_SEATS, plan.spots, plan.labels):
+        assert label.whole and label.size >= READABLE_SIZE
+        assert label.text == name and could_be(label, name)  # the hyphen is the plate's
+        assert all(th.measure(line, label.size, True) <= name_width(spot) for line in label.lines)
+        assert label.hyphenated == (label.lines[0].endswith("-") and "-" not in name)
+
+
+def test_round40_no_hyphen_is_added_to_a_hyphenated_name_nor_to_chinese(th: Theme) -> None:
+    """ "Jean-Ch-" over "ristophe" read as a third name; Chinese is cut anywhere, unmarked."""
+    labels = dict(zip(TEN_SEATS, NamePlates().plan(th, TEN_SEATS).labels))
+    for name in ("Jean-Christophe", "王小明王小明王小明王"):
+        assert len(labels[name].lines) == 2 and "".join(labels[name].lines) == name
+        assert not labels[name].hyphenated
