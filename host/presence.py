@@ -11,6 +11,10 @@ A person is *away* while no event stream of theirs is open (computer players nev
 - Turns: the current player away → they keep after ``away_seconds`` (counted from when the
   turn came to them or when they went away, whichever is later). A turn comes to a player
   when they can play it: the session gives ``current`` only then (with a TV, once announced).
+- The reveal: the next dealer away → the next round is dealt for them after ``away_seconds``,
+  counted the same way from when they could deal (with a TV, once the reveal is shown). Round
+  40's play-test: the table waited for ever for a next dealer whose phone had gone, until
+  someone found the TV's Space key.
 """
 
 from __future__ import annotations
@@ -44,11 +48,15 @@ class Table:
     turn_since: float | None = None
     """When ``current``'s turn opened (the session's moment: with a TV, when it was announced);
     None: when presence first sees it."""
+    next_dealer: str | None = None
+    """Phase ``reveal``: who may deal the next round, once phones may (with a TV, when it has
+    shown the reveal); else None."""
 
 
 @dataclass(frozen=True)
 class Due:
-    """Something presence says should happen now: ``leave``, ``hand_over`` or ``keep``."""
+    """Something presence says should happen now: ``leave``, ``hand_over``, ``keep`` or
+    ``deal``."""
 
     kind: str
     player: str
@@ -64,6 +72,8 @@ class TurnClock:
     away: bool
     timed_out: bool = False
     """H4: the keep at the end is a time-out, with its penalty at the reveal."""
+    deal: bool = False
+    """The wait of an away next dealer: at its end the next round is dealt for them."""
 
 
 class Presence:
@@ -80,6 +90,8 @@ class Presence:
         self._away_since: dict[str, float] = {}
         self._turn: tuple[int, str | None] | None = None
         self._turn_since = clock()
+        self._deal: tuple[int, str] | None = None
+        self._deal_since = self._turn_since
         self._table: Table | None = None
 
     def observe(self, table: Table) -> None:
@@ -96,6 +108,13 @@ class Presence:
         if turn != self._turn:
             self._turn = turn
             self._turn_since = now if table.turn_since is None else table.turn_since
+        deal = (
+            (table.step, table.next_dealer)
+            if table.phase == "reveal" and table.next_dealer
+            else None
+        )
+        if deal != self._deal:
+            self._deal, self._deal_since = deal, now
         self._table = table
 
     def postpone(self, seconds: float) -> None:
@@ -103,6 +122,7 @@ class Presence:
         (``host/stall.py``), so nobody was seen going or coming back, and no wait may end
         because of it (an away player's keep, the lobby's leave, the VIP's hand-over)."""
         self._turn_since += seconds
+        self._deal_since += seconds
         for pid in self._away_since:
             self._away_since[pid] += seconds
 
@@ -123,6 +143,14 @@ class Presence:
         if table.phase != "turns" or current is None or current not in self._away_since:
             return None
         return max(self._turn_since, self._away_since[current]) + self.away_seconds
+
+    def _deal_due_at(self, table: Table) -> float | None:
+        """When the next round is dealt for an away next dealer (None: present, or no deal
+        is open)."""
+        dealer = table.next_dealer
+        if self._deal is None or dealer is None or dealer not in self._away_since:
+            return None
+        return max(self._deal_since, self._away_since[dealer]) + self.away_seconds
 
     def away_keep_in(self) -> float | None:
         """Seconds until an away current player's turn is kept for them by presence (None:
@@ -155,6 +183,9 @@ class Presence:
         keep_at = self._keep_due_at(table)
         if keep_at is not None and now >= keep_at and table.current is not None:
             found.append(Due("keep", table.current, table.step))
+        deal_at = self._deal_due_at(table)
+        if deal_at is not None and now >= deal_at and table.next_dealer is not None:
+            found.append(Due("deal", table.next_dealer, table.step))
         return found
 
     def next_due_in(self, idle_limit: float = 0.0) -> float | None:
@@ -173,9 +204,9 @@ class Presence:
                 moments.append(since + LOBBY_AWAY_SECONDS)
             if pid == table.vip:
                 moments.append(since + VIP_AWAY_SECONDS)
-        keep_at = self._keep_due_at(table)
-        if keep_at is not None:
-            moments.append(keep_at)
+        for moment in (self._keep_due_at(table), self._deal_due_at(table)):
+            if moment is not None:
+                moments.append(moment)
         if self._turn is not None:
             from host.rules.controls import SKIP_AFTER_SECONDS
 
@@ -186,12 +217,18 @@ class Presence:
         return min(ahead) if ahead else None
 
     def turn_clock(self, idle_limit: float, *, timed_out: bool = False) -> TurnClock | None:
-        """The TV's countdown: an away player's whole wait, or an idle player's last 10 s
-        (``timed_out``: H4 is on, so the keep at the end costs a life at the reveal)."""
+        """The TV's countdown: an away player's whole wait (an away next dealer's too), or an
+        idle player's last 10 s (``timed_out``: H4 is on, so the keep at the end costs a life
+        at the reveal)."""
         table = self._table
-        if table is None or table.phase != "turns" or table.current is None:
+        if table is None:
             return None
         now = self.clock()
+        deal_at = self._deal_due_at(table)
+        if deal_at is not None and table.next_dealer is not None:
+            return TurnClock(table.next_dealer, max(0.0, deal_at - now), True, deal=True)
+        if table.phase != "turns" or table.current is None:
+            return None
         keep_at = self._keep_due_at(table)
         idle_at = self._turn_since + idle_limit if idle_limit > 0 else None
         if keep_at is not None and (idle_at is None or keep_at <= idle_at):

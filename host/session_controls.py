@@ -16,6 +16,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from host.pacing import Pacer
@@ -112,6 +113,7 @@ class HostControls:
     _skip_offered: int | None = None
 
     def _changed(self, events: Iterable[Event]) -> None: ...
+    def _apply(self, change: Callable[[], list[Event]]) -> None: ...
     def _flush(self) -> None: ...
     def _check_open(self) -> None: ...
     def _save(self) -> None: ...
@@ -152,6 +154,7 @@ class HostControls:
             humans,
             frozenset(pid for pid in humans if self._connections[pid] > 0),
             None if turn is None else turn.since,
+            game.next_dealer if game.phase == "reveal" and not self._pacer.holding() else None,
         )
 
     # ------------------------------------------------------------- turn time
@@ -417,6 +420,9 @@ class HostControls:
                         done.append(f"vip:{target}")
                 elif due.kind == "keep" and self.timeout(due.player, due.step):
                     done.append(f"keep:{due.player}")
+                elif due.kind == "deal" and "deal" in game.legal_actions(due.player):
+                    self._apply(partial(game.apply, due.player, "deal"))  # as if they had tapped
+                    done.append(f"deal:{due.player}")
             if self._refresh_skip(presence):
                 self._changed([])
         self._flush()

@@ -28,6 +28,7 @@ class Clocked(Protocol):
     seconds_left: float
     away: bool
     timed_out: bool
+    deal: bool
 
 
 class ViewSource(Protocol):
@@ -63,9 +64,9 @@ class VipHooks:
 
     def __init__(self) -> None:
         self._settings: tuple[str, bool, int] | None = None
-        self.countdown: tuple[str, int, bool, bool] | None = None
-        """(player id, whole seconds left, away, timed out under H4) while a turn is being
-        counted down."""
+        self.countdown: tuple[str, int, bool, bool, bool] | None = None
+        """(player id, whole seconds left, away, timed out under H4, dealt for) while a turn,
+        or an away next dealer's wait, is being counted down."""
 
     def step(self, app: TvApp, latest: View | None) -> bool:
         """Returns True when something the TV draws changed (a redraw is needed)."""
@@ -88,7 +89,13 @@ class VipHooks:
         countdown = (
             None
             if clock is None
-            else (clock.player, math.ceil(clock.seconds_left), clock.away, clock.timed_out)
+            else (
+                clock.player,
+                math.ceil(clock.seconds_left),
+                clock.away,
+                clock.timed_out,
+                clock.deal,
+            )
         )
         if countdown != self.countdown:
             self.countdown, changed = countdown, True
@@ -140,9 +147,11 @@ class VipHooks:
         play-test: centred, it covered "Jean-Christophe's turn")."""
         if self.countdown is None:
             return None
-        player, seconds, away, timed_out = self.countdown
+        player, seconds, away, timed_out, deal = self.countdown
         key = "vip.countdown_idle"
-        if away:  # H4: "kept" would hide the penalty that comes with the time-out
+        if deal:
+            key = "vip.countdown_away_deal"
+        elif away:  # H4: "kept" would hide the penalty that comes with the time-out
             key = "vip.countdown_away_timed_out" if timed_out else "vip.countdown_away"
         text = props.catalog.t(props.lang, key, name=name_of(player), seconds=seconds)
         width = 1200 if slot is None else max(1, slot.width - PILL_PADDING[0])

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from host.bot_runner import BotRunner
-from host.presence import Presence, Table
+from host.presence import Due, Presence, Table
 from host.rules import game_moves
 from host.session import SessionError
 from tests.clock import Clock
@@ -309,3 +309,84 @@ def test_issue13_bots_do_not_open_the_next_game_for_a_bot_vip(party: Party) -> N
         assert runner.tick() is None
     assert party.session.step == step and party.session.view(None)["phase"] == "game_over"
     assert party.session.host_next() == "new_game"  # the TV's Space still works
+
+
+def _to_the_reveal(party: Party, ids: list[str]) -> str:
+    """Start and play a round (everyone keeps, the dealer too); the next dealer's id."""
+    session = party.session
+    session.act(ids[0], "start", session.step)
+    while (view := session.view(None))["phase"] == "turns":
+        session.act(view["current"], "keep", view["step"])
+    assert view["phase"] == "reveal" and view["next_dealer"] is not None
+    return str(view["next_dealer"])
+
+
+def test_r13_issue12_an_away_next_dealer_gets_the_next_round_dealt_after_away_seconds(
+    party: Party,
+) -> None:
+    """Round 40's play-test: after the reveal the table waited for ever for a next dealer
+    whose phone had gone (R13: the deal passes on; only the TV's Space moved it on). Now the
+    host deals for them after ``--away-seconds``, counted from when they went away."""
+    ids = party.join("Ana", "Bea", "Cal", "Dan")
+    dealer = _to_the_reveal(party, ids)
+    step = party.session.step
+    assert party.wait(10) == []  # present: the table waits for them, as for the Space key
+    party.leave(dealer)
+    assert party.wait(14.5) == []
+    assert party.session.view(None)["phase"] == "reveal"
+    assert party.wait(0.6) == [f"deal:{dealer}"]
+    view = party.session.view(None)
+    assert view["phase"] == "turns" and view["round"] == 2 and view["dealer"] == dealer
+    assert view["step"] == step + 1  # one deal, as if they had tapped it
+
+
+def test_r13_issue12_a_present_next_dealer_is_never_dealt_for(party: Party) -> None:
+    ids = party.join("Ana", "Bea", "Cal")
+    _to_the_reveal(party, ids)
+    assert party.wait(120) == []
+    assert party.session.view(None)["phase"] == "reveal"
+
+
+def test_r13_with_a_tv_the_away_dealers_wait_starts_when_the_reveal_is_shown(
+    make_session: Callable[..., Any],
+) -> None:
+    """With a TV, the next dealer can deal only once the TV has shown the reveal: their
+    ``--away-seconds`` count from then, so guests always get the reveal's moment."""
+    from tests.session.test_pacing import TV
+
+    party = Party(make_session)
+    ids = party.join("Ana", "Bea", "Cal")
+    tv = TV(party.session)
+    session = party.session
+    session.act(ids[0], "start", session.step)
+    while session.view(None, paced=False)["phase"] == "turns":
+        tv.play(3.0)  # each keep once the TV has announced the turn
+        view = session.view(None)
+        session.act(view["current"], "keep", view["step"])
+    tv.play(0.1)  # the TV takes the reveal and begins to show it
+    engine_view = session.view(None, paced=False)
+    dealer = engine_view["next_dealer"]
+    assert engine_view["phase"] == "reveal" and dealer is not None
+    assert session.view(None, paced=True)["next_dealer"] is None  # the TV shows the reveal
+    party.leave(dealer)
+    assert party.wait(30) == []  # the reveal still being shown: nothing is dealt
+    tv.finish()
+    assert session.view(None, paced=True)["next_dealer"] == dealer  # shown: they may deal
+    assert party.wait(14.9) == []
+    assert party.wait(0.2) == [f"deal:{dealer}"]
+
+
+def test_r13_presence_deals_for_an_away_dealer_with_a_fake_clock_alone() -> None:
+    clock = [0.0]
+    presence = Presence(away_seconds=15, clock=lambda: clock[0])
+    humans = ("p1", "p2", "p3")
+    shown = Table("reveal", 9, None, "p1", humans, frozenset({"p1", "p3"}))
+    presence.observe(shown)  # the TV still shows the reveal: no deal is open
+    clock[0] = 30.0
+    assert presence.due() == []
+    presence.observe(Table("reveal", 9, None, "p1", humans, frozenset({"p1", "p3"}), None, "p2"))
+    assert presence.next_due_in() == pytest.approx(15.0)
+    clock[0] = 44.9
+    assert presence.due() == []
+    clock[0] = 45.0
+    assert presence.due() == [Due("deal", "p2", 9)]

@@ -389,3 +389,39 @@ def test_issue13_tv_says_who_is_now_the_vip(make_session: Callable[..., Any], ca
     session.act(ana, "make_vip", session.step, {"player": bea})
     _settle(app)
     assert "Bea is now the VIP." in _texts(app)
+
+
+def test_r13_issue12_an_away_next_dealer_is_counted_down_on_the_tv(
+    make_session: Callable[..., Any], catalog: Any
+) -> None:
+    """Round 40's play-test: the TV said "Ána can press Deal — or press Space" for as long as
+    her phone was gone. Once the TV has shown the reveal, the pill counts down the wait after
+    which the host deals for her (``--away-seconds``, 15 s by default)."""
+    session, app, ids, clock = _party(make_session, catalog, present=0, away=3)
+    streams = {pid: session.subscribe(pid) for pid in ids}
+    session.act(ids[0], "start", session.step)
+    for _ in range(400):  # the TV announces each turn; its player keeps
+        _settle(app)
+        view = session.view(None, paced=False)
+        if view["phase"] != "turns":
+            break
+        if session.view(view["current"])["can"]:
+            session.act(view["current"], "keep", view["step"])
+    dealer = session.view(None, paced=False)["next_dealer"]
+    assert dealer is not None
+    streams.pop(dealer).close()
+    for _ in range(100):  # the reveal played to its end
+        _settle(app)
+        if session.view(None, paced=True)["next_dealer"] == dealer:
+            break
+    session.presence_tick()
+    _settle(app)
+    name = next(p["name"] for p in session.view(None)["players"] if p["id"] == dealer)
+    assert app.vip_hooks.countdown == (dealer, 15, True, False, True)
+    assert catalog.t("en", "vip.countdown_away_deal", name=name, seconds=15) in _texts(app)
+    clock.now += 15.1
+    assert session.presence_tick() == [f"deal:{dealer}"]
+    _settle(app)
+    assert app.vip_hooks.countdown is None or app.vip_hooks.countdown[4] is False
+    for stream in streams.values():
+        stream.close()
