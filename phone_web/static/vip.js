@@ -165,14 +165,18 @@
     row.append(element("span", "name", player.name));
     if (away) row.append(element("span", "b vip-away", t("away_tag")));
     if (player.bot) row.append(element("span", "b", t("bot_tag")));
+    // The buttons share a line under the name, the same on every row (round 40: a guest's
+    // Remove sat beside the name and a computer's under it, wherever the line broke).
+    const actions = element("div", "vip-actions");
     if (can("kick")) {
       const kick = () => send("kick", { player: player.id });
-      row.append(button(t("remove"), () => confirmThen(t("kick_confirm", { name: player.name }), kick), "alt vip-kick"));
+      actions.append(button(t("remove"), () => confirmThen(t("kick_confirm", { name: player.name }), kick), "alt vip-kick"));
     }
     if (can("make_vip") && !player.bot && !away) {
       const handOver = () => send("make_vip", { player: player.id });
-      row.append(button(t("make_vip"), () => confirmThen(t("make_vip_confirm", { name: player.name }), handOver), "alt vip-make"));
+      actions.append(button(t("make_vip"), () => confirmThen(t("make_vip_confirm", { name: player.name }), handOver), "alt vip-make"));
     }
+    if (actions.childElementCount) row.append(actions);
     return row;
   }
 

@@ -320,3 +320,33 @@ def test_issue13_vip_rules_spaced_apart_and_strategy_picker_labelled(
     buttons = [page.locator(f"#vip-{name}").bounding_box() for name in ("misdeal", "end-game")]
     upper, lower = (box for box in buttons if box is not None)
     assert lower["y"] - (upper["y"] + upper["height"]) >= 6
+
+
+@pytest.mark.browser
+def test_round40_every_player_rows_buttons_share_one_line_under_the_name(
+    make_session: Callable[..., Any], live_server: Any, phone_factory: Any
+) -> None:
+    """Round 40's play-test: "Remove" sat beside a guest's name but under a computer player's
+    (wherever the row's line broke). Now every row has the name on top and its buttons side
+    by side under it, "Remove" first, at the same place on every row."""
+    session = make_session(presence=True, clock=Clock())
+    server = live_server(session)
+    phones = _seat(server, phone_factory, ("Ana", "Bea"))
+    session.add_bot()
+    page = phones["Ana"].page
+    bot = next(iter(session.bots))
+    page.wait_for_selector(f"[data-player='{bot}'] .vip-kick")
+    rows = page.evaluate(
+        """() => [...document.querySelectorAll('.vip-player')].map(row => {
+            const box = e => e.getBoundingClientRect();
+            const name = box(row.querySelector('.name'));
+            return [...row.querySelectorAll('button')].map(b => [box(b).left, box(b).top, name.bottom]);
+        })"""
+    )
+    assert len(rows) == 2  # Bea (Remove, Make VIP), the computer player (Remove)
+    human, computer = rows
+    assert len(human) == 2 and len(computer) == 1
+    for buttons in rows:
+        assert all(top >= name_bottom for _, top, name_bottom in buttons)  # under the name
+    assert human[0][1] == human[1][1]  # one line
+    assert human[0][0] == computer[0][0]  # "Remove" at the same place on both rows
