@@ -165,6 +165,9 @@ class Session(HostControls):
         self.phones_first = PhonesFirst()
         """The server marks the phones' requests here; the TV's drawing gives way to them."""
         self.tutorial_asks = 0
+        self.evenings_begun = 0
+        """New evenings begun since the host started (TV key or VIP): the TV says so when it
+        changes, wherever the new evening was asked for."""
         self._unshown_letters: UnshownLetters | None = None
         self._standings = Standings()
         # The TV leads (host/pacing.py): phones see only what a running TV has shown.
@@ -576,6 +579,7 @@ class Session(HostControls):
         with self._lock:
             self._check_open()
             self._standings.reset()
+            self.evenings_begun += 1
             self._save()
             self._changed([])
         self._flush()

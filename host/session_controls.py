@@ -103,6 +103,7 @@ class HostControls:
     _presence: Presence | None
     tv: TvSettings
     tutorial_asks: int
+    evenings_begun: int
     _standings: Standings
     bot_strategy: str
     turn_timeout: float
@@ -353,6 +354,7 @@ class HostControls:
             self.tutorial_asks += 1  # the TV starts the lesson on its next frame
         else:
             self._standings.reset()
+            self.evenings_begun += 1  # the TV says so on its next frame
         self._game.step += 1
         self._save()
         self._changed([])

@@ -114,6 +114,10 @@ class Sounds(Protocol):
     def set_music_volume(self, volume: float) -> float: ...
 
 
+#: Keys that end "How to play" and then do their work: N asks for a new evening over the
+#: lobby (round 40's play-test: a host who asks for a new evening means it, and pressing N
+#: twice, once to skip, was not what anyone guessed). Every other key only skips.
+LESSON_PASSES_ON = frozenset({pygame.K_n})
 #: M cycles these: voice and sound, sound only, silent.
 SOUND_MODES = ("all", "sound_only", "silent")
 MUSIC_STEP = 0.1
@@ -179,6 +183,7 @@ class TVApp:
         self.standings = evening.StandingsScene(self.stage, self.props)
         self.tutorial: Tutorial | None = None
         self._tutorial_asks = getattr(session, "tutorial_asks", 0)
+        self._evenings_begun = getattr(session, "evenings_begun", 0)
         self._had_reactions = False
         self.overlays: list[Scene] = []
         self.fullscreen = fullscreen
@@ -326,7 +331,8 @@ class TVApp:
         self._dirty = True
         if self.tutorial is not None and self.tutorial.handle(event):
             self.tutorial = None  # skipped: back to the party at once
-            return
+            if event.key not in LESSON_PASSES_ON:
+                return
         if self.overlays and self.overlays[-1].handle(event):
             return
         self._host_key(event)
@@ -415,8 +421,24 @@ class TVApp:
         return True
 
     def new_evening(self) -> None:
+        """The host's N, answered yes: the session's new evening, told at once on the TV."""
         if self._call(self.session.new_evening):  # type: ignore[attr-defined]
-            self.notify(evening.t(self.props, "new_evening_done"))
+            self._evenings_begun = getattr(self.session, "evenings_begun", 0)
+            self._evening_begun()
+
+    def _follow_evenings(self) -> None:
+        """A new evening asked on the VIP's phone (and confirmed there) is told on the TV too:
+        round 40's play-test saw nothing on the TV after it, the lesson playing on."""
+        begun = getattr(self.session, "evenings_begun", 0)
+        if begun != self._evenings_begun:
+            self._evenings_begun = begun
+            self._evening_begun()
+
+    def _evening_begun(self) -> None:
+        """A new evening ends "How to play" (the lobby shows tonight's standings gone) and
+        says so in the caption bar."""
+        self.tutorial = None
+        self.notify(evening.t(self.props, "new_evening_done"))
 
     def _reactions(self) -> list[Any]:
         desk = getattr(self.session, "reactions", None)
@@ -562,6 +584,7 @@ class TVApp:
         if asks != self._tutorial_asks:
             self._tutorial_asks = asks
             self.start_tutorial()
+        self._follow_evenings()
         if self.tutorial is not None:
             self.tutorial.update(dt)
             if self.tutorial.done or self.stage.phase != "lobby":  # a real game takes over

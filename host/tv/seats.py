@@ -177,7 +177,7 @@ def _plate(
     for line, top in zip(label.lines, name_tops(spot, len(label.lines))):
         image = props.theme.text(line, label.size, name_colour, BOLD)
         plate.blit(image, image.get_rect(midtop=(rect.centerx + stripe // 2, top)))
-    _draw_lives(plate, max_lives, rect, lives, greyed, spot.scale)
+    _draw_lives(plate, max_lives, rect, lives, spot.scale)
     return plate
 
 
@@ -235,26 +235,25 @@ def _seat_tag(props: Props, seat: SeatShow) -> str | None:
     return None
 
 
-def _token_centres(prect: pygame.Rect, count: int, scale: float) -> list[tuple[int, int]]:
+def token_centres(prect: pygame.Rect, count: int, scale: float) -> list[tuple[int, int]]:
+    """Where a plate's ``count`` life tokens sit, left to right along its bottom."""
     gap = (30 if count <= 5 else 22) * scale
     left = prect.centerx - gap * (count - 1) / 2 + 6 * scale
     return [(round(left + i * gap), prect.bottom - round(20 * scale)) for i in range(count)]
 
 
 def _draw_lives(
-    surface: pygame.Surface,
-    max_lives: int,
-    prect: pygame.Rect,
-    lives: int,
-    greyed: bool,
-    scale: float,
+    surface: pygame.Surface, max_lives: int, prect: pygame.Rect, lives: int, scale: float
 ) -> None:
-    """Filled tokens for lives left, empty rings for lives lost."""
+    """Gold tokens for lives left, empty grey rings for lives lost — on every plate, a greyed
+    one too. Why not grey tokens on a greyed plate: round 40's play-test read an away
+    player's grey tokens as lives lost ("Bruno has no lives left"); the grey plate and the
+    seat's tag ("away", "next game") say the rest, and only a lost life is grey."""
     slots = max(max_lives, lives)
     radius = max(5, round(11 * scale))
-    for i, centre in enumerate(_token_centres(prect, slots, scale)):
+    for i, centre in enumerate(token_centres(prect, slots, scale)):
         if i < lives:
-            pygame.draw.circle(surface, theme.GOLD if not greyed else theme.GREYED, centre, radius)
+            pygame.draw.circle(surface, theme.GOLD, centre, radius)
             pygame.draw.circle(surface, (120, 80, 10), centre, radius, 2)
         else:
             pygame.draw.circle(surface, theme.GREYED, centre, radius, 2)
@@ -270,7 +269,7 @@ def _draw_leaving_token(
     scale: float,
 ) -> None:
     """A life token rising off the plate and fading, with a "−1"."""
-    centres = _token_centres(prect, max(slots, index + 1), scale)
+    centres = token_centres(prect, max(slots, index + 1), scale)
     x, y = centres[min(index, len(centres) - 1)]
     rise = round(progress * 70 * scale)
     alpha = max(0, 255 - round(progress * 255))

@@ -21,6 +21,11 @@ from host.tv.scene import Props
 
 #: The countdown pill's room around its words (width, height).
 PILL_PADDING = (48, 20)
+#: In the header's slot: the pill's words, the canvas row its top starts from, and the air
+#: between its bottom and the slot's (the seats below): a 34 px line (40 px) in 48 px.
+SLOT_PILL_SIZE = 34
+SLOT_PILL_TOP = 4
+SLOT_PILL_AIR = 4
 
 
 class Clocked(Protocol):
@@ -144,7 +149,10 @@ class VipHooks:
         where it is. ``slot``: the header's place for whose turn it is (the table leaves its
         words out while the pill is up): the pill sits there, at its right, so it covers
         neither the dealer's line nor the help key however long the names (round 37's
-        play-test: centred, it covered "Jean-Christophe's turn")."""
+        play-test: centred, it covered "Jean-Christophe's turn"), no taller than the header:
+        from near the canvas' top to the slot's bottom, above every seat the slot does not
+        keep clear of (round 40's play-test: 67 px high, it half covered a top seat's "away"
+        tag)."""
         if self.countdown is None:
             return None
         player, seconds, away, timed_out, deal = self.countdown
@@ -154,11 +162,15 @@ class VipHooks:
         elif away:  # H4: "kept" would hide the penalty that comes with the time-out
             key = "vip.countdown_away_timed_out" if timed_out else "vip.countdown_away"
         text = props.catalog.t(props.lang, key, name=name_of(player), seconds=seconds)
-        width = 1200 if slot is None else max(1, slot.width - PILL_PADDING[0])
-        image = props.theme.fitted_text(text, 40, width, theme.DARK_INK, bold=True)
-        box = image.get_rect(midtop=(960, 14)).inflate(*PILL_PADDING)
-        if slot is not None:
-            box.midright = slot.midright
+        if slot is None:
+            image = props.theme.fitted_text(text, 40, 1200, theme.DARK_INK, bold=True)
+            box = image.get_rect(midtop=(960, 14)).inflate(*PILL_PADDING)
+        else:
+            width = max(1, slot.width - PILL_PADDING[0])
+            image = props.theme.fitted_text(text, SLOT_PILL_SIZE, width, theme.DARK_INK, True)
+            box = image.get_rect().inflate(PILL_PADDING[0], 0)
+            box.height = slot.bottom - SLOT_PILL_AIR - SLOT_PILL_TOP
+            box.topright = (slot.right, SLOT_PILL_TOP)
         pygame.draw.rect(
             surface, theme.ALERT if away or seconds <= 5 else theme.GOLD, box, border_radius=22
         )

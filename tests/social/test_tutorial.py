@@ -133,6 +133,57 @@ def test_issue14_new_evening_key_asks_first() -> None:
     session.close()
 
 
+def _shown_notice(app: TVApp) -> str | None:
+    """The words in the TV's caption bar drawn as a notice (gold), read from the frame's
+    state: what a host sees there the next 2.5 s."""
+    toast = app._toast
+    return toast[0] if toast is not None else None
+
+
+def test_round40_n_during_how_to_play_ends_it_and_asks_for_a_new_evening() -> None:
+    """Round 40's play-test: a new evening asked during "How to play" got no reply on the
+    TV. N ends the lesson and shows the question over the lobby (not a second N to press);
+    Enter then starts the new evening, and the TV says so."""
+    session = Session(room="TEST", seed=3)
+    for name in ("Ana", "Bea", "Cal"):
+        session.join(name, "TEST")
+    app = _app(session)
+    _key(app, pygame.K_t)
+    app.step(3.0)
+    assert app.tutorial is not None
+    _key(app, pygame.K_n)
+    assert app.tutorial is None and len(app.overlays) == 1  # the question, over the lobby
+    assert app.base_scene() is app.lobby and session.evenings_begun == 0
+    _key(app, pygame.K_RETURN)
+    assert session.evenings_begun == 1 and not app.overlays
+    done = app.props.catalog.t("en", "evening.new_evening_done")
+    assert _shown_notice(app) == done
+    app.step(FRAME_SECONDS)  # told once, not again when the TV follows the session
+    assert session.evenings_begun == 1 and _shown_notice(app) == done
+    app.close()
+    session.close()
+
+
+def test_round40_a_new_evening_from_the_vips_phone_ends_how_to_play_and_shows_on_the_tv() -> None:
+    """The play-tester's case: the VIP's phone starts "How to play", then a new evening
+    (confirmed on the phone). The TV ends the lesson on its next frame and says "A new
+    evening begins"; before, the lesson played on and the TV showed nothing."""
+    session = Session(room="TEST", seed=3)
+    vip = session.join("Giulia", "TEST").player_id
+    session.join("Bruno", "TEST")
+    app = _app(session)
+    session.act(vip, "how_to_play", session.view(vip)["step"])
+    app.step(FRAME_SECONDS)
+    app.step(3.0)
+    assert app.tutorial is not None
+    session.act(vip, "new_evening", session.view(vip)["step"])
+    app.step(FRAME_SECONDS)
+    assert app.tutorial is None and app.base_scene() is app.lobby
+    assert _shown_notice(app) == app.props.catalog.t("en", "evening.new_evening_done")
+    app.close()
+    session.close()
+
+
 def test_issue14_tutorial_captions_in_each_language(tmp_path: Path) -> None:
     catalog = Catalog.load()
     for lang in LANGUAGES:

@@ -145,13 +145,18 @@ def recording_frames() -> Iterator[None]:
 
 
 def overlaps(
-    boxes: list[Box], under: frozenset[tuple[str, str]], ignored: frozenset[str], scale: float = 1.0
+    boxes: list[Box],
+    under: frozenset[tuple[str, str]],
+    ignored: frozenset[str],
+    scale: float = 1.0,
+    involving: str | None = None,
 ) -> list[str]:
     """Every pair of elements drawn over each other, except layers declared on purpose.
 
     ``under``: (lower, upper) kinds that may overlap when the lower one is drawn first.
     Two boxes of one call where one holds the other are one element (a text on its plate);
-    ``scale`` < 1 checks the same picture on a smaller screen (rects rounded to pixels).
+    ``scale`` < 1 checks the same picture on a smaller screen (rects rounded to pixels);
+    ``involving``: only pairs where one element is of this kind (one layer's own check).
     """
 
     def scaled(r: pygame.Rect) -> pygame.Rect:
@@ -176,6 +181,8 @@ def overlaps(
         ):
             continue
         if (a.kind, b.kind) in under:  # ``a`` was drawn first: ``b`` lies on top of it
+            continue
+        if involving is not None and involving not in (a.kind, b.kind):
             continue
         found.append(f"{a.kind}{tuple(a.rect)} × {b.kind}{tuple(b.rect)}")
     return found

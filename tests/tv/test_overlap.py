@@ -3,7 +3,8 @@
 Every scene of ``cuckoo-party screenshots`` is filmed, plus every beat of the scripted game at
 several instants, a 10-player table with 16-character names, one with names as wide as a name
 may be (round 37: names in two lines at the readable size), a 20-player H7 table, the
-language notice over the lobby and the overlays. The TV draws on a logical 1920×1080 canvas
+language notice over the lobby and the overlays. Round 40: the countdown pill of an away player's turn, with each seat of
+every table size away in turn. The TV draws on a logical 1920×1080 canvas
 scaled to the screen (``pygame.SCALED``), so 1280×720 is the same picture scaled by 2/3: the
 boxes are checked again after that scaling (rounded to whole pixels).
 """
@@ -11,6 +12,7 @@ boxes are checked again after that scaling (rounded to whole pixels).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, cast
 
 import pygame
 import pytest
@@ -21,6 +23,7 @@ from host.tv.app import FRAME_SECONDS, TVApp
 from host.tv.overlays import ConfirmOverlay, HelpOverlay, KickOverlay
 from host.tv.screenshots import PLAYERS, StillCamera, take_screenshots
 from tests.tv.overlap import Box, Canvas, overlaps, recording_frames
+from tests.tv.views import StillSession, player, view
 
 #: Layers drawn over each other on purpose, (lower, upper): the upper one is drawn later.
 UNDER: frozenset[tuple[str, str]] = frozenset(
@@ -199,4 +202,58 @@ def test_issue12_nothing_on_the_tv_overlaps(
     filmed: dict[str, OverlapCamera], table: str, scale: float
 ) -> None:
     clashes = _clashes(filmed[table], scale)
+    assert not clashes, f"{len(clashes)} overlaps:\n" + "\n".join(clashes[:40])
+
+
+def _away_turns(catalog: Catalog, names: tuple[str, ...]) -> list[tuple[str, list[Box]]]:
+    """The table of ``names`` with the countdown pill of each seat's turn while that player is
+    away, every other seat a computer player (so every seat has its tag above its card)."""
+    pygame.font.init()
+    canvas = Canvas()
+    filmed = []
+    for away in range(len(names)):
+        players = [
+            player(i, name=name, bot=i != away, connected=i != away) for i, name in enumerate(names)
+        ]
+        big = len(names) > 10
+        shown = view(
+            "turns",
+            players,
+            current=f"p{away}",
+            dealer=f"p{(away - 1) % len(names)}",
+            max_players=20 if big else 10,
+            house_rules=["big_table"] if big else [],
+        )
+        app = TVApp(
+            cast(Any, StillSession(shown)), None, catalog, lang="en", join_url="http://x/?room=A"
+        )
+        app.stage.fast_forward()
+        app.table.keep_still = False
+        app.vip_hooks.countdown = (f"p{away}", 7, True, False)
+        with recording_frames():
+            app.render(canvas)
+        filmed.append((names[away], list(canvas.boxes)))
+    return filmed
+
+
+@pytest.mark.parametrize("scale", [1.0, 2 / 3], ids=["1920x1080", "1280x720"])
+@pytest.mark.parametrize(
+    "names",
+    [PLAYERS[:count] for count in range(3, 6)]
+    + [SIXTEEN[:count] for count in range(6, 11)]
+    + [WIDEST, SIXTEEN],
+    ids=lambda names: f"{len(names)}-{names[0][:4]}",
+)
+def test_round40_the_away_countdown_pill_covers_no_seat_tag_or_plate(
+    catalog: Catalog, names: tuple[str, ...], scale: float
+) -> None:
+    """Round 40's play-test: "Bruno is away — kept in 7 s" half covered the top seat's "away"
+    tag. With each seat away in turn, on 3 to 10 seats (short and 16-letter names, names as
+    wide as a name may be) and 20 under H7, the pill (``VipHooks.draw``) meets nothing else
+    drawn: no seat's tag, card or plate, nor the header's words."""
+    clashes = [
+        f"{who} away: {clash}"
+        for who, boxes in _away_turns(catalog, names)
+        for clash in overlaps(boxes, UNDER, IGNORED, scale, involving="draw")
+    ]
     assert not clashes, f"{len(clashes)} overlaps:\n" + "\n".join(clashes[:40])
