@@ -225,8 +225,9 @@ class TableScene:
         """A countdown pill names the current player (``vip_hooks``, set by the app before each
         frame): the header then leaves its "X's turn" out, and the pill takes its place."""
         self.turn_slot: pygame.Rect | None = None
-        """Where the header says whose turn it is (or would, under a countdown), as its last
-        painting found room: between the dealer's line and the help key, clear of seats."""
+        """Where the header says whose turn it is (or would, under a countdown; at the reveal,
+        where an away next dealer's countdown goes), as its last painting found room: between
+        the dealer's line and the help key, clear of seats."""
 
     def canvas_untouched(self) -> None:
         """Called by the owner after a frame when nothing but the caption bar was painted over
@@ -535,6 +536,8 @@ class TableScene:
                 break
         th.blit_text(surface, hint, hint_size, theme.MUTED_INK, midright=(1880, 34))
         self.turn_slot = None
+        if stage.phase == "reveal":  # an away next dealer's countdown sits here (round 40)
+            self.turn_slot = pygame.Rect(start, 12, max(1, right - start), 44)
         if stage.phase == "turns" and stage.current:
             self.turn_slot = pygame.Rect(start, 12, max(1, right - start), 44)
             if self.countdown_up:  # the pill says whose turn it is, in this slot (round 37)

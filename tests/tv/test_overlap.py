@@ -229,7 +229,7 @@ def _away_turns(catalog: Catalog, names: tuple[str, ...]) -> list[tuple[str, lis
         )
         app.stage.fast_forward()
         app.table.keep_still = False
-        app.vip_hooks.countdown = (f"p{away}", 7, True, False)
+        app.vip_hooks.countdown = (f"p{away}", 7, True, False, False)
         with recording_frames():
             app.render(canvas)
         filmed.append((names[away], list(canvas.boxes)))
@@ -251,9 +251,11 @@ def test_round40_the_away_countdown_pill_covers_no_seat_tag_or_plate(
     tag. With each seat away in turn, on 3 to 10 seats (short and 16-letter names, names as
     wide as a name may be) and 20 under H7, the pill (``VipHooks.draw``) meets nothing else
     drawn: no seat's tag, card or plate, nor the header's words."""
+    filmed = _away_turns(catalog, names)
+    assert all(any(box.kind == "draw" for box in boxes) for _, boxes in filmed)  # a pill each
     clashes = [
         f"{who} away: {clash}"
-        for who, boxes in _away_turns(catalog, names)
+        for who, boxes in filmed
         for clash in overlaps(boxes, UNDER, IGNORED, scale, involving="draw")
     ]
     assert not clashes, f"{len(clashes)} overlaps:\n" + "\n".join(clashes[:40])

@@ -419,6 +419,10 @@ def test_r13_issue12_an_away_next_dealer_is_counted_down_on_the_tv(
     name = next(p["name"] for p in session.view(None)["players"] if p["id"] == dealer)
     assert app.vip_hooks.countdown == (dealer, 15, True, False, True)
     assert catalog.t("en", "vip.countdown_away_deal", name=name, seconds=15) in _texts(app)
+    slot = app.table.turn_slot  # the header's room after "X deals", as in a turn
+    box = app.vip_hooks.draw(pygame.Surface((1920, 1080)), app.props, app.stage.name_of, slot)
+    assert slot is not None and box is not None
+    assert slot.left <= box.left and box.right <= slot.right, (slot, box)
     clock.now += 15.1
     assert session.presence_tick() == [f"deal:{dealer}"]
     _settle(app)
