@@ -343,6 +343,7 @@
   /* ------------------------------------------------------------------ live updates */
 
   function closeStream() {
+    clearTimeout(state.quietTimer); /* no stream, no silence to watch */
     if (state.stream) {
       state.stream.close();
       state.stream = null;
@@ -353,10 +354,11 @@
     byId("banner").hidden = !visible;
   }
 
-  /** One event stream: each message is my whole view. */
+  /** One event stream: each message is my whole view. None while the page is hidden (letGo). */
   function connect() {
     closeStream();
     clearTimeout(state.retryTimer);
+    if (document.hidden) return; /* wakeUp connects once the guest looks again */
     state.replaced = false;
     byId("replaced").hidden = true;
     byId("main").classList.remove("replaced");
@@ -417,11 +419,13 @@
     if (state.token) connect();
   });
 
-  /** The stream broke: show the banner, wait a little longer each time, fetch, listen again. */
+  /** The stream broke: show the banner, wait a little longer each time, fetch, listen again
+   * (not while the page is hidden: wakeUp does it when the guest looks again). */
   function connectionLost() {
     showBanner(true);
     closeStream();
     clearTimeout(state.retryTimer);
+    if (document.hidden) return;
     state.retryTimer = setTimeout(refresh, state.retryDelay);
     state.retryDelay = Math.min(state.retryDelay * 2, LAST_RETRY_MS);
   }
@@ -472,13 +476,22 @@
     refresh();
   }
 
-  document.addEventListener("visibilitychange", () => {
-    if (!document.hidden) wakeUp();
-  });
+  /**
+   * Hidden (the phone asleep, another app in front) or offline, the page lets go of its stream
+   * at once and says it is reconnecting. Why: the host counts a guest present while a stream
+   * of theirs is open, and a sleeping phone's stream stays open without a word until the
+   * host's heartbeats find it dead (about half a minute): his turn came, the TV showed it as
+   * his to play, and his phone, offline, still said "Your turn!" with live buttons (round
+   * 40's play-test). A closed stream is noticed within a second or two, as a closed page is;
+   * the guest looking again is back at once (wakeUp).
+   */
+  function letGo() {
+    if (state.token && !state.replaced) connectionLost();
+  }
+
+  document.addEventListener("visibilitychange", () => (document.hidden ? letGo() : wakeUp()));
   window.addEventListener("online", wakeUp);
-  window.addEventListener("offline", () => {
-    if (state.token && !state.replaced) showBanner(true);
-  });
+  window.addEventListener("offline", letGo);
 
   /* ------------------------------------------------------------------ actions */
 
