@@ -529,6 +529,7 @@
     state.actionsHadFocus = hadFocus;
     setBusy(true);
     const error = setText(byId("action-error"), "");
+    delete error.dataset.round; /* a lost tap told (resendUnsent) is over with a new one */
     let view = null;
     const step = state.view.step;
     state.unsent = null; /* a new tap replaces one that never arrived */
@@ -536,12 +537,16 @@
     const [status, answer] = await sendAction({ ...extra, action, step })
       .catch(() => [0, { error: "network" }]);
     setText(error, "").classList.remove("sending"); /* "still sending" is over */
-    if (!status && remember) state.unsent = { action, extra, step }; /* resendUnsent */
+    /* resendUnsent; ``offline``: the phone had no network, so the tap surely never left */
+    if (!status && remember) state.unsent = { action, extra, step, offline: !navigator.onLine };
     if (status === 200) view = answer;
     else if (status === 401) {
       setBusy(false);
       forgetSeat();
       return null;
+    } else if (state.unsent?.offline) {
+      /* not the Wi-Fi alarm: nothing is wrong with the party, and the tap is not lost yet */
+      setText(error, t("tap_waits_offline")).classList.add("sending");
     } else if (answer.error !== "stale_step") error.textContent = errorText(answer.error);
     /* every button drawn meanwhile, too: the stream may have brought newer tables while the
        answer travelled, and then the answer (older) is not drawn again */
@@ -563,7 +568,7 @@
       try {
         return await callApi("POST", "/api/action", body);
       } catch (error) {
-        if (sends === ACTION_SENDS) throw error;
+        if (sends === ACTION_SENDS || !navigator.onLine) throw error; /* offline: fails at once */
       }
       setText(byId("action-error"), t("still_sending")).classList.add("sending");
       await new Promise((resume) => setTimeout(resume, FIRST_RETRY_MS));
@@ -713,13 +718,19 @@
    * sent once more when the host's stream speaks again, if the table has not moved and the
    * move is still mine (round 38's play-test: after a 30 s freeze her Keep was lost, and H4
    * took a life for the time-out). Once: the same step can never count twice, and a tap lost
-   * again is not kept for another try. */
+   * again is not kept for another try. A tap made offline never left the phone: if the table
+   * moved on meanwhile (away, the host kept for him) the guest is told it did not count, till
+   * the round ends or he taps again, rather than left to believe it did (round 40). */
   function resendUnsent() {
     const unsent = state.unsent;
     if (!unsent || state.busy || !state.view) return;
     state.unsent = null;
     if (state.view.step === unsent.step && state.view.can.includes(unsent.action)) {
       post(unsent.action, unsent.extra, false);
+    } else if (unsent.offline) {
+      const error = setText(byId("action-error"), t("tap_lost_offline"));
+      error.classList.remove("sending");
+      error.dataset.round = state.view.round;
     }
   }
 
@@ -867,7 +878,8 @@
       const [key, params] = actionHint(view, action);
       setTranslated(row.querySelector("small"), key, params);
     });
-    if (!actions.length) setText(byId("action-error"), "");
+    const error = byId("action-error");
+    if (!actions.length && error.dataset.round !== String(view.round)) setText(error, "");
   }
 
   function actionRow(action) {
