@@ -343,6 +343,7 @@
   /* ------------------------------------------------------------------ live updates */
 
   function closeStream() {
+    clearTimeout(state.quietTimer); /* no stream, no silence to watch */
     if (state.stream) {
       state.stream.close();
       state.stream = null;
@@ -353,10 +354,11 @@
     byId("banner").hidden = !visible;
   }
 
-  /** One event stream: each message is my whole view. */
+  /** One event stream: each message is my whole view. None while the page is hidden (letGo). */
   function connect() {
     closeStream();
     clearTimeout(state.retryTimer);
+    if (document.hidden) return; /* wakeUp connects once the guest looks again */
     state.replaced = false;
     byId("replaced").hidden = true;
     byId("main").classList.remove("replaced");
@@ -417,11 +419,13 @@
     if (state.token) connect();
   });
 
-  /** The stream broke: show the banner, wait a little longer each time, fetch, listen again. */
+  /** The stream broke: show the banner, wait a little longer each time, fetch, listen again
+   * (not while the page is hidden: wakeUp does it when the guest looks again). */
   function connectionLost() {
     showBanner(true);
     closeStream();
     clearTimeout(state.retryTimer);
+    if (document.hidden) return;
     state.retryTimer = setTimeout(refresh, state.retryDelay);
     state.retryDelay = Math.min(state.retryDelay * 2, LAST_RETRY_MS);
   }
@@ -472,13 +476,22 @@
     refresh();
   }
 
-  document.addEventListener("visibilitychange", () => {
-    if (!document.hidden) wakeUp();
-  });
+  /**
+   * Hidden (the phone asleep, another app in front) or offline, the page lets go of its stream
+   * at once and says it is reconnecting. Why: the host counts a guest present while a stream
+   * of theirs is open, and a sleeping phone's stream stays open without a word until the
+   * host's heartbeats find it dead (about half a minute): his turn came, the TV showed it as
+   * his to play, and his phone, offline, still said "Your turn!" with live buttons (round
+   * 40's play-test). A closed stream is noticed within a second or two, as a closed page is;
+   * the guest looking again is back at once (wakeUp).
+   */
+  function letGo() {
+    if (state.token && !state.replaced) connectionLost();
+  }
+
+  document.addEventListener("visibilitychange", () => (document.hidden ? letGo() : wakeUp()));
   window.addEventListener("online", wakeUp);
-  window.addEventListener("offline", () => {
-    if (state.token && !state.replaced) showBanner(true);
-  });
+  window.addEventListener("offline", letGo);
 
   /* ------------------------------------------------------------------ actions */
 
@@ -516,6 +529,7 @@
     state.actionsHadFocus = hadFocus;
     setBusy(true);
     const error = setText(byId("action-error"), "");
+    delete error.dataset.round; /* a lost tap told (resendUnsent) is over with a new one */
     let view = null;
     const step = state.view.step;
     state.unsent = null; /* a new tap replaces one that never arrived */
@@ -523,12 +537,16 @@
     const [status, answer] = await sendAction({ ...extra, action, step })
       .catch(() => [0, { error: "network" }]);
     setText(error, "").classList.remove("sending"); /* "still sending" is over */
-    if (!status && remember) state.unsent = { action, extra, step }; /* resendUnsent */
+    /* resendUnsent; ``offline``: the phone had no network, so the tap surely never left */
+    if (!status && remember) state.unsent = { action, extra, step, offline: !navigator.onLine };
     if (status === 200) view = answer;
     else if (status === 401) {
       setBusy(false);
       forgetSeat();
       return null;
+    } else if (state.unsent?.offline) {
+      /* not the Wi-Fi alarm: nothing is wrong with the party, and the tap is not lost yet */
+      setText(error, t("tap_waits_offline")).classList.add("sending");
     } else if (answer.error !== "stale_step") error.textContent = errorText(answer.error);
     /* every button drawn meanwhile, too: the stream may have brought newer tables while the
        answer travelled, and then the answer (older) is not drawn again */
@@ -550,7 +568,7 @@
       try {
         return await callApi("POST", "/api/action", body);
       } catch (error) {
-        if (sends === ACTION_SENDS) throw error;
+        if (sends === ACTION_SENDS || !navigator.onLine) throw error; /* offline: fails at once */
       }
       setText(byId("action-error"), t("still_sending")).classList.add("sending");
       await new Promise((resume) => setTimeout(resume, FIRST_RETRY_MS));
@@ -700,13 +718,19 @@
    * sent once more when the host's stream speaks again, if the table has not moved and the
    * move is still mine (round 38's play-test: after a 30 s freeze her Keep was lost, and H4
    * took a life for the time-out). Once: the same step can never count twice, and a tap lost
-   * again is not kept for another try. */
+   * again is not kept for another try. A tap made offline never left the phone: if the table
+   * moved on meanwhile (away, the host kept for him) the guest is told it did not count, till
+   * the round ends or he taps again, rather than left to believe it did (round 40). */
   function resendUnsent() {
     const unsent = state.unsent;
     if (!unsent || state.busy || !state.view) return;
     state.unsent = null;
     if (state.view.step === unsent.step && state.view.can.includes(unsent.action)) {
       post(unsent.action, unsent.extra, false);
+    } else if (unsent.offline) {
+      const error = setText(byId("action-error"), t("tap_lost_offline"));
+      error.classList.remove("sending");
+      error.dataset.round = state.view.round;
     }
   }
 
@@ -854,7 +878,8 @@
       const [key, params] = actionHint(view, action);
       setTranslated(row.querySelector("small"), key, params);
     });
-    if (!actions.length) setText(byId("action-error"), "");
+    const error = byId("action-error");
+    if (!actions.length && error.dataset.round !== String(view.round)) setText(error, "");
   }
 
   function actionRow(action) {

@@ -55,8 +55,11 @@ STATIC = Path(__file__).resolve().parents[2] / "phone_web" / "static"
 #: when the host speaks again, the Wi-Fi alarm goes then, H4's clock times the link by the
 #: last five round trips, and a replaced tab hides the add-ons' panels too, 136 B: 15 131;
 #: 15 141 until a seat lost (a minute away in the lobby, or removed) is said, the name ready
-#: to send again, and a turn nobody was announced for yet names nobody, 69 B: 15 200.)
-BUDGET_BYTES = 15_210
+#: to send again, and a turn nobody was announced for yet names nobody, 69 B: 15 200;
+#: 15 210 until round 40's play-test: a hidden or offline page lets go of its stream, so the
+#: host counts the guest away at once, 19 B: 15 219; 15 230 until a tap made offline is said
+#: to wait for the connection, then sent, or said not to have counted, 173 B: 15 392.)
+BUDGET_BYTES = 15_400
 
 
 class Tags(HTMLParser):
