@@ -92,6 +92,26 @@ def test_round40_a_hidden_page_counts_away_at_once_and_is_back_when_looked_at(
     assert sorted(sleeper.buttons()) == sorted(session.view(sleeper.player_id)["can"])
 
 
+def test_round40_a_phone_locked_in_the_lobby_keeps_its_seat_and_lets_go_once_dealt_in(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Guests lock their phones while the others arrive: in the lobby a hidden page keeps its
+    stream, so it stays present (counted for the start; the lobby's 60 s rule would take its
+    seat). Once the game starts it lets go, and its turns are kept for it as for any away
+    guest's."""
+    server = live_server()
+    session = server.session
+    phones = seat_three(server, phone_factory, "en-GB")
+    sleeper = phones[list(phones)[1]]
+    sleeper.page.evaluate(SET_HIDDEN, True)
+    time.sleep(AWAY_WITHIN_SECONDS)
+    assert _connected(session, sleeper.player_id)
+    session.act(next(iter(phones)), "start", session.step)
+    assert _until(lambda: not _connected(session, sleeper.player_id), AWAY_WITHIN_SECONDS)
+    sleeper.page.evaluate(SET_HIDDEN, False)
+    assert _until(lambda: _connected(session, sleeper.player_id), AWAY_WITHIN_SECONDS)
+
+
 def test_round40_an_offline_phone_says_it_is_reconnecting_and_counts_away(
     live_server: Any, phone_factory: Any
 ) -> None:
