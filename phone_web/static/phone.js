@@ -381,7 +381,7 @@
       render(JSON.parse(message.data), first);
       resendUnsent();
       first = false;
-      if (document.hidden && !inLobby()) letGo(); /* the game began under a locked phone */
+      if (document.hidden && !betweenGames()) letGo(); /* the game began under a locked phone */
     };
     stream.addEventListener("replaced", () => streamReplaced(stream));
     stream.onerror = () => {
@@ -490,14 +490,14 @@
     if (state.token && !state.replaced) connectionLost();
   }
 
-  /** In the lobby a hidden page keeps its stream: guests lock their phones while the others
-   * join, and the lobby's 60 s rule would take their seats. It lets go at the first table
-   * of the game it sees while hidden (the stream's message). */
-  const inLobby = () => state.view?.phase === "lobby";
+  /** Between games (the lobby, a game's end) a hidden page keeps its stream: guests lock
+   * their phones while the others join, and the lobby's 60 s rule would take their seats. It
+   * lets go at the first table of a game it sees while hidden (the stream's message). */
+  const betweenGames = () => ["lobby", "game_over"].includes(state.view?.phase);
 
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden) wakeUp();
-    else if (!inLobby()) letGo();
+    else if (!betweenGames()) letGo();
   });
   window.addEventListener("online", wakeUp);
   window.addEventListener("offline", letGo);

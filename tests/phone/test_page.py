@@ -59,7 +59,7 @@ STATIC = Path(__file__).resolve().parents[2] / "phone_web" / "static"
 #: 15 210 until round 40's play-test: a hidden or offline page lets go of its stream, so the
 #: host counts the guest away at once, 19 B: 15 219; 15 230 until a tap made offline is said
 #: to wait for the connection, then sent, or said not to have counted, 173 B: 15 392; 15 400
-#: until a phone locked in the lobby keeps its stream (and its seat) and lets go once dealt
+#: until a phone locked between games keeps its stream (and its seat) and lets go once dealt
 #: in, 46 B: 15 438.)
 BUDGET_BYTES = 15_450
 

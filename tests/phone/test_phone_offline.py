@@ -95,10 +95,10 @@ def test_round40_a_hidden_page_counts_away_at_once_and_is_back_when_looked_at(
 def test_round40_a_phone_locked_in_the_lobby_keeps_its_seat_and_lets_go_once_dealt_in(
     live_server: Any, phone_factory: Any
 ) -> None:
-    """Guests lock their phones while the others arrive: in the lobby a hidden page keeps its
-    stream, so it stays present (counted for the start; the lobby's 60 s rule would take its
-    seat). Once the game starts it lets go, and its turns are kept for it as for any away
-    guest's."""
+    """Guests lock their phones while the others arrive: in the lobby (and at a game's end,
+    which leads to it) a hidden page keeps its stream, so it stays present (counted for the
+    start; the lobby's 60 s rule would take its seat). Once the game starts it lets go, and
+    its turns are kept for it as for any away guest's."""
     server = live_server()
     session = server.session
     phones = seat_three(server, phone_factory, "en-GB")

@@ -43,7 +43,7 @@ import pytest
 #: about 70 B: 16 167; 16 220 until round 40's play-test: a hidden or offline page lets go
 #: of its stream (the host counts it away at once) and a tap made offline is said to wait for
 #: the connection, then sent, or said not to have counted, about 190 B: 16 356 in French;
-#: 16 370 until a phone locked in the lobby keeps its seat and lets go once dealt in, about
+#: 16 370 until a phone locked between games keeps its seat and lets go once dealt in, about
 #: 45 B: 16 402.)
 BUDGET_BYTES = 16_420
 #: The VIP's phone adds its host controls (``vip.js`` with their messages, ~3.7 KB with headers).
@@ -62,9 +62,9 @@ BUDGET_BYTES = 16_420
 #: 20 220 until a seat lost is said and the name kept ready: 20 239; 20 290 until round 40's
 #: play-test: a hidden or offline page lets go of its stream, a tap made offline waits for the
 #: connection or is said not to count: 20 428 in French; 20 440 until the player list's
-#: buttons share a line under each name (round 40) and a locked phone keeps its lobby seat:
-#: 20 499.)
-VIP_BUDGET_BYTES = 20_510
+#: buttons share a line under each name (round 40) and a locked phone keeps its seat between
+#: games: 20 511.)
+VIP_BUDGET_BYTES = 20_530
 MAX_REQUESTS_AFTER_HTML = 3
 STREAM = "/api/events"
 
