@@ -424,6 +424,10 @@
    * (not while the page is hidden: wakeUp does it when the guest looks again). */
   function connectionLost() {
     showBanner(true);
+    /* H4's clock is the host's: with the host lost no count goes on (round 40: it ran down to
+       2 s while the host was down, then jumped back to 10 when a restart gave the turn anew) */
+    clearTimeout(state.clockTimer);
+    setText(byId("clock"), "");
     closeStream();
     clearTimeout(state.retryTimer);
     if (document.hidden) return;

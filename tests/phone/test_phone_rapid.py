@@ -204,3 +204,29 @@ def test_h4_a_time_out_is_told_as_the_reason_for_the_life_it_costs(
         theirs = catalog.t("fr", "phone.timed_out", name=name)
         assert (mine in lines) == (pid == late) and (theirs in lines) == (pid != late), lines
     session.close()
+
+
+def test_h4_round40_no_countdown_runs_while_the_phone_has_lost_the_host(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Round 40's play-test: with the host down the phone counted on ("2 seconds left") and
+    jumped back to 10 when the restarted host gave the turn its time anew. While the phone
+    has lost the host (here: offline) it shows no count; back, the host's count again."""
+    session = Session(HouseRules.parse("H4", rapid_seconds=RAPID_SECONDS), room="TEST", seed=42)
+    server = live_server(session)
+    phones = seat_three(server, phone_factory, "en-GB")
+    session.act(next(iter(phones)), "start", session.step)
+    table = session.view(None)
+    assert table["current"] is not None
+    current = phones[table["current"]]
+    current.wait_step(table["step"])
+    clock = current.page.locator("#clock")
+    assert seconds_left(clock.inner_text()) >= RAPID_SECONDS - 3
+    current.context.set_offline(True)
+    current.page.wait_for_selector("#banner:not([hidden])")
+    assert clock.inner_text() == ""
+    current.context.set_offline(False)
+    current.page.wait_for_selector("#banner", state="hidden")
+    current.page.wait_for_function("document.getElementById('clock').textContent !== ''")
+    assert RAPID_SECONDS - 10 <= seconds_left(clock.inner_text()) <= RAPID_SECONDS
+    session.close()
