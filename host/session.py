@@ -32,6 +32,7 @@ from host.palette import css_hex, player_colour
 from host.phones_first import PhonesFirst
 from host.presence import DEFAULT_AWAY_SECONDS, Presence
 from host.rules import Game, HouseRules, IllegalAction, Status, View
+from host.rules.contract import KeepReason
 from host.rules.controls import TableFacts
 from host.rules.events import Event, EventDicts
 from host.rules.views import player_view, public_view
@@ -557,11 +558,16 @@ class Session(HostControls):
         self._flush()
 
     def timeout(self, player_id: str, step: int) -> bool:
-        """An idle player keeps automatically (H4: penalty at the reveal). False if moved on."""
+        """An idle player keeps automatically (H4: penalty at the reveal). False if moved on.
+
+        The ``kept`` event says ``away`` when their phone is closed (whichever wait ended
+        first, presence's or the turn's limit), else ``time``: the screens word them apart.
+        """
         with self._lock:
             if self._closed or self._game.step != step or self._game.current != player_id:
                 return False
-            self._apply(self._game.timeout)
+            reason = KeepReason.AWAY if player_id in self._away() else KeepReason.TIME
+            self._apply(lambda: self._game.timeout(reason))
         self._flush()
         return True
 

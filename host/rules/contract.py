@@ -54,6 +54,29 @@ class Action(Word):
     NEW_GAME = "new_game"
 
 
+class KeepReason(Word):
+    """Why a player kept (a ``kept`` event's ``reason``): the screens say which, since a
+    VIP's skip read as a time-out and an away player's keep as running out of time (round 40)."""
+
+    CHOSEN = "chosen"
+    """The player pressed Keep."""
+    TIME = "time"
+    """The turn's limit ran out while they were at the table (H4's, else ``--turn-timeout``)."""
+    AWAY = "away"
+    """Their phone was closed: the host kept for them (PHONE_API.md "Presence")."""
+    SKIPPED = "skipped"
+    """The VIP skipped their turn (the ``skip`` control)."""
+
+
+class RedealReason(Word):
+    """Why a round was dealt again (a ``misdeal`` event's ``reason``, R16)."""
+
+    MISDEAL = "misdeal"
+    """A misdeal was called (the VIP's control, the TV's R key)."""
+    PLAYER_LEFT = "player_left"
+    """A player dealt in was removed mid-round; the round is dealt among those left."""
+
+
 class Call(Word):
     """What the host calls when a King blocks: ``cuckoo``, or ``chase`` under H8."""
 
@@ -105,9 +128,11 @@ class KeptEvent(TypedDict):
     type: Literal["kept"]
     player: str
     auto: bool
-    """The player idled and kept automatically."""
+    """The host kept for them (``reason`` is not ``chosen``)."""
     timed_out: bool
-    """H4: a life will be lost for it at the reveal."""
+    """H4: a life will be lost for it at the reveal (any keep the host made, a skip too)."""
+    reason: KeepReason
+    """Why they kept (a round saved before round 40 is read with one: ``event_from_dict``)."""
 
 
 class ExchangedEvent(TypedDict):
@@ -185,11 +210,23 @@ class GameOverEvent(TypedDict):
 
 
 class MisdealEvent(TypedDict):
-    """R16: the round is void; the same dealer deals again."""
+    """R16: the round is void and dealt again, by the same dealer unless that one left.
+
+    It opens the new deal's ``log`` too, so a view retells why the round was dealt again
+    (a round saved before round 40 is read with the fields after ``dealer``: ``event_from_dict``).
+    """
 
     type: Literal["misdeal"]
     round: int
     dealer: str
+    reason: RedealReason
+    player: str | None
+    """Who left (``player_left``), else None."""
+    name: str | None
+    """Their name, since they are no longer in the view's ``players``, else None."""
+    deal: int
+    """How many times this round has been dealt now: 2 after its first redeal, 3 after the
+    next… (so a phone tells two redeals in a row apart)."""
 
 
 class NewGameEvent(TypedDict):

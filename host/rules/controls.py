@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from host.rules.contract import KeepReason
 from host.rules.errors import IllegalAction, Reason
 from host.rules.events import Event, EventKind, public
 from host.rules.game import ACTIONS
@@ -146,12 +147,13 @@ def next_vip(game: Game, after_seat: int, away: frozenset[str]) -> str | None:
 
 
 def skip(game: Game, facts: TableFacts) -> list[Event]:
-    """Turns: the current player, away or deciding too long, keeps as on a time-out."""
+    """Turns: the current player, away or deciding too long, keeps as on a time-out (under H4
+    with its life lost at the reveal); the ``kept`` event says the VIP skipped them."""
     if game.phase != "turns" or not (
         game.current in facts.away or facts.deciding_seconds > SKIP_AFTER_SECONDS
     ):
         raise IllegalAction(Reason.NOT_ALLOWED_NOW, "the current player may still decide")
-    return game.timeout()
+    return game.timeout(KeepReason.SKIPPED)
 
 
 def end_game(game: Game) -> list[Event]:

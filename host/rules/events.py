@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import cast
 
-from host.rules.contract import EventDict, Word
+from host.rules.contract import EventDict, KeepReason, RedealReason, Word
 
 
 class EventKind(Word):
@@ -90,9 +90,15 @@ def private(kind: EventKind, audience: Iterable[str], **data: object) -> Event:
 
 
 def event_from_dict(data: Mapping[str, object], audience: Iterable[str] | None = None) -> Event:
-    """Rebuild an event saved with ``to_dict`` (persistence)."""
+    """Rebuild an event saved with ``to_dict`` (persistence); one saved before round 40
+    gets the fields it lacked, as the engine would have given them."""
     fields = dict(data)
     kind = EventKind(fields.pop("type"))
+    if kind == EventKind.KEPT and "reason" not in fields:
+        # Which of a time-out, an away keep or a skip it was is lost: a time-out it reads.
+        fields["reason"] = KeepReason.TIME if fields.get("auto") else KeepReason.CHOSEN
+    if kind == EventKind.MISDEAL and "reason" not in fields:
+        fields.update(reason=RedealReason.MISDEAL, player=None, name=None, deal=2)
     return Event(kind, fields, None if audience is None else frozenset(audience))
 
 

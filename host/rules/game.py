@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from host.rules.cards import PACK, Card
-from host.rules.contract import Action, Phase, Status, View
+from host.rules.contract import Action, KeepReason, Phase, RedealReason, Status, View
 from host.rules.errors import IllegalAction, Reason
 from host.rules.events import Event, EventKind, private, public
 from host.rules.options import MIN_PLAYERS, HouseRules
@@ -154,7 +154,12 @@ class Game:
 
         leaving = self.player(player_id)
         seat = self.seat_of(player_id)
-        events = [public(EventKind.PLAYER_REMOVED, player=player_id, name=leaving.name)]
+        removed = public(EventKind.PLAYER_REMOVED, player=player_id, name=leaving.name)
+        events = [removed]
+        if self.phase != Phase.LOBBY:
+            # The round's story keeps their name: its moves still say what they did (round
+            # 40: "? kept" once they had gone). A redeal starts a new log, its misdeal names them.
+            self.log.append(removed)
         was_dealt = player_id in self.order and self.phase == Phase.TURNS
         replacement_dealer = self.left_of(player_id) if player_id == self.dealer else self.dealer
         if self.phase == Phase.REVEAL and player_id == self.next_dealer:
@@ -170,7 +175,7 @@ class Game:
             return events + self.finish_game(self.active_ids(), joint=False)
         if was_dealt:
             self.dealer = replacement_dealer
-            events += self._redeal()
+            events += self._redeal(RedealReason.PLAYER_LEFT, leaving)
         return events
 
     # -------------------------------------------------------------- legality
@@ -222,7 +227,7 @@ class Game:
         if move == Action.START:
             return self._start()
         if move == Action.KEEP:
-            return self._keep(player_id, auto=False)
+            return self._keep(player_id, KeepReason.CHOSEN)
         if move == Action.EXCHANGE:
             return self._exchange(player_id)
         if move == Action.CUT:
@@ -232,13 +237,16 @@ class Game:
             return self._deal_round()
         return self._new_game()
 
-    def timeout(self) -> list[Event]:
-        """The current player ran out of time: they keep; under H4 they also lose a life later."""
+    def timeout(self, reason: KeepReason = KeepReason.TIME) -> list[Event]:
+        """The host keeps for the current player (out of time, away, or skipped by the VIP);
+        under H4 each of these is a time-out that costs a life at the reveal."""
         current = self.current
         if current is None:
             raise IllegalAction(Reason.NOT_ALLOWED_NOW, "nobody is deciding now")
+        if reason == KeepReason.CHOSEN:
+            raise IllegalAction(Reason.NOT_ALLOWED_NOW, "a chosen keep is the player's action")
         self.step += 1
-        return self._keep(current, auto=True)
+        return self._keep(current, KeepReason(reason))
 
     def misdeal(self) -> list[Event]:
         """R16: void the round before the reveal; the same dealer deals again, no lives change."""
@@ -247,13 +255,32 @@ class Game:
                 Reason.NOT_ALLOWED_NOW, "a misdeal is only possible before the reveal"
             )
         self.step += 1
-        return self._redeal()
+        return self._redeal(RedealReason.MISDEAL, None)
 
-    def _redeal(self) -> list[Event]:
-        """R16: the round is voided and the same round is dealt again by ``self.dealer``."""
-        events = [public(EventKind.MISDEAL, round=self.round, dealer=self.dealer)]
+    def _redeal(self, reason: RedealReason, leaving: Player | None) -> list[Event]:
+        """R16: the round is voided and the same round is dealt again by ``self.dealer``.
+
+        The new deal's log opens with the ``misdeal`` event: a phone or a TV that joins the
+        round later still reads why it was dealt again, and who left.
+        """
+        before = self.log[0] if self.log else None
+        deal = 2
+        if before is not None and before.kind == EventKind.MISDEAL:
+            told = before.data.get("deal")
+            deal = (told if isinstance(told, int) else 1) + 1
+        misdeal = public(
+            EventKind.MISDEAL,
+            round=self.round,
+            dealer=self.dealer,
+            reason=reason,
+            player=None if leaving is None else leaving.id,
+            name=None if leaving is None else leaving.name,
+            deal=deal,
+        )
         self.round -= 1
-        return events + self._deal_round()
+        events = self._deal_round()
+        self.log.insert(0, misdeal)
+        return [misdeal, *events]
 
     # ---------------------------------------------------------------- rounds
 
@@ -306,12 +333,16 @@ class Game:
         cards[pick], cards[-1] = cards[-1], cards[pick]
         return cards.pop()
 
-    def _keep(self, player_id: str, *, auto: bool) -> list[Event]:
-        """R6: the player keeps their card; a time-out under H4 costs a life at the reveal."""
+    def _keep(self, player_id: str, reason: KeepReason) -> list[Event]:
+        """R6: the player keeps their card; a keep the host made costs a life at the reveal
+        under H4 (the rule's "runs out of time": a skip or an away player's keep too)."""
+        auto = reason != KeepReason.CHOSEN
         timed_out = auto and self.options.rapid
         if timed_out:
             self.penalties[player_id] = self.penalties.get(player_id, 0) + 1
-        kept = public(EventKind.KEPT, player=player_id, auto=auto, timed_out=timed_out)
+        kept = public(
+            EventKind.KEPT, player=player_id, auto=auto, timed_out=timed_out, reason=reason
+        )
         self.log.append(kept)
         return self._next_turn([kept])
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from host.rules import EventDict
+from host.rules import EventDict, KeepReason, RedealReason
 from host.tv import theme
 from host.tv.banners import plate, seated_banner
 from host.tv.layout import (
@@ -238,7 +238,15 @@ def _kept(m: Move) -> None:
     if m.layer != "top":
         return
     event = m.event
-    text = m.props.t("auto_keeps" if event["type"] == "kept" and event.get("auto") else "keeps")
+    reason = event.get("reason") if event["type"] == "kept" else None
+    # The plate says why the host kept for them (round 40: a VIP's skip read "time out").
+    if reason == KeepReason.AWAY:
+        text = m.props.t("away_keeps")
+    elif reason == KeepReason.SKIPPED:
+        text = m.props.t("skipped_keeps")
+    else:
+        auto = event["type"] == "kept" and event.get("auto")
+        text = m.props.t("auto_keeps" if auto else "keeps")
     spot = m.spots.get(str(m.who("player")))
     width = spot.card_width if spot else 112
     m.mark(bubble(m.surface, m.props, text, m.at("player"), 1.0 - m.beat.progress, width))
@@ -333,7 +341,13 @@ def _misdeal(m: Move) -> None:
         spot = m.spots.get(seat.id)
         if seat.dealt and spot:
             m.card(m.back(), lerp(spot.centre, stock_spot(), ease(m.beat.progress)))
-    m.banner(m.props.t("misdeal", name=m.name("dealer")), 52, theme.ALERT)
+    event = m.event
+    if event["type"] == "misdeal" and event.get("reason") == RedealReason.PLAYER_LEFT:
+        # Round 40: a kick's redeal read "Misdeal", which a guest takes for a faulty deal.
+        left = m.stage.name_of(event.get("player"))
+        m.banner(m.props.t("misdeal_left", left=left, name=m.name("dealer")), 52, theme.ALERT)
+    else:
+        m.banner(m.props.t("misdeal", name=m.name("dealer")), 52, theme.ALERT)
 
 
 MOVES: dict[str, Callable[[Move], None]] = {

@@ -40,8 +40,8 @@ BEAT_SECONDS: dict[str, float] = {
     "game_over": 4.0,
     "misdeal": 1.4,
 }
-#: The moves the round's trail tells (host/tv/trail.py).
-TRAIL_KINDS = frozenset({"kept", "exchanged", "blocked", "cut_taken", "cut_king"})
+#: The moves the round's trail tells (host/tv/trail.py), and a redeal's reason that opens it.
+TRAIL_KINDS = frozenset({"kept", "exchanged", "blocked", "cut_taken", "cut_king", "misdeal"})
 DEAL_STAGGER = 0.22
 FLIP_SECONDS = 0.4
 DEAL_FLIGHT = 0.45
@@ -166,6 +166,9 @@ class Stage:
     trail: list[EventDict] = field(default_factory=list)
     """This round's moves as the TV played them (the story for someone back from the kitchen);
     a TV that starts mid-round takes the ones before it from the view's log (``sync``)."""
+    departed: dict[str, str] = field(default_factory=dict)
+    """The names of players who left, by id: the round's story and a redeal's banner still
+    name them (round 40's play-test read "? kept (time out)" after a kick)."""
     turn_since: float | None = None  # game time the current turn began (H4's countdown)
     beat: Beat | None = None
     queue: deque[Beat] = field(default_factory=deque)
@@ -307,8 +310,11 @@ class Stage:
         return next((p for p in self.players if p.id == player), None)
 
     def name_of(self, player: str | None) -> str:
+        """The name of a seated player, or of one who left; "?" only for an unknown id."""
         seat = self.seat_of(player)
-        return seat.name if seat else "?"
+        if seat is not None:
+            return seat.name
+        return self.departed.get(player or "", "?")
 
     def person_vip(self) -> str | None:
         """The VIP when a person holds the role; None at a table of computer players, whose
@@ -360,17 +366,32 @@ class Stage:
             )
             for i, p in enumerate(view.get("players", []))
         ]
+        for event in view.get("log", []):  # players who left this round, for its story
+            if event["type"] in ("player_removed", "misdeal"):
+                self._note_departed(event)
         if not self.trail:
             # The view retells the round so far: a TV that starts mid-round (the host came
             # back after a crash) tells the story of the moves it never played.
             self.trail = [e for e in view.get("log", []) if e["type"] in TRAIL_KINDS]
         self.changed = True
 
+    def _note_departed(self, event: EventDict) -> None:
+        """Remember the name of the player a ``player_removed`` or ``misdeal`` names."""
+        if event["type"] in ("player_removed", "misdeal"):
+            player, name = event.get("player"), event.get("name")
+            if player and name:
+                self.departed[player] = shown_name(name)
+
     def _begin(self, event: EventDict) -> None:
         kind = event["type"]
-        if kind in TRAIL_KINDS:
+        if kind == "misdeal":
+            self.trail = [event]  # the redeal's story opens with why it was dealt again
+            self._note_departed(event)
+        elif kind == "round_dealt":
+            self.trail = [e for e in self.trail[-1:] if e["type"] == "misdeal"]
+        elif kind in TRAIL_KINDS:
             self.trail.append(event)
-        elif kind in ("round_dealt", "misdeal", "new_game", "game_started"):
+        elif kind in ("new_game", "game_started"):
             self.trail = []
         if kind in ("new_game", "game_started"):
             for seat in self.players:
@@ -413,6 +434,7 @@ class Stage:
                 )
             )
         elif event["type"] == "player_removed":
+            self._note_departed(event)
             self.players = [p for p in self.players if p.id != event.get("player")]
 
     def _finish(self, event: EventDict) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 import pygame
 
-from host.rules import EventDict
+from host.rules import EventDict, KeepReason, RedealReason
 from host.tv import theme
 from host.tv.layout import (
     BANNER_Y,
@@ -49,6 +49,16 @@ MOVE_SIZES = ((TEXT_SIZE, 3),)
 HANGING_INDENT = 20
 
 
+#: A keep's line by its reason (round 40: a VIP's skip and an away player's keep read as
+#: time-outs); an event without one (a hand-made one) reads by ``auto``.
+KEPT_KEYS: dict[str, str] = {
+    KeepReason.CHOSEN: "kept",
+    KeepReason.TIME: "kept_auto",
+    KeepReason.AWAY: "kept_away",
+    KeepReason.SKIPPED: "kept_skipped",
+}
+
+
 def phrase(props: Props, key: str, **params: Any) -> str:
     """A phrase of the ``trail`` domain in the TV's language."""
     return props.catalog.t(props.lang, f"trail.{key}", **params)
@@ -57,8 +67,12 @@ def phrase(props: Props, key: str, **params: Any) -> str:
 def trail_line(props: Props, stage: Stage, event: EventDict) -> str:
     """One move as a short line ("Ana swaps with Chloé")."""
     if event["type"] == "kept":
-        key = "kept_auto" if event.get("auto") else "kept"
+        key = KEPT_KEYS.get(str(event.get("reason")), "kept_auto" if event.get("auto") else "kept")
         return phrase(props, key, name=stage.name_of(event.get("player")))
+    if event["type"] == "misdeal":
+        if event.get("reason") == RedealReason.PLAYER_LEFT:
+            return phrase(props, "redealt_left", name=stage.name_of(event.get("player")))
+        return phrase(props, "redealt")
     if event["type"] == "exchanged":
         return phrase(
             props,

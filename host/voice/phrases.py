@@ -22,11 +22,13 @@ from host.rules.contract import (
     ExchangedEvent,
     GameOverEvent,
     GameStartedEvent,
+    KeepReason,
     KeptEvent,
     LifeLostEvent,
     MisdealEvent,
     PlayerJoinedEvent,
     PlayerRemovedEvent,
+    RedealReason,
     RevealEvent,
     RoundDealtEvent,
     SuddenDeathEvent,
@@ -129,13 +131,24 @@ def _turn(event: TurnEvent, view: View, _: Translate) -> list[str]:
     return [_(key, name=player_name(view, pid, _))]
 
 
+#: A keep's line by its reason, and under H4 by its penalty (round 40: a VIP's skip was said
+#: as an away player's keep, an away keep as a time-out).
+KEPT_LINES: dict[tuple[str, bool], str] = {
+    (KeepReason.CHOSEN, False): "voice.kept",
+    (KeepReason.TIME, False): "voice.kept_auto",
+    (KeepReason.TIME, True): "voice.kept_timed_out",
+    (KeepReason.AWAY, False): "voice.kept_away",
+    (KeepReason.AWAY, True): "voice.kept_away_timed_out",
+    (KeepReason.SKIPPED, False): "voice.kept_skipped",
+    (KeepReason.SKIPPED, True): "voice.kept_skipped_timed_out",
+}
+
+
 def _kept(event: KeptEvent, view: View, _: Translate) -> list[str]:
-    if event.get("timed_out"):
-        key = "voice.kept_timed_out"
-    elif event.get("auto"):
-        key = "voice.kept_auto"
-    else:
-        key = "voice.kept"
+    timed_out = bool(event.get("timed_out"))
+    auto = timed_out or bool(event.get("auto"))
+    reason = str(event.get("reason") or (KeepReason.TIME if auto else KeepReason.CHOSEN))
+    key = KEPT_LINES.get((reason, timed_out), "voice.kept")
     return [_(key, name=player_name(view, event.get("player"), _))]
 
 
@@ -213,13 +226,12 @@ def _game_over(event: GameOverEvent, view: View, _: Translate) -> list[str]:
 
 
 def _misdeal(event: MisdealEvent, view: View, _: Translate) -> list[str]:
-    return [
-        _(
-            "voice.misdeal",
-            dealer=player_name(view, event.get("dealer"), _),
-            round=event.get("round"),
-        )
-    ]
+    dealer = player_name(view, event.get("dealer"), _)
+    if event.get("reason") == RedealReason.PLAYER_LEFT:
+        # Round 40: "Misdeal!" after a kick read as a faulty deal; it is dealt again without them.
+        name = event.get("name") or _("voice.someone")
+        return [_("voice.misdeal_left", dealer=dealer, round=event.get("round"), name=name)]
+    return [_("voice.misdeal", dealer=dealer, round=event.get("round"))]
 
 
 def _new_game(event: object, view: View, _: Translate) -> list[str]:

@@ -471,6 +471,7 @@
     const input = byId("name-input");
     input.value ||= localStorage.getItem("cuckoo:name") || "";
     setText(byId("join-error"), t("seat_gone"));
+    announce([t("seat_gone")]); /* the live region no longer tells a card I no longer hold */
   }
 
   /** Back from sleep or offline: a stream may be silently dead, so fetch now and listen anew. */
@@ -678,7 +679,9 @@
 
   /* ------------------------------------------------------------------ reading a view */
 
-  const nameOf = (view, id) => view.players.find((player) => player.id === id)?.name ?? "?";
+  /* a player who left is still named by the log's removal or redeal (round 40: "? kept") */
+  const nameOf = (view, id) => view.players.find((player) => player.id === id)?.name
+    ?? (view.log || []).find((event) => event.player === id && event.name)?.name ?? "?";
   const isMyTurn = (view) => view.phase === "turns" && view.current === view.me.id;
   const revealed = (view) => view.phase === "reveal" || view.phase === "game_over";
 
@@ -691,7 +694,11 @@
   /** Events added to this round's log since the previous view (all of them in a new round). */
   function newEvents(previous, view) {
     if (!previous) return [];
-    if (previous.round !== view.round || previous.phase === "lobby") return view.log || [];
+    /* a redeal keeps the round's number; its log opens with the misdeal instead */
+    const opening = (table) => JSON.stringify((table.log || [])[0] ?? null);
+    if (previous.round !== view.round || previous.phase === "lobby" || opening(previous) !== opening(view)) {
+      return view.log || [];
+    }
     return (view.log || []).slice((previous.log || []).length);
   }
 
@@ -951,7 +958,10 @@
     for (const id of view.losers || []) {
       /* H4: a time-out costs a life even with a good card; say why, or it looks like a bug */
       const late = (view.log || []).some((e) => e.type === "life_lost" && e.player === id && e.timed_out);
-      if (late) lines.push(id === me ? ["you_timed_out", {}, "mine"] : ["timed_out", { name: name(id) }]);
+      /* …and why: out of time, away, or skipped by the VIP (the keep that cost it) */
+      const kept = (view.log || []).find((e) => e.type === "kept" && e.player === id && e.timed_out);
+      const why = { skipped: "penalty_skipped", away: "penalty_away" }[kept?.reason] ?? "timed_out";
+      if (late) lines.push(id === me ? ["you_" + why, {}, "mine"] : [why, { name: name(id) }]);
       const count = view.players.find((player) => player.id === id)?.lives;
       if (!count) continue; /* out: told just below */
       lines.push(id === me ? ["you_lost_life", { count }, "mine"] : ["lost_life", { name: name(id), count }]);
@@ -1033,8 +1043,10 @@
     const myCard = view.me.card ? cardValue(view.me.card) : "";
     switch (event.type) {
       case "kept":
-        if (event.player === me) return [event.auto ? "you_kept_auto" : "you_kept", { card: myCard }];
-        return [event.auto ? "log_kept_auto" : "log_kept", { name: name(event.player) }];
+        if (event.player === me) return [keptKey(event, true), { card: myCard }];
+        return [keptKey(event, false), { name: name(event.player) }];
+      case "misdeal":
+        return redealLine(event);
       case "exchanged": {
         const swap = event.player === me || event.target === me ? takeMine("swap") : null;
         if (!swap) return ["log_exchanged", { name: name(event.player), target: name(event.target) }];
@@ -1063,6 +1075,19 @@
       default:
         return null;
     }
+  }
+
+  /** A keep's line says why the host kept (round 40: a VIP's skip read "time's up"); mine
+   * says too when a skip or an away keep costs a life under H4 (the reveal tells everyone). */
+  function keptKey(event, mine) {
+    const why = { skipped: "_skipped", away: "_away" }[event.reason];
+    if (!why) return (mine ? "you_kept" : "log_kept") + (event.auto ? "_auto" : "");
+    return mine ? "you_kept" + why + (event.timed_out ? "_penalty" : "") : "log_kept" + why;
+  }
+
+  /** Why the round was dealt again: a misdeal, or a player who left (round 40). */
+  function redealLine(event) {
+    return event.reason === "player_left" ? ["redealt_left", { name: event.name ?? "?" }] : ["redealt", {}];
   }
 
   /** Everyone at the table: colour, name, computer mark, lives, badges, a card when seen. */
@@ -1134,6 +1159,7 @@
   /** The spoken line for a new event that concerns me (my card changed, a King shown). */
   function eventNews(view, event) {
     const me = view.me.id;
+    if (event.type === "misdeal") return t(...redealLine(event)); /* my card changes: say why */
     if (event.type === "round_dealt") {
       const dealt = (view.me.history || []).find((told) => told.type === "card_dealt");
       return dealt ? t("your_card", { card: cardValue(dealt.card) }) : null;

@@ -61,8 +61,11 @@ STATIC = Path(__file__).resolve().parents[2] / "phone_web" / "static"
 #: to wait for the connection, then sent, or said not to have counted, 173 B: 15 392; 15 400
 #: until a phone locked between games keeps its stream (and its seat) and lets go once dealt
 #: in, 46 B: 15 438; 15 450 until H4's clock stops while the phone has lost the host, 22 B:
-#: 15 460.)
-BUDGET_BYTES = 15_470
+#: 15 460; 15 470 until a redeal says why (a misdeal, or who left) and tells the new card, a
+#: keep says skipped by the VIP or away (and, under H4, that it costs a life), a player who
+#: left keeps their name, and a lost seat's live region drops the card, about 420 B: 15 880
+#: in French.)
+BUDGET_BYTES = 15_890
 
 
 class Tags(HTMLParser):
@@ -206,6 +209,7 @@ VIEW_WORDS = {
     "stale_step",
     "life_lost",
     "bad_room",  # an API error code, answered by asking for the room code again
+    "player_left",  # a misdeal's reason (a player left mid-round)
 }
 
 
@@ -220,6 +224,11 @@ def test_every_key_the_script_uses_exists() -> None:
     used |= {f"badge_{b}" for b in ("you", "bot", "dealer", "turn", "out", "waiting", "away")}
     used |= {f"err_{e}" for e in ("bad_name", "bad_room", "name_taken", "table_full")}
     used |= {"start", "keep", "exchange", "cut", "deal", "new_game"}  # button labels: t(action)
+    # a keep's line by its reason (keptKey), a time-out's life by the keep that cost it
+    kept = ("kept", "kept_auto", "kept_skipped", "kept_away")
+    used |= {f"{who}_{key}" for who in ("you", "log") for key in kept}
+    used |= {"you_kept_skipped_penalty", "you_kept_away_penalty"}
+    used |= {f"{who}{why}" for who in ("", "you_") for why in ("penalty_skipped", "penalty_away")}
     assert {"you_gave", "took_yours", "you_blocked", "keep_hint", "moment_blocked"} <= used
     catalog = Catalog.load()
     for lang in LANGUAGES:

@@ -308,7 +308,15 @@ def test_r16_misdeal_redeals_same_dealer_no_lives_lost() -> None:
     lives = [p.lives for p in game.players]
     step, rnd = game.step, game.round
     events = [e.to_dict() for e in game.misdeal()]
-    assert events[0] == {"type": "misdeal", "round": rnd, "dealer": "p3"}
+    assert events[0] == {
+        "type": "misdeal",
+        "round": rnd,
+        "dealer": "p3",
+        "reason": "misdeal",
+        "player": None,
+        "name": None,
+        "deal": 2,
+    }
     assert game.dealer == "p3" and game.round == rnd and game.step == step + 1
     assert game.current == "p0" and [p.lives for p in game.players] == lives
     assert len(game.stock) == 48
@@ -392,7 +400,13 @@ def test_h3_cut_king_still_blocks_second_attempt() -> None:
 def test_h4_rapid_timeout_keeps_and_loses_a_life_at_the_reveal() -> None:
     game = rig(seated(3, HouseRules(rapid=True)), "p2", {"p0": "9C", "p1": "5H", "p2": "8D"})
     events = [e.to_dict() for e in game.timeout()]
-    assert events[0] == {"type": "kept", "player": "p0", "auto": True, "timed_out": True}
+    assert events[0] == {
+        "type": "kept",
+        "player": "p0",
+        "auto": True,
+        "timed_out": True,
+        "reason": "time",
+    }
     assert game.player("p0").lives == 3  # R15: not before the reveal
     play(game, ("p1", "keep"), ("p2", "keep"))
     assert game.player("p0").lives == 2 and game.player("p1").lives == 2
@@ -403,7 +417,13 @@ def test_idle_timeout_without_h4_keeps_without_penalty() -> None:
     game = rig(seated(3), "p2", {"p0": "9C", "p1": "5H", "p2": "8D"})
     step = game.step
     events = [e.to_dict() for e in game.timeout()]
-    assert events[0] == {"type": "kept", "player": "p0", "auto": True, "timed_out": False}
+    assert events[0] == {
+        "type": "kept",
+        "player": "p0",
+        "auto": True,
+        "timed_out": False,
+        "reason": "time",
+    }
     assert game.step == step + 1
     play(game, ("p1", "keep"), ("p2", "keep"))
     assert game.player("p0").lives == 3

@@ -27,6 +27,7 @@ def test_idle_player_keeps_after_the_turn_timeout(make_session: Any) -> None:
     assert runner.tick() == f"timeout:{current}"
     kept = [e for e in session.view(None)["log"] if e["type"] == "kept"]
     assert kept[-1]["player"] == current and kept[-1]["auto"] is True
+    assert kept[-1].get("reason") == "time"  # present at the table: a time-out (round 40)
     assert session.step == 2
 
 

@@ -9,6 +9,7 @@ import pygame
 import pytest
 
 from host.rules import Call, View
+from host.rules.contract import KeepReason, RedealReason
 from host.tv import theme
 from host.tv.app import TVApp
 from host.tv.layout import BANNER_Y, SUBTITLE_Y, seat_spots
@@ -217,7 +218,20 @@ def test_r14_joint_winners_are_both_celebrated(canvas: pygame.Surface, make_app:
 def test_r16_misdeal_collects_the_cards(make_app: Any) -> None:
     app = app_for(make_app, view("turns"))
     assert all(p.dealt for p in app.stage.players)
-    app.stage.receive(view("turns"), [{"type": "misdeal", "round": 1, "dealer": "p3"}])
+    app.stage.receive(
+        view("turns"),
+        [
+            {
+                "type": "misdeal",
+                "round": 1,
+                "dealer": "p3",
+                "reason": RedealReason.MISDEAL,
+                "player": None,
+                "name": None,
+                "deal": 2,
+            }
+        ],
+    )
     app.step(1.0)
     assert app.stage.beat is not None and app.stage.beat.kind == "misdeal"
     app.stage.update(5.0)
@@ -230,7 +244,13 @@ def test_sudden_death_and_every_beat_render_without_error(
     app = app_for(make_app, view("turns"))
     played: list[dict[str, Any]] = [
         {"type": "turn", "player": "p0"},
-        {"type": "kept", "player": "p0", "auto": True, "timed_out": True},
+        {
+            "type": "kept",
+            "player": "p0",
+            "auto": True,
+            "timed_out": True,
+            "reason": KeepReason.TIME,
+        },
         {"type": "exchanged", "player": "p1", "target": "p2"},
         {"type": "cut", "dealer": "p3", "attempt": 1},
         {"type": "cut_taken", "dealer": "p3"},
@@ -306,7 +326,13 @@ def test_r7_a_shown_king_travels_with_a_later_swap(make_app: Any) -> None:
         [
             {"type": "exchanged", "player": "p1", "target": "p2"},
             {"type": "turn", "player": "p2"},
-            {"type": "kept", "player": "p2", "auto": False, "timed_out": False},
+            {
+                "type": "kept",
+                "player": "p2",
+                "auto": False,
+                "timed_out": False,
+                "reason": KeepReason.CHOSEN,
+            },
         ],
     )
     while app.stage.beat is not None and app.stage.beat.kind == "exchanged":

@@ -11,6 +11,7 @@ from typing import Any, cast
 from host.i18n import Catalog
 from host.rules import Call, Game
 from host.rules.bots import choose_action
+from host.rules.contract import KeepReason
 from host.rules.playout import MAX_ACTIONS, new_game
 from host.tv.app import TVApp
 from host.tv.final import final_board
@@ -47,7 +48,13 @@ def test_issue12_trail_tells_this_rounds_moves_in_order(catalog: Catalog) -> Non
             {"type": "round_dealt", "round": 2, "dealer": "p3", "order": ["p0", "p1", "p2", "p3"]},
             {"type": "exchanged", "player": "p0", "target": "p1"},
             {"type": "blocked", "player": "p1", "target": "p2", "king": "KS", "call": Call.CUCKOO},
-            {"type": "kept", "player": "p2", "auto": False, "timed_out": False},
+            {
+                "type": "kept",
+                "player": "p2",
+                "auto": False,
+                "timed_out": False,
+                "reason": KeepReason.CHOSEN,
+            },
             {"type": "cut_king", "dealer": "p3", "king": "KH", "call": Call.CUCKOO},
         ],
     )

@@ -46,6 +46,10 @@ SAMPLES: dict[str, list[dict[str, Any]]] = {
         {"player": "p2", "auto": False, "timed_out": False},
         {"player": "p2", "auto": True, "timed_out": False},
         {"player": "p2", "auto": True, "timed_out": True},
+        {"player": "p2", "auto": True, "timed_out": False, "reason": "away"},
+        {"player": "p2", "auto": True, "timed_out": True, "reason": "away"},
+        {"player": "p2", "auto": True, "timed_out": False, "reason": "skipped"},
+        {"player": "p2", "auto": True, "timed_out": True, "reason": "skipped"},
     ],
     "exchanged": [{"player": "p2", "target": "p3"}],
     "blocked": [
@@ -73,7 +77,10 @@ SAMPLES: dict[str, list[dict[str, Any]]] = {
         {"winners": ["p2"], "joint": False},
         {"winners": ["p1", "p2", "p3"], "joint": True},
     ],
-    "misdeal": [{"round": 3, "dealer": "p1"}],
+    "misdeal": [
+        {"round": 3, "dealer": "p1"},
+        {"round": 3, "dealer": "p1", "reason": "player_left", "player": "p9", "name": "Ada"},
+    ],
     "new_game": [{}],
     "rules_set": [{"rules": ["H1", "H3"], "rapid_seconds": None}],
     "vip_changed": [{"player": "p2"}],
@@ -348,3 +355,41 @@ def test_no_phrase_of_a_whole_game_names_a_hidden_card(seed: int, rules: str) ->
                 assert not CARD_CODE.search(line), line
                 spoken = {key for key, pattern in words.items() if pattern.search(line)}
                 assert spoken <= allowed, (lang, event, line)
+
+
+@pytest.mark.parametrize(
+    ("lang", "skipped", "away", "redealt"),
+    [
+        (
+            "en",
+            "The VIP skipped Bo, who keeps the card.",
+            "Bo is away: the card is kept for them.",
+            "Marie deals round 6 again, without Ada.",
+        ),
+        (
+            "fr",
+            "Le VIP passe Bo, qui garde sa carte.",
+            "Bo n’est pas là\u00a0: sa carte est gardée.",  # typeset: a no-break space
+            "Marie redistribue la manche 6, sans Ada.",
+        ),
+        (
+            "it",
+            "Il VIP salta Bo, che tiene la carta.",
+            "Bo è assente: tiene la sua carta.",
+            "Marie ridà le carte della mano 6, senza Ada.",
+        ),
+    ],
+)
+def test_round40_the_voice_says_why_a_card_was_kept_and_why_a_round_is_dealt_again(
+    catalog: Catalog, lang: str, skipped: str, away: str, redealt: str
+) -> None:
+    """Round 40's play-test: a VIP's skip was said "Bo is away — keeping the card", and a
+    kick's redeal "Misdeal! Ana deals round 6 again", which guests took for a faulty deal."""
+    kept: dict[str, Any] = {"type": "kept", "player": "p2", "auto": True, "timed_out": False}
+    assert say(catalog, lang, {**kept, "reason": "skipped"}) == [skipped]
+    assert say(catalog, lang, {**kept, "reason": "away"}) == [away]
+    misdeal = {"type": "misdeal", "round": 6, "dealer": "p1", "deal": 2}
+    left = {**misdeal, "reason": "player_left", "player": "p9", "name": "Ada"}
+    assert say(catalog, lang, left) == [redealt]
+    (called,) = say(catalog, lang, {**misdeal, "reason": "misdeal", "player": None, "name": None})
+    assert "Marie" in called and "Ada" not in called
