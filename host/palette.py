@@ -7,6 +7,8 @@ same on the TV and on the phone, so both read them from here (the phone through 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 Colour = tuple[int, int, int]
 
 #: Four-colour pack: black spades, red hearts, blue diamonds, green clubs. The suit *shape*
@@ -45,8 +47,28 @@ PLAYER_COLOURS: tuple[Colour, ...] = (
 
 
 def player_colour(seat: int) -> Colour:
-    """The colour of a seat: stable for the whole party, shown beside the name."""
+    """The colour at ``seat`` in the palette (views without a ``color``: the tutorial, tests)."""
     return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+
+def free_colour(taken: Iterable[int]) -> int:
+    """The first colour of the palette that no one seated has (``taken``), for a new player.
+
+    Why each player keeps a colour of their own, not their seat's: seats close up when a
+    player leaves, and every later guest's colour changed mid-game, on the TV and on their
+    phone (round 40's play-test). Guests find themselves by colour."""
+    used = set(taken)
+    return next((i for i in range(len(PLAYER_COLOURS)) if i not in used), len(used))
+
+
+def colour_hex(colour: str) -> Colour | None:
+    """``#rrggbb`` (a view's ``color``) as a colour; None if it is not one."""
+    if len(colour) != 7 or colour[0] != "#":
+        return None
+    try:
+        return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+    except ValueError:
+        return None
 
 
 def css_hex(colour: Colour) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from host.palette import PLAYER_COLOURS
 from host.persistence import CorruptSave
 from host.rules.bots import STRATEGIES
 from host.rules.game import Game
@@ -77,6 +78,18 @@ def _check(data: Any, save_format: str, version: int) -> Game:
             raise SaveInvalid(f"bots: the computer player {pid!r} has no strategy")
         if not player.bot and pid not in tokens:
             raise SaveInvalid(f"tokens: the player {pid!r} has no token")
+    colours = data.get("colours", {})  # a save from before round 40 has none: seats' colours
+    if not isinstance(colours, dict):
+        raise SaveInvalid(f"colours: expected an object, found {type(colours).__name__}")
+    for pid, colour in colours.items():
+        if pid not in seated:
+            raise SaveInvalid(f"colours: {pid!r} is not seated")
+        if not isinstance(colour, int) or isinstance(colour, bool):
+            raise SaveInvalid(f"colours.{pid}: expected a whole number")
+        if not 0 <= colour < len(PLAYER_COLOURS):
+            raise SaveInvalid(f"colours.{pid}: {colour} is not a colour of the palette")
+    if len(set(colours.values())) != len(colours):
+        raise SaveInvalid("colours: two players share a colour")
     next_number = data["next_number"]
     if not isinstance(next_number, int) or isinstance(next_number, bool) or next_number < 1:
         raise SaveInvalid("next_number: expected a whole number from 1")

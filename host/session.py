@@ -28,7 +28,7 @@ from typing import Any
 from host import names, persistence, social
 from host.journal import SaveFile
 from host.pacing import STALL_SECONDS, Masking, Pacer, Shown
-from host.palette import css_hex, player_colour
+from host.palette import css_hex, free_colour, player_colour
 from host.phones_first import PhonesFirst
 from host.presence import DEFAULT_AWAY_SECONDS, Presence
 from host.rules import Game, HouseRules, IllegalAction, Status, View
@@ -190,6 +190,7 @@ class Session(HostControls):
             self._tokens: dict[str, str] = {}
             self._by_digest: dict[str, str] = {}
             self._bots: dict[str, str] = {}
+            self._colours: dict[str, int] = {}
             self._next_number = 1
             self._pending_bots = max(0, bots)
             self._save()
@@ -205,6 +206,7 @@ class Session(HostControls):
             "room": self.room,
             "tokens": dict(self._tokens),
             "bots": dict(self._bots),
+            "colours": dict(self._colours),
             "next_number": self._next_number,
             "pending_bots": self._pending_bots,
             "tv": self.tv.to_dict(),
@@ -242,6 +244,9 @@ class Session(HostControls):
         self._tokens = {str(pid): str(tok) for pid, tok in data["tokens"].items()}
         self._by_digest = {_digest(tok): pid for pid, tok in self._tokens.items()}
         self._bots = {str(pid): str(s) for pid, s in data.get("bots", {}).items()}
+        self._colours = {str(pid): int(c) for pid, c in data.get("colours", {}).items()}
+        for index, player in enumerate(self._game.players):  # a save from before: the seat's
+            self._colours.setdefault(player.id, index)
         self._next_number = int(data["next_number"])
         self._pending_bots = int(data.get("pending_bots", 0))
         self._standings = Standings.from_dict(data.get("standings"))
@@ -358,7 +363,8 @@ class Session(HostControls):
         view["room"] = self.room
         for player in view["players"]:
             player["connected"] = bool(player.get("bot")) or self._connections[player["id"]] > 0
-            player["color"] = css_hex(player_colour(player["seat"]))  # the TV's seat colour
+            colour = self._colours.get(player["id"], player["seat"])
+            player["color"] = css_hex(player_colour(colour))  # the player's own, on every screen
         view["standings"] = self._standings.table()
         self._add_control_fields(view, None)
         turn = self._turn_time_locked()
@@ -442,6 +448,7 @@ class Session(HostControls):
             raise SessionError(refusal.reason.value, refusal.message) from None
         token = secrets.token_urlsafe(32)  # 256 random bits
         try:
+            self._colours[pid] = free_colour(self._colours.values())
             self._next_number += 1
             if not bot:
                 self._tokens[pid] = token
@@ -460,6 +467,7 @@ class Session(HostControls):
         if self._tokens.get(pid) == token:
             del self._tokens[pid]
         self._by_digest.pop(_digest(token), None)
+        self._colours.pop(pid, None)
 
     def kick(self, player_id: str) -> None:
         """The host removes a player: their token stops working and their streams end."""
@@ -477,6 +485,7 @@ class Session(HostControls):
         if token is not None:
             self._by_digest.pop(_digest(token), None)
         self._bots.pop(player_id, None)
+        self._colours.pop(player_id, None)
         self.reactions.forget(player_id)
         for sub in self._subscribers:
             if sub.player_id == player_id:

@@ -56,8 +56,11 @@ class TvSettings:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None, default: TvSettings) -> TvSettings:
-        data = data or {}
+    def from_dict(cls, data: Any, default: TvSettings) -> TvSettings:
+        """The saved settings; a damaged or missing part keeps the defaults (the TV's voice
+        and language are not worth refusing a party over)."""
+        if not isinstance(data, Mapping):
+            data = {}
         return cls(
             str(data.get("language", default.language)),
             bool(data.get("voice_muted", default.voice_muted)),

@@ -69,8 +69,8 @@ class StandingsScene:
         props, th = self.props, self.props.theme
         surface.fill(theme.BACKGROUND)
         th.blit_text(surface, t(props, "standings_title"), 64, theme.GOLD, True, midtop=(960, 40))
-        seats = {seat.id: seat.seat for seat in self.stage.players}
-        draw_standings_table(surface, props, standings_of(self.stage), TABLE_BOX, seats)
+        colours = {seat.id: seat.colour for seat in self.stage.players}
+        draw_standings_table(surface, props, standings_of(self.stage), TABLE_BOX, colours)
         th.blit_text(
             surface,
             t(props, "next_game"),

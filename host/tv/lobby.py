@@ -233,7 +233,7 @@ class LobbyScene:
     def _draw_player(
         self, surface: pygame.Surface, seat: SeatShow, x: int, y: int, row: PlayerRow
     ) -> None:
-        pygame.draw.circle(surface, theme.player_colour(seat.seat), (x + 14, y + 20), 13)
+        pygame.draw.circle(surface, seat.colour, (x + 14, y + 20), 13)
         surface.blit(row.name, (x + 38, y))
         cursor = x + 38 if row.under else x + 38 + row.name.get_width() + 14
         for image in row.marks:

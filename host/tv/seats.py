@@ -92,7 +92,16 @@ def draw_seat(
 
     greyed = seat.status in ("eliminated", "waiting") or not seat.connected
     scale = spot.scale
-    key = ("plate", label, seat.seat, greyed, lives_shown, stage.max_lives, spot.plate_size, scale)
+    key = (
+        "plate",
+        label,
+        seat.colour,
+        greyed,
+        lives_shown,
+        stage.max_lives,
+        spot.plate_size,
+        scale,
+    )
     surface.blit(
         props.memo(
             key, lambda: _plate(props, seat, spot, label, greyed, lives_shown, stage.max_lives)
@@ -170,9 +179,7 @@ def _plate(
     rect = plate.get_rect()
     pygame.draw.rect(plate, theme.PANEL if not greyed else GREY_PLATE, rect, border_radius=12)
     stripe = stripe_width(spot)
-    pygame.draw.rect(
-        plate, theme.player_colour(seat.seat), (0, 0, stripe, rect.height), border_radius=6
-    )
+    pygame.draw.rect(plate, seat.colour, (0, 0, stripe, rect.height), border_radius=6)
     name_colour = theme.INK if not greyed else theme.MUTED_INK
     for line, top in zip(label.lines, name_tops(spot, len(label.lines))):
         image = props.theme.text(line, label.size, name_colour, BOLD)

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from host.names import shown_name
+from host.palette import PLAYER_COLOURS, Colour, colour_hex, player_colour
 from host.pacing import Shown
 from host.rules import PRIVATE_KINDS, EventDict, View
 
@@ -112,6 +113,8 @@ class SeatShow:
     card: str | None = None  # a face-up card (shown King, or after the reveal)
     dealt: bool = False  # holds a face-down card this round
     out_round: int | None = None  # the round of this game they were knocked out in (R12)
+    colour: Colour = PLAYER_COLOURS[0]
+    """Their own colour (the view's ``color``), kept when seats close up (round 40)."""
 
 
 @dataclass
@@ -363,6 +366,7 @@ class Stage:
                 card=p.get("card"),
                 dealt=in_round and (p["id"] in self.order or p.get("card") is not None),
                 out_round=p.get("out_round"),
+                colour=colour_hex(str(p.get("color", ""))) or player_colour(int(p.get("seat", i))),
             )
             for i, p in enumerate(view.get("players", []))
         ]

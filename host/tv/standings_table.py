@@ -430,16 +430,16 @@ def draw_standings_table(
     props: Props,
     rows: Sequence[StandingsRow],
     box: pygame.Rect,
-    seats: dict[str, int],
+    colours: dict[str, theme.Colour],
 ) -> None:
-    """The box and ``standings_board``'s lines; a guest's dot in their seat's colour
-    (``seats``: seat by player; a guest who left has no dot)."""
+    """The box and ``standings_board``'s lines; a guest's dot in their own colour
+    (``colours``: by player; a guest who left has no dot)."""
     th = props.theme
     pygame.draw.rect(surface, theme.PANEL, box, border_radius=24)
     pygame.draw.rect(surface, theme.PANEL_EDGE, box, 3, border_radius=24)
     board = standings_board(props, rows, box)
     for player_id, centre, radius in board.dots:
-        if player_id in seats:
-            pygame.draw.circle(surface, theme.player_colour(seats[player_id]), centre, radius)
+        if player_id in colours:
+            pygame.draw.circle(surface, colours[player_id], centre, radius)
     for line in board.lines:
         surface.blit(th.text(line.text, line.size, line.colour, line.bold), line.rect)

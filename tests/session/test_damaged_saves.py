@@ -435,3 +435,22 @@ def test_issue15_random_damage_is_refused_or_plays_on(tmp_path: Path) -> None:
         finally:
             session.close()
     assert refused > 50 and resumed > 10
+
+
+def test_issue15_damaged_tv_settings_keep_the_defaults_and_the_party(tmp_path: Path) -> None:
+    """Found by the random damage test once round 40's colours moved the bytes: a save whose
+    TV settings are not an object stopped the host with an AttributeError. The TV's language,
+    voice and music are not worth refusing a party over: the defaults, the game resumed."""
+    from host.rules import HouseRules
+    from host.session import Session
+
+    path = tmp_path / "s.json"
+    first = Session(HouseRules(), room="ROOM", seed=3, state_path=path)
+    pid = first.join("Ana", "ROOM").player_id
+    first.close()
+    saved = json.loads(path.read_text())
+    saved["tv"] = "garbage"
+    path.write_text(json.dumps(saved))
+    again = Session(HouseRules(), room="ROOM", seed=3, state_path=path)
+    assert again.resumed and again.view(None)["players"][0]["id"] == pid
+    again.close()

@@ -627,3 +627,21 @@ def test_r14_once_the_game_is_won_the_header_no_longer_says_who_deals(
         app.render(canvas)
         assert ("deals" in asked) is expected, phase
         assert "round" in asked  # the round number stays
+
+
+def test_round40_a_players_own_colour_from_the_view_is_drawn_not_their_seats(
+    canvas: pygame.Surface, make_app: Any
+) -> None:
+    """The session gives each player a colour kept when seats close up (``color`` in the
+    view): the TV's lobby dot and table plate draw that one, not the seat's."""
+    own = (213, 94, 0)  # the palette's sixth colour, for the first seat
+    seated = [player(i, name=f"Joueur {i + 1}") for i in range(3)]
+    seated[0]["color"] = "#d55e00"
+    app = app_for(make_app, view("lobby", seated))
+    app.render(canvas)
+    assert colour_at(canvas, (PLAYERS_X + 14, 268 + 20)) == own
+    table = app_for(make_app, view("turns", seated, dealer="p2"))
+    table.render(canvas)
+    spots, _ = table.table.seating()
+    plate = plate_rect(spots["p0"])
+    assert colour_at(canvas, (plate.left + 3, plate.centery)) == own
