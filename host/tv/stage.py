@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from host.names import shown_name
-from host.palette import PLAYER_COLOURS, Colour, colour_hex, player_colour
 from host.pacing import Shown
+from host.palette import PLAYER_COLOURS, Colour, colour_hex, player_colour
 from host.rules import PRIVATE_KINDS, EventDict, View
 
 #: Seconds each public event takes on screen (per-seat parts are added in ``beat_length``).
