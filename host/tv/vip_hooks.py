@@ -17,6 +17,7 @@ import pygame
 from host.i18n import LANGUAGES
 from host.rules import EventDict, View
 from host.tv import theme
+from host.tv.layout import READABLE_SIZE
 from host.tv.scene import Props
 
 #: The countdown pill's room around its words (width, height).
@@ -167,6 +168,12 @@ class VipHooks:
             box = image.get_rect(midtop=(960, 14)).inflate(*PILL_PADDING)
         else:
             width = max(1, slot.width - PILL_PADDING[0])
+            if props.theme.measure(text, READABLE_SIZE, True) > width:
+                # Round 40's check: in French on a 10-seat table the slot's room shrank
+                # "Wilhelmina est absent — carte gardée dans 11 s" to about 11 px. Without
+                # the name it stays readable; the seat is framed as the one playing, and
+                # tagged "away".
+                text = props.catalog.t(props.lang, key + "_short", seconds=seconds)
             image = props.theme.fitted_text(text, SLOT_PILL_SIZE, width, theme.DARK_INK, True)
             box = image.get_rect().inflate(PILL_PADDING[0], 0)
             box.height = slot.bottom - SLOT_PILL_AIR - SLOT_PILL_TOP

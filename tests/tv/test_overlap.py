@@ -20,6 +20,7 @@ import pytest
 from host.i18n import Catalog
 from host.rules import HouseRules
 from host.tv.app import FRAME_SECONDS, TVApp
+from host.tv.layout import READABLE_SIZE
 from host.tv.overlays import ConfirmOverlay, HelpOverlay, KickOverlay
 from host.tv.screenshots import PLAYERS, StillCamera, take_screenshots
 from tests.tv.overlap import Box, Canvas, overlaps, recording_frames
@@ -259,3 +260,43 @@ def test_round40_the_away_countdown_pill_covers_no_seat_tag_or_plate(
         for clash in overlaps(boxes, UNDER, IGNORED, scale, involving="draw")
     ]
     assert not clashes, f"{len(clashes)} overlaps:\n" + "\n".join(clashes[:40])
+
+
+def _pill_sizes(catalog: Catalog, names: tuple[str, ...], away: int, lang: str) -> list[int]:
+    """The sizes the countdown pill's words are drawn at while seat ``away`` is away."""
+    players = [
+        player(i, name=name, bot=i != away, connected=i != away) for i, name in enumerate(names)
+    ]
+    shown = view("turns", players, current=f"p{away}", dealer=f"p{(away - 1) % len(names)}")
+    app = TVApp(
+        cast(Any, StillSession(shown)), None, catalog, lang=lang, join_url="http://x/?room=A"
+    )
+    app.stage.fast_forward()
+    app.vip_hooks.countdown = (f"p{away}", 7, True, False, False)
+    sizes: list[int] = []
+    real = app.props.theme.text
+
+    def spy(text: str, size: int, colour: Any = (0, 0, 0), bold: bool = False) -> Any:
+        if "7 s" in text:
+            sizes.append(size)
+        return real(text, size, colour, bold)
+
+    app.props.theme.text = spy  # type: ignore[method-assign]
+    app.render(pygame.Surface((1920, 1080)))
+    return sizes
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it"])
+@pytest.mark.parametrize("count", [5, 8, 10])
+def test_round40_the_countdown_pill_is_readable_with_long_names_in_every_language(
+    catalog: Catalog, lang: str, count: int
+) -> None:
+    """Round 40's check: in French on a 10-seat table "Wilhelmina est absent — carte gardée
+    dans 11 s" shrank to about 11 px in the header's room. A pill whose words do not fit at
+    the readable size leaves the name out ("Absent — garde : 7 s"): the seat is framed as
+    the one playing and tagged "away"."""
+    pygame.font.init()
+    names = SIXTEEN[:count]
+    for away in range(count):
+        sizes = _pill_sizes(catalog, names, away, lang)
+        assert sizes and min(sizes) >= READABLE_SIZE, (names[away], sizes)
