@@ -641,11 +641,18 @@ class TableScene:
                     )
                 )
             if stage.next_dealer:
+                # Away, they cannot press Deal; the header counts down the deal made for them
+                # (round 40's check: "Bruno can press Deal" under "Dealing for Bruno in 14 s").
+                away = any(
+                    p.id == stage.next_dealer and not p.connected and not p.bot
+                    for p in stage.players
+                )
+                hint = "next_deal_hint_away" if away else "next_deal_hint"
                 painted.append(
                     seated_banner(
                         surface,
                         props,
-                        props.t("next_deal_hint", name=stage.name_of(stage.next_dealer)),
+                        props.t(hint, name=stage.name_of(stage.next_dealer)),
                         32,
                         theme.INK,
                         spots,
