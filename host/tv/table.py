@@ -647,12 +647,14 @@ class TableScene:
                     p.id == stage.next_dealer and not p.connected and not p.bot
                     for p in stage.players
                 )
-                hint = "next_deal_hint_away" if away else "next_deal_hint"
                 painted.append(
                     seated_banner(
                         surface,
                         props,
-                        props.t(hint, name=stage.name_of(stage.next_dealer)),
+                        props.t(
+                            "next_deal_hint_away" if away else "next_deal_hint",
+                            name=stage.name_of(stage.next_dealer),
+                        ),
                         32,
                         theme.INK,
                         spots,
