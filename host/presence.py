@@ -139,18 +139,23 @@ class Presence:
 
     def _keep_due_at(self, table: Table) -> float | None:
         """When an away current player's turn is kept for them (None: present or not turns)."""
-        current = table.current
-        if table.phase != "turns" or current is None or current not in self._away_since:
+        if table.phase != "turns" or table.current is None:
             return None
-        return max(self._turn_since, self._away_since[current]) + self.away_seconds
+        return self._away_wait_ends(table.current, self._turn_since)
 
     def _deal_due_at(self, table: Table) -> float | None:
         """When the next round is dealt for an away next dealer (None: present, or no deal
         is open)."""
-        dealer = table.next_dealer
-        if self._deal is None or dealer is None or dealer not in self._away_since:
+        if self._deal is None or table.next_dealer is None:
             return None
-        return max(self._deal_since, self._away_since[dealer]) + self.away_seconds
+        return self._away_wait_ends(table.next_dealer, self._deal_since)
+
+    def _away_wait_ends(self, player: str, since: float) -> float | None:
+        """When the host acts for ``player`` (None while present): ``away_seconds`` after
+        the later of ``since`` (when the move became theirs) and when they went away."""
+        if player not in self._away_since:
+            return None
+        return max(since, self._away_since[player]) + self.away_seconds
 
     def away_keep_in(self) -> float | None:
         """Seconds until an away current player's turn is kept for them by presence (None:

@@ -535,14 +535,15 @@ class TableScene:
             if th.measure(text, READABLE_SIZE, True) <= right - start:
                 break
         th.blit_text(surface, hint, hint_size, theme.MUTED_INK, midright=(1880, 34))
+        current = stage.current if stage.phase == "turns" else None
+        # At the reveal the slot holds an away next dealer's countdown (round 40).
         self.turn_slot = None
-        if stage.phase == "reveal":  # an away next dealer's countdown sits here (round 40)
+        if current or stage.phase == "reveal":
             self.turn_slot = pygame.Rect(start, 12, max(1, right - start), 44)
-        if stage.phase == "turns" and stage.current:
-            self.turn_slot = pygame.Rect(start, 12, max(1, right - start), 44)
+        if current:
             if self.countdown_up:  # the pill says whose turn it is, in this slot (round 37)
                 return
-            turn = self._named(turn_of, stage.current, (40, right - start), theme.GOLD, True)
+            turn = self._named(turn_of, current, (40, right - start), theme.GOLD, True)
             surface.blit(turn, turn.get_rect(midright=(right, 34)))
 
     def _header_seats(self) -> list[tuple[int, int]]:
@@ -643,10 +644,8 @@ class TableScene:
             if stage.next_dealer:
                 # Away, they cannot press Deal; the header counts down the deal made for them
                 # (round 40's check: "Bruno can press Deal" under "Dealing for Bruno in 14 s").
-                away = any(
-                    p.id == stage.next_dealer and not p.connected and not p.bot
-                    for p in stage.players
-                )
+                dealer = stage.seat_of(stage.next_dealer)
+                away = dealer is not None and not dealer.connected and not dealer.bot
                 painted.append(
                     seated_banner(
                         surface,
