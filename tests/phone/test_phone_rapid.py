@@ -9,12 +9,28 @@ from typing import Any
 import pytest
 
 from host.i18n import Catalog
-from host.rules import HouseRules
+from host.rules import HouseRules, View
 from host.session import Session
 from tests.clock import Clock
+from tests.phone.helpers import Phone
 from tests.phone.test_phone_game import seat_three
 
 RAPID_SECONDS = 30
+
+
+def started_h4(
+    session: Session, live_server: Any, phone_factory: Any, locale: str
+) -> tuple[dict[str, Phone], View, Phone]:
+    """Three phones seated on ``session`` and the game started: the phones by player id, the
+    table as the first turn opened, and the phone whose turn it is, showing it."""
+    server = live_server(session)
+    phones = seat_three(server, phone_factory, locale)
+    session.act(next(iter(phones)), "start", session.step)
+    table = session.view(None)
+    assert table["current"] is not None
+    current = phones[table["current"]]
+    current.wait_step(table["step"])
+    return phones, table, current
 
 
 def seconds_left(text: str) -> int:
@@ -28,13 +44,7 @@ def test_h4_countdown_on_my_turn_only(
     live_server: Any, phone_factory: Any, locale: str, lang: str
 ) -> None:
     session = Session(HouseRules.parse("H4", rapid_seconds=RAPID_SECONDS), room="TEST", seed=42)
-    server = live_server(session)
-    phones = seat_three(server, phone_factory, locale)
-    session.act(next(iter(phones)), "start", session.step)
-    table = session.view(None)
-    assert table["current"] is not None
-    current = phones[table["current"]]
-    current.wait_step(table["step"])
+    phones, table, current = started_h4(session, live_server, phone_factory, locale)
     clock = current.page.locator("#clock")
     first = clock.inner_text()
     catalog = Catalog.load()
@@ -46,7 +56,7 @@ def test_h4_countdown_on_my_turn_only(
         if pid != table["current"]:
             phone.wait_step(table["step"])
             assert phone.page.locator("#clock").inner_text() == ""
-    session.act(table["current"], "keep", table["step"])
+    session.act(current.player_id, "keep", table["step"])
     current.wait_step(table["step"] + 1)
     assert clock.inner_text() == ""  # my turn is over: no clock
     session.close()
@@ -60,13 +70,7 @@ def test_h4_a_reloaded_page_counts_on_from_the_time_left(
     clock = Clock()  # the host's clock, moved by the test alone
     rules = HouseRules.parse("H4", rapid_seconds=RAPID_SECONDS)
     session = Session(rules, room="TEST", seed=42, clock=clock)
-    server = live_server(session)
-    phones = seat_three(server, phone_factory, "en-GB")
-    session.act(next(iter(phones)), "start", session.step)
-    table = session.view(None)
-    assert table["current"] is not None
-    current = phones[table["current"]]
-    current.wait_step(table["step"])
+    _, table, current = started_h4(session, live_server, phone_factory, "en-GB")
     assert seconds_left(current.page.locator("#clock").inner_text()) >= RAPID_SECONDS - 2
     clock.now += 12  # twelve seconds of the turn go by on the host
     current.page.reload()
@@ -213,13 +217,7 @@ def test_h4_round40_no_countdown_runs_while_the_phone_has_lost_the_host(
     jumped back to 10 when the restarted host gave the turn its time anew. While the phone
     has lost the host (here: offline) it shows no count; back, the host's count again."""
     session = Session(HouseRules.parse("H4", rapid_seconds=RAPID_SECONDS), room="TEST", seed=42)
-    server = live_server(session)
-    phones = seat_three(server, phone_factory, "en-GB")
-    session.act(next(iter(phones)), "start", session.step)
-    table = session.view(None)
-    assert table["current"] is not None
-    current = phones[table["current"]]
-    current.wait_step(table["step"])
+    _, _, current = started_h4(session, live_server, phone_factory, "en-GB")
     clock = current.page.locator("#clock")
     assert seconds_left(clock.inner_text()) >= RAPID_SECONDS - 3
     current.context.set_offline(True)
