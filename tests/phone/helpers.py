@@ -96,9 +96,20 @@ class Phone:
 
     def tap(self, action: str) -> None:
         """Tap a button as a person does: not in the instant after this phone's last tap or
-        its answer, when the page takes a tap for the second of the last (a double tap)."""
+        its answer, when the page takes a tap for the second of the last (a double tap).
+
+        The button must be enabled first: while an earlier action (a VIP control's, say) is on
+        its way, the buttons are disabled, and the page is calm only 350 ms after its answer.
+        Playwright's own wait for an enabled button would tap in that instant, and the page
+        would drop the tap (a test failed so once, tapping Start just after "How to play").
+        """
+        selector = f'#actions button[data-action="{action}"]'
+        self.page.wait_for_function(
+            "s => { const b = document.querySelector(s); return Boolean(b) && !b.disabled; }",
+            arg=selector,
+        )
         self.wait_calm()
-        self.page.locator(f'#actions button[data-action="{action}"]').tap()
+        self.page.locator(selector).tap()
 
     def wait_calm(self) -> None:
         self.page.wait_for_function(CALM)
