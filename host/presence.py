@@ -6,7 +6,10 @@ an injected clock and answers what is due; the session applies what is due throu
 locked paths. So the rules are tested with a fake clock, and the engine never sees time.
 
 A person is *away* while no event stream of theirs is open (computer players never are).
-- Lobby: away for ``LOBBY_AWAY_SECONDS`` → they leave the table.
+- Lobby: away for ``LOBBY_AWAY_SECONDS`` → they leave the table, counted from when they went
+  away or when the lobby opened, whichever is later. Round 41: a guest knocked out put their
+  phone down, it slept, and the VIP's "New game" took their seat at once; now they have the
+  lobby's minute to look at their phone again, as a guest who just arrived has.
 - The VIP away for ``VIP_AWAY_SECONDS`` → the next present person becomes the VIP.
 - Turns: the current player away → they keep after ``away_seconds`` (counted from when the
   turn came to them or when they went away, whichever is later). A turn comes to a player
@@ -92,6 +95,7 @@ class Presence:
         self._turn_since = clock()
         self._deal: tuple[int, str] | None = None
         self._deal_since = self._turn_since
+        self._lobby_since = self._turn_since
         self._table: Table | None = None
 
     def observe(self, table: Table) -> None:
@@ -115,6 +119,8 @@ class Presence:
         )
         if deal != self._deal:
             self._deal, self._deal_since = deal, now
+        if table.phase == "lobby" and (self._table is None or self._table.phase != "lobby"):
+            self._lobby_since = now  # a new game's lobby: every away guest's minute starts
         self._table = table
 
     def postpone(self, seconds: float) -> None:
@@ -123,6 +129,7 @@ class Presence:
         because of it (an away player's keep, the lobby's leave, the VIP's hand-over)."""
         self._turn_since += seconds
         self._deal_since += seconds
+        self._lobby_since += seconds
         for pid in self._away_since:
             self._away_since[pid] += seconds
 
@@ -136,6 +143,12 @@ class Presence:
         if self._turn is None:
             return 0.0
         return max(0.0, self.clock() - self._turn_since)
+
+    def _lobby_leave_at(self, player: str) -> float | None:
+        """When an away ``player`` leaves the lobby's table (None while present)."""
+        if player not in self._away_since:
+            return None
+        return max(self._away_since[player], self._lobby_since) + LOBBY_AWAY_SECONDS
 
     def _keep_due_at(self, table: Table) -> float | None:
         """When an away current player's turn is kept for them (None: present or not turns)."""
@@ -175,7 +188,7 @@ class Presence:
             found += [
                 Due("leave", pid, table.step)
                 for pid in table.humans
-                if now - self._away_since.get(pid, now) >= LOBBY_AWAY_SECONDS
+                if (leave_at := self._lobby_leave_at(pid)) is not None and now >= leave_at
             ]
         vip = table.vip
         if (
@@ -206,7 +219,7 @@ class Presence:
         moments: list[float] = []
         for pid, since in self._away_since.items():
             if table.phase == "lobby":
-                moments.append(since + LOBBY_AWAY_SECONDS)
+                moments.append(max(since, self._lobby_since) + LOBBY_AWAY_SECONDS)
             if pid == table.vip:
                 moments.append(since + VIP_AWAY_SECONDS)
         for moment in (self._keep_due_at(table), self._deal_due_at(table)):

@@ -76,6 +76,38 @@ def test_issue12_away_60_s_in_the_lobby_leaves_and_may_join_again(party: Party) 
     assert party.session.step == 0  # leaving is not an action
 
 
+def test_issue12_a_phone_asleep_through_a_game_gets_the_new_lobby_s_minute(party: Party) -> None:
+    """Round 41: Bea's phone slept during the game (she was out and put it down). The VIP's
+    "New game" opened the lobby, and the 60 s rule, counted from when she went away, took her
+    seat at once. Her minute now starts when the lobby opens."""
+    ana, bea, _cal = party.join("Ana", "Bea", "Cal")
+    party.session.act(ana, "start", 0)
+    party.leave(bea)
+    party.wait(0)
+    for _ in range(30):  # bounded: play on, her turns kept for her, for 5 minutes and more
+        view = party.session.view(None)
+        if view["phase"] == "turns" and view["current"] != bea:
+            party.session.act(view["current"], "keep", view["step"])
+        party.wait(10)
+    party.session.act(ana, "end_game", party.session.step)  # the VIP: back to the lobby
+    assert party.session.view(None)["phase"] == "lobby"
+    assert party.wait(0) == [] and party.wait(59) == []  # not at once: she has her minute
+    assert [p["name"] for p in party.session.view(None)["players"]] == ["Ana", "Bea", "Cal"]
+    assert party.wait(1.5) == [f"leave:{bea}"]  # then the lobby's rule, as for anyone
+
+
+def test_issue12_a_phone_that_wakes_in_the_new_lobby_keeps_the_seat(party: Party) -> None:
+    ana, bea, _cal = party.join("Ana", "Bea", "Cal")
+    party.session.act(ana, "start", 0)
+    party.leave(bea)
+    party.wait(300)
+    party.session.act(ana, "end_game", party.session.step)
+    party.wait(30)
+    party.come_back(bea)  # she looks at her phone
+    assert party.wait(120) == []
+    assert [p["name"] for p in party.session.view(None)["players"]] == ["Ana", "Bea", "Cal"]
+
+
 def test_issue12_coming_back_in_time_keeps_the_seat(party: Party) -> None:
     _ana, bea, _cal = party.join("Ana", "Bea", "Cal")
     party.leave(bea)
