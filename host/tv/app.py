@@ -646,7 +646,7 @@ class TVApp:
                 lambda target: evening.draw_reactions(target, self.props, self.stage, reactions),
                 surface,
             )
-        slot = self.table.turn_slot if scene is self.table else None
+        slot = self.table.turn_slot() if scene is self.table else None
         self._guarded(
             lambda target: self.vip_hooks.draw(target, self.props, self.stage.name_of, slot),
             surface,

@@ -184,6 +184,21 @@ def reveal_order(stage: Stage, event: RevealEvent) -> list[str]:
     return pacing_reveal_order(stage.order, event.get("cards", {}))
 
 
+@dataclass(frozen=True)
+class HeaderPlan:
+    """The header line's pieces and where they go (``TableScene._header_plan``)."""
+
+    round_text: str | None
+    deals: tuple[pygame.Surface, pygame.Rect] | None
+    """"X deals", fitted, and where it goes."""
+    hint: str
+    hint_size: int
+    turn_left: int
+    """The room for whose turn it is (or a countdown pill): from here…"""
+    turn_right: int
+    """…to here, left of the help key."""
+
+
 class TableScene:
     """The game in progress (phases ``turns``, ``reveal``, ``game_over``)."""
 
@@ -224,10 +239,6 @@ class TableScene:
         self.countdown_up = False
         """A countdown pill names the current player (``vip_hooks``, set by the app before each
         frame): the header then leaves its "X's turn" out, and the pill takes its place."""
-        self.turn_slot: pygame.Rect | None = None
-        """Where the header says whose turn it is (or would, under a countdown; at the reveal,
-        where an away next dealer's countdown goes), as its last painting found room: between
-        the dealer's line and the help key, clear of seats."""
 
     def canvas_untouched(self) -> None:
         """Called by the owner after a frame when nothing but the caption bar was painted over
@@ -488,42 +499,42 @@ class TableScene:
             f"{kind} {seat.id}", seat_region(row.spot), looks, partial(self._draw_row, row=row)
         )
 
-    def _draw_header(self, surface: pygame.Surface) -> None:
-        """One line above the seats: round and dealer on the left, whose turn and the help
-        key on the right (the seats start below ``HEADER_HEIGHT``, but for a big table's top
-        seats' tags: the lines keep clear of those seats).
+    def turn_slot(self) -> pygame.Rect | None:
+        """Where the header says whose turn it is (or would, under a countdown; at the reveal,
+        where an away next dealer's countdown goes): between the dealer's line and the help
+        key, clear of seats. None when the header has no such line. Worked out from the stage
+        as the header's drawing does, so the app places its pill without reading anything a
+        draw left behind."""
+        stage = self.stage
+        if not (stage.phase == "turns" and stage.current) and stage.phase != "reveal":
+            return None
+        plan = self._header_plan()
+        return pygame.Rect(plan.turn_left, 12, max(1, plan.turn_right - plan.turn_left), 44)
+
+    def _header_plan(self) -> HeaderPlan:
+        """Where the header's pieces go, from the stage alone (texts are cached by the theme).
 
         The names in it keep ``READABLE_SIZE`` (round 37's play-test): a line that does not
         fit with the whole name names the player as the plate does (``short_name``), and
         only a line that does not fit even so shrinks."""
         stage, props, th = self.stage, self.props, self.props.theme
         x = 40
-        if stage.round:
-            x = (
-                th.blit_text(
-                    surface,
-                    props.t("round", round=stage.round),
-                    36,
-                    theme.INK,
-                    True,
-                    topleft=(x, 12),
-                ).right
-                + 28
-            )
+        round_text = props.t("round", round=stage.round) if stage.round else None
+        if round_text is not None:
+            x += th.text(round_text, 36, theme.INK, True).get_width() + 28
         seats = self._header_seats()
-        turn_left = x
+        turn_left, deals = x, None
         if stage.dealer and stage.phase != "game_over":  # nobody deals once the game is won
             end = min([x + HEADER_DEALS_WIDTH] + [left - 16 for left, _ in seats if left >= x])
-            deals = self._named(
+            image = self._named(
                 lambda name: props.t("deals", name=name),
                 stage.dealer,
                 (30, end - x),
                 theme.MUTED_INK,
                 False,
             )
-            placed = deals.get_rect(midleft=(x, 34))
-            surface.blit(deals, placed)  # (under a patch's clip, blit tells the clipped part)
-            turn_left = placed.right + 40
+            deals = (image, image.get_rect(midleft=(x, 34)))
+            turn_left = deals[1].right + 40
         turn_of: Callable[[str], str] = lambda name: props.t("turn_of", name=name)
         hint = props.t("help_hint")
         for hint_size in (READABLE_SIZE, HELP_HINT_MIN):  # whose turn comes first
@@ -534,17 +545,25 @@ class TableScene:
             text = self._named_text(turn_of, stage.current, right - start, True)
             if th.measure(text, READABLE_SIZE, True) <= right - start:
                 break
-        th.blit_text(surface, hint, hint_size, theme.MUTED_INK, midright=(1880, 34))
+        return HeaderPlan(round_text, deals, hint, hint_size, start, right)
+
+    def _draw_header(self, surface: pygame.Surface) -> None:
+        """One line above the seats: round and dealer on the left, whose turn and the help
+        key on the right (the seats start below ``HEADER_HEIGHT``, but for a big table's top
+        seats' tags: the lines keep clear of those seats)."""
+        stage, props, th = self.stage, self.props, self.props.theme
+        plan = self._header_plan()
+        if plan.round_text is not None:
+            th.blit_text(surface, plan.round_text, 36, theme.INK, True, topleft=(40, 12))
+        if plan.deals is not None:
+            surface.blit(*plan.deals)
+        th.blit_text(surface, plan.hint, plan.hint_size, theme.MUTED_INK, midright=(1880, 34))
         current = stage.current if stage.phase == "turns" else None
-        # At the reveal the slot holds an away next dealer's countdown (round 40).
-        self.turn_slot = None
-        if current or stage.phase == "reveal":
-            self.turn_slot = pygame.Rect(start, 12, max(1, right - start), 44)
-        if current:
-            if self.countdown_up:  # the pill says whose turn it is, in this slot (round 37)
-                return
-            turn = self._named(turn_of, current, (40, right - start), theme.GOLD, True)
-            surface.blit(turn, turn.get_rect(midright=(right, 34)))
+        if current and not self.countdown_up:  # else the pill says whose turn (round 37)
+            width = plan.turn_right - plan.turn_left
+            turn_of: Callable[[str], str] = lambda name: props.t("turn_of", name=name)
+            turn = self._named(turn_of, current, (40, width), theme.GOLD, True)
+            surface.blit(turn, turn.get_rect(midright=(plan.turn_right, 34)))
 
     def _header_seats(self) -> list[tuple[int, int]]:
         """The left and right of each seat that reaches up into the header's line."""

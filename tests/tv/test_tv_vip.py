@@ -289,7 +289,7 @@ def test_h4_playtest_the_countdown_pill_takes_the_turn_slot_and_covers_no_header
     drawn = _texts_while(app, lambda: app.render(surface))
     name = next(p["name"] for p in session.view(None)["players"] if p["id"] == current)
     assert catalog.t(lang, "tv.turn_of", name=name) not in drawn  # the pill says it
-    slot = app.table.turn_slot
+    slot = app.table.turn_slot()
     box = app.vip_hooks.draw(surface, app.props, app.stage.name_of, slot)
     assert slot is not None and box is not None
     assert slot.left <= box.left and box.right <= slot.right, (slot, box)
@@ -425,7 +425,7 @@ def test_r13_issue12_an_away_next_dealer_is_counted_down_on_the_tv(
     assert catalog.t("en", "vip.countdown_away_deal", name=name, seconds=15) in texts
     assert catalog.t("en", "tv.next_deal_hint_away", name=name) in texts  # not "can press Deal"
     assert catalog.t("en", "tv.next_deal_hint", name=name) not in texts
-    slot = app.table.turn_slot  # the header's room after "X deals", as in a turn
+    slot = app.table.turn_slot()  # the header's room after "X deals", as in a turn
     box = app.vip_hooks.draw(pygame.Surface((1920, 1080)), app.props, app.stage.name_of, slot)
     assert slot is not None and box is not None
     assert slot.left <= box.left and box.right <= slot.right, (slot, box)
