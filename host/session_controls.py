@@ -278,6 +278,18 @@ class HostControls:
 
     # --------------------------------------------------------------- controls
 
+    def skip_current(self) -> None:
+        """The TV's S: the VIP's skip from the host's keyboard. The current player, away or
+        deciding for longer than ``SKIP_AFTER_SECONDS``, keeps (``kept`` says skipped).
+
+        Round 41's play-test: a guest stalled and the TV offered no way on; only the VIP's
+        phone could skip, and there it sat below every player's buttons."""
+        with self._lock:
+            self._check_open()
+            facts = self._facts()
+            self._apply(lambda: rules_controls.skip(self._game, facts))
+        self._flush()
+
     def _control(self, player_id: str, action: str, extra: Mapping[str, Any]) -> None:
         """Apply a control already found in ``can`` (the lock is held)."""
         from host.session import SessionError

@@ -351,6 +351,8 @@ class TVApp:
                 self.notify(self.props.t("misdeal_when"))
             else:
                 self._call(self.session.misdeal)
+        elif key == pygame.K_s:
+            self.skip_current()
         elif key == pygame.K_t:
             self.start_tutorial()
         elif key == pygame.K_n and callable(getattr(self.session, "new_evening", None)):
@@ -368,7 +370,7 @@ class TVApp:
             self.change_music_volume(-MUSIC_STEP)
         elif key in (pygame.K_EQUALS, pygame.K_PLUS, pygame.K_KP_PLUS):
             self.change_music_volume(MUSIC_STEP)
-        elif key == pygame.K_f:
+        elif key in (pygame.K_f, pygame.K_F11):  # F11: full screen everywhere else
             self.toggle_fullscreen()
         elif key == pygame.K_l:
             self.next_language()
@@ -388,6 +390,19 @@ class TVApp:
             self.notify(self.props.t("refused"))
             return False
         return True
+
+    def skip_current(self) -> None:
+        """S: whoever has the turn keeps, if they are away or have had it 10 s (as the VIP's
+        skip); else a notice says when it works, and nothing changes."""
+        skip = getattr(self.session, "skip_current", None)
+        if self.stage.phase != "turns" or not callable(skip):
+            self.notify(self.props.t("skip_when"))
+            return
+        try:
+            skip()
+        except REFUSALS as error:
+            log.info("host key S refused: %s", error)
+            self.notify(self.props.t("skip_when"))
 
     def _kickable(self) -> list[SeatShow]:
         return list(self.stage.players)

@@ -281,6 +281,26 @@ def test_issue13_vip_actions_need_a_present_target_and_skip_waits_10_s(party: Pa
     assert game_moves(party.session.view(ana)["can"]) in ([], ["keep", "exchange"], ["keep", "cut"])
 
 
+def test_issue13_the_tvs_skip_waits_10_s_as_the_vips_and_changes_nothing_before(
+    party: Party,
+) -> None:
+    """Round 41's play-test: the TV had no way past a stalled guest. Its S is the VIP's skip:
+    refused (nothing changes) in the first 10 s, then the current player keeps, as skipped."""
+    ana, _bea, _cal = party.join("Ana", "Bea", "Cal")
+    party.session.act(ana, "start", 0)
+    party.wait(0)
+    before = party.session.view(None)
+    with pytest.raises(SessionError):
+        party.session.skip_current()
+    assert party.session.view(None) == before
+    party.wait(10.5)
+    party.session.skip_current()
+    after = party.session.view(None)
+    assert after["step"] == before["step"] + 1
+    kept = [e for e in after["log"] if e["type"] == "kept"][-1]
+    assert kept["player"] == before["current"] and kept["reason"] == "skipped"
+
+
 def test_issue12_presence_rules_with_a_fake_clock_alone() -> None:
     clock = Clock()
     presence = Presence(away_seconds=15, clock=clock)

@@ -54,6 +54,9 @@ class RecordingSession:
     def misdeal(self) -> None:
         self._record("misdeal")
 
+    def skip_current(self) -> None:
+        self._record("skip_current")
+
 
 def press(app: TVApp, key: int, unicode: str = "") -> None:
     app.handle(pygame.event.Event(pygame.KEYDOWN, key=key, unicode=unicode, mod=0))
@@ -143,6 +146,49 @@ def test_f_toggles_fullscreen(lobby_app: Any) -> None:
     assert app.fullscreen is True
     press(app, pygame.K_f)
     assert app.fullscreen is False
+    press(app, pygame.K_F11)  # round 41's play-test reached for F11 first
+    assert app.fullscreen is True
+
+
+def test_issue13_s_skips_the_current_player_during_a_round_only(make_app: Any) -> None:
+    """Round 41's play-test: the TV had no key for a guest who stalls."""
+    session = RecordingSession(view("lobby", [player(i) for i in range(3)]))
+    app, _ = make_app(session=session)
+    press(app, pygame.K_s)
+    assert session.calls == [] and app.busy  # the lobby: a notice says when it works
+    app.stage.receive(view("turns"), [])
+    press(app, pygame.K_s)
+    assert session.calls == [("skip_current",)]
+
+
+def test_issue13_s_too_early_says_when_and_changes_nothing(make_app: Any) -> None:
+    session = RecordingSession(view("turns", [player(i) for i in range(3)]), refuse=True)
+    app, _ = make_app(session=session)
+    app.stage.receive(view("turns"), [])
+    before = repr(app.stage)
+    press(app, pygame.K_s)
+    assert app.running and session.calls == [] and repr(app.stage) == before
+    assert app.busy  # "a player can be skipped once their turn has lasted 10 s"
+
+
+@pytest.mark.parametrize("opener", [pygame.K_n, pygame.K_q, pygame.K_ESCAPE], ids=["N", "Q", "Esc"])
+def test_space_never_answers_yes_to_a_question(lobby_app: Any, opener: int) -> None:
+    """Round 41's play-test: N then Space wiped the night's standings, Q then Space quit.
+    Space is the host's key for the next step; the question says Enter or Esc."""
+    app, session, _ = lobby_app
+    app.session.new_evening = lambda: session.calls.append(("new_evening",))
+    press(app, opener)
+    assert isinstance(app.overlays[-1], ConfirmOverlay)
+    press(app, pygame.K_SPACE)
+    assert isinstance(app.overlays[-1], ConfirmOverlay)  # still asking
+    assert session.calls == [] and app.running
+
+
+def test_space_does_not_choose_in_the_kick_list(lobby_app: Any) -> None:
+    app, session, _ = lobby_app
+    press(app, pygame.K_k)
+    press(app, pygame.K_SPACE)
+    assert isinstance(app.overlays[-1], KickOverlay) and session.calls == []
 
 
 def test_h_and_question_mark_show_help_any_key_closes(

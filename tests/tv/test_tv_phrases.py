@@ -88,6 +88,7 @@ def test_french_and_italian_are_really_translated(catalog: Catalog) -> None:
                 "bot",
                 "key_help",
                 "key_quit",
+                "key_fullscreen",  # key names
                 "call_cuckoo",
                 "call_chase",
             }
