@@ -77,16 +77,41 @@ def standings_entries(props: Props, stage: Stage) -> list[str]:
     """Each player's line, first to last: "2. Chloé — out in round 12" or "1. Ana — 2 lives
     left" (``host.tv.trail.standings``' order)."""
     rounds = {s.id: s.out_round for s in stage.players if s.out_round is not None}
+    joint = len(stage.winners) > 1
     entries = []
-    for rank, pid in enumerate(standings(stage), start=1):
+    for rank, pid in shared_ranks(stage):
         seat = stage.seat_of(pid)
         if seat is None:
             continue
-        if pid in rounds and pid not in stage.winners:
+        if joint and pid in stage.winners:  # R14: no life left, yet they won
+            entries.append(phrase(props, "joint_winner", rank=rank, name=seat.name))
+        elif pid in rounds and pid not in stage.winners:
             entries.append(phrase(props, "out_in", rank=rank, name=seat.name, round=rounds[pid]))
         else:
             entries.append(phrase(props, "lives_left", count=seat.lives, rank=rank, name=seat.name))
     return entries
+
+
+def shared_ranks(stage: Stage) -> list[tuple[int, str]]:
+    """``standings`` with each player's place, shared by players who cannot be told apart:
+    joint winners (R14) are all 1st, players knocked out in the same round share a place, and
+    the next place skips as many ("1, 1, 3"). Round 41's play-test: joint winners were
+    numbered "1. Sara" and "2. Sam", each "0 lives left"."""
+    winners = set(stage.winners)
+
+    def tie(pid: str) -> object:
+        seat = stage.seat_of(pid)
+        if pid in winners:
+            return "won"
+        if seat is not None and seat.out_round is not None:
+            return ("out", seat.out_round)
+        return pid  # nobody to tie with
+
+    ranked: list[tuple[int, str]] = []
+    for index, pid in enumerate(standings(stage)):
+        same = ranked and tie(ranked[-1][1]) == tie(pid)
+        ranked.append((ranked[-1][0] if same else index + 1, pid))
+    return ranked
 
 
 def final_board(props: Props, stage: Stage, avoid: Sequence[pygame.Rect] = ()) -> Board:

@@ -967,6 +967,7 @@
       lines.push(id === me ? ["you_lost_life", { count }, "mine"] : ["lost_life", { name: name(id), count }]);
     }
     for (const id of view.eliminated || []) {
+      if (winners.includes(id)) continue; /* R14: joint winners lose their last lives, and win */
       lines.push(id === me ? ["you_out", {}, "mine"] : ["is_out", { name: name(id) }]);
     }
     return lines;

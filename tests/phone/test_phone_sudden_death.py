@@ -81,3 +81,35 @@ def test_h5_sudden_death_deals_are_shown_at_game_over(
             else catalog.t(lang, "phone.winner", name=names[winner])
         )
         assert lines[0] == big
+
+
+def test_r14_joint_winners_phones_say_they_won_not_that_they_are_out(
+    make_session: Any, live_server: Any, phone_factory: Any
+) -> None:
+    """R14 without H5: everyone still in loses their last life at one reveal and they are
+    joint winners. Round 41's play-test: the winner's phone read "Joint winners" and, in the
+    same box, "You're out!"."""
+    session = make_session()
+    server = live_server(session)
+    phones = seat_three(server, phone_factory, "en-GB")
+    ids = list(phones)
+    session.act(ids[0], "start", session.step)
+    with session._lock:  # everyone on the last life with a 2: all out together at the reveal
+        game = session._game
+        for pid in ids:
+            game.player(pid).lives = 1
+        rig(game, game.dealer, dict(zip(ids, ("2H", "2S", "2C"))))
+    for _ in range(MAX_TURNS):
+        table = session.view(None)
+        if table["phase"] != "turns":
+            break
+        session.act(table["current"], "keep", table["step"])
+    table = session.view(None)
+    assert table["phase"] == "game_over" and sorted(table["winners"]) == sorted(ids)
+    catalog = Catalog.load()
+    for phone in phones.values():
+        phone.wait_step(table["step"])
+        lines = phone.page.locator("#outcome-lines li").all_inner_texts()
+        assert lines[0].startswith("Joint winners"), lines
+        assert catalog.t("en", "phone.you_out") not in lines, lines
+        assert phone.text("#me-status") == catalog.t("en", "phone.you_win")

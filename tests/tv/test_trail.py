@@ -124,6 +124,36 @@ def test_issue12_final_standings_name_every_player_in_french(catalog: Catalog) -
         assert not one.colliderect(other), (board.lines[i].text, board.lines[j].text)
 
 
+def test_r14_joint_winners_share_first_place_and_are_not_told_they_have_no_lives(
+    catalog: Catalog,
+) -> None:
+    """Round 41's play-test: joint winners (R14) were numbered "1. Sara — 0 lives left" and
+    "2. Sam — 0 lives left". They share 1st place, as joint winners; players knocked out in
+    the same round share a place too, and the next place skips ("1, 1, 3")."""
+    players = [
+        player(0, name="Sara", lives=0, status="eliminated", out_round=9),
+        player(1, name="Sam", lives=0, status="eliminated", out_round=9),
+        player(2, name="Gigi", lives=0, status="eliminated", out_round=4),
+        player(3, name="Bob", lives=0, status="eliminated", out_round=4),
+        player(4, name="Ida", lives=0, status="eliminated", out_round=2),
+    ]
+    table = view("game_over", players)
+    app = TVApp(
+        cast(Any, StillSession(table)), None, catalog, lang="en", join_url="http://x/?room=CAKE"
+    )
+    app.stage.receive(table, [])
+    app.stage.winners = ["p0", "p1"]
+    text = final_board(app.props, app.stage).texts()
+    assert "Joint winners!" in text
+    assert [line for line in text if line[:1].isdigit()] == [
+        "1. Sara — joint winner",
+        "1. Sam — joint winner",
+        "3. Bob — out in round 4",
+        "3. Gigi — out in round 4",
+        "5. Ida — out in round 2",
+    ]
+
+
 def _trail_of(catalog: Catalog, lang: str, names: tuple[str, ...]) -> TVApp:
     """A TV whose round so far is: each player in turn swapped with the next."""
     players = [player(i, name=name) for i, name in enumerate(names)]
