@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, cast
 
+from host.names import reading_key
 from host.rules.cards import RANKS
 from host.rules.contract import StandingsRow
 from host.rules.events import Event, EventKind
@@ -153,6 +154,8 @@ class Standings:
     def _one(self, kind: EventKind, data: Mapping[str, Any], starting_lives: int) -> None:
         if kind is EventKind.PLAYER_JOINED:
             self.names[data["player"]] = (str(data["name"]), bool(data.get("bot", False)))
+            if not data.get("bot", False):
+                self._welcome_back(data["player"], str(data["name"]))
         elif kind is EventKind.GAME_STARTED:
             self.playing, self.lives = [], {}
         elif kind is EventKind.ROUND_DEALT:
@@ -181,6 +184,34 @@ class Standings:
             self.playing, self.lives, self.predictions = [], {}, {}
         elif kind is EventKind.PLAYER_REMOVED:
             self.predictions.pop(data["player"], None)
+
+    def _welcome_back(self, player: str, name: str) -> None:
+        """A guest removed tonight who sits down again under their name takes their line
+        back: their new seat has a new id, and round 41's play-test saw four guests listed
+        twice ("Games 1" and "Games 0"). A line whose name reads the same can only be a
+        guest who left: seated names never read alike (``names.looks_like``)."""
+        if player in self.lines:
+            return
+        key = reading_key(name)
+        old = next(
+            (
+                pid
+                for pid, line in self.lines.items()
+                if not line.bot and reading_key(line.name) == key
+            ),
+            None,
+        )
+        if old is None:
+            return
+        self._cache = None
+        line = self.lines.pop(old)
+        line.player, line.name = player, name
+        self.lines[player] = line
+        self.playing = [player if pid == old else pid for pid in self.playing]
+        if old in self.lives:
+            self.lives[player] = self.lives.pop(old)
+        if old in self.predictions:
+            self.predictions[player] = self.predictions.pop(old)
 
     def _reveal(self, data: Mapping[str, Any]) -> None:
         """Rounds survived, close escapes, and this round's predictions scored."""

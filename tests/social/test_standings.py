@@ -199,6 +199,48 @@ def test_issue14_late_guest_joins_from_first_game_and_bots_are_marked() -> None:
     session.close()
 
 
+def test_issue14_a_guest_removed_and_back_under_their_name_keeps_one_line(
+    tmp_path: Path,
+) -> None:
+    """Round 41's play-test: guests removed mid-evening who joined again under the same name
+    were listed twice ("Games 1" and "Games 0"). Their new seat takes their line back, also
+    when the name is typed in another case, and it survives a restart."""
+    path = tmp_path / "state.json"
+    session, people = _seated_session(path)
+    _play_seeded_game(session, people)
+    session.host_next()  # new game: the lobby
+    before = {r["name"]: r for r in session.view(None)["standings"]}
+    session.kick(people[1])  # Bea
+    back = session.join("BEA", "TEST").player_id
+    rows = session.view(None)["standings"]
+    assert [r["name"] for r in rows].count("Bea") + [r["name"] for r in rows].count("BEA") == 1
+    line = next(r for r in rows if r["player"] == back)
+    assert line["name"] == "BEA"  # as she typed it now
+    assert {k: v for k, v in line.items() if k not in ("player", "name")} == {
+        k: v for k, v in before["Bea"].items() if k not in ("player", "name")
+    }
+    assert len(rows) == 4
+    session.act(people[0], "start", session.step)  # she plays on under her new seat
+    assert next(r for r in session.view(None)["standings"] if r["player"] == back)["rounds"] == (
+        before["Bea"]["rounds"] + 1
+    )
+    resumed = Session(HouseRules(), state_path=path)  # as if killed
+    assert resumed.view(None)["standings"] == session.view(None)["standings"]
+    for s in (session, resumed):
+        s.close()
+
+
+def test_issue14_a_new_guest_with_a_new_name_gets_a_new_line() -> None:
+    session, people = _seated_session()
+    _play_seeded_game(session, people)
+    session.host_next()
+    session.kick(people[1])
+    session.join("Bo", "TEST")  # not Bea: her line stays hers
+    names = sorted(r["name"] for r in session.view(None)["standings"])
+    assert names == ["Ana", "Bea", "Cal", "Dan"]  # Bo has no line before dealt in
+    session.close()
+
+
 def test_issue14_a_save_from_before_the_standings_resumes(tmp_path: Path) -> None:
     """An older save has no ``standings``: it resumes with an empty tally that knows the names."""
     import json
