@@ -221,6 +221,24 @@ class TVApp:
             self.stage.receive(first.view, list(first.events))
         else:
             self.stage.receive(session.view(None), [])
+        if getattr(session, "resumed", False) is True and not self.stage.animating:
+            self._retell_outcome()
+
+    def _retell_outcome(self) -> None:
+        """A host restarted at the reveal or the game's end says its outcome again.
+
+        Round 41's play-test killed the host in the middle of the reveal: the restarted TV
+        showed the finished table in silence, and nothing on it said who had lost a life
+        (the phones did). The cards are not turned over again, as the phones follow the TV's
+        beats and already had them; the voice and the caption tell the round's end, from the
+        reveal on, as the public log of the round keeps it."""
+        table = self.stage.latest
+        if table is None or table.get("phase") not in ("reveal", "game_over"):
+            return
+        log = list(table.get("log") or [])
+        starts = [i for i, event in enumerate(log) if event.get("type") == "reveal"]
+        for event in log[starts[-1] :] if starts else []:
+            self._cue(event)
 
     def _shown(self, shown: Shown) -> None:
         """The stage began a beat: phones are told once the frame showing it is on screen.

@@ -1,0 +1,81 @@
+"""A host restarted mid-party: the TV tells what the crash cut short (round 41's play-test)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from host.i18n import Catalog
+from host.rules import EventDict, HouseRules, View
+from host.session import Session
+from host.tv.app import TVApp
+
+
+class Voice:
+    """Records every event the TV hands to the voice."""
+
+    def __init__(self) -> None:
+        self.muted = False
+        self.told: list[EventDict] = []
+
+    def announce(self, events: Sequence[EventDict], table: View) -> None:
+        self.told.extend(events)
+
+    def caption(self) -> None:
+        return None
+
+    def set_language(self, lang: str) -> None:
+        """Not needed here."""
+
+    def set_muted(self, muted: bool) -> None:
+        self.muted = muted
+
+
+def _played_to(path: Path, phase: str) -> Session:
+    """A saved party (no close: as if killed) at its first reveal, or its first turn."""
+    session = Session(HouseRules(), seed=3, room="TEST", state_path=path)
+    for name in ("Ana", "Bea", "Cal"):
+        session.join(name, "TEST")
+    session.act("p1", "start", 0)
+    while (table := session.view(None))["phase"] == "turns" and phase != "turns":
+        session.act(str(table["current"]), "keep", table["step"])
+    assert session.view(None)["phase"] == phase
+    return session
+
+
+def test_r11_a_tv_restarted_at_the_reveal_says_who_lost_a_life(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    """Killed in the middle of the reveal, the restarted TV showed the finished table in
+    silence: nothing said who had lost a life. It now tells the round's end again."""
+    before = _played_to(tmp_path / "state.json", "reveal")
+    loser = next(e for e in before.view(None)["log"] if e["type"] == "life_lost")["player"]
+    voice = Voice()
+    resumed = Session(HouseRules(), state_path=tmp_path / "state.json")
+    app = TVApp(resumed, voice, catalog, lang="en", join_url="http://x/?room=TEST")
+    assert [e["type"] for e in voice.told] == ["reveal", "life_lost"]
+    name = next(p["name"] for p in resumed.view(None)["players"] if p["id"] == loser)
+    lines = [line for event in voice.told for line in app._phrases(event, "en")]
+    assert any(name in line for line in lines), lines
+    app.close()
+    before.close()
+    resumed.close()
+
+
+@pytest.mark.parametrize("phase", ["turns", "reveal"])
+def test_r11_no_retelling_mid_turn_or_without_a_restart(
+    tmp_path: Path, catalog: Catalog, phase: str
+) -> None:
+    session = _played_to(tmp_path / "state.json", phase)
+    voice = Voice()
+    table: Any = (
+        session if phase == "reveal" else Session(HouseRules(), state_path=tmp_path / "state.json")
+    )
+    app = TVApp(table, voice, catalog, lang="en", join_url="http://x/?room=TEST")
+    assert voice.told == []  # the same session (no restart), or a restart mid-turn
+    app.close()
+    session.close()
+    table.close()
