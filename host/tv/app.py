@@ -196,6 +196,8 @@ class TVApp:
         self._layer_failed = False
         self._toast: tuple[str, float] | None = None
         self._caption: str | None = None
+        self._lesson_lines: set[str] = set()  # what "How to play" said (host/tv/tutorial.py)
+        self._hushed: set[str] = set()  # …taken off the caption bar when it was cut short
         self._dirty = True
         self._drawn_pose: Hashable = None  # the animation's pose in the frame last drawn
         self.vip_hooks = VipHooks()
@@ -306,6 +308,8 @@ class TVApp:
     def poll_caption(self) -> None:
         self._withdraw_outlived()
         caption = self.announcer.caption() if self.announcer is not None else None
+        if caption in self._hushed:
+            caption = None  # a skipped lesson's line, still being said: off the bar
         told = self._phrased.get(caption or "")
         if told is not None and outlived(told[0], self.stage.latest):
             caption = None  # "Zoé is away…" once she is back or her turn is over: no longer true
@@ -348,7 +352,7 @@ class TVApp:
             return
         self._dirty = True
         if self.tutorial is not None and self.tutorial.handle(event):
-            self.tutorial = None  # skipped: back to the party at once
+            self._end_lesson(cut_short=True)  # skipped: back to the party at once
             if event.key not in LESSON_PASSES_ON:
                 return
         if self.overlays and self.overlays[-1].handle(event):
@@ -449,9 +453,30 @@ class TVApp:
             self.notify(evening.t(self.props, "tutorial_lobby_only"))
             return False
         say = getattr(self.announcer, "say", None)
-        self.tutorial = Tutorial(self.props, say if callable(say) else None)
+        self._lesson_lines, self._hushed = set(), set()
+
+        def tell(line: str) -> None:
+            self._lesson_lines.add(line)
+            if callable(say):
+                say(line)
+
+        self.tutorial = Tutorial(self.props, tell)
         self._dirty = True
         return True
+
+    def _end_lesson(self, *, cut_short: bool) -> None:
+        """The lesson ("How to play") is over. Cut short (a key, a new evening, a game
+        started), its lines go unsaid and its caption off the bar: round 41's play-test skipped it and the bar
+        still read "How to play Cuckoo: …" over the lobby."""
+        self.tutorial = None
+        self._dirty = True
+        if not cut_short:
+            return
+        withdraw = getattr(self.announcer, "withdraw", None)
+        for line in self._lesson_lines:
+            if callable(withdraw):
+                withdraw(line)
+        self._hushed = set(self._lesson_lines)
 
     def new_evening(self) -> None:
         """The host's N, answered yes: the session's new evening, told at once on the TV."""
@@ -470,7 +495,8 @@ class TVApp:
     def _evening_begun(self) -> None:
         """A new evening ends "How to play" (the lobby shows tonight's standings gone) and
         says so in the caption bar."""
-        self.tutorial = None
+        if self.tutorial is not None:
+            self._end_lesson(cut_short=True)
         self.notify(evening.t(self.props, "new_evening_done"))
 
     def _reactions(self) -> list[Any]:
@@ -620,8 +646,10 @@ class TVApp:
         self._follow_evenings()
         if self.tutorial is not None:
             self.tutorial.update(dt)
-            if self.tutorial.done or self.stage.phase != "lobby":  # a real game takes over
-                self.tutorial = None
+            if self.tutorial.done:
+                self._end_lesson(cut_short=False)
+            elif self.stage.phase != "lobby":  # a real game takes over
+                self._end_lesson(cut_short=True)
             self._dirty = True
         self._follow_join_address()
         shown = bool(self._reactions())

@@ -226,6 +226,71 @@ def test_issue14_tutorial_lines_are_spoken_by_the_announcer() -> None:
     app.close()
 
 
+class SayingVoice:
+    """Says the lesson's lines one at a time: the caption is the first line not yet taken
+    back; records what the TV withdrew."""
+
+    def __init__(self) -> None:
+        self.muted = False
+        self.said: list[str] = []
+        self.withdrawn: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+    def withdraw(self, text: str) -> None:
+        self.withdrawn.append(text)
+
+    def caption(self) -> str | None:
+        return self.said[0] if self.said else None  # the first line is still being said
+
+    def set_language(self, lang: str) -> None:
+        """Not needed here."""
+
+    def set_muted(self, muted: bool) -> None:
+        self.muted = muted
+
+
+def test_issue14_a_skipped_lesson_leaves_no_caption_and_says_no_more() -> None:
+    """Round 41's play-test: after T, then a key, the lobby's caption bar still read "How to
+    play Cuckoo: …". The lesson's lines waiting for the voice are withdrawn, and the one
+    being said is taken off the bar."""
+    session = Session(room="TEST", seed=3)
+    for name in ("Ana", "Bea", "Cal"):
+        session.join(name, "TEST")
+    voice = SayingVoice()
+    pygame.font.init()
+    app = TVApp(session, voice, Catalog.load(), lang="en", join_url="http://x/?room=TEST")
+    app.start_tutorial()
+    for _ in range(40):  # a few steps of the lesson, each said
+        app.step(0.25)
+    assert len(voice.said) >= 2
+    _key(app, pygame.K_ESCAPE)
+    assert app.tutorial is None
+    app.poll_caption()
+    assert app.caption is None
+    assert set(voice.withdrawn) == set(voice.said)
+    app.close()
+    session.close()
+
+
+def test_issue14_a_lesson_played_to_its_end_keeps_its_last_caption() -> None:
+    session = Session(room="TEST", seed=3)
+    voice = SayingVoice()
+    pygame.font.init()
+    app = TVApp(session, voice, Catalog.load(), lang="en", join_url="http://x/?room=TEST")
+    app.start_tutorial()
+    assert app.tutorial is not None
+    play_through(app.tutorial, 0.05)
+    app.step(0.05)
+    assert app.tutorial is None
+    voice.said = voice.said[-1:]  # the outro is still being said
+    app.poll_caption()
+    assert app.caption == voice.said[0] and voice.withdrawn == []
+    app.close()
+    session.close()
+
+
 def test_issue14_a_real_game_start_ends_the_tutorial() -> None:
     session = Session(room="TEST", seed=3)
     ids = [session.join(name, "TEST").player_id for name in ("Ana", "Bea", "Cal")]
