@@ -466,8 +466,8 @@ class TVApp:
 
     def _end_lesson(self, *, cut_short: bool) -> None:
         """The lesson ("How to play") is over. Cut short (a key, a new evening, a game
-        started), its lines go unsaid and its caption off the bar: round 41's play-test skipped it and the bar
-        still read "How to play Cuckoo: …" over the lobby."""
+        started), its lines go unsaid and its caption off the bar: round 41's play-test
+        skipped it, and the bar still read "How to play Cuckoo: …" over the lobby."""
         self.tutorial = None
         self._dirty = True
         if not cut_short:
