@@ -266,6 +266,7 @@ def _serve(
             join=join,
             house_rules=options.ids(),
             sounds=board or None,
+            sound_output=board is not False and not getattr(args, "no_sound_output", False),
             settings=settings,
             led=led,
             theme=theme,
@@ -328,6 +329,7 @@ def _fall_back_quietly(args: argparse.Namespace, say: Callable[..., None]) -> No
     if not args.mute and not probe_audio(keep_open=True).available:
         say("doctor.fallback_no_sound")
         args.mute = True
+        args.no_sound_output = True  # the TV's M says so rather than "voice on"
 
 
 def _arm_exit_watchdog(farewell: Callable[[], None], seconds: float = 1.6) -> None:

@@ -96,3 +96,21 @@ def test_no_sound_shows_captions_with_one_clear_line(tmp_path: Path) -> None:
     lines = _start_windowed_host(tmp_path, SDL_VIDEODRIVER="dummy")
     assert lines[0] == "No sound output found: captions only."
     assert not [line for line in lines if line.startswith(RAW_SDL)], lines
+
+
+def test_no_sound_output_mutes_and_tells_the_tv(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No sound output: the party starts muted, with one clear line, and marks it so that the
+    TV's M says "no sound output" rather than "voice on" (round 41's play-test)."""
+    import argparse
+
+    import host.system
+    from host.app import _fall_back_quietly
+    from host.system import Probe
+
+    monkeypatch.setattr(host.system, "probe_display", lambda: Probe(True, ""))
+    monkeypatch.setattr(host.system, "probe_audio", lambda keep_open=False: Probe(False, "none"))
+    said: list[str] = []
+    args = argparse.Namespace(headless=False, mute=False)
+    _fall_back_quietly(args, lambda key, **_: said.append(key))
+    assert args.mute is True and args.no_sound_output is True
+    assert said == ["doctor.fallback_no_sound"]

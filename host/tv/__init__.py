@@ -30,6 +30,7 @@ def run_tv(
     house_rules: list[str],
     join: Callable[[], JoinLink] | None = None,
     sounds: Sounds | None = None,
+    sound_output: bool = True,
     settings: Path | None = None,
     led: Subscription | None = None,
     theme: Theme | None = None,
@@ -39,6 +40,7 @@ def run_tv(
     ``settings``: where the TV remembers the language chosen with L (``host.tv.settings``);
     ``led``: the public stream of ``session.lead()`` if the party took the lead already;
     ``join``: the join address as it moves (``host/join_address.py``), else ``join_url``;
+    ``sound_output``: False when this computer has no sound output (the voice is silent);
     ``theme``: the TV's fonts, built by the party with the computer's CJK fonts, and shared with
     the join's check of names (``host/tv/shown_names.py``).
     """
@@ -64,6 +66,7 @@ def run_tv(
             house_rules=house_rules,
             fullscreen=fullscreen,
             sounds=sounds,
+            sound_output=sound_output,
             on_language=remember,
             led=led,
             theme=theme,

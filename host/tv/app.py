@@ -150,6 +150,7 @@ class TVApp:
         house_rules: list[str] | None = None,
         fullscreen: bool = False,
         sounds: Sounds | None = None,
+        sound_output: bool = True,
         on_language: Callable[[str], None] | None = None,
         led: Subscription | None = None,
         theme: Theme | None = None,
@@ -163,6 +164,9 @@ class TVApp:
         self._perishable: dict[str, EventDict] = {}
         self.announcer = announcer
         self.sounds = sounds
+        self.sound_output = sound_output
+        """False: this computer has no sound output, so M and -/= say so (round 41's
+        play-test: M there said "Voice and sounds on", and nothing could be heard)."""
         self._cues = CueTrack(sounds) if sounds is not None else None
         self._music: str | None = None
         theme_ = theme or Theme()  # the party's has the computer's CJK fonts, if any
@@ -509,6 +513,9 @@ class TVApp:
 
     def toggle_mute(self) -> None:
         """M: with sounds, cycle voice and sound → sound only → silent; else voice on/off."""
+        if not self.sound_output:
+            self.notify(self.props.catalog.t(self.props.lang, "doctor.fallback_no_sound"))
+            return
         if self.sounds is not None:
             modes = SOUND_MODES
             self.set_sound_mode(modes[(modes.index(self.sound_mode) + 1) % len(modes)])
@@ -536,6 +543,9 @@ class TVApp:
 
     def change_music_volume(self, step: float) -> None:
         """- and =: the music volume, in tenths, shown on screen."""
+        if not self.sound_output:
+            self.notify(self.props.catalog.t(self.props.lang, "doctor.fallback_no_sound"))
+            return
         if self.sounds is None:
             return
         volume = self.sounds.set_music_volume(self.sounds.music_volume + step)

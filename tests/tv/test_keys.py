@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pygame
 import pytest
@@ -122,6 +122,29 @@ def test_m_mutes_and_unmutes_the_voice(lobby_app: Any) -> None:
     assert voice.muted is True
     press(app, pygame.K_m)
     assert voice.muted is False
+
+
+def test_m_and_volume_say_there_is_no_sound_output_where_there_is_none(make_app: Any) -> None:
+    """Round 41's play-test: on a computer with no sound output, M said "Voice and sounds
+    on" and nothing could be heard. The TV says there is no sound and changes nothing."""
+    from host.tv.app import TVApp
+
+    session = RecordingSession(view("lobby", [player(i) for i in range(3)]))
+    voice = FakeAnnouncer()
+    voice.muted = True  # the party muted it when it found no sound output
+    made, _ = make_app(session=session)
+    app = TVApp(
+        cast(Any, session),
+        voice,
+        made.props.catalog,
+        lang="en",
+        join_url="http://x/",
+        sound_output=False,
+    )
+    for key in (pygame.K_m, pygame.K_EQUALS):
+        press(app, key)
+        assert voice.muted is True
+        assert app._toast is not None and app._toast[0] == "No sound output found: captions only."
 
 
 def test_l_switches_language_at_once_for_tv_and_voice(
