@@ -141,6 +141,18 @@
   secondsLabel.append(secondsInput);
   rulesPart.append(secondsLabel);
 
+  /* ------------------------------------------------ this round (above the players: round 41's
+     play-test found "Skip" under seven players' buttons on a small phone, out of sight) */
+
+  const roundPart = part("round", "round_title");
+  const skipButton = button("", () => send("skip"));
+  const misdealButton = button(t("misdeal"), () => send("misdeal"));
+  const endGameButton = button(t("end_game"), () => confirmThen(t("end_confirm"), () => send("end_game")));
+  skipButton.id = "vip-skip";
+  misdealButton.id = "vip-misdeal";
+  endGameButton.id = "vip-end-game";
+  roundPart.append(skipButton, misdealButton, endGameButton);
+
   /* ------------------------------------------------ players: add a bot; kick / make VIP */
 
   const playersPart = part("players", "players_title");
@@ -222,17 +234,6 @@
       strategySelect.append(option);
     }
   }
-
-  /* ------------------------------------------------ this round */
-
-  const roundPart = part("round", "round_title");
-  const skipButton = button("", () => send("skip"));
-  const misdealButton = button(t("misdeal"), () => send("misdeal"));
-  const endGameButton = button(t("end_game"), () => confirmThen(t("end_confirm"), () => send("end_game")));
-  skipButton.id = "vip-skip";
-  misdealButton.id = "vip-misdeal";
-  endGameButton.id = "vip-end-game";
-  roundPart.append(skipButton, misdealButton, endGameButton);
 
   /* ------------------------------------------------ the evening (issue 14) */
 

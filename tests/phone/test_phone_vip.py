@@ -173,6 +173,10 @@ def test_issue13_vip_phone_rules_bot_start_kick_skip(
     session.presence_tick()  # the host's runner does this; it pushes the new "can"
     page.wait_for_selector("#vip-skip:not([hidden])")
     assert ana.text("#vip-skip") == "Skip Bea (keep for them)"
+    assert page.evaluate(  # round 41: above the players' buttons, not under them
+        "() => Boolean(document.getElementById('vip-skip').compareDocumentPosition("
+        "document.querySelector('.vip-player')) & Node.DOCUMENT_POSITION_FOLLOWING)"
+    )
     step = session.step
     page.locator("#vip-skip").tap()
     assert wait_until(lambda: session.step == step + 1, 10)
