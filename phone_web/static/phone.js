@@ -310,6 +310,7 @@
     if (nameTooLong()) return;
     const button = byId("join-button");
     const error = setText(byId("join-error"), "");
+    if (!byId("name-input").value.trim()) return void (error.textContent = t("name_empty"));
     button.disabled = true;
     button.textContent = t("joining");
     try {

@@ -365,6 +365,19 @@ def test_a_name_too_wide_for_the_tv_is_said_too_long_as_the_host_counts_it(
     assert not server.session.view(None)["players"]
 
 
+def test_a_name_of_only_spaces_is_said_to_be_missing(live_server: Any, phone_factory: Any) -> None:
+    """Round 41's play-test: a name of spaces was refused "without special characters", which
+    did not tell the guest their name was blank. The page says to type a name first."""
+    server = live_server()
+    phone = phone_factory("Pixel 7", "fr-FR")
+    phone.open(f"{server.url}/?room=TEST")
+    phone.page.fill("#name-input", "   ")
+    phone.page.locator("#join-button").tap()
+    phone.page.wait_for_function("() => document.getElementById('join-error').textContent")
+    assert phone.text("#join-error") == CATALOG.t("fr", "phone.name_empty")
+    assert not server.session.view(None)["players"]
+
+
 def test_a_wrong_room_code_asks_for_the_code_on_the_tv_and_keeps_the_name(
     live_server: Any, phone_factory: Any
 ) -> None:
