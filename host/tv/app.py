@@ -239,10 +239,10 @@ class TVApp:
         beats and already had them; the voice and the caption tell the round's end, from the
         reveal on, as the public log of the round keeps it."""
         table = self.stage.latest
-        if table is None or table.get("phase") not in ("reveal", "game_over"):
+        if table is None or table["phase"] not in ("reveal", "game_over"):
             return
-        log = list(table.get("log") or [])
-        starts = [i for i, event in enumerate(log) if event.get("type") == "reveal"]
+        log = table["log"]
+        starts = [i for i, event in enumerate(log) if event["type"] == "reveal"]
         for event in log[starts[-1] :] if starts else []:
             self._cue(event)
 
