@@ -120,7 +120,10 @@ def draw_seat(
     tag = _seat_tag(props, seat)
     if tag:
         colour = theme.INK if seat.status != "eliminated" else theme.ALERT
-        mark = props.memo(("tag", tag, colour, spot), lambda: _tag(props, tag, colour, spot))
+        mark = props.memo(
+            ("tag", tag, colour, spot, seat.colour),
+            lambda: _tag(props, tag, colour, spot, seat.colour),
+        )
         surface.blit(mark, mark.get_rect(midbottom=(crect.centerx, crect.top - TAG_LIFT)))
     if seat.status == "eliminated" and look.kind == "none":
         cross = props.memo(("cross", crect.size), lambda: _cross(crect.size))
@@ -199,7 +202,9 @@ def name_tops(spot: SeatSpot, lines: int) -> list[int]:
     return [top + i * line for i in range(lines)]
 
 
-def _tag(props: Props, text: str, colour: theme.Colour, spot: SeatSpot) -> pygame.Surface:
+def _tag(
+    props: Props, text: str, colour: theme.Colour, spot: SeatSpot, seat_colour: theme.Colour
+) -> pygame.Surface:
     """A seat's tag on its dark box: at ``READABLE_SIZE`` where the table has the room
     (``SeatSpot.readable_tag``; round 37's play-test read 18 px tags badly), else at its old
     size; shrunk only where it is wider than the seat ("prochaine partie" on a 9-seat table).
@@ -207,20 +212,27 @@ def _tag(props: Props, text: str, colour: theme.Colour, spot: SeatSpot) -> pygam
     A readable tag's box is ``TAG_HEIGHT`` high, the room the seat had for its tag before:
     the line's 33 px hold 4 px of air over the tallest letters and 1 under the descenders,
     so the line is set in it raised by one (its letters 2 px from the box's top, 1 from its
-    bottom). A taller box took that room from the banners between the seats."""
+    bottom). A taller box took that room from the banners between the seats.
+
+    Its left edge has the player's colour, as their plate has: round 41's play-test, with ten
+    seats, read a computer player's tag, above her card and just under the plate of the seat
+    above, as that seat's ("Hal — computer")."""
+    stripe = max(4, stripe_width(spot) // 2)
     if spot.readable_tag:
         size, smallest = READABLE_SIZE, TAG_MIN_SIZE
     else:
         size = smallest = max(14, round(20 * spot.scale))
     image = props.theme.fitted_text(
-        text, size, spot.tag_width - TAG_PADDING[0], colour, True, min_size=smallest
+        text, size, spot.tag_width - TAG_PADDING[0] - stripe, colour, True, min_size=smallest
     )
     width, height = image.get_rect().inflate(*TAG_PADDING).size
+    width += stripe
     if spot.readable_tag:
         height = TAG_HEIGHT
     box = pygame.Surface((width, height), pygame.SRCALPHA)
     pygame.draw.rect(box, (20, 24, 30), box.get_rect(), border_radius=8)
-    line = image.get_rect(center=box.get_rect().center)
+    pygame.draw.rect(box, seat_colour, (0, 0, stripe, height), border_radius=4)
+    line = image.get_rect(center=(stripe + (width - stripe) // 2, height // 2))
     if spot.readable_tag:
         line.top = (height - image.get_height()) // 2 - 1
     box.blit(image, line)

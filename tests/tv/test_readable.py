@@ -412,6 +412,28 @@ def test_round37_seat_tags_are_readable_and_stand_out(
             assert span >= floor - 1, (text, scale, span, floor)
 
 
+def test_round41_a_seat_tag_carries_its_players_colour(catalog: Catalog) -> None:
+    """Round 41's play-test, ten seats: a computer player's tag, above her card and just under
+    the plate of the seat above, read as that seat's ("Hal — computer"). Each tag's left edge
+    now has its own player's colour, as the plate has, and not the seat above's."""
+    names = (*NAMES_5, *NAMES_10)[:10]
+    players = [player(i, name=names[i], bot=i in (4, 8)) for i in range(10)]
+    app = _app(catalog, view("turns", players, dealer="p0"))
+    frame = _frames(app)[1.0]
+    for seat_id in ("p4", "p8"):
+        area = _tag_area(app, seat_id)
+        seat = app.stage.seat_of(seat_id)
+        assert seat is not None
+        colours = {
+            tuple(frame.get_at((x, y)))[:3]
+            for x in range(area.left, area.right)
+            for y in range(area.top, area.bottom)
+        }
+        assert tuple(seat.colour) in colours, seat_id
+        others = {tuple(s.colour) for s in app.stage.players if s.id != seat_id}
+        assert not (others & colours), seat_id
+
+
 @pytest.mark.parametrize("count", [5, 10])
 @pytest.mark.parametrize("lang", ["en", "fr", "it"])
 def test_round37_the_header_keeps_the_widest_names_readable(
