@@ -644,10 +644,15 @@ def test_a_seat_lost_is_said_and_the_name_is_ready_to_send_again(
     pid = session.view(None)["players"][0]["id"]
     session.join("Bo", "TEST")
     phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 2")
+    phone.page.wait_for_selector("#social-panel")  # tonight's add-on: how to play, standings
     session.kick(pid)
     phone.page.wait_for_selector("#join-form:not([hidden])", timeout=15_000)
     assert phone.text("#join-error") == CATALOG.t("fr", "phone.seat_gone")
     assert phone.page.input_value("#name-input") == "Zoé"
+    # round 41's play-test: the join form alone, not the old table's cheers, guesses and
+    # standings under it, dead to taps
+    assert phone.page.locator("#social-panel").is_hidden()
     phone.page.locator("#join-button").tap()
     phone.page.wait_for_selector("#game:not([hidden])")
+    phone.page.wait_for_selector("#social-panel", state="visible")
     assert [p["name"] for p in session.view(None)["players"]] == ["Bo", "Zoé"]
