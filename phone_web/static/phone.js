@@ -26,6 +26,8 @@
   /** Under H4 a turn has seconds, and its "Your turn!" covers the buttons only this long: 2.2 s
       of a 10 s turn went to reading it (round 36's play-test). */
   const RAPID_MOMENT_MS = 900;
+  /** A phone refused for a full table asks again this often, until it has a seat. */
+  const TABLE_FULL_RETRY_MS = 5000;
   /** Names longer than this are refused by the host (PHONE_API.md, bad_name). */
   const MAX_NAME_LENGTH = 16;
   /** An answer later than this is not coming (a connection dead without a word, as party
@@ -66,7 +68,7 @@
    * retryDelay (reconnection), busy (an action is on its way), alertedTurn (my turn was
    * told), clockTimer (H4 clock), roundTrip (ms: my requests' way to the host and
    * back, see callApi), trips (the last ones'), unsent (a tap that never arrived,
-   * resendUnsent), momentTimer, focusAfterJoin,
+   * resendUnsent), momentTimer, focusAfterJoin, joinRetry (a full table asked again),
    * actionsHadFocus (focus to give back after an action), quietTimer (the stream's silence).
    */
   const state = { room: byId("main").dataset.room, retryDelay: FIRST_RETRY_MS };
@@ -307,6 +309,7 @@
 
   byId("join-form").addEventListener("submit", async (event) => {
     event.preventDefault();
+    clearTimeout(state.joinRetry);
     if (nameTooLong()) return;
     const button = byId("join-button");
     const error = setText(byId("join-error"), "");
@@ -327,6 +330,11 @@
         /* last week's QR, a code misread: ask for the code on the TV, the name kept */
         showScreen("room-form");
         setText(byId("room-error"), t("err_bad_room"));
+      } else if (answer.error === "table_full") {
+        /* round 41's play-test: turned away with no way on while a seat was about to free up
+           (a guest gone for good leaves the lobby after a minute); ask again until seated */
+        error.textContent = t("table_full_waiting");
+        state.joinRetry = setTimeout(() => byId("join-form").requestSubmit(), TABLE_FULL_RETRY_MS);
       } else if (answer.letters) {
         /* bad_name for letters the TV cannot draw: say which, isolated so that an Arabic
          * name does not carry the sentence's full stop along */

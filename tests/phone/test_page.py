@@ -67,8 +67,9 @@ STATIC = Path(__file__).resolve().parents[2] / "phone_web" / "static"
 #: in French; 15 890 until round 41's play-test: joint winners are not told they are out,
 #: and a VIP question's Yes and Cancel stand apart, 19 B: 15 899; 15 910 until a name of
 #: only spaces is said to be missing, 33 B: 15 932; 15 945 until the join form after a lost
-#: seat hides tonight's add-on too, 14 B: 15 946.)
-BUDGET_BYTES = 15_960
+#: seat hides tonight's add-on too, 14 B: 15 946; 15 960 until a phone turned away by a full
+#: table asks again until a seat frees, and says so, 87 B: 16 033.)
+BUDGET_BYTES = 16_045
 
 
 class Tags(HTMLParser):
@@ -213,6 +214,7 @@ VIEW_WORDS = {
     "life_lost",
     "bad_room",  # an API error code, answered by asking for the room code again
     "player_left",  # a misdeal's reason (a player left mid-round)
+    "table_full",  # an API error code, answered by asking again until a seat frees
 }
 
 

@@ -378,6 +378,30 @@ def test_a_name_of_only_spaces_is_said_to_be_missing(live_server: Any, phone_fac
     assert not server.session.view(None)["players"]
 
 
+def test_a_guest_turned_away_by_a_full_table_takes_the_first_seat_that_frees(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Round 41's play-test: a full table turned Ivy away ("ask whoever runs the party to make
+    room") while a seat was about to free up, and her page never asked again. Now it says it
+    will take the first free seat, and does, once one frees (here the host removes a guest)."""
+    server = live_server()
+    session = server.session
+    seated = [
+        session.join(f"Guest {i}", "TEST").player_id
+        for i in range(session.view(None)["max_players"])
+    ]
+    phone = phone_factory("Pixel 7", "en-GB")
+    phone.open(f"{server.url}/?room=TEST")
+    phone.page.fill("#name-input", "Ivy")
+    phone.page.locator("#join-button").tap()
+    phone.page.wait_for_function("() => document.getElementById('join-error').textContent")
+    assert phone.text("#join-error") == CATALOG.t("en", "phone.table_full_waiting")
+    assert "Ivy" not in [p["name"] for p in session.view(None)["players"]]
+    session.kick(seated[3])
+    phone.page.wait_for_selector("#game:not([hidden])", timeout=15_000)
+    assert [p["name"] for p in session.view(None)["players"]][-1] == "Ivy"
+
+
 def test_a_wrong_room_code_asks_for_the_code_on_the_tv_and_keeps_the_name(
     live_server: Any, phone_factory: Any
 ) -> None:
