@@ -794,7 +794,11 @@
     const headline = byId("turn");
     const me = view.me;
     const can = view.can;
-    if (view.phase === "turns" && isMyTurn(view)) {
+    if (isMyTurn(view) && !can.includes("keep")) {
+      /* played: the turn is mine until the TV shows my move, but "Your turn!" over no
+         buttons read as buttons gone (round 41's play-test) */
+      clearTranslated(headline);
+    } else if (isMyTurn(view)) {
       setTranslated(headline, view.dealer === me.id ? "your_turn_dealer" : "your_turn");
     } else if (view.phase === "turns" && view.current) {
       /* none while the TV still deals (host/pacing.py): no "? is deciding…" then */

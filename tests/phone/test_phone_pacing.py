@@ -222,3 +222,36 @@ def test_issue12_moments_and_news_come_when_the_tv_plays_the_reveal(
                 assert said.count(line) == 1, said
     finally:
         tv.app.close()
+
+
+def test_round41_after_my_tap_the_phone_no_longer_says_your_turn(
+    make_session: Any, live_server: Any, phone_factory: Any
+) -> None:
+    """Round 41's play-test: Hal tapped Exchange, and for the 1.7 s until the TV showed it his
+    phone still said "Your turn!" over no buttons, as if they had vanished. The phone follows
+    the TV (the turn is still his in the view it has), but the line no longer says so."""
+    server = live_server(make_session(tv_stall_seconds=math.inf))
+    session = server.session
+    tv = TVClock(session, f"{server.url}/?room=TEST")
+    try:
+        phones = _seated_and_started(server, phone_factory)
+        actor = None
+        for _ in range(100):  # the TV deals and announces the first turn
+            tv.play(0.2)
+            actor = next((pid for pid in phones if game_moves(session.view(pid)["can"])), None)
+            if actor is not None:
+                break
+        assert actor is not None
+        phone = phones[actor]
+        phone.page.wait_for_selector("#actions button")
+        turn_lines = {CATALOG.t("en", f"phone.{key}") for key in ("your_turn", "your_turn_dealer")}
+        assert phone.text("#turn") in turn_lines
+        step = session.step
+        phone.tap("keep")
+        phone.wait_step(step + 1)
+        _settle({actor: phone})
+        assert phone.received_views()[-1]["current"] == actor  # the TV has not shown it yet
+        assert phone.page.locator("#actions button").count() == 0
+        assert phone.text("#turn") not in turn_lines
+    finally:
+        tv.app.close()
