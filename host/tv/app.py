@@ -610,6 +610,7 @@ class TVApp:
         if (
             self.stage.phase == "game_over"
             and not self.stage.busy
+            and not self.stage.winner_board_up
             and evening.standings_of(self.stage)
         ):
             return self.standings  # between games, once the winners were cheered

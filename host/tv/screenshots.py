@@ -19,7 +19,7 @@ from host.i18n import LANGUAGES, Catalog
 from host.rules import KING, EventDict, HouseRules
 from host.tv.app import FRAME_SECONDS, TVApp
 from host.tv.rehearsal import Rehearsal
-from host.tv.stage import CELEBRATION_SECONDS, Stage, reveal_marked_at
+from host.tv.stage import WINNER_BOARD_SECONDS, Stage, reveal_marked_at
 from host.tv.theme import CANVAS_SIZE
 from host.tv.tutorial import Tutorial, play_through
 
@@ -180,7 +180,7 @@ def take_screenshots(
     camera.play_out()
     if app.stage.phase == "game_over":  # the resting picture: winners, standings, next step
         camera.shoot("game-over")
-    for _ in range(round((CELEBRATION_SECONDS + 1) / FRAME_SECONDS)):
+    for _ in range(round((WINNER_BOARD_SECONDS + 1) / FRAME_SECONDS)):
         app.play_frame()  # the winners' cheer ends: tonight's standings (issue 14)
     camera.shoot("standings")
     rehearsal.host_next()  # a new game: the lobby, with tonight's standings

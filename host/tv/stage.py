@@ -47,6 +47,10 @@ DEAL_STAGGER = 0.22
 FLIP_SECONDS = 0.4
 DEAL_FLIGHT = 0.45
 CELEBRATION_SECONDS = 8.0
+#: The winners' board stays this long (the confetti for the first ``CELEBRATION_SECONDS``)
+#: before tonight's standings take the screen: round 41's play-test found 8 s short to cheer
+#: a guest who won, and the game's own finishing order gone with it.
+WINNER_BOARD_SECONDS = 15.0
 #: The reveal (issue 12): a pause with every card face down, the cards turned one after
 #: another, then the lowest marked and held — about 4 s for 4 players, 5 s for 10.
 REVEAL_SUSPENSE = 0.6
@@ -245,17 +249,25 @@ class Stage:
         return max(0.0, self.rapid_seconds - (self.time - self.turn_since))
 
     @property
+    def winner_board_up(self) -> bool:
+        """The game's end is still the winners' moment (``WINNER_BOARD_SECONDS``)."""
+        since = self.celebrating_since
+        return since is not None and self.time - since < WINNER_BOARD_SECONDS
+
+    @property
     def busy(self) -> bool:
         """Something moves on screen: the loop runs at full frame rate."""
         return self.animating or self.celebrating
 
     def update(self, dt: float) -> None:
         """Move time on; a backlog (fast bots) plays faster so the TV never lags far behind."""
+        board_was_up = self.winner_board_up
         self.time += dt
         if self.beat is None:
             left = self.rapid_left()
             ticking = left is not None and left > 0
-            self.changed = self.changed or self.celebrating or ticking
+            board_down = board_was_up and not self.winner_board_up  # the standings' turn
+            self.changed = self.changed or self.celebrating or ticking or board_down
             return
         # Updates waiting behind this one (fast bots): the TV hurries so it never lags far
         # behind; the beats of one move (a reveal with its lost lives) keep their pace.

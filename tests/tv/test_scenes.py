@@ -645,3 +645,53 @@ def test_round40_a_players_own_colour_from_the_view_is_drawn_not_their_seats(
     spots, _ = table.table.seating()
     plate = plate_rect(spots["p0"])
     assert colour_at(canvas, (plate.left + 3, plate.centery)) == own
+
+
+def test_r14_round41_the_winners_board_stays_15_s_then_tonights_standings(
+    catalog: Any, canvas: pygame.Surface
+) -> None:
+    """Round 41's play-test: the winner's board (confetti, "X wins!", the game's own finishing
+    order) gave way to tonight's standings after 8 s, short for cheering a guest who won. It
+    now stays 15 s (the confetti its first 8), then the standings are drawn at once, though
+    nothing else moves."""
+    from host.rules import HouseRules
+    from host.session import Session
+    from host.tv.stage import CELEBRATION_SECONDS, WINNER_BOARD_SECONDS
+
+    session = Session(HouseRules(), seed=3, room="TEST")
+    ids = [session.join(name, "TEST").player_id for name in ("Ana", "Bea", "Cal")]
+    app = TVApp(session, None, catalog, lang="en", join_url="http://x/?room=TEST")
+    session.act(ids[0], "start", 0)
+    for _ in range(500):  # bounded: everyone keeps, the host deals, until a winner
+        table = session.view(None)
+        if table["phase"] == "game_over":
+            break
+        if table["phase"] == "reveal":
+            session.host_next()
+        else:
+            session.act(str(table["current"]), "keep", table["step"])
+        while app.pump_updates():
+            app.stage.fast_forward()
+    while app.pump_updates():
+        app.stage.fast_forward()
+    app.stage.fast_forward()
+    assert app.stage.phase == "game_over" and app.stage.celebrating_since is not None
+    start = app.stage.time
+    scenes: dict[float, Any] = {}
+    drawn_at: list[float] = []
+    while app.stage.time - start < WINNER_BOARD_SECONDS + 1:
+        if app.play_frame(canvas):
+            drawn_at.append(app.stage.time - start)
+        for moment in (
+            CELEBRATION_SECONDS + 1,
+            WINNER_BOARD_SECONDS - 1,
+            WINNER_BOARD_SECONDS + 0.5,
+        ):
+            if moment not in scenes and app.stage.time - start >= moment:
+                scenes[moment] = app.base_scene()
+    assert scenes[CELEBRATION_SECONDS + 1] is app.table  # the board, the confetti over
+    assert scenes[WINNER_BOARD_SECONDS - 1] is app.table
+    assert scenes[WINNER_BOARD_SECONDS + 0.5] is app.standings
+    assert any(WINNER_BOARD_SECONDS <= t < WINNER_BOARD_SECONDS + 0.5 for t in drawn_at)
+    app.close()
+    session.close()
