@@ -993,6 +993,10 @@
     section.hidden = !revealed(view);
     list.replaceChildren();
     if (!revealed(view)) return;
+    /* the game's end is not one more "Cards on the table" (round 41's play-test) */
+    const title = section.firstChild;
+    title.dataset.reveal ??= title.textContent;
+    setText(title, view.phase === "game_over" ? t("status_lost") : title.dataset.reveal);
     for (const [key, params, className] of outcomeLines(view)) {
       const line = element("li", className);
       line.append(translatedNodes(key, params));

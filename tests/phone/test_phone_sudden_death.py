@@ -111,5 +111,6 @@ def test_r14_joint_winners_phones_say_they_won_not_that_they_are_out(
         phone.wait_step(table["step"])
         lines = phone.page.locator("#outcome-lines li").all_inner_texts()
         assert lines[0].startswith("Joint winners"), lines
+        assert phone.text("#outcome h2") == catalog.t("en", "phone.status_lost")  # "Game over"
         assert catalog.t("en", "phone.you_out") not in lines, lines
         assert phone.text("#me-status") == catalog.t("en", "phone.you_win")
