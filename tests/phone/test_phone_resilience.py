@@ -365,16 +365,21 @@ def test_a_name_too_wide_for_the_tv_is_said_too_long_as_the_host_counts_it(
     assert not server.session.view(None)["players"]
 
 
+def _refused_join(phone: Any, url: str, name: str) -> str:
+    """Open the room's page, tap Join with ``name``, and return what the page says under it."""
+    phone.open(f"{url}/?room=TEST")
+    phone.page.fill("#name-input", name)
+    phone.page.locator("#join-button").tap()
+    phone.page.wait_for_function("() => document.getElementById('join-error').textContent")
+    return str(phone.text("#join-error"))
+
+
 def test_a_name_of_only_spaces_is_said_to_be_missing(live_server: Any, phone_factory: Any) -> None:
     """Round 41's play-test: a name of spaces was refused "without special characters", which
     did not tell the guest their name was blank. The page says to type a name first."""
     server = live_server()
     phone = phone_factory("Pixel 7", "fr-FR")
-    phone.open(f"{server.url}/?room=TEST")
-    phone.page.fill("#name-input", "   ")
-    phone.page.locator("#join-button").tap()
-    phone.page.wait_for_function("() => document.getElementById('join-error').textContent")
-    assert phone.text("#join-error") == CATALOG.t("fr", "phone.name_empty")
+    assert _refused_join(phone, server.url, "   ") == CATALOG.t("fr", "phone.name_empty")
     assert not server.session.view(None)["players"]
 
 
@@ -391,11 +396,8 @@ def test_a_guest_turned_away_by_a_full_table_takes_the_first_seat_that_frees(
         for i in range(session.view(None)["max_players"])
     ]
     phone = phone_factory("Pixel 7", "en-GB")
-    phone.open(f"{server.url}/?room=TEST")
-    phone.page.fill("#name-input", "Ivy")
-    phone.page.locator("#join-button").tap()
-    phone.page.wait_for_function("() => document.getElementById('join-error').textContent")
-    assert phone.text("#join-error") == CATALOG.t("en", "phone.table_full_waiting")
+    refusal = _refused_join(phone, server.url, "Ivy")
+    assert refusal == CATALOG.t("en", "phone.table_full_waiting")
     assert "Ivy" not in [p["name"] for p in session.view(None)["players"]]
     session.kick(seated[3])
     phone.page.wait_for_selector("#game:not([hidden])", timeout=15_000)

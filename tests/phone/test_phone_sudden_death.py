@@ -28,6 +28,22 @@ def lines_for(catalog: Catalog, lang: str, key: str, **params: Any) -> tuple[str
     return before, after
 
 
+def _all_out_together(session: Any, ids: list[str]) -> None:
+    """Start, and put all three players on their last life holding a 2, so the reveal puts
+    them all out together; everyone keeps until it."""
+    session.act(ids[0], "start", session.step)
+    with session._lock:  # the test is the dealer, through the game, under the session's lock
+        game = session._game
+        for pid in ids:
+            game.player(pid).lives = 1
+        rig(game, game.dealer, dict(zip(ids, ("2H", "2S", "2C"), strict=True)))
+    for _ in range(MAX_TURNS):
+        table = session.view(None)
+        if table["phase"] != "turns":
+            break
+        session.act(table["current"], "keep", table["step"])
+
+
 @pytest.mark.parametrize(("locale", "lang"), [("en-GB", "en"), ("fr-FR", "fr"), ("it-IT", "it")])
 def test_h5_sudden_death_deals_are_shown_at_game_over(
     make_session: Any, live_server: Any, phone_factory: Any, locale: str, lang: str
@@ -35,19 +51,7 @@ def test_h5_sudden_death_deals_are_shown_at_game_over(
     session = make_session(house_rules="H5")
     server = live_server(session)
     phones = seat_three(server, phone_factory, locale)
-    ids = list(phones)
-    session.act(ids[0], "start", session.step)
-    with session._lock:  # everyone on the last life with a 2: all out together at the reveal
-        game = session._game
-        for pid in ids:
-            game.player(pid).lives = 1
-        rig(game, game.dealer, dict(zip(ids, ("2H", "2S", "2C"))))
-    for _ in range(MAX_TURNS):
-        table = session.view(None)
-        if table["phase"] != "turns":
-            break
-        session.act(table["current"], "keep", table["step"])
-
+    _all_out_together(session, list(phones))
     table = session.view(None)
     deals, names = table["sudden_death"], {p["id"]: p["name"] for p in table["players"]}
     assert table["phase"] == "game_over" and len(table["winners"]) == 1 and deals
@@ -93,17 +97,7 @@ def test_r14_joint_winners_phones_say_they_won_not_that_they_are_out(
     server = live_server(session)
     phones = seat_three(server, phone_factory, "en-GB")
     ids = list(phones)
-    session.act(ids[0], "start", session.step)
-    with session._lock:  # everyone on the last life with a 2: all out together at the reveal
-        game = session._game
-        for pid in ids:
-            game.player(pid).lives = 1
-        rig(game, game.dealer, dict(zip(ids, ("2H", "2S", "2C"))))
-    for _ in range(MAX_TURNS):
-        table = session.view(None)
-        if table["phase"] != "turns":
-            break
-        session.act(table["current"], "keep", table["step"])
+    _all_out_together(session, ids)
     table = session.view(None)
     assert table["phase"] == "game_over" and sorted(table["winners"]) == sorted(ids)
     catalog = Catalog.load()
