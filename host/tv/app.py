@@ -64,6 +64,9 @@ REDRAW_EVENTS = frozenset(
 )
 #: What a host key may be refused with (shown as a notice; the table is unchanged).
 REFUSALS = (SessionError,)
+#: A restarted host shows nobody away for this long: the phones are reconnecting (about 2.4 s
+#: in round 41's play-test), and an away countdown then was only alarming.
+RECONNECT_GRACE_SECONDS = 5.0
 
 
 class Subscription(Protocol):
@@ -222,6 +225,7 @@ class TVApp:
         self._unreported: Shown | None = None  # how far the TV has played, not yet told
         self.stage.on_shown = self._shown
         self.stage.on_cue = self._cue
+        self.stage.presume_connected = getattr(session, "resumed", False) is True
         first = self.subscription.get(0.0)
         if first is not None:
             self.stage.receive(first.view, list(first.events))
@@ -650,6 +654,8 @@ class TVApp:
         """Advance game time by ``dt`` seconds. Drivers call ``play_frame``, which also tells
         the session what the TV has shown; ``step`` alone leaves the phones waiting."""
         self.stage.update(dt)
+        if self.stage.presume_connected and self.stage.time >= RECONNECT_GRACE_SECONDS:
+            self.stage.stop_presuming()
         asks = getattr(self.session, "tutorial_asks", 0)
         if asks != self._tutorial_asks:
             self._tutorial_asks = asks
@@ -667,7 +673,8 @@ class TVApp:
         if shown or self._had_reactions:  # one more frame once the last one has gone
             self._dirty = True
         self._had_reactions = shown
-        if self.vip_hooks.step(self, self.stage.latest):  # the VIP's TV settings, countdowns
+        # the VIP's TV settings, countdowns (none while a restarted host's phones come back)
+        if self.vip_hooks.step(self, self.stage.latest, quiet=self.stage.presume_connected):
             self._dirty = True
         if self._cues is not None:
             self._cues.follow()

@@ -177,6 +177,10 @@ class Stage:
     """The names of players who left, by id: the round's story and a redeal's banner still
     name them (round 40's play-test read "? kept (time out)" after a kick)."""
     turn_since: float | None = None  # game time the current turn began (H4's countdown)
+    presume_connected: bool = False
+    """A restarted host's first seconds: every phone is reconnecting, and the seats are not
+    shown away meanwhile (``stop_presuming``; round 41's play-test saw every seat marked
+    away, and a red countdown, before the phones were back 2.4 s later)."""
     beat: Beat | None = None
     queue: deque[Beat] = field(default_factory=deque)
     latest: View | None = None
@@ -337,6 +341,13 @@ class Stage:
         seat = self.seat_of(self.vip)
         return seat.id if seat is not None and not seat.bot else None
 
+    def stop_presuming(self) -> None:
+        """The phones have had their time to come back after a restart: show who is away."""
+        self.presume_connected = False
+        self.changed = True
+        if self.beat is None and self.latest is not None:
+            self.sync(self.latest)
+
     def sync(self, view: View) -> None:
         """Make the table copy equal to a public view."""
         if view.get("current") != self.current:
@@ -374,7 +385,7 @@ class Stage:
                 lives=int(p["lives"]),
                 status=p.get("status", "active"),
                 bot=bool(p.get("bot", False)),
-                connected=bool(p.get("connected", True)),
+                connected=bool(p.get("connected", True)) or self.presume_connected,
                 card=p.get("card"),
                 dealt=in_round and (p["id"] in self.order or p.get("card") is not None),
                 out_round=p.get("out_round"),

@@ -74,8 +74,9 @@ class VipHooks:
         """(player id, whole seconds left, away, timed out under H4, dealt for) while a turn,
         or an away next dealer's wait, is being counted down."""
 
-    def step(self, app: TvApp, latest: View | None) -> bool:
-        """Returns True when something the TV draws changed (a redraw is needed)."""
+    def step(self, app: TvApp, latest: View | None, *, quiet: bool = False) -> bool:
+        """Returns True when something the TV draws changed (a redraw is needed). ``quiet``:
+        no countdown now (a restarted host's first seconds, while phones reconnect)."""
         changed = False
         if latest is not None and "tv_language" in latest:
             settings = (
@@ -91,7 +92,7 @@ class VipHooks:
                 self._apply(app, settings, quiet=False, volume_only=first)
                 changed = not first
         read: Callable[[], Clocked | None] | None = getattr(app.session, "turn_clock", None)
-        clock = read() if callable(read) else None
+        clock = read() if callable(read) and not quiet else None
         countdown = (
             None
             if clock is None

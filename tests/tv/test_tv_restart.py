@@ -79,3 +79,39 @@ def test_r11_no_retelling_mid_turn_or_without_a_restart(
     app.close()
     session.close()
     table.close()
+
+
+def test_round41_a_restarted_tv_shows_nobody_away_while_phones_come_back(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    """Round 41's play-test: for the first seconds after a restart every seat was marked away,
+    with a red "Dealing for Sara in 15 s", while the phones reconnected (2.4 s). The TV now
+    shows nobody away for ``RECONNECT_GRACE_SECONDS``, then whoever is still away."""
+    from host.tv.app import RECONNECT_GRACE_SECONDS
+
+    before = _played_to(tmp_path / "state.json", "reveal")
+    resumed = Session(HouseRules(), state_path=tmp_path / "state.json", presence=True)
+    back = resumed.subscribe("p1")  # Ana's phone is back at once; Bea's and Cal's are not
+    app = TVApp(resumed, Voice(), catalog, lang="en", join_url="http://x/?room=TEST")
+    app.play_frame()
+    assert all(seat.connected for seat in app.stage.players)
+    assert app.vip_hooks.countdown is None
+    for _ in range(round((RECONNECT_GRACE_SECONDS + 0.5) * 60)):
+        app.play_frame()
+    shown = {seat.id: seat.connected for seat in app.stage.players}
+    assert shown == {"p1": True, "p2": False, "p3": False}
+    back.close()
+    app.close()
+    before.close()
+    resumed.close()
+
+
+def test_round41_a_tv_without_a_restart_shows_away_at_once(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    session = _played_to(tmp_path / "state.json", "reveal")  # no phone streams: all away
+    app = TVApp(session, Voice(), catalog, lang="en", join_url="http://x/?room=TEST")
+    app.play_frame()
+    assert not any(seat.connected for seat in app.stage.players)
+    app.close()
+    session.close()
