@@ -179,7 +179,7 @@ def test_issue13_skip_an_idle_player_after_10_s_as_a_time_out(table: Table) -> N
         "player": current,
         "auto": True,
         "timed_out": False,
-        "reason": "skipped",  # round 40: the screens say the VIP skipped them
+        "reason": "skipped",  # round 40: the screens say they were skipped
     }
 
 

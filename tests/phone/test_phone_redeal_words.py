@@ -82,9 +82,9 @@ def test_round40_the_phones_say_why_a_round_is_dealt_again_and_why_a_card_was_ke
     _control(session, vip, "skip")
     bea.wait_step(session.step)
     cal.wait_step(session.step)
-    assert "Le VIP a passé ton tour\u00a0: tu gardes ton" in bea.text("#story")
+    assert "Ton tour a été passé\u00a0: tu gardes ton" in bea.text("#story")
     assert "Temps écoulé" not in bea.text("#story")
-    assert "The VIP skipped Bea, who kept their card" in cal.text("#story")
+    assert "Bea was skipped and kept their card" in cal.text("#story")
 
     # a kick mid-round: "Dan left the table", the new card told; Dan's live region no
     # longer tells a card he no longer holds
@@ -125,7 +125,7 @@ def test_h4_a_vip_skip_is_told_as_costing_a_life_and_the_reveal_says_why(
     bea.wait_step(session.step)
     cal.wait_step(session.step)
     assert "et ça te coûte une vie à la révélation" in bea.text("#story")
-    assert "Il VIP ha saltato Bea, che ha tenuto la sua carta" in cal.text("#story")
+    assert "Il turno di Bea è stato saltato: ha tenuto la sua carta" in cal.text("#story")
     for _ in range(10):  # the others keep: the reveal
         table = session.view(None)
         if table["phase"] != "turns":
@@ -133,6 +133,6 @@ def test_h4_a_vip_skip_is_told_as_costing_a_life_and_the_reveal_says_why(
         session.act(table["current"], "keep", table["step"])
     bea.wait_step(session.step)
     cal.wait_step(session.step)
-    assert "Le VIP a passé ton tour cette manche\u00a0: ça coûte une vie." in bea.text("#outcome")
-    assert "Il VIP ha saltato Bea in questa mano: costa una vita." in cal.text("#outcome")
+    assert "Ton tour a été passé cette manche\u00a0: ça coûte une vie." in bea.text("#outcome")
+    assert "Il turno di Bea è stato saltato in questa mano: costa una vita." in cal.text("#outcome")
     assert "sforato" not in cal.text("#outcome")

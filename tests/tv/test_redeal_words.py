@@ -132,7 +132,7 @@ def test_round40_a_player_removed_at_the_reveal_keeps_their_name_in_the_story(
 @pytest.mark.parametrize(
     ("reason", "plate", "story"),
     [
-        ("skipped", "Kept (skipped)", "Ada kept (skipped by the VIP)"),
+        ("skipped", "Kept (skipped)", "Ada kept (skipped)"),
         ("away", "Kept (away)", "Ada kept (away)"),
         ("time", "Kept (time out)", "Ada kept (time out)"),
     ],

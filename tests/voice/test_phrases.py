@@ -362,19 +362,19 @@ def test_no_phrase_of_a_whole_game_names_a_hidden_card(seed: int, rules: str) ->
     [
         (
             "en",
-            "The VIP skipped Bo, who keeps the card.",
+            "Bo is skipped, and keeps the card.",
             "Bo is away: the card is kept for them.",
             "Marie deals round 6 again, without Ada.",
         ),
         (
             "fr",
-            "Le VIP passe Bo, qui garde sa carte.",
+            "On passe le tour de Bo, qui garde sa carte.",
             "Bo n’est pas là\u00a0: sa carte est gardée.",  # typeset: a no-break space
             "Marie redistribue la manche 6, sans Ada.",
         ),
         (
             "it",
-            "Il VIP salta Bo, che tiene la carta.",
+            "Si salta il turno di Bo, che tiene la carta.",
             "Bo è assente: tiene la sua carta.",
             "Marie ridà le carte della mano 6, senza Ada.",
         ),
