@@ -217,7 +217,7 @@ def _tag(
     Its left edge has the player's colour, as their plate has: round 41's play-test, with ten
     seats, read a computer player's tag, above her card and just under the plate of the seat
     above, as that seat's ("Hal — computer")."""
-    stripe = max(4, stripe_width(spot) // 2)
+    stripe = stripe_width(spot)  # as wide as the plate's: half of it was lost from the sofa
     if spot.readable_tag:
         size, smallest = READABLE_SIZE, TAG_MIN_SIZE
     else:
