@@ -70,8 +70,9 @@ STATIC = Path(__file__).resolve().parents[2] / "phone_web" / "static"
 #: seat hides tonight's add-on too, 14 B: 15 946; 15 960 until a phone turned away by a full
 #: table asks again until a seat frees, and says so, 87 B: 16 033; 16 045 until "Your turn!"
 #: goes once my move is made, 14 B: 16 047; 16 060 until the game's end is titled "Game
-#: over", not "Cards on the table", 37 B: 16 084.)
-BUDGET_BYTES = 16_100
+#: over", not "Cards on the table", 37 B: 16 084; 16 100 until a skip is told without naming
+#: the VIP (the TV's S skips too) and the empty line after my move keeps its height: 16 111.)
+BUDGET_BYTES = 16_125
 
 
 class Tags(HTMLParser):

@@ -246,6 +246,7 @@ def test_round41_after_my_tap_the_phone_no_longer_says_your_turn(
         phone.page.wait_for_selector("#actions button")
         turn_lines = {CATALOG.t("en", f"phone.{key}") for key in ("your_turn", "your_turn_dealer")}
         assert phone.text("#turn") in turn_lines
+        card_top = phone.page.locator("#card").bounding_box()["y"]
         step = session.step
         phone.tap("keep")
         phone.wait_step(step + 1)
@@ -253,5 +254,7 @@ def test_round41_after_my_tap_the_phone_no_longer_says_your_turn(
         assert phone.received_views()[-1]["current"] == actor  # the TV has not shown it yet
         assert phone.page.locator("#actions button").count() == 0
         assert phone.text("#turn") not in turn_lines
+        # the empty line keeps its height: the card does not jump (round 41's check)
+        assert abs(phone.page.locator("#card").bounding_box()["y"] - card_top) < 1
     finally:
         tv.app.close()

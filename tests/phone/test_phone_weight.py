@@ -52,8 +52,9 @@ import pytest
 #: missing, about 32 B: 16 896; 16 910 until a lost seat's form hides tonight's add-on and a
 #: phone turned away by a full table asks again until a seat frees, about 100 B: 16 998;
 #: 17 010 until "Your turn!" goes once my move is made: 17 012; 17 025 until the game's end
-#: is titled "Game over", not "Cards on the table": 17 049.)
-BUDGET_BYTES = 17_065
+#: is titled "Game over", not "Cards on the table": 17 049; 17 065 until a skip is told
+#: without naming the VIP and the empty line after my move keeps its height: 17 075.)
+BUDGET_BYTES = 17_090
 #: The VIP's phone adds its host controls (``vip.js`` with their messages, ~3.7 KB with headers).
 #: (18 500 until 2026-12-01: today's fixes for slow Wi-Fi; 18 700 until the player list kept
 #: the VIP's focus when redrawn, about 170 B; the VIP's page is 17.9 / 18.3 / 18.3 KiB;
@@ -76,8 +77,9 @@ BUDGET_BYTES = 17_065
 #: winners not told they are out: 20 963; 20 980 until a name of only spaces is said to be
 #: missing; 21 010 until a lost seat's form hides tonight's add-on and a phone turned away by
 #: a full table asks again: 21 097; 21 110 until "Your turn!" goes once my move is made:
-#: 21 111; 21 125 until the game's end is titled "Game over", not "Cards on the table".)
-VIP_BUDGET_BYTES = 21_165
+#: 21 111; 21 125 until the game's end is titled "Game over", not "Cards on the table"; 21 165
+#: until a skip is told without naming the VIP, and the line after my move keeps its height.)
+VIP_BUDGET_BYTES = 21_190
 MAX_REQUESTS_AFTER_HTML = 3
 STREAM = "/api/events"
 
