@@ -117,7 +117,7 @@ def draw_seat(
         surface.blit(
             button, button.get_rect(center=((room[0] + room[1]) // 2, crect.bottom - half))
         )
-    tag = _seat_tag(props, seat)
+    tag = _seat_tag(props, seat, stage.phase)
     if tag:
         colour = theme.INK if seat.status != "eliminated" else theme.ALERT
         mark = props.memo(
@@ -239,15 +239,18 @@ def _tag(
     return box
 
 
-def _seat_tag(props: Props, seat: SeatShow) -> str | None:
-    """The one short mark above a seat: out, next game, away (no phone open), or a bot."""
+def _seat_tag(props: Props, seat: SeatShow, phase: str) -> str | None:
+    """The one short mark above a seat: out, next game, away (no phone open), or a bot.
+
+    Not "away" once the game is won: nothing waits for anyone then, and round 41's check saw
+    the winners' board tag a winner whose phone slept "away"."""
     if seat.status == "eliminated":
         return props.t("out")
     if seat.status == "waiting":
         # Not the lobby's "next game": French and Italian's "prochaine partie" and "prossima
         # partita" are wider than a seat at the readable size (they shrank to 22-24 px).
         return props.t("waiting_tag")
-    if not seat.connected:
+    if not seat.connected and phase != "game_over":
         return props.catalog.t(props.lang, "vip.away")  # the lobby's word too
     if seat.bot:
         return props.t("bot")

@@ -412,6 +412,27 @@ def test_round37_seat_tags_are_readable_and_stand_out(
             assert span >= floor - 1, (text, scale, span, floor)
 
 
+@pytest.mark.parametrize(("phase", "tagged"), [("turns", True), ("game_over", False)])
+def test_round41_nobody_is_tagged_away_once_the_game_is_won(
+    catalog: Catalog, phase: str, tagged: bool
+) -> None:
+    """Round 41's check: the winners' board tagged a winner whose phone slept "away". Once
+    the game is won nothing waits for anyone: no "away" tag (during a round, still one)."""
+    players = [player(0, name="Zoe", connected=False), player(1), player(2)]
+    shown = view(phase, players, dealer="p1", winners=["p0"] if phase == "game_over" else [])
+    app = _app(catalog, shown)
+    drawn: list[str] = []
+    real = app.props.theme.text
+
+    def spy(text: str, size: int, colour: Any = (0, 0, 0), bold: bool = False) -> Any:
+        drawn.append(text)
+        return real(text, size, colour, bold)
+
+    app.props.theme.text = spy  # type: ignore[method-assign]
+    app.render(pygame.Surface(theme.CANVAS_SIZE))
+    assert (catalog.t("en", "vip.away") in drawn) is tagged
+
+
 def test_round41_a_seat_tag_carries_its_players_colour(catalog: Catalog) -> None:
     """Round 41's play-test, ten seats: a computer player's tag, above her card and just under
     the plate of the seat above, read as that seat's ("Hal — computer"). Each tag's left edge
