@@ -420,16 +420,9 @@ def test_round41_nobody_is_tagged_away_once_the_game_is_won(
     the game is won nothing waits for anyone: no "away" tag (during a round, still one)."""
     players = [player(0, name="Zoe", connected=False), player(1), player(2)]
     shown = view(phase, players, dealer="p1", winners=["p0"] if phase == "game_over" else [])
-    app = _app(catalog, shown)
-    drawn: list[str] = []
-    real = app.props.theme.text
+    from tests.tv.test_tv_vip import _texts  # every text a frame draws
 
-    def spy(text: str, size: int, colour: Any = (0, 0, 0), bold: bool = False) -> Any:
-        drawn.append(text)
-        return real(text, size, colour, bold)
-
-    app.props.theme.text = spy  # type: ignore[method-assign]
-    app.render(pygame.Surface(theme.CANVAS_SIZE))
+    drawn = _texts(_app(catalog, shown))
     assert (catalog.t("en", "vip.away") in drawn) is tagged
 
 
