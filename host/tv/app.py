@@ -225,13 +225,14 @@ class TVApp:
         self._unreported: Shown | None = None  # how far the TV has played, not yet told
         self.stage.on_shown = self._shown
         self.stage.on_cue = self._cue
-        self.stage.presume_connected = getattr(session, "resumed", False) is True
+        resumed = getattr(session, "resumed", False) is True  # restarted from its save
+        self.stage.presume_connected = resumed
         first = self.subscription.get(0.0)
         if first is not None:
             self.stage.receive(first.view, list(first.events))
         else:
             self.stage.receive(session.view(None), [])
-        if getattr(session, "resumed", False) is True and not self.stage.animating:
+        if resumed and not self.stage.animating:
             self._retell_outcome()
 
     def _retell_outcome(self) -> None:
@@ -481,8 +482,8 @@ class TVApp:
         if not cut_short:
             return
         withdraw = getattr(self.announcer, "withdraw", None)
-        for line in self._lesson_lines:
-            if callable(withdraw):
+        if callable(withdraw):
+            for line in self._lesson_lines:
                 withdraw(line)
         self._hushed = set(self._lesson_lines)
 
