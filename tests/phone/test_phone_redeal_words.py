@@ -46,6 +46,15 @@ def _control(session: Any, vip: str, action: str, **extra: Any) -> None:
     session.act(vip, action, session.step, extra or None)
 
 
+def _keep_until_the_turn_of(session: Any, player: str) -> None:
+    """Everyone before ``player`` keeps (at most a round's worth of turns)."""
+    for _ in range(10):
+        table = session.view(None)
+        if table["current"] == player:
+            break
+        session.act(table["current"], "keep", table["step"])
+
+
 @pytest.mark.browser
 def test_round40_the_phones_say_why_a_round_is_dealt_again_and_why_a_card_was_kept(
     make_session: Callable[..., Any], live_server: Any, phone_factory: Any
@@ -71,11 +80,7 @@ def test_round40_the_phones_say_why_a_round_is_dealt_again_and_why_a_card_was_ke
     assert "Maldonne" in _announced(bea)
 
     # the VIP skips Bea while she is at the table: not "time's up", and the others read it too
-    for _ in range(10):
-        table = session.view(None)
-        if table["current"] == bea.player_id:
-            break
-        session.act(table["current"], "keep", table["step"])
+    _keep_until_the_turn_of(session, bea.player_id)
     assert session.view(None)["current"] == bea.player_id
     clock.now += 10.5
     session.presence_tick()
@@ -114,11 +119,7 @@ def test_h4_a_vip_skip_is_told_as_costing_a_life_and_the_reveal_says_why(
     vip = ana.player_id
     assert wait_until(lambda: all(p["connected"] for p in session.view(None)["players"]), 10)
     session.act(vip, "start", session.step)
-    for _ in range(10):
-        table = session.view(None)
-        if table["current"] == bea.player_id:
-            break
-        session.act(table["current"], "keep", table["step"])
+    _keep_until_the_turn_of(session, bea.player_id)
     clock.now += 10.5
     session.presence_tick()
     _control(session, vip, "skip")

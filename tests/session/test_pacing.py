@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from host.pacing import STALL_SECONDS, Pacer, Shown, Unseen, present
-from host.rules import game_moves
+from host.rules import EventDict, game_moves
 from host.rules.contract import KeepReason, RevealEvent
 from host.session import Session
 from host.tv.stage import Stage, reveal_marked_at
@@ -239,22 +239,21 @@ def test_issue12_reveal_is_a_real_beat() -> None:
         assert low <= length <= high, (players, length)
 
 
+#: One public move for the pacer to hold for the TV: p1 kept.
+P1_KEPT: EventDict = {
+    "type": "kept",
+    "player": "p1",
+    "auto": False,
+    "timed_out": False,
+    "reason": KeepReason.CHOSEN,
+}
+
+
 def test_issue12_a_stalled_tv_never_freezes_the_game() -> None:
     now = [100.0]
     pacer = Pacer(clock=lambda: now[0])
     pacer.lead(watchdog=False)
-    pacer.sent(
-        [
-            {
-                "type": "kept",
-                "player": "p1",
-                "auto": False,
-                "timed_out": False,
-                "reason": KeepReason.CHOSEN,
-            }
-        ],
-        {},
-    )
+    pacer.sent([P1_KEPT], {})
     assert pacer.holding()
     now[0] += STALL_SECONDS - 0.1
     assert not pacer.release_if_stalled()
@@ -268,18 +267,7 @@ def test_a_frozen_host_is_no_stalled_tv() -> None:
     now = [100.0]
     pacer = Pacer(clock=lambda: now[0])
     pacer.lead(watchdog=False)
-    pacer.sent(
-        [
-            {
-                "type": "kept",
-                "player": "p1",
-                "auto": False,
-                "timed_out": False,
-                "reason": KeepReason.CHOSEN,
-            }
-        ],
-        {},
-    )
+    pacer.sent([P1_KEPT], {})
     now[0] += 3.0
     asleep_at = now[0]
     now[0] += 0.5 + 90.0  # the watchdog's wait, stopped in the middle for 90 s
