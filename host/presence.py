@@ -218,8 +218,9 @@ class Presence:
         now = self.clock()
         moments: list[float] = []
         for pid, since in self._away_since.items():
-            if table.phase == "lobby":
-                moments.append(max(since, self._lobby_since) + LOBBY_AWAY_SECONDS)
+            leave_at = self._lobby_leave_at(pid) if table.phase == "lobby" else None
+            if leave_at is not None:
+                moments.append(leave_at)
             if pid == table.vip:
                 moments.append(since + VIP_AWAY_SECONDS)
         for moment in (self._keep_due_at(table), self._deal_due_at(table)):
