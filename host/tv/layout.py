@@ -27,9 +27,11 @@ SEAT_SCALES = (1.0, 0.92, 0.84, 0.76, 0.68, 0.6, 0.54, 0.48)
 #: 10 seats with names in two lines: cards 92 px wide instead of 94, tags 28 px instead of 17,
 #: plates as wide, ``_traded``).
 TAG_TRADE = 0.02
-#: A seat's tag ("out", "computer") sits this far above its card: clear of the turn's and the
-#: winner's frames drawn around the card.
-TAG_LIFT = 17
+#: Room kept clear above a seat's tag ("out", "computer"), which sits on its card's top edge:
+#: the air between it and the seat above. Round 42: the tag sat this far above its card
+#: instead, and on ten seats it read as the seat above's ("Hal — computer"); now it touches
+#: its own card and is twice as far from the seat above, with the same layouts as before.
+TAG_AIR = 17
 #: A tag's height where it is readable: its text at ``READABLE_SIZE`` (its letters 27 px from
 #: the tallest to the lowest, ``host/tv/seats.py``), as high as a tag was on the biggest seats.
 TAG_HEIGHT = 30
@@ -130,17 +132,18 @@ class SeatSpot:
     def box(self) -> tuple[float, float, float, float]:
         """Left, top, right, bottom of everything drawn for the seat (tag, card, plate).
 
-        The tag sits above the highlight frames around the card (``TAG_LIFT``), as high as
-        its text needs (``tag_height``)."""
+        The tag sits on the card's top edge, as high as its text needs (``tag_height``), with
+        ``TAG_AIR`` kept clear above it: more than the turn's and the winner's frames reach."""
         plate_w, plate_h = self.plate_size
         half = max(plate_w, self.card_width) / 2 + 14  # the turn's frame around card and plate
-        top = self.y - self.card_height / 2 - TAG_LIFT - self.tag_height
+        top = self.y - self.card_height / 2 - self.tag_height - TAG_AIR
         bottom = self.y + self.card_height / 2 + 8 + plate_h + 14  # and the turn's frame
         return self.x - half, top, self.x + half, bottom
 
     def frames_box(self) -> tuple[float, float, float, float]:
         """Left, top, right, bottom of the card, the plate and the frames drawn around them
-        (a winner's reaches 15 px out): the seat's box but for the short tag above the card."""
+        (a winner's reaches 15 px out): the seat's box but for the short tag on the card's top
+        edge, which reaches 15 px higher."""
         plate_w, plate_h = self.plate_size
         half = max(plate_w, self.card_width) / 2 + 15
         top = self.y - self.card_height / 2 - 15

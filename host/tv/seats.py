@@ -12,7 +12,7 @@ import pygame
 
 from host.tv import theme
 from host.tv.cards import card_size
-from host.tv.layout import READABLE_SIZE, TAG_HEIGHT, TAG_LIFT, SeatSpot
+from host.tv.layout import READABLE_SIZE, TAG_HEIGHT, SeatSpot
 from host.tv.nameplates import BOLD, NameLabel, SeatPlan, stripe_width
 from host.tv.scene import Props
 from host.tv.stage import SeatShow, Stage
@@ -80,7 +80,7 @@ def draw_seat(
         surface.blit(props.cards.back(spot.card_width), crect)
     elif look.kind in ("face", "flip"):
         if look.lowest:
-            pygame.draw.rect(surface, theme.HIGHLIGHT, crect.inflate(16, 16), border_radius=14)
+            _glow(surface, crect)
         image = (
             props.cards.face(look.code, spot.card_width)
             if look.kind == "face" and look.code
@@ -124,7 +124,8 @@ def draw_seat(
             ("tag", tag, colour, spot, seat.colour),
             lambda: _tag(props, tag, colour, spot, seat.colour),
         )
-        surface.blit(mark, mark.get_rect(midbottom=(crect.centerx, crect.top - TAG_LIFT)))
+        # On its own card's top edge, over the turn's frame: round 42, see ``_tag``.
+        surface.blit(mark, mark.get_rect(midbottom=(crect.centerx, crect.top)))
     if seat.status == "eliminated" and look.kind == "none":
         cross = props.memo(("cross", crect.size), lambda: _cross(crect.size))
         surface.blit(cross, crect.move(-CROSS_MARGIN, -CROSS_MARGIN))
@@ -132,6 +133,12 @@ def draw_seat(
         _draw_leaving_token(
             surface, props, prect, lives_shown, stage.max_lives, flying_token, scale
         )
+
+
+def _glow(surface: pygame.Surface, crect: pygame.Rect) -> None:
+    """The lowest card's red glow, 8 px round it: under the card and its tag, which sits on
+    the card's top edge."""
+    pygame.draw.rect(surface, theme.HIGHLIGHT, crect.inflate(16, 16), border_radius=14)
 
 
 def stamp(
@@ -214,9 +221,12 @@ def _tag(
     so the line is set in it raised by one (its letters 2 px from the box's top, 1 from its
     bottom). A taller box took that room from the banners between the seats.
 
-    Its left edge has the player's colour, as their plate has: round 41's play-test, with ten
-    seats, read a computer player's tag, above her card and just under the plate of the seat
-    above, as that seat's ("Hal — computer")."""
+    It is a tab on its card's top edge, with the player's colour at its left edge, as their
+    plate has: round 41's play-test, with ten seats, read a computer player's tag, then 17 px
+    above her card and just under the plate of the seat above, as that seat's ("Hal —
+    computer"); the colour alone did not settle it for dark colours (round 41's check).
+    Touching its card, with ``TAG_AIR`` and the frames' room between it and the seat above,
+    it reads as the card's."""
     stripe = stripe_width(spot)  # as wide as the plate's: half of it was lost from the sofa
     if spot.readable_tag:
         size, smallest = READABLE_SIZE, TAG_MIN_SIZE
@@ -230,8 +240,16 @@ def _tag(
     if spot.readable_tag:
         height = TAG_HEIGHT
     box = pygame.Surface((width, height), pygame.SRCALPHA)
-    pygame.draw.rect(box, (20, 24, 30), box.get_rect(), border_radius=8)
-    pygame.draw.rect(box, seat_colour, (0, 0, stripe, height), border_radius=4)
+    pygame.draw.rect(
+        box,
+        (20, 24, 30),
+        box.get_rect(),
+        0,
+        8,
+        border_bottom_left_radius=0,
+        border_bottom_right_radius=0,
+    )
+    pygame.draw.rect(box, seat_colour, (0, 0, stripe, height), 0, 4, border_bottom_left_radius=0)
     line = image.get_rect(center=(stripe + (width - stripe) // 2, height // 2))
     if spot.readable_tag:
         line.top = (height - image.get_height()) // 2 - 1

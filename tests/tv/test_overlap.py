@@ -42,6 +42,10 @@ UNDER: frozenset[tuple[str, str]] = frozenset(
         # The life token leaving a plate rises from it, with its "−1".
         ("draw_seat", "_draw_leaving_token"),
         ("_draw_leaving_token", "_draw_leaving_token"),
+        # The lowest card's glow lies under its card and its seat's tag, on the card's top
+        # edge (round 42).
+        ("_glow", "draw_seat"),
+        ("_glow", "_draw_leaving_token"),
         # "Keeps" is written on the player's own card (the bubble fits inside it).
         ("draw_seat", "bubble"),
         # An overlay's words and rows lie on its panel.

@@ -23,8 +23,8 @@ from host.tv.layout import (
     PILE_NAME_HALF_HEIGHT,
     READABLE_SIZE,
     SUBTITLE_Y,
+    TAG_AIR,
     TAG_HEIGHT,
-    TAG_LIFT,
     discard_spot,
     readable_height,
     stock_spot,
@@ -361,10 +361,10 @@ LIST_TOP = 262
 
 
 def _tag_area(app: TVApp, seat_id: str) -> pygame.Rect:
-    """Where a seat's tag lies: above its card, as wide as the seat, as high as a readable
-    tag's box (a seat stacked above on 10 seats is just higher)."""
+    """Where a seat's tag lies: on its card's top edge, as wide as the seat, as high as a
+    readable tag's box (a seat stacked above on 10 seats is higher still)."""
     spot = app.table.seating()[0][seat_id]
-    bottom = card_rect(spot).top - TAG_LIFT
+    bottom = card_rect(spot).top
     width = plate_rect(spot).width + 28
     return pygame.Rect(round(spot.x - width / 2), bottom - TAG_HEIGHT, width, TAG_HEIGHT)
 
@@ -446,6 +446,33 @@ def test_round41_a_seat_tag_carries_its_players_colour(catalog: Catalog) -> None
         assert tuple(seat.colour) in colours, seat_id
         others = {tuple(s.colour) for s in app.stage.players if s.id != seat_id}
         assert not (others & colours), seat_id
+
+
+@pytest.mark.parametrize("long", [False, True], ids=["one-line", "two-lines"])
+def test_round42_a_seat_tag_sits_on_its_own_card_well_clear_of_the_seat_above(
+    catalog: Catalog, long: bool
+) -> None:
+    """Round 41's check (its one FAIL): on ten seats a side seat's tag sat 17 px above its
+    card and about as far under the plate of the seat above, and from 3 m "computer" read as
+    that seat's. Now every tag's box touches its own card's top edge, and no other seat's
+    plate comes within ``TAG_AIR`` + 16 px of the tag's top (the seats' boxes keep the air)."""
+    names = (LONG_NAMES_10 if long else (*NAMES_5, *NAMES_10))[:10]
+    players = [player(i, name=names[i], bot=True) for i in range(10)]
+    app = _app(catalog, view("turns", players, dealer="p0"))
+    frame = _frames(app)[1.0]
+    spots = app.table.seating()[0]
+    for seat_id, spot in spots.items():
+        card = card_rect(spot)
+        tag = pygame.Rect(card.centerx - 20, card.top - TAG_HEIGHT, 40, TAG_HEIGHT)
+        for y in (tag.top, tag.bottom - 1):  # the box's first and last rows, at its middle
+            assert tuple(frame.get_at((tag.centerx, y)))[:3] == TAG_BOX, (seat_id, y)
+        for other_id, other in spots.items():
+            plate = plate_rect(other)
+            if other_id == seat_id or plate.bottom > tag.top or plate.top > tag.top:
+                continue
+            if plate.right <= tag.left - 60 or plate.left >= tag.right + 60:
+                continue  # not above the tag
+            assert tag.top - plate.bottom >= TAG_AIR + 16, (seat_id, other_id)
 
 
 @pytest.mark.parametrize("count", [5, 10])
