@@ -210,7 +210,12 @@ def question_lines(th: theme.Theme, question: str) -> list[tuple[str, int, tuple
 
 
 class KickOverlay:
-    """Choose a player with the arrows (or their number), Enter asks to confirm the kick."""
+    """Choose a player with the arrows (or their number), Enter asks to confirm the kick.
+
+    It starts on the first away player, the likely one to remove (issue 12.3). With nobody
+    away it starts on nobody, and Enter does nothing until a player is chosen: round 41's
+    play-test saw it start on the first seat (the VIP), where K then two Enters removed
+    whoever sat there."""
 
     def __init__(
         self,
@@ -221,8 +226,9 @@ class KickOverlay:
     ) -> None:
         self.props = props
         self.players = list(players)
-        # Away players are the likely ones to remove: start at the first of them (issue 12.3).
-        self.selected = next((i for i, p in enumerate(self.players) if not p.connected), 0)
+        self.selected: int | None = next(
+            (i for i, p in enumerate(self.players) if not p.connected), None
+        )
         self._choose = choose
         self._close = close
 
@@ -236,12 +242,12 @@ class KickOverlay:
         if event.key in CANCEL_KEYS or event.key == pygame.K_k or not count:
             self._close()
         elif event.key in (pygame.K_DOWN, pygame.K_RIGHT, pygame.K_TAB):
-            self.selected = (self.selected + 1) % count
+            self.selected = 0 if self.selected is None else (self.selected + 1) % count
         elif event.key in (pygame.K_UP, pygame.K_LEFT):
-            self.selected = (self.selected - 1) % count
+            self.selected = count - 1 if self.selected is None else (self.selected - 1) % count
         elif pygame.K_1 <= event.key <= pygame.K_9 and event.key - pygame.K_1 < count:
             self.selected = event.key - pygame.K_1
-        elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):  # as said, not Space
+        elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.selected is not None:
             chosen = self.players[self.selected]
             self._close()
             self._choose(chosen)

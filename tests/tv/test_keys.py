@@ -87,6 +87,7 @@ def test_k_chooses_then_confirms_before_kicking(lobby_app: Any) -> None:
     app, session, _ = lobby_app
     press(app, pygame.K_k)
     assert isinstance(app.overlays[-1], KickOverlay)
+    press(app, pygame.K_DOWN)  # the first player (nobody is away: nobody chosen before)
     press(app, pygame.K_DOWN)
     press(app, pygame.K_RETURN)
     assert isinstance(app.overlays[-1], ConfirmOverlay)
@@ -94,6 +95,21 @@ def test_k_chooses_then_confirms_before_kicking(lobby_app: Any) -> None:
     press(app, pygame.K_RETURN)
     assert session.calls == [("kick", "p1")]
     assert app.overlays == []
+
+
+def test_round42_with_nobody_away_k_starts_on_nobody(lobby_app: Any) -> None:
+    """Round 41's play-test: with nobody away the kick list started on the first seat (the
+    VIP), and K then two Enters removed them. Now Enter does nothing until a player is
+    chosen (arrows or their number); Up starts from the last."""
+    app, session, _ = lobby_app
+    press(app, pygame.K_k)
+    overlay = app.overlays[-1]
+    assert isinstance(overlay, KickOverlay) and overlay.selected is None
+    press(app, pygame.K_RETURN)
+    press(app, pygame.K_RETURN)
+    assert app.overlays == [overlay] and session.calls == []
+    press(app, pygame.K_UP)
+    assert overlay.selected == len(overlay.players) - 1
 
 
 def test_k_then_escape_kicks_nobody(lobby_app: Any) -> None:

@@ -124,6 +124,7 @@ def test_issue12_kick_list_marks_away_players_and_starts_at_the_first(
     app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_k, mod=0, unicode="k"))
     overlay = app.overlays[-1]
     assert isinstance(overlay, KickOverlay)
+    assert overlay.selected is not None
     assert overlay.players[overlay.selected].id == ids[2]  # Cal, the first away one
     assert _texts(app).count("away") >= 2
 
