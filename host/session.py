@@ -31,7 +31,7 @@ from host.pacing import STALL_SECONDS, Masking, Pacer, Shown
 from host.palette import css_hex, free_colour, player_colour
 from host.phones_first import PhonesFirst
 from host.presence import DEFAULT_AWAY_SECONDS, Presence
-from host.rules import Game, HouseRules, IllegalAction, Status, View
+from host.rules import Game, HouseRules, IllegalAction, Phase, Status, View
 from host.rules.contract import KeepReason
 from host.rules.controls import TableFacts
 from host.rules.events import Event, EventDicts
@@ -366,6 +366,11 @@ class Session(HostControls):
             colour = self._colours.get(player["id"], player["seat"])
             player["color"] = css_hex(player_colour(colour))  # the player's own, on every screen
         view["standings"] = self._standings.table()
+        # Round 42: the next game's lobby says who won the last one (a phone asleep at its
+        # end never saw it). Only in the lobby: at game over ``winners`` says it, and the
+        # pacer holds that back until the TV has played it.
+        lobby = view["phase"] == Phase.LOBBY
+        view["last_winners"] = self._standings.last_game_winners() if lobby else []
         self._add_control_fields(view, None)
         turn = self._turn_time_locked()
         view["turn_seconds_left"] = None if turn is None else round(turn.seconds_left, 1)

@@ -19,7 +19,7 @@ from typing import Any, cast
 
 from host.names import reading_key
 from host.rules.cards import RANKS
-from host.rules.contract import StandingsRow
+from host.rules.contract import LastWinner, StandingsRow
 from host.rules.events import Event, EventKind
 
 #: Fun titles, in the order they are awarded; each goes to the single best at its figure.
@@ -83,6 +83,10 @@ class Standings:
     """Who was dealt into the current game (they get a game played at its end)."""
     predictions: dict[str, str] = field(default_factory=dict)
     """This round's predictions: predictor id -> the player they think will lose a life."""
+    last_winners: list[str] = field(default_factory=list)
+    """Who won the last game played to its end (R14: every joint winner), until the next game
+    starts: the next game's lobby tells it to a guest whose phone slept through the end (round
+    42). A new evening keeps it: it is still the last game's."""
     _cache: list[StandingsRow] | None = field(default=None, repr=False, compare=False)
 
     # ------------------------------------------------------------------ reading
@@ -123,6 +127,13 @@ class Standings:
                 held[title] = top[0]
         return held
 
+    def last_game_winners(self) -> list[LastWinner]:
+        """The last game's winners, with their names (public since that game ended)."""
+        return [
+            {"player": pid, "name": self.names.get(pid, (pid, False))[0]}
+            for pid in self.last_winners
+        ]
+
     # ------------------------------------------------------------------ writing
 
     def reset(self) -> None:
@@ -157,7 +168,7 @@ class Standings:
             if not data.get("bot", False):
                 self._welcome_back(data["player"], str(data["name"]))
         elif kind is EventKind.GAME_STARTED:
-            self.playing, self.lives = [], {}
+            self.playing, self.lives, self.last_winners = [], {}, []
         elif kind is EventKind.ROUND_DEALT:
             self.predictions = {}
             for pid in data["order"]:
@@ -181,6 +192,7 @@ class Standings:
                 self._line(pid).games += 1
             for pid in data["winners"]:
                 self._line(pid).wins += 1
+            self.last_winners = [str(pid) for pid in data["winners"]]
             self.playing, self.lives, self.predictions = [], {}, {}
         elif kind is EventKind.PLAYER_REMOVED:
             self.predictions.pop(data["player"], None)
@@ -212,6 +224,7 @@ class Standings:
             self.lives[player] = self.lives.pop(old)
         if old in self.predictions:
             self.predictions[player] = self.predictions.pop(old)
+        self.last_winners = [player if pid == old else pid for pid in self.last_winners]
 
     def _reveal(self, data: Mapping[str, Any]) -> None:
         """Rounds survived, close escapes, and this round's predictions scored."""
@@ -241,6 +254,7 @@ class Standings:
             "lives": dict(self.lives),
             "playing": list(self.playing),
             "predictions": dict(self.predictions),
+            "last_winners": list(self.last_winners),
         }
 
     @classmethod
@@ -257,10 +271,14 @@ class Standings:
                     raise ValueError(
                         f"standings: {spec.name} of {line.player!r} is not a {wanted.__name__}"
                     )
+        last_winners = data.get("last_winners", [])  # a save from before round 42: none
+        if not isinstance(last_winners, list) or not all(isinstance(p, str) for p in last_winners):
+            raise ValueError("standings: last_winners is not a list of player ids")
         return cls(
             lines={line.player: line for line in lines},
             names={str(pid): (str(v[0]), bool(v[1])) for pid, v in data["names"].items()},
             lives={str(pid): int(n) for pid, n in data.get("lives", {}).items()},
             playing=[str(pid) for pid in data.get("playing", [])],
             predictions={str(a): str(b) for a, b in data.get("predictions", {}).items()},
+            last_winners=list(last_winners),
         )

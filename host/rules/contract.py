@@ -347,6 +347,14 @@ class StandingsRow(TypedDict):
     """The fun titles this line holds (``host.standings.TITLES``)."""
 
 
+class LastWinner(TypedDict):
+    """One winner of the last game played to its end, shown in the next game's lobby."""
+
+    player: str
+    name: str
+    """Their name when they won (they may have left the table since)."""
+
+
 class _SeatRequired(TypedDict):
     id: str
     name: str
@@ -438,6 +446,9 @@ class View(_ViewRequired, total=False):
 
     standings: list[StandingsRow]
     """The evening's standings, best first (``host.standings.Standings.table``)."""
+    last_winners: list[LastWinner]
+    """In the lobby, who won the last game (R14: joint winners all), for a guest whose phone
+    slept through its end (round 42); empty in any other phase and once the next game starts."""
     bot_strategies: list[str]
     """For the VIP: the bot strategies on offer."""
     house_rule_ids: list[str]
