@@ -96,7 +96,8 @@ def present(
     ``playing``: the first unseen event is on screen now; if it is a reveal, ``turned`` of its
     cards are up and ``marked`` tells whether the lowest rank is marked. Returns a new view; ``view``
     is not changed. Events before the last new deal in ``unseen`` cannot be undone (the view
-    is already of the next deal) and are left as they are.
+    is already of the next deal) and are left as they are, but for a game's end: the next
+    game's lobby names no winner of it before the TV has played it (``_hide_the_end``).
 
     ``public``: this change's public view, already presented with the same arguments, when
     ``view`` is a receiver's view of that change (``player_view``: the same public members,
@@ -107,14 +108,17 @@ def present(
     start = _after_last_deal(unseen)
     if start:  # the event playing now is older than the deal in the view: nothing partial
         playing, turned, marked = False, 0, False
+    end = next((item for item in unseen[:start] if item.event["type"] == "game_over"), None)
     unseen = list(unseen[start:])
     if not unseen:
-        return view
+        return view if end is None else _before_the_end(view, end)
     final = cast(View, view)  # the one unchecked step: see ``AnyView``
     over = final.get("phase") in (Phase.REVEAL, Phase.GAME_OVER)
     if public is None or list(public) != list(final):
         shown = _masking_copy(final)
         _present_table(shown, unseen, playing, turned, marked, over)
+        if end is not None:
+            _hide_the_end(shown, end)
     else:  # the table is masked already: the public members as they are, a copy of ``me``
         shown = cast(View, {key: public[key] for key in final})
         shown["can"] = final.get("can", [])
@@ -153,6 +157,23 @@ def _present_table(
         shown["current"] = turns[-1] if turns and shown.get("phase") == Phase.TURNS else None
     if over:
         shown["next_dealer"] = None
+
+
+def _before_the_end(view: AnyView, end: Unseen) -> AnyView:
+    """A copy of ``view`` with the game's end ``end`` hidden (``_hide_the_end``)."""
+    shown = cast(View, dict(view))
+    _hide_the_end(shown, end)
+    return cast(AnyView, shown)
+
+
+def _hide_the_end(view: View, end: Unseen) -> None:
+    """The TV's host pressed on to the next game's lobby while the TV had still to play the
+    last game's end (round 42): the lobby names none of its winners yet (``last_winners``),
+    and tonight's standings are from before it, as while the TV plays it."""
+    if "last_winners" in view:
+        view["last_winners"] = []
+    if end.standings_before is not None and "standings" in view:
+        view["standings"] = list(end.standings_before)
 
 
 def _present_own(shown: View, unseen: Sequence[Unseen], over: bool) -> None:

@@ -493,3 +493,43 @@ def test_issue18_one_masking_of_the_table_per_change_gives_every_phone_its_own_v
                 assert masking.present(view, public=shown) == masking.present(view), (pid, seed)
                 compared += 1
     assert compared > 100  # the TV was behind often enough for the check to mean something
+
+
+def test_round42_r14_the_last_games_winner_waits_for_the_tv_in_the_next_lobby(
+    make_session: Callable[..., Session],
+) -> None:
+    """Round 42 / R14: the next game's lobby names the last game's winner (``last_winners``),
+    but never before the TV has shown the end: the TV's host may press Space for the next
+    game while the TV still plays the last reveal, and the phones, already in the lobby, get
+    neither the winner nor the tally counting the win until the TV shows the game's end."""
+    from tests.phone.helpers import rigged_reveal
+
+    session, ids = _table(make_session)
+    tv = TV(session)
+    session.act(ids[0], "start", 0)
+    tv.finish()
+    before = session.view(None)["standings"]
+    cards = dict(zip(ids, ("KH", "2S", "2C", "2D"), strict=True))
+    table = rigged_reveal(session, cards, lives={pid: 1 for pid in ids[1:]})
+    assert table["phase"] == "game_over" and table["winners"] == [ids[0]]
+    session.host_next()  # the TV's Space, before it played the reveal
+    won = [{"player": ids[0], "name": "Ana"}]
+    told = 0
+
+    def check() -> None:
+        nonlocal told
+        for pid in ids:
+            view = session.view(pid)
+            assert view["phase"] == "lobby"
+            if tv.stage.phase != "game_over" and not told:
+                assert view["last_winners"] == [], f"{pid} was told before the TV showed it"
+                assert view["standings"] == before
+            elif view["last_winners"] == won:
+                told += 1
+
+    check()
+    tv.play(0.5, check=check)
+    tv.finish(check=check)
+    assert told > 0
+    for pid in ids:
+        assert session.view(pid)["last_winners"] == won
