@@ -728,6 +728,7 @@
     main.dataset.phase = view.phase;
     document.body.classList.toggle("myturn", isMyTurn(view));
 
+    renderLastGame(view);
     renderMe(view);
     renderHeadline(view);
     renderClock(view);
@@ -766,6 +767,20 @@
   /** PHONE_ADDONS.md: every add-on draws the view from this event. */
   function tellAddOns(view) {
     document.dispatchEvent(new CustomEvent("cuckoo:view", { detail: view }));
+  }
+
+  /** At the top of the next game's lobby, who won the last game (the view's ``last_winners``,
+   * R14: all joint winners): a phone asleep at its end never saw it (round 42). */
+  function renderLastGame(view) {
+    const line = byId("last-game");
+    const winners = view.last_winners || [];
+    const others = winners.filter((winner) => winner.player !== view.me.id).map((winner) => winner.name);
+    line.hidden = !winners.length;
+    if (!winners.length) clearTranslated(line);
+    else if (others.length === winners.length) {
+      setTranslated(line, "last_winners", { names: listOf(others), count: others.length });
+    } else if (others.length) setTranslated(line, "you_won_last_with", { names: listOf(others) });
+    else setTranslated(line, "you_won_last");
   }
 
   /** My line: my colour, my name, my lives, and where I stand. */
