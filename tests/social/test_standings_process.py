@@ -94,3 +94,28 @@ def test_last_weeks_save_is_put_aside_and_a_new_evening_starts(
     status, table = resumed.http.call("GET", "/api/table?room=TEST")
     assert table["phase"] == "game_over" and table["standings"] == standings
     assert not any("another evening" in line for line in resumed.lines)
+
+
+def test_round42_the_last_games_winners_survive_kill_9_in_the_next_lobby(
+    tmp_path: Path, host_processes: list[HostProcess]
+) -> None:
+    """Round 42 / R14: the next game's lobby names the last game's winners (``last_winners``)
+    to every phone, and a host killed with kill -9 and started again still does."""
+    state = tmp_path / "state.json"
+    first = HostProcess(state)
+    host_processes.append(first)
+    tokens = _first_game(first)
+    over = first.http.call("GET", "/api/table?room=TEST")[1]
+    assert first.http.act(tokens["p1"], "new_game", over["step"])[0] == 200  # the VIP
+    status, table = first.http.call("GET", "/api/table?room=TEST")
+    assert status == 200 and table["phase"] == "lobby"
+    named = {p["id"]: p["name"] for p in over["players"]}
+    won = [{"player": pid, "name": named[pid]} for pid in over["winners"]]
+    assert table["last_winners"] == won
+    assert first.http.state(tokens["p3"])["last_winners"] == won
+    first.kill_9()
+
+    second = HostProcess(state)
+    host_processes.append(second)
+    assert second.http.call("GET", "/api/table?room=TEST")[1]["last_winners"] == won
+    assert second.http.state(tokens["p2"])["last_winners"] == won
