@@ -469,7 +469,8 @@ class TVApp:
             if callable(say):
                 say(line)
 
-        self.tutorial = Tutorial(self.props, tell)
+        guests = [seat.name for seat in self.stage.players]
+        self.tutorial = Tutorial(self.props, tell, guests)
         self._dirty = True
         return True
 

@@ -16,12 +16,13 @@ shown too — the outcome is the same: B's 2♣ is lowest and B loses a life. A 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import pygame
 
+from host.names import reading_key
 from host.rules import PACK, HouseRules
 from host.rules.cards import Card
 from host.tv import theme
@@ -30,8 +31,17 @@ from host.tv.scene import Props
 from host.tv.stage import Stage
 from host.tv.table import TableScene
 
-#: The worked example's players in turn order, the dealer (Dario) last. Proper names.
-NAMES: tuple[str, ...] = ("Ana", "Bruno", "Chloé", "Dario")
+#: The worked example's players in turn order, the dealer last, each with stand-ins of the same
+#: gender (the captions say "he" and "she") for a table where a guest has the name: round 41's
+#: play-test heard "Ana swaps with Bruno" with a real Ana at the table. The captions name them
+#: ``{a}`` to ``{d}``; the stand-ins of the last two start with a consonant, as French "à
+#: Chloé" needs. Proper names.
+CAST: tuple[tuple[str, ...], ...] = (
+    ("Ana", "Elsa", "Mia", "Rosa"),
+    ("Bruno", "Hugo", "Marco", "Tom"),
+    ("Chloé", "Nora", "Lina", "Sofia"),
+    ("Dario", "Leo", "Paolo", "Sam"),
+)
 #: Their cards in dealing order (from the dealer's left), then the card the dealer cuts.
 DEALT: tuple[str, ...] = ("2C", "9H", "KS", "7D")
 CUT: str = "8S"
@@ -109,20 +119,35 @@ class RiggedDeck(random.Random):
         return next((item for item in seq if item == self._dealer), seq[0])
 
 
+def lesson_names(guests: Iterable[str] = ()) -> tuple[str, ...]:
+    """The lesson's four players: for each, the first of its ``CAST`` that reads like none of
+    ``guests`` (the names at the table), or its own name if every stand-in is taken."""
+    taken = {reading_key(name) for name in guests}
+    return tuple(
+        next((name for name in names if reading_key(name) not in taken), names[0]) for names in CAST
+    )
+
+
 class Tutorial:
     """The lesson: its own rigged game, stage and table scene; ``done`` once over or skipped."""
 
-    def __init__(self, props: Props, speak: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        props: Props,
+        speak: Callable[[str], None] | None = None,
+        guests: Iterable[str] = (),
+    ) -> None:
         self.props = props
         self.speak = speak
-        dealer = f"p{len(NAMES)}"  # the session numbers seats p1, p2, … in joining order
+        self.names = lesson_names(guests)
+        dealer = f"p{len(CAST)}"  # the session numbers seats p1, p2, … in joining order
         self.rehearsal = Rehearsal(
             HouseRules(),
             seed=0,
             room="HOWTO",
             rng=RiggedDeck([(DEALT, CUT), (DEALT_2, None)], dealer),
         )
-        self.ids = [self.rehearsal.join(name) for name in NAMES]
+        self.ids = [self.rehearsal.join(name) for name in self.names]
         assert self.ids[3] == dealer
         self.stage = Stage()
         self.scene = TableScene(self.stage, props, trail=False)  # the badge's corner
@@ -140,7 +165,10 @@ class Tutorial:
 
     @property
     def caption(self) -> str:
-        return self.props.catalog.t(self.props.lang, f"evening.tutorial_{self.step.name}")
+        a, b, c, d = self.names
+        return self.props.catalog.t(
+            self.props.lang, f"evening.tutorial_{self.step.name}", a=a, b=b, c=c, d=d
+        )
 
     def _receive(self) -> None:
         while (update := self.subscription.get(timeout=0)) is not None:

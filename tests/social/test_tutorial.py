@@ -333,3 +333,32 @@ def test_issue14_tutorial_badge_has_the_trail_corner_to_itself() -> None:
 
     play_through(tutorial, FRAME_SECONDS, shoot)
     assert len(checked) >= 3  # moves the trail would have listed
+
+
+def test_round42_the_lesson_is_not_played_by_a_guests_namesake() -> None:
+    """Round 41's play-test: "How to play" always starred Ana, Bruno, Chloé and Dario, and a
+    real Ana at the table heard "Ana swaps with Bruno". A lesson player whose name reads like
+    a guest's ("ANA", "Bruno ") is played by a stand-in of the same gender (the captions say
+    "he" and "she"): the seats, every caption and the spoken lines name the stand-in."""
+    session = Session(room="TEST", seed=3)
+    for name in ("ANA", "Bruno ", "Hugo", "Zoe"):
+        session.join(name, "TEST")
+    said: list[str] = []
+    app = _app(session)
+    app.announcer = type("Voice", (), {"say": staticmethod(said.append)})()
+    for _ in range(10):  # the TV sees who is at the table
+        app.step(FRAME_SECONDS)
+    assert app.start_tutorial()
+    tutorial = app.tutorial
+    assert tutorial is not None
+    assert tutorial.names == ("Elsa", "Marco", "Chloé", "Dario")
+    table = tutorial.rehearsal.session.view(None)
+    assert [p["name"] for p in table["players"]] == ["Elsa", "Marco", "Chloé", "Dario"]
+    captions: list[str] = []
+    play_through(tutorial, FRAME_SECONDS, lambda t: captions.append(t.caption))
+    assert any("Elsa" in line and "Marco" in line for line in captions)
+    assert said and said[0] == captions[0]
+    for line in captions + said:
+        assert "Ana" not in line.split() and "Bruno" not in line and "Hugo" not in line
+    app.close()
+    session.close()
