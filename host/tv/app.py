@@ -541,8 +541,12 @@ class TVApp:
         return "sound_only" if self.announcer is not None and self.announcer.muted else "all"
 
     def set_sound_mode(self, mode: str) -> None:
+        """M's modes. The voice's switch is mirrored in the session, as without sounds: round
+        42's play-test pressed M (sound only), then - or =, and the volume's change brought
+        back the session's old voice setting ("Voice on", ``VipHooks._apply``)."""
         if self.announcer is not None:
             self.announcer.set_muted(mode != "all")
+            self._tell_session(voice_muted=mode != "all")
         if self.sounds is not None:
             self.sounds.set_muted(mode == "silent")
         self.notify(self.props.catalog.t(self.props.lang, f"sound.mode_{mode}"))

@@ -18,7 +18,7 @@ from host.audio.mixer import SoundUnavailable
 from host.audio.synth import read_wav
 from host.cli import build_parser, main
 from host.i18n import Catalog
-from host.tv.app import TVApp
+from host.tv.app import FRAME_SECONDS, TVApp
 from host.tv.rehearsal import Rehearsal
 from host.voice.playback import MixerPlayer, SilentPlayer
 from tests.audio.conftest import FakeClock, RecordingOutput
@@ -177,3 +177,28 @@ def test_issue20_test_sounds_without_a_device_says_so(
     monkeypatch.setattr("host.audio.cli.PygameOutput", lambda: NoDevice(FakeClock()))
     assert main(["test-sounds"]) == 1
     assert "No sound output: No available audio device." in capsys.readouterr().err
+
+
+def test_round42_the_music_keys_after_m_leave_the_voice_off(tv: Any) -> None:
+    """Round 42's play-test: M (sound only), then - or =, and the caption said "Voice on" and
+    the voice spoke again. M did not tell the session the voice was off, so the volume's
+    change brought back the session's old voice setting (``VipHooks._apply``). Now M tells
+    it, the VIP's phone shows the voice off, and the music keys change the music only."""
+    app, voice, sounds = tv
+    for _ in range(3):
+        app.step(FRAME_SECONDS)
+    press(app, pygame.K_m)
+    assert app.sound_mode == "sound_only"
+    assert app.session.view(None)["voice_muted"] is True  # what the VIP's phone shows
+    for key in (pygame.K_MINUS, pygame.K_EQUALS):
+        press(app, key)
+        for _ in range(3):
+            app.step(FRAME_SECONDS)
+        assert (voice.muted, app.sound_mode) == (True, "sound_only"), key
+        assert toast(app).startswith("Music volume")
+    press(app, pygame.K_m)  # silent
+    press(app, pygame.K_m)  # all again
+    for _ in range(3):
+        app.step(FRAME_SECONDS)
+    assert (voice.muted, app.sound_mode) == (False, "all")
+    assert app.session.view(None)["voice_muted"] is False
