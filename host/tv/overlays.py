@@ -100,8 +100,27 @@ HELP_SIZE = 36
 HELP_TEXT_WIDTH = HELP_PANEL.width - 520
 
 
+#: Keys that only change how the TV looks or sounds (M, - and =, F and F11, L): with the help
+#: open they close it and still do their work. Round 42's play-test read "L: Language" in the
+#: help, pressed L, and the help closed in English, twice. The others (Space, B, K, R, S, T, N,
+#: Q, Esc) act on the party or ask something: with the help open they only close it.
+SETTING_KEYS = frozenset(
+    {
+        pygame.K_m,
+        pygame.K_MINUS,
+        pygame.K_KP_MINUS,
+        pygame.K_EQUALS,
+        pygame.K_PLUS,
+        pygame.K_KP_PLUS,
+        pygame.K_f,
+        pygame.K_F11,
+        pygame.K_l,
+    }
+)
+
+
 class HelpOverlay:
-    """The host keys (H or ?). Any key closes it."""
+    """The host keys (H or ?). Any key closes it; a setting's key also does its work."""
 
     def __init__(self, props: Props, close: Callable[[], None]) -> None:
         self.props = props
@@ -113,7 +132,7 @@ class HelpOverlay:
     def handle(self, event: pygame.event.Event) -> bool:
         if event.type == pygame.KEYDOWN:
             self._close()
-            return True
+            return event.key not in SETTING_KEYS  # False: the TV's keys take it too
         return False
 
     def rows(self) -> list[tuple[str, str]]:

@@ -243,6 +243,27 @@ def test_h_and_question_mark_show_help_any_key_closes(
     assert isinstance(app.overlays[-1], HelpOverlay)
 
 
+def test_round42_with_help_open_a_settings_key_closes_it_and_does_its_work(
+    lobby_app: Any,
+) -> None:
+    """Round 42's play-test: the host read "L: Language" in the help, pressed L, and the help
+    closed with the TV still in English, twice. A key that only changes how the TV looks or
+    sounds (L, F/F11, M, - and =) now closes the help and does its work; a key that acts on
+    the party (Space, B, K, S, N…) still only closes it."""
+    app, session, voice = lobby_app
+    press(app, pygame.K_h)
+    press(app, pygame.K_l)
+    assert app.overlays == [] and app.props.lang == "fr"
+    press(app, pygame.K_h)
+    press(app, pygame.K_f)
+    assert app.overlays == [] and app.fullscreen
+    for key in (pygame.K_SPACE, pygame.K_b, pygame.K_k, pygame.K_s, pygame.K_n):
+        press(app, pygame.K_h)
+        press(app, key)
+        assert app.overlays == [], key
+    assert session.calls == []
+
+
 def test_escape_and_q_ask_before_quitting(lobby_app: Any) -> None:
     app, _, _ = lobby_app
     press(app, pygame.K_ESCAPE)
