@@ -315,3 +315,19 @@ def test_playtest_french_says_tu_everywhere_the_console_and_the_phones_too(
         for text in forms(message).values():
             found = [word for word in formal.findall(text) if word.lower() not in NOT_FORMAL]
             assert not found, (key, text)
+
+
+#: The Ace's and the King's names in each language, as whole words.
+ACE_AND_KING = {"en": ("ace", "king"), "fr": ("as", "roi"), "it": ("asso", "re")}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_round42_r2_how_to_play_says_the_ace_is_lowest_and_the_king_highest(
+    catalog: Catalog, lang: str
+) -> None:
+    """R2 (ranks K high … A low). Round 42's play-test: neither the phone's "How to play" nor
+    the TV's lesson said the order, and guests who play Aces high were surprised by "Lowest
+    card: Ace". Both now say it."""
+    for key in ("social.howto_1", "evening.tutorial_reveal"):
+        words = set(re.findall(r"\w+", catalog.t(lang, key).lower()))
+        assert set(ACE_AND_KING[lang]) <= words, (lang, key)

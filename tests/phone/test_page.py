@@ -74,8 +74,9 @@ STATIC = Path(__file__).resolve().parents[2] / "phone_web" / "static"
 #: the VIP (the TV's S skips too) and the empty line after my move keeps its height: 16 111;
 #: 16 125 until round 42: the next game's lobby says at the top who won the last game, for a
 #: phone that slept through its end (three messages, their line and its style), 195 B: 16 306
-#: in French.)
-BUDGET_BYTES = 16_320
+#: in French; 16 320 until How to play says the Ace is lowest and the King highest (R2, round
+#: 42's play-test), 20 B: 16 326.)
+BUDGET_BYTES = 16_340
 
 
 class Tags(HTMLParser):
