@@ -331,3 +331,12 @@ def test_round42_r2_how_to_play_says_the_ace_is_lowest_and_the_king_highest(
     for key in ("social.howto_1", "evening.tutorial_reveal"):
         words = set(re.findall(r"\w+", catalog.t(lang, key).lower()))
         assert set(ACE_AND_KING[lang]) <= words, (lang, key)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_round42_the_vips_phone_tells_them_they_are_the_vip(catalog: Catalog, lang: str) -> None:
+    """Round 42's play-test: the VIP's phone said "Host controls", and the only "VIP" on it
+    was in the other guests' "Make VIP" buttons: nothing told Ann she was the VIP. The panel's
+    title now says so, in the word the TV uses ("Ann (VIP) can press Start")."""
+    assert catalog.t(lang, "tv.vip") in catalog.t(lang, "vip.panel_title")
+    assert catalog.t(lang, "vip.panel_title").startswith(("You", "Tu", "Sei"))
