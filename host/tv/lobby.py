@@ -21,6 +21,9 @@ from host.tv.stage import SeatShow, Stage
 QR_BOX = pygame.Rect(80, 190, 560, 560)
 MIDDLE_X = 720
 PLAYERS_X = 1240
+#: The room code's size, and the most it may take of the middle column (it shrinks to fit).
+ROOM_SIZE = 150
+ROOM_WIDTH = PLAYERS_X - MIDDLE_X - 34
 #: The players' list: its first row, a row's height, and where it must end (above the next
 #: step's line, ``LobbyScene._draw_next_step``).
 PLAYERS_TOP = 268
@@ -104,7 +107,11 @@ class LobbyScene:
             self._draw_code(surface)
         room = self.stage.room or _room_from_url(props.join_url)
         th.blit_text(surface, props.t("room_code"), 34, theme.MUTED_INK, topleft=(MIDDLE_X, 210))
-        th.blit_text(surface, room, 150, theme.GOLD, True, topleft=(MIDDLE_X - 6, 250))
+        # As wide as the middle column: round 42's play-test drew "NDWM" over "Nobody has
+        # joined yet" (a code of wide letters is 560 px at full size).
+        code = th.fitted_text(room, ROOM_SIZE, ROOM_WIDTH, theme.GOLD, True, min_size=96)
+        middle = 250 + th.text(room, ROOM_SIZE, theme.GOLD, True).get_height() // 2
+        surface.blit(code, code.get_rect(midleft=(MIDDLE_X - 6, middle)))
 
     def _draw_no_network(self, surface: pygame.Surface) -> None:
         """No network: a QR code of this computer's own address would lead every phone

@@ -49,6 +49,26 @@ def test_lobby_lists_players_with_colours_marks_and_twenty_seats(
     assert colour_at(canvas, (PLAYERS_X + 310 + 14, 268 + 20)) == theme.player_colour(14)
 
 
+@pytest.mark.parametrize("room", ["WWWW", "NDWM", "MOMW"])
+def test_round42_a_room_code_of_wide_letters_stays_in_its_column(
+    canvas: pygame.Surface, make_app: Any, room: str
+) -> None:
+    """Round 42's play-test: the room code "NDWM", at its full 150 px, ran into "Nobody has
+    joined yet" and later a player's colour dot. A wide code now shrinks to fit the middle
+    column: no gold ink of it in the players' column, and it is still drawn big."""
+    app = app_for(make_app, view("lobby", [], room=room))
+    app.render(canvas)
+    gold = [
+        x
+        for x in range(900, 1920)
+        for y in range(250, 430, 3)
+        if tuple(canvas.get_at((x, y)))[:3] == theme.GOLD
+    ]
+    assert gold, room  # the code is drawn
+    assert max(gold) < PLAYERS_X - 20, (room, max(gold))
+    assert max(gold) > PLAYERS_X - 150, (room, max(gold))  # shrunk no more than it needs
+
+
 def test_lobby_next_step_depends_on_players(make_app: Any, catalog: Any) -> None:
     app = app_for(make_app, view("lobby", [player(0), player(1)]))
     lines: list[str] = []
