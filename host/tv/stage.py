@@ -42,7 +42,11 @@ BEAT_SECONDS: dict[str, float] = {
     "misdeal": 1.4,
 }
 #: The moves the round's trail tells (host/tv/trail.py), and a redeal's reason that opens it.
-TRAIL_KINDS = frozenset({"kept", "exchanged", "blocked", "cut_taken", "cut_king", "misdeal"})
+#: The round's moves the trail tells, and its outcome: who is down to how many lives (round 42's
+#: play-test: once the reveal's caption went, only a seat's dot told who had lost a life).
+TRAIL_KINDS = frozenset(
+    {"kept", "exchanged", "blocked", "cut_taken", "cut_king", "misdeal", "life_lost"}
+)
 DEAL_STAGGER = 0.22
 FLIP_SECONDS = 0.4
 DEAL_FLIGHT = 0.45

@@ -91,6 +91,14 @@ def trail_line(props: Props, stage: Stage, event: EventDict) -> str:
         return phrase(props, "cut_king", name=stage.name_of(event.get("dealer")))
     if event["type"] == "cut_taken":
         return phrase(props, "cut_taken", name=stage.name_of(event.get("dealer")))
+    if event["type"] == "life_lost":
+        # Lives left, not lives lost: under H4 a time-out and the lowest card cost two.
+        name, lives = stage.name_of(event.get("player")), event["lives"]
+        return (
+            phrase(props, "down_to", count=lives, name=name)
+            if lives
+            else phrase(props, "out", name=name)
+        )
     return ""  # not a move of the trail (``TRAIL_KINDS``)
 
 

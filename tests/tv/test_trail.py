@@ -74,6 +74,32 @@ def test_issue12_trail_tells_this_rounds_moves_in_order(catalog: Catalog) -> Non
     assert stage.trail == []  # a new round starts a new story
 
 
+def test_round42_the_trail_tells_who_is_down_to_how_many_lives(catalog: Catalog) -> None:
+    """Round 42's play-test: after the reveal the caption bar went blank, and someone glancing
+    late had to work out Cat's loss from one dot. The round's trail now ends with who is
+    down to how many lives, or out (R12), in each language; it stays until the next deal."""
+    app = _app(catalog)
+    stage = app.stage
+    stage.receive(
+        view("reveal"),
+        [
+            {"type": "round_dealt", "round": 2, "dealer": "p3", "order": ["p0", "p1", "p2", "p3"]},
+            {"type": "exchanged", "player": "p0", "target": "p1"},
+            {"type": "reveal", "cards": {}, "lowest": "2", "losers": ["p1", "p2"]},
+            {"type": "life_lost", "player": "p1", "lives": 1, "timed_out": False},
+            {"type": "life_lost", "player": "p2", "lives": 0, "timed_out": False},
+            {"type": "eliminated", "player": "p2"},
+        ],
+    )
+    stage.fast_forward()
+    lines = [trail_line(app.props, stage, e) for e in stage.trail]
+    assert lines == ["Ana swapped with Chloé", "Chloé is down to 1 life", "Niccolò is out"]
+    app.props.lang = "fr"
+    assert trail_line(app.props, stage, stage.trail[1]) == "Chloé n’a plus qu’une vie"
+    app.props.lang = "it"
+    assert trail_line(app.props, stage, stage.trail[2]) == "Niccolò è fuori"
+
+
 def test_issue12_trail_has_room_on_small_tables_and_yields_to_seats() -> None:
     assert trail_room(seat_spots(5)).height >= 150
     assert trail_room(seat_spots(20)).height < trail_room(seat_spots(5)).height
