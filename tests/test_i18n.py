@@ -340,3 +340,16 @@ def test_round42_the_vips_phone_tells_them_they_are_the_vip(catalog: Catalog, la
     title now says so, in the word the TV uses ("Ann (VIP) can press Start")."""
     assert catalog.t(lang, "tv.vip") in catalog.t(lang, "vip.panel_title")
     assert catalog.t(lang, "vip.panel_title").startswith(("You", "Tu", "Sei"))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_round42_h5_the_sudden_death_banner_says_the_highest_card_wins(
+    catalog: Catalog, lang: str
+) -> None:
+    """H5. Round 42's play-test: "Sudden death!" came between two guests with no word of what
+    it was, and "the duel seems to come from nowhere". The banner now says how it is won."""
+    card, highest = {"en": ("card", "highest"), "fr": ("carte", "forte"), "it": ("carta", "alta")}[
+        lang
+    ]
+    words = set(re.findall(r"\w+", catalog.t(lang, "tv.sudden_death").lower()))
+    assert {card, highest} <= words
