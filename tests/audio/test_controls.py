@@ -184,7 +184,7 @@ def test_round42_the_music_keys_after_m_leave_the_voice_off(tv: Any) -> None:
     the voice spoke again. M did not tell the session the voice was off, so the volume's
     change brought back the session's old voice setting (``VipHooks._apply``). Now M tells
     it, the VIP's phone shows the voice off, and the music keys change the music only."""
-    app, voice, sounds = tv
+    app, voice, _ = tv
     for _ in range(3):
         app.step(FRAME_SECONDS)
     press(app, pygame.K_m)

@@ -250,7 +250,7 @@ def test_round42_with_help_open_a_settings_key_closes_it_and_does_its_work(
     closed with the TV still in English, twice. A key that only changes how the TV looks or
     sounds (L, F/F11, M, - and =) now closes the help and does its work; a key that acts on
     the party (Space, B, K, S, N…) still only closes it."""
-    app, session, voice = lobby_app
+    app, session, _ = lobby_app
     press(app, pygame.K_h)
     press(app, pygame.K_l)
     assert app.overlays == [] and app.props.lang == "fr"
