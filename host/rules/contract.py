@@ -187,6 +187,8 @@ class LifeLostEvent(TypedDict):
     player: str
     lives: int
     """Lives left."""
+    lost: int
+    """Lives lost this round (round 42): 2 under H4 for a time-out with the lowest card."""
     timed_out: bool
 
 

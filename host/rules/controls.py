@@ -157,11 +157,18 @@ def skip(game: Game, facts: TableFacts) -> list[Event]:
 
 
 def end_game(game: Game) -> list[Event]:
-    """Turns or reveal: back to the lobby as after ``new_game`` (every player, full lives)."""
+    """Turns or reveal: back to the lobby as after ``new_game`` (every player, full lives).
+
+    The lobby's log keeps the ``game_ended`` event until the next game starts: phones get
+    views, not events, and said nothing of why they were back in the lobby (round 42).
+    """
     if game.phase not in ("turns", "reveal"):
         raise IllegalAction(Reason.NOT_ALLOWED_NOW, "no game to end now")
     game.step += 1
-    return [public(EventKind.GAME_ENDED, round=game.round), *game.reset_to_lobby()]
+    ended = public(EventKind.GAME_ENDED, round=game.round)
+    events = [ended, *game.reset_to_lobby()]
+    game.log.append(ended)
+    return events
 
 
 def game_moves(can: Iterable[str]) -> list[str]:

@@ -90,8 +90,9 @@ def private(kind: EventKind, audience: Iterable[str], **data: object) -> Event:
 
 
 def event_from_dict(data: Mapping[str, object], audience: Iterable[str] | None = None) -> Event:
-    """Rebuild an event saved with ``to_dict`` (persistence); one saved before round 40
-    gets the fields it lacked, as the engine would have given them."""
+    """Rebuild an event saved with ``to_dict`` (persistence); one saved before round 40 (or
+    a ``life_lost`` before round 42) gets the fields it lacked, as the engine would have
+    given them."""
     fields = dict(data)
     kind = EventKind(fields.pop("type"))
     if kind == EventKind.KEPT and "reason" not in fields:
@@ -99,6 +100,8 @@ def event_from_dict(data: Mapping[str, object], audience: Iterable[str] | None =
         fields["reason"] = KeepReason.TIME if fields.get("auto") else KeepReason.CHOSEN
     if kind == EventKind.MISDEAL and "reason" not in fields:
         fields.update(reason=RedealReason.MISDEAL, player=None, name=None, deal=2)
+    if kind == EventKind.LIFE_LOST and "lost" not in fields:  # saved before round 42
+        fields["lost"] = 1
     return Event(kind, fields, None if audience is None else frozenset(audience))
 
 

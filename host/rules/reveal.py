@@ -54,6 +54,7 @@ def reveal_round(game: Game) -> list[Event]:
                     EventKind.LIFE_LOST,
                     player=p.id,
                     lives=new_lives,
+                    lost=p.lives - new_lives,
                     timed_out=p.id in game.penalties,
                 )
             )

@@ -339,7 +339,7 @@ def test_issue12_pacer_counts_what_the_tv_has_begun() -> None:
         "losers": ["p1"],
     }
     pacer.sent(
-        [reveal, {"type": "life_lost", "player": "p1", "lives": 1, "timed_out": False}],
+        [reveal, {"type": "life_lost", "player": "p1", "lives": 1, "lost": 1, "timed_out": False}],
         {"p1": 1, "p2": 3},
     )
     assert pacer.show(Shown(1, 1, False)) and pacer.holding()
@@ -352,7 +352,9 @@ def test_issue12_h4_penalty_lives_come_back_exactly() -> None:
     pacer = Pacer()
     pacer.sent([], {"p1": 3})
     pacer.lead(watchdog=False)
-    pacer.sent([{"type": "life_lost", "player": "p1", "lives": 1, "timed_out": True}], {"p1": 1})
+    pacer.sent(
+        [{"type": "life_lost", "player": "p1", "lives": 1, "lost": 1, "timed_out": True}], {"p1": 1}
+    )
     view: dict[str, Any] = {
         "phase": "reveal",
         "me": None,

@@ -173,8 +173,8 @@ def test_r11_reveal_flips_cards_one_by_one_and_marks_the_lowest(
         final,
         [
             {"type": "reveal", "cards": cards, "lowest": "2", "losers": ["p1", "p3"]},
-            {"type": "life_lost", "player": "p1", "lives": 2, "timed_out": False},
-            {"type": "life_lost", "player": "p3", "lives": 2, "timed_out": False},
+            {"type": "life_lost", "player": "p1", "lives": 2, "lost": 1, "timed_out": False},
+            {"type": "life_lost", "player": "p3", "lives": 2, "lost": 1, "timed_out": False},
         ],
     )
     app.step(0.05)

@@ -56,7 +56,7 @@ def test_issue12_voice_and_lives_dots_change_together(catalog: Catalog) -> None:
         after,
         [
             {"type": "reveal", "cards": cards, "lowest": "2", "losers": ["p0"]},
-            {"type": "life_lost", "player": "p0", "lives": 2, "timed_out": False},
+            {"type": "life_lost", "player": "p0", "lives": 2, "lost": 1, "timed_out": False},
         ],
     )
     dots_changed_at = None
