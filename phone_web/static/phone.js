@@ -26,6 +26,8 @@
   /** Under H4 a turn has seconds, and its "Your turn!" covers the buttons only this long: 2.2 s
       of a 10 s turn went to reading it (round 36's play-test). */
   const RAPID_MOMENT_MS = 900;
+  /** Under H4 the clock's last seconds say a life is at stake (round 42's play-test). */
+  const RAPID_WARN_SECONDS = 5;
   /** A phone refused for a full table asks again this often, until it has a seat. */
   const TABLE_FULL_RETRY_MS = 5000;
   /** Names longer than this are refused by the host (PHONE_API.md, bad_name). */
@@ -850,7 +852,8 @@
     const endsAt = performance.now() + left * 1000 - (state.roundTrip || 0);
     const tick = () => {
       const ms = Math.max(0, endsAt - performance.now());
-      setText(clock, t("time_left", { count: Math.ceil(ms / 1000) }));
+      const count = Math.ceil(ms / 1000); /* H4 only: a time-out costs a life */
+      setText(clock, t(count <= RAPID_WARN_SECONDS ? "time_left_life" : "time_left", { count }));
       if (ms) state.clockTimer = setTimeout(tick, (ms % 1000) + 1); /* as the number changes */
     };
     tick();
@@ -990,15 +993,25 @@
       const kept = (view.log || []).find((e) => e.type === "kept" && e.player === id && e.timed_out);
       const why = { skipped: "penalty_skipped", away: "penalty_away" }[kept?.reason] ?? "timed_out";
       if (late) lines.push(id === me ? ["you_" + why, {}, "mine"] : [why, { name: name(id) }]);
-      const count = view.players.find((player) => player.id === id)?.lives;
-      if (!count) continue; /* out: told just below */
-      lines.push(id === me ? ["you_lost_life", { count }, "mine"] : ["lost_life", { name: name(id), count }]);
+      const line = lifeLine(view, id);
+      if (line) lines.push(line);
     }
     for (const id of view.eliminated || []) {
       if (winners.includes(id)) continue; /* R14: joint winners lose their last lives, and win */
       lines.push(id === me ? ["you_out", {}, "mine"] : ["is_out", { name: name(id) }]);
     }
     return lines;
+  }
+
+  /** "You lose a life — 2 left", or 2 lives (H4: a time-out with the lowest card, round
+   * 42); null once out (told apart). */
+  function lifeLine(view, id) {
+    const count = view.players.find((player) => player.id === id)?.lives;
+    if (!count) return null;
+    const lost = (view.log || []).find((e) => e.type === "life_lost" && e.player === id)?.lost ?? 1;
+    const key = lost > 1 ? "lost_lives" : "lost_life";
+    const params = { name: nameOf(view, id), count, lost };
+    return id === view.me.id ? ["you_" + key, params, "mine"] : [key, params];
   }
 
   /** The outcome box, open at the reveal and at game over; H5 deals last. */
@@ -1111,10 +1124,11 @@
   }
 
   /** A keep's line says why the host kept (round 40: a VIP's skip read "time's up"); mine
-   * says too when a skip or an away keep costs a life under H4 (the reveal tells everyone). */
+   * says too when a time-out, a skip or an away keep costs a life under H4, as the TV does
+   * (round 42: "Time's up: you keep your 7♦", and no word of the penalty); the reveal tells
+   * everyone. */
   function keptKey(event, mine) {
-    const why = { skipped: "_skipped", away: "_away" }[event.reason];
-    if (!why) return (mine ? "you_kept" : "log_kept") + (event.auto ? "_auto" : "");
+    const why = { skipped: "_skipped", away: "_away" }[event.reason] ?? (event.auto ? "_auto" : "");
     return mine ? "you_kept" + why + (event.timed_out ? "_penalty" : "") : "log_kept" + why;
   }
 
@@ -1217,9 +1231,8 @@
     const me = view.me.id;
     if (view.phase === "game_over" && (view.winners || []).includes(me)) return ["win", t("you_win")];
     if ((view.eliminated || []).includes(me)) return ["out", t("you_out")];
-    const lives = view.me.lives;
-    if ((view.losers || []).includes(me)) return ["life", t("you_lost_life", { count: lives })];
-    return null;
+    const line = (view.losers || []).includes(me) && lifeLine(view, me);
+    return line ? ["life", t(line[0], line[1])] : null;
   }
 
   /* ------------------------------------------------------------------ on-demand add-ons */

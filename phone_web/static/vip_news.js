@@ -1,4 +1,6 @@
-/* "Bea is now the VIP.": every phone says for a few seconds when the VIP role moves (issue 13).
+/* "Bea is now the VIP.": every phone says for a few seconds when the VIP role moves (issue 13),
+ * and "The VIP ended the game. Back to the lobby!", the TV's words, when the VIP ended a game
+ * early: back in the lobby with no word, guests thought the game had crashed (round 42).
  *
  * An add-on of the phone page (PHONE_ADDONS.md), bundled for every phone: the VIP's own
  * controls (vip.js) are fetched only by the VIP's phone, but everybody hears who runs the
@@ -21,20 +23,30 @@
 
   /** The VIP of the last view drawn (null before the first one). */
   let lastVip = null;
+  /** Did the last view's log hold the game's end (the lobby's, till the next game starts)? */
+  let lastEnded = true;
   let clearTimer = 0;
+
+  function say(text) {
+    news.textContent = text;
+    clearTimeout(clearTimer);
+    clearTimer = setTimeout(() => {
+      news.textContent = "";
+    }, NEWS_MS);
+  }
 
   function showNews(view) {
     if (!view || !view.me) return;
     if (!news.isConnected) document.getElementById("game").prepend(news);
     if (lastVip && view.vip && view.vip !== lastVip) {
       const newVip = view.players.find((player) => player.id === view.vip);
-      news.textContent = t("now_vip", { name: newVip ? newVip.name : "" });
-      clearTimeout(clearTimer);
-      clearTimer = setTimeout(() => {
-        news.textContent = "";
-      }, NEWS_MS);
+      say(t("now_vip", { name: newVip ? newVip.name : "" }));
     }
+    /* once, as it happens: not to a page opened in that lobby */
+    const ended = (view.log || []).some((event) => event.type === "game_ended");
+    if (ended && !lastEnded) say(t("game_ended"));
     lastVip = view.vip || lastVip;
+    lastEnded = ended;
   }
 
   document.addEventListener("cuckoo:view", (event) => showNews(event.detail));

@@ -33,6 +33,14 @@ def started_h4(
     return phones, table, current
 
 
+#: How many lines the text of the element ``selector`` takes on screen.
+LINE_COUNT = """selector => {
+    const range = document.createRange();
+    range.selectNodeContents(document.querySelector(selector));
+    return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+}"""
+
+
 def seconds_left(text: str) -> int:
     match = re.search(r"\d+", text)
     assert match, text
@@ -227,4 +235,104 @@ def test_h4_round40_no_countdown_runs_while_the_phone_has_lost_the_host(
     current.page.wait_for_selector("#banner", state="hidden")
     current.page.wait_for_function("document.getElementById('clock').textContent !== ''")
     assert RAPID_SECONDS - 10 <= seconds_left(clock.inner_text()) <= RAPID_SECONDS
+    session.close()
+
+
+@pytest.mark.parametrize("rules", ["H4", ""])
+def test_h4_round42_my_time_out_says_it_costs_a_life(
+    live_server: Any, phone_factory: Any, rules: str
+) -> None:
+    """Round 42's play-test: under H4 her phone said "Time's up: you keep your 7♦" while the TV
+    said "…with a penalty at the reveal". Now her phone says the life it costs too; a plain
+    turn limit without H4 costs none, and her phone says none."""
+    from tests.phone.helpers import shown
+
+    session = Session(HouseRules.parse(rules or None), room="TEST", seed=42)
+    _, table, current = started_h4(session, live_server, phone_factory, "en-GB")
+    late = current.player_id
+    me = session.view(late)["me"]
+    card = me["card"] if me else None
+    assert card is not None and session.timeout(late, table["step"])
+    current.wait_step(table["step"] + 1)
+    catalog = Catalog.load()
+    key = "phone.you_kept_auto_penalty" if rules else "phone.you_kept_auto"
+    story = current.text("#story")
+    assert catalog.t("en", key, card=shown(card)) in story, story
+    assert ("costs a life" in story) == bool(rules), story
+    session.close()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "fr-FR", "it-IT"])
+def test_h4_round42_the_clocks_last_seconds_say_a_life_is_at_stake(
+    live_server: Any, phone_factory: Any, locale: str
+) -> None:
+    """H4, round 42's play-test: "4 seconds left", and no word that a life is at stake. From
+    the last 5 seconds on the clock says it, on one line of a 320 px wide phone."""
+    lang = locale[:2]
+    clock = Clock()  # the host's clock stands still: every view says what is left
+    session = Session(HouseRules.parse("H4", rapid_seconds=5), room="TEST", seed=42, clock=clock)
+    server = live_server(session)
+    phone = phone_factory("iPhone SE", locale)
+    phone.open(f"{server.url}/?room=TEST")
+    phone.join("Ana")
+    for name in ("Bo", "Cy"):
+        session.join(name, "TEST")
+    table = session.view(None)
+    ana = next(p["id"] for p in table["players"] if p["name"] == "Ana")
+    session.act(ana, "start", table["step"])
+    for _ in range(3):  # the others keep until it is Ana's turn
+        table = session.view(None)
+        if table["current"] in (None, ana):
+            break
+        session.act(table["current"], "keep", table["step"])
+    assert table["current"] == ana
+    phone.wait_step(table["step"])
+    assert phone.page.evaluate("innerWidth") <= 320
+    text = phone.page.locator("#clock").inner_text()
+    catalog = Catalog.load()
+    assert text == catalog.t(lang, "phone.time_left_life", count=seconds_left(text)), text
+    lines = phone.page.evaluate(LINE_COUNT, "#clock")
+    assert lines == 1, (text, lines)
+    session.close()
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("en-GB", "en"), ("it-IT", "it")])
+def test_h4_round42_two_lives_lost_in_a_round_are_told_as_two(
+    live_server: Any, phone_factory: Any, locale: str, lang: str
+) -> None:
+    """Round 42's play-test: Eve ran out of time (H4) and held the lowest card: two lives lost
+    at the reveal, and every phone said one ("You lose a life — 1 left"). The ``life_lost``
+    event now says how many (``lost``), and the phones say 2; the time-out's reason line stays."""
+    from tests.phone.helpers import rig_round
+
+    session = Session(HouseRules.parse("H4"), room="TEST", seed=42)
+    server = live_server(session)
+    phones = seat_three(server, phone_factory, locale)
+    session.act(next(iter(phones)), "start", session.step)
+    late = session.view(None)["current"]
+    assert late is not None
+    others = [pid for pid in phones if pid != late]
+    cards = {late: "2S", others[0]: "QH", others[1]: "9D"}
+    rig_round(session, cards, lives={pid: 3 for pid in phones})
+    assert session.view(None)["current"] == late and session.timeout(late, session.step)
+    for _ in range(3):
+        table = session.view(None)
+        if table["phase"] != "turns" or table["current"] is None:
+            break
+        session.act(table["current"], "keep", table["step"])
+    table = session.view(None)
+    assert table["phase"] == "reveal" and table["losers"] == [late]
+    lost = [e for e in table["log"] if e["type"] == "life_lost"]
+    assert [(e["player"], e["lives"], e["lost"]) for e in lost] == [(late, 1, 2)]
+    catalog = Catalog.load()
+    name = next(p["name"] for p in table["players"] if p["id"] == late)
+    for pid, phone in phones.items():
+        phone.wait_step(table["step"])
+        lines = phone.text("#outcome-lines")
+        if pid == late:
+            assert catalog.t(lang, "phone.you_lost_lives", lost=2, count=1) in lines, lines
+            assert catalog.t(lang, "phone.you_timed_out") in lines, lines
+        else:
+            assert catalog.t(lang, "phone.lost_lives", name=name, lost=2, count=1) in lines, lines
+            assert catalog.t(lang, "phone.timed_out", name=name) in lines, lines
     session.close()

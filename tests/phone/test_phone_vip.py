@@ -354,3 +354,35 @@ def test_round40_every_player_rows_buttons_share_one_line_under_the_name(
         assert all(top >= name_bottom for _, top, name_bottom in buttons)  # under the name
     assert human[0][1] == human[1][1]  # one line
     assert human[0][0] == computer[0][0]  # "Remove" at the same place on both rows
+
+
+@pytest.mark.browser
+def test_round42_every_phone_says_the_vip_ended_the_game_once(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Round 42's play-test: the VIP ended the game, the TV said "The VIP ended the game. Back
+    to the lobby!", and the guests' phones went back to the lobby without a word. Now every
+    phone says the TV's words, once: not a page opened in that lobby afterwards. The lobby's
+    log keeps the ``game_ended`` event till the next game (phones get views, not events)."""
+    from host.i18n import Catalog
+
+    server = live_server()
+    session = server.session
+    phones = _seat(server, phone_factory, ("Ana", "Bea", "Cal"))
+    ana = phones["Ana"].player_id
+    session.act(ana, "start", session.step)
+    for phone in phones.values():
+        phone.wait_step(session.step)
+        assert phone.text("#vip-news") == ""
+    session.act(ana, "end_game", session.step)
+    table = session.view(None)
+    assert table["phase"] == "lobby" and [e["type"] for e in table["log"]] == ["game_ended"]
+    words = Catalog.load().t("en", "vip.game_ended")
+    for phone in phones.values():
+        phone.wait_step(table["step"])
+        assert phone.text("#vip-news") == words
+    phones["Bea"].page.reload()  # the same lobby, opened again: no news any more
+    phones["Bea"].wait_step(table["step"])
+    assert phones["Bea"].text("#vip-news") == ""
+    session.act(ana, "start", session.step)  # the next game's log starts afresh
+    assert "game_ended" not in [e["type"] for e in session.view(None)["log"]]
