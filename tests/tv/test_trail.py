@@ -86,8 +86,8 @@ def test_round42_the_trail_tells_who_is_down_to_how_many_lives(catalog: Catalog)
             {"type": "round_dealt", "round": 2, "dealer": "p3", "order": ["p0", "p1", "p2", "p3"]},
             {"type": "exchanged", "player": "p0", "target": "p1"},
             {"type": "reveal", "cards": {}, "lowest": "2", "losers": ["p1", "p2"]},
-            {"type": "life_lost", "player": "p1", "lives": 1, "timed_out": False},
-            {"type": "life_lost", "player": "p2", "lives": 0, "timed_out": False},
+            {"type": "life_lost", "player": "p1", "lives": 1, "lost": 1, "timed_out": False},
+            {"type": "life_lost", "player": "p2", "lives": 0, "lost": 1, "timed_out": False},
             {"type": "eliminated", "player": "p2"},
         ],
     )
