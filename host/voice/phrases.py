@@ -203,6 +203,8 @@ def _life_lost(event: LifeLostEvent, view: View, _: Translate) -> list[str]:
     lives = int(event.get("lives") or 0)
     if lives <= 0:
         return [_("voice.life_lost_last", name=name)]
+    if event.get("lost", 1) >= 2:  # H4: the lowest card and a time-out (round 42's play-test)
+        return [_("voice.life_lost_both", count=lives, lost=event["lost"], name=name)]
     key = "voice.life_lost_timed_out" if event.get("timed_out") else "voice.life_lost"
     return [_(key, count=lives, name=name)]
 

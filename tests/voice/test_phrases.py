@@ -254,6 +254,21 @@ def test_r11_life_lost_uses_the_plural_of_each_language(
     assert say(catalog, lang, {**lost, "lives": 2}) == [two]
 
 
+def test_round42_h4_two_lives_lost_at_once_are_said_as_two(catalog: Catalog) -> None:
+    """H4. Round 42's play-test: Eve timed out and held the lowest card, lost two lives, and
+    was told "Time penalty for Eve: 1 life left". The life_lost event now says how many were
+    lost (``lost``), and the voice says both, and why."""
+    both = {"type": "life_lost", "player": "p1", "lives": 1, "lost": 2, "timed_out": True}
+    assert say(catalog, "en", both) == [
+        "Marie loses 2 lives, for the lowest card and the time: 1 left."
+    ]
+    assert say(catalog, "it", {**both, "lives": 2}) == [
+        "Marie perde 2 vite, per la carta più bassa e il tempo: ne restano 2."
+    ]
+    one = {**both, "lost": 1}
+    assert say(catalog, "en", one) == ["Time penalty for Marie: 1 life left."]
+
+
 def test_r12_r14_out_and_joint_winners(catalog: Catalog) -> None:
     assert say(catalog, "fr", {"type": "eliminated", "player": "p5"}) == [
         "François est hors jeu\u00a0!"
