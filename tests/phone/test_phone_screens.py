@@ -13,7 +13,11 @@ import pytest
 
 from host.i18n import LANGUAGES, Catalog
 from host.palette import SUIT_COLOURS
+from host.rules import HouseRules
+from host.session import Session
+from tests.clock import Clock
 from tests.phone.helpers import Phone, rigged_reveal
+from tests.phone.test_phone_access import until_my_turn
 from tests.phone.test_phone_game import seat_three
 
 CATALOG = Catalog.load()
@@ -349,3 +353,76 @@ def test_my_turns_buttons_are_on_the_first_screen_held_either_way(
         assert card["top"] < seen["height"] / 2
     else:
         assert card["bottom"] <= buttons[0]["top"]
+
+
+#: Where my action buttons are as my turn comes: where the page stands (it does not scroll by
+#: itself on my turn; the guest has not scrolled), and at its top.
+BUTTONS_ON_SCREEN_JS = """() => {
+    const seen = () => [...document.querySelectorAll('#actions button')].map((b) => {
+        const r = b.getBoundingClientRect();
+        return {action: b.dataset.action, top: r.top, bottom: r.bottom, height: innerHeight}; });
+    const asLeft = seen();
+    scrollTo(0, 0);
+    return {asLeft, atTop: seen(), card: document.getElementById('card').offsetHeight};
+}"""
+
+
+def _both_buttons_on_screen(phone: Phone, actions: set[str], where: str) -> int:
+    """Both of my turn's buttons whole on the screen, without scrolling; the card's height."""
+    phone.page.wait_for_function(
+        "n => document.querySelectorAll('#actions button').length === n", arg=len(actions)
+    )
+    phone.page.wait_for_selector("#moment", state="hidden", timeout=5000)
+    seen = phone.page.evaluate(BUTTONS_ON_SCREEN_JS)
+    for place in ("asLeft", "atTop"):
+        assert {button["action"] for button in seen[place]} == actions, (where, seen)
+        for button in seen[place]:
+            assert 0 <= button["top"] and button["bottom"] <= button["height"], (where, seen)
+    return int(seen["card"])
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "locale"),
+    [(320, 568, "en-GB"), (320, 568, "fr-FR"), (360, 640, "en-GB"), (375, 667, "it-IT")],
+)
+def test_round42_small_phone_both_buttons_on_screen_on_my_turn(
+    live_server: Any, phone_factory: Any, width: int, height: int, locale: str
+) -> None:
+    """Round 42's play-test: on an iPhone SE (1st gen, 320×568) "Your turn!" showed the card and
+    half of Keep; Exchange (the dealer's Cut) was below the fold, so a first-timer saw one
+    button and kept, and under H4 scrolling cost the turn. On 320×568, 360×640 and 375×667
+    both buttons are whole on the screen on my turn: Keep and Exchange, the dealer's Keep and
+    Cut, and H3's second cut, with H4's countdown shown too; the card stays above them."""
+    rules = HouseRules.parse("H3,H4", rapid_seconds=60)
+    session = Session(rules, room="TEST", seed=42, clock=Clock())  # a stopped clock: no time-out
+    server = live_server(session)
+    phone: Phone = phone_factory("iPhone SE", locale, viewport={"width": width, "height": height})
+    phone.open(f"{server.url}/?room=TEST")
+    phone.join("Chloé")
+    me = session.view(None)["players"][0]["id"]
+    for name in ("Bo", "Dário"):
+        session.join(name, "TEST")
+    session.act(me, "start", session.step)
+    seen: set[str] = set()
+    for _ in range(4):  # rounds, until I have played as a player and cut twice as the dealer
+        until_my_turn(session, me)
+        phone.wait_step(session.step)
+        dealer = session.view(None)["dealer"] == me
+        actions = {"keep", "cut"} if dealer else {"keep", "exchange"}
+        card = _both_buttons_on_screen(phone, actions, f"{width}×{height} dealer={dealer}")
+        assert card >= 120, card  # the card is still a card, not a stamp
+        if not dealer:
+            seen.add("player")
+            session.act(me, "keep", session.step)
+            continue
+        before = session.step
+        phone.tap("cut")  # H3: the dealer may cut once more
+        phone.wait_past(before)
+        phone.wait_step(session.step)
+        if "cut" in session.view(me)["can"]:
+            _both_buttons_on_screen(phone, {"keep", "cut"}, f"{width}×{height} second cut")
+            seen.add("second cut")
+        seen.add("dealer")
+        if seen >= {"player", "dealer", "second cut"}:
+            break
+    assert seen >= {"player", "dealer", "second cut"}, seen
