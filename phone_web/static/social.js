@@ -1,7 +1,7 @@
 /* Tonight's party on the phone (issue 14), an add-on of the phone page (PHONE_ADDONS.md),
  * bundled for every phone: tonight's standings (my line highlighted), reactions and a
  * prediction for guests who are not playing this round, and a first-time "How to play" card in
- * the lobby.
+ * the lobby, which a guest waiting for the next game or knocked out may open at any time.
  *
  * Uses only window.cuckoo: every text through cuckoo.t("social.<key>"), names as textContent,
  * and its own POST /api/social (never a game action, so the game's step never changes). Each
@@ -82,10 +82,27 @@
 
   /* ------------------------------------------------ "How to play": once, in the lobby */
 
+  /** Round 42's play-test: a guest who came mid-game ("You play from the next game") or is out
+   * had nothing to read while waiting. They get a "How to play" button under the card; players
+   * still in the game never do. */
+  let howToOpen = false;
+  const opener = button(t("howto"), () => {
+    howToOpen = true;
+    render(cuckoo.view());
+    opener.after(document.getElementById("social-howto"));
+    document.querySelector("#social-howto h2").focus(); /* read from its title */
+  });
+  opener.id = "social-howto-open";
+  opener.hidden = true;
+  document.getElementById("action-error").after(opener);
+
   function renderHowTo(view, panel) {
     const box = panelPart("social-howto", panel);
     const seen = localStorage.getItem(HOWTO_SEEN_KEY) === "seen";
-    box.hidden = seen || view.phase !== "lobby";
+    const waiting = view.phase !== "lobby" && view.me.status !== "active"; /* or out */
+    howToOpen &&= waiting;
+    opener.hidden = !waiting || howToOpen;
+    box.hidden = !howToOpen && (seen || view.phase !== "lobby");
     if (box.hidden || box.childElementCount) return;
     const picture = element("p", "howto-cards");
     picture.setAttribute("aria-hidden", "true");
@@ -97,8 +114,15 @@
     const gotIt = button(t("howto_close"), () => {
       localStorage.setItem(HOWTO_SEEN_KEY, "seen");
       box.hidden = true;
+      if (howToOpen) {
+        howToOpen = false;
+        opener.hidden = false;
+        opener.focus();
+      }
     }, "");
-    box.append(element("h2", null, t("howto")), picture, steps, gotIt);
+    const title = element("h2", null, t("howto"));
+    title.tabIndex = -1;
+    box.append(title, picture, steps, gotIt);
   }
 
   /* ------------------------------------------------ reactions: between games, or while out */

@@ -185,3 +185,65 @@ def test_issue14_howto_picture_is_one_row_on_the_smallest_phone(
         ".howto-cards span", "spans => spans.map(s => Math.round(s.getBoundingClientRect().top))"
     )
     assert len(tops) == 5 and len(set(tops)) == 1, tops
+
+
+def test_round42_how_to_play_for_a_guest_waiting_for_the_next_game_or_knocked_out(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Round 42's play-test: "How to play" went from phones once a game started, so a guest who
+    arrived mid-game saw "You play from the next game" with nothing to read while waiting. A
+    guest waiting for the next game and a knocked-out guest may open it (under the card, on the
+    first screen of a 320×568 phone) and close it again; a player still in the game is never
+    offered it."""
+    from tests.phone.helpers import rigged_reveal
+
+    server = live_server()
+    session = server.session
+    catalog = Catalog.load()
+    phones = {}
+    for name, device in (("Ana", "Pixel 7"), ("Dee", "Pixel 7")):
+        phones[name] = phone_factory(device, "en-GB")
+        phones[name].open(f"{server.url}/?room=TEST")
+        phones[name].join(name)
+        phones[name].page.locator("#social-howto button").tap()  # read in the lobby: "Got it"
+    ids = {p["name"]: p["id"] for p in session.view(None)["players"]}
+    for name in ("Bo", "Cy"):
+        ids[name] = session.join(name, "TEST").player_id
+    table = rigged_reveal(
+        session,
+        {ids["Ana"]: "9H", ids["Bo"]: "KD", ids["Cy"]: "QC", ids["Dee"]: "2S"},
+        lives={ids["Dee"]: 1},
+    )
+    assert table["eliminated"] == [ids["Dee"]]
+    dealer = next(pid for pid in ids.values() if "deal" in session.view(pid)["can"])
+    session.act(dealer, "deal", session.step)
+    assert session.view(None)["phase"] == "turns"
+
+    late = phone_factory("iPhone SE", "fr-FR")  # 320×568, and French
+    late.open(f"{server.url}/?room=TEST")
+    late.join("Eva")
+    assert session.view(None)["players"][-1]["status"] == "waiting"
+    step = session.step
+    for phone in (*phones.values(), late):
+        phone.wait_step(step)
+    ana, dee = phones["Ana"], phones["Dee"]
+    assert ana.page.is_hidden("#social-howto-open") and ana.page.is_hidden("#social-howto")
+    dee.page.wait_for_selector("#social-howto-open:not([hidden])")  # out: may read it again
+    opener = late.page.locator("#social-howto-open")
+    assert opener.inner_text() == catalog.t("fr", "social.howto")
+    assert late.page.is_hidden("#social-howto")  # closed until asked for
+    assert late.page.evaluate(
+        """() => { scrollTo(0, 0); const r = document.getElementById('social-howto-open')
+            .getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"""
+    ), "the button is under the card, on the first screen"
+    opener.tap()
+    late.page.wait_for_selector("#social-howto:not([hidden])")
+    assert catalog.t("fr", "social.howto_2") in late.text("#social-howto")
+    assert late.page.evaluate("() => document.activeElement.closest('#social-howto') !== null")
+    assert late.page.is_hidden("#social-howto-open")
+    late.page.locator("#social-howto button").tap()  # "Compris"
+    late.page.wait_for_selector("#social-howto", state="hidden")
+    assert late.page.evaluate("() => document.activeElement.id") == "social-howto-open"
+    dee.page.locator("#social-howto-open").tap()
+    dee.page.wait_for_selector("#social-howto:not([hidden])")
+    assert late.step() == step and session.step == step  # reading changes nothing in the game
