@@ -682,6 +682,11 @@ class TVApp:
         # the VIP's TV settings, countdowns (none while a restarted host's phones come back)
         if self.vip_hooks.step(self, self.stage.latest, quiet=self.stage.presume_connected):
             self._dirty = True
+        ready: Callable[[], bool] | None = getattr(self.session, "skip_ready", None)
+        skip = callable(ready) and ready() and not self.stage.presume_connected
+        if skip != self.stage.skip_ready:
+            self.stage.skip_ready = skip
+            self._dirty = True
         if self._cues is not None:
             self._cues.follow()
         self._follow_music()

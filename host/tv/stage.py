@@ -181,6 +181,10 @@ class Stage:
     """The names of players who left, by id: the round's story and a redeal's banner still
     name them (round 40's play-test read "? kept (time out)" after a kick)."""
     turn_since: float | None = None  # game time the current turn began (H4's countdown)
+    skip_ready: bool = False
+    """S would skip the current player now (away, or deciding for over 10 s): the header's
+    hint says "S: skip" instead of "H: host keys" (round 42's play-test: a guest dithered
+    for 30 s and nothing on the TV told the host about S). Set by the app, from the session."""
     presume_connected: bool = False
     """A restarted host's first seconds: every phone is reconnecting, and the seats are not
     shown away meanwhile (``stop_presuming``; round 41's play-test saw every seat marked

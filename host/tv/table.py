@@ -192,6 +192,9 @@ class HeaderPlan:
     deals: tuple[pygame.Surface, pygame.Rect] | None
     """"X deals", fitted, and where it goes."""
     hint: str
+    """ "H: host keys", or "S: skip" while S would skip the current player (in white, not grey:
+    round 42's play-test saw a guest dither for 30 s with nothing on the TV telling of S)."""
+    skip: bool
     hint_size: int
     turn_left: int
     """The room for whose turn it is (or a countdown pill): from here…"""
@@ -461,7 +464,7 @@ class TableScene:
             Piece(
                 "header",
                 HEADER_REGION,
-                (stage.dealer, stage.current, self.countdown_up),
+                (stage.dealer, stage.current, self.countdown_up, stage.skip_ready),
                 self._draw_header,
             ),
             Piece("piles", PILES_REGION, (stage.discard_count, stage.cut_king), self._draw_piles),
@@ -536,7 +539,8 @@ class TableScene:
             deals = (image, image.get_rect(midleft=(x, 34)))
             turn_left = deals[1].right + 40
         turn_of: Callable[[str], str] = lambda name: props.t("turn_of", name=name)
-        hint = props.t("help_hint")
+        skip = stage.skip_ready and stage.phase == "turns"
+        hint = props.t("skip_hint" if skip else "help_hint")
         for hint_size in (READABLE_SIZE, HELP_HINT_MIN):  # whose turn comes first
             right = 1880 - th.measure(hint, hint_size) - 32
             start = max([turn_left] + [edge + 16 for _, edge in seats if edge <= right])
@@ -545,7 +549,7 @@ class TableScene:
             text = self._named_text(turn_of, stage.current, right - start, True)
             if th.measure(text, READABLE_SIZE, True) <= right - start:
                 break
-        return HeaderPlan(round_text, deals, hint, hint_size, start, right)
+        return HeaderPlan(round_text, deals, hint, skip, hint_size, start, right)
 
     def _draw_header(self, surface: pygame.Surface) -> None:
         """One line above the seats: round and dealer on the left, whose turn and the help
@@ -557,7 +561,8 @@ class TableScene:
             th.blit_text(surface, plan.round_text, 36, theme.INK, True, topleft=(40, 12))
         if plan.deals is not None:
             surface.blit(*plan.deals)
-        th.blit_text(surface, plan.hint, plan.hint_size, theme.MUTED_INK, midright=(1880, 34))
+        colour = theme.INK if plan.skip else theme.MUTED_INK
+        th.blit_text(surface, plan.hint, plan.hint_size, colour, midright=(1880, 34))
         current = stage.current if stage.phase == "turns" else None
         if current and not self.countdown_up:  # else the pill says whose turn (round 37)
             width = plan.turn_right - plan.turn_left

@@ -436,3 +436,30 @@ def test_r13_issue12_an_away_next_dealer_is_counted_down_on_the_tv(
     assert app.vip_hooks.countdown is None or app.vip_hooks.countdown[4] is False
     for stream in streams.values():
         stream.close()
+
+
+def test_round42_the_header_says_s_skips_once_a_turn_has_lasted_10_s(
+    make_session: Callable[..., Any], catalog: Any
+) -> None:
+    """Round 42's play-test: Ola dithered for over 30 s and nothing on the TV told the host
+    that S skips her (only the help and the VIP's phone did). Once S would skip the current
+    player (10 s into a turn, or at once for an away one), the header's "H: host keys" reads
+    "S: skip"; the next turn starts with "H: host keys" again."""
+    session, app, ids, clock = _party(make_session, catalog, present=3)
+    session.act(ids[0], "start", 0)
+    for _ in range(20):  # the TV deals first; the turn, and its time, begin once it shows it
+        _settle(app)
+        clock.now += 0.5
+    assert not session.skip_ready()
+    assert "H: host keys" in _texts(app) and "S: skip" not in _texts(app)
+    clock.now += 10.5
+    session.presence_tick()
+    assert session.skip_ready()
+    _settle(app)
+    assert "S: skip" in _texts(app) and "H: host keys" not in _texts(app)
+    app.skip_current()
+    for _ in range(10):
+        _settle(app)
+        clock.now += 0.5
+    assert not session.skip_ready()
+    assert "H: host keys" in _texts(app)
