@@ -682,8 +682,10 @@ class TVApp:
         # the VIP's TV settings, countdowns (none while a restarted host's phones come back)
         if self.vip_hooks.step(self, self.stage.latest, quiet=self.stage.presume_connected):
             self._dirty = True
+        # Whether S would skip now (the header says "S: skip"); asked only during turns.
         ready: Callable[[], bool] | None = getattr(self.session, "skip_ready", None)
-        skip = callable(ready) and ready() and not self.stage.presume_connected
+        turns = self.stage.phase == "turns" and not self.stage.presume_connected
+        skip = turns and callable(ready) and ready()
         if skip != self.stage.skip_ready:
             self.stage.skip_ready = skip
             self._dirty = True
