@@ -200,12 +200,7 @@ def test_h4_a_time_out_is_told_as_the_reason_for_the_life_it_costs(
     rig_round(session, {ids[0]: "QH", ids[1]: "2S", ids[2]: "9D"}, lives={pid: 3 for pid in ids})
     late = session.view(None)["current"]
     assert late is not None and session.timeout(late, session.step)
-    for _ in range(3):
-        table = session.view(None)
-        if table["phase"] != "turns" or table["current"] is None:
-            break
-        session.act(table["current"], "keep", table["step"])
-    table = session.view(None)
+    table = _everyone_keeps(session)
     assert table["phase"] == "reveal" and late in table["losers"]
     catalog = Catalog.load()
     name = next(p["name"] for p in table["players"] if p["id"] == late)
@@ -315,12 +310,7 @@ def test_h4_round42_two_lives_lost_in_a_round_are_told_as_two(
     cards = {late: "2S", others[0]: "QH", others[1]: "9D"}
     rig_round(session, cards, lives={pid: 3 for pid in phones})
     assert session.view(None)["current"] == late and session.timeout(late, session.step)
-    for _ in range(3):
-        table = session.view(None)
-        if table["phase"] != "turns" or table["current"] is None:
-            break
-        session.act(table["current"], "keep", table["step"])
-    table = session.view(None)
+    table = _everyone_keeps(session)
     assert table["phase"] == "reveal" and table["losers"] == [late]
     lost = [e for e in table["log"] if e["type"] == "life_lost"]
     assert [(e["player"], e["lives"], e["lost"]) for e in lost] == [(late, 1, 2)]
@@ -336,3 +326,13 @@ def test_h4_round42_two_lives_lost_in_a_round_are_told_as_two(
             assert catalog.t(lang, "phone.lost_lives", name=name, lost=2, count=1) in lines, lines
             assert catalog.t(lang, "phone.timed_out", name=name) in lines, lines
     session.close()
+
+
+def _everyone_keeps(session: Session) -> Any:
+    """Every player left in the round keeps (three at most): the table at its reveal."""
+    for _ in range(3):
+        table = session.view(None)
+        if table["phase"] != "turns" or table["current"] is None:
+            break
+        session.act(table["current"], "keep", table["step"])
+    return session.view(None)
