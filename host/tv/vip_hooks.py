@@ -158,7 +158,9 @@ class VipHooks:
         if self.countdown is None:
             return None
         player, seconds, away, timed_out, deal = self.countdown
-        key = "vip.countdown_idle"
+        # H4: the time's end costs a life, and the room watching the TV should know it (round
+        # 42's check: "Ana: 2 s left" said nothing of it; only her phone did).
+        key = "vip.countdown_idle_life" if timed_out else "vip.countdown_idle"
         if deal:
             key = "vip.countdown_away_deal"
         elif away:  # H4: "kept" would hide the penalty that comes with the time-out

@@ -463,3 +463,30 @@ def test_round42_the_header_says_s_skips_once_a_turn_has_lasted_10_s(
         clock.now += 0.5
     assert not session.skip_ready()
     assert "H: host keys" in _texts(app)
+
+
+@pytest.mark.parametrize(
+    ("lang", "rapid", "words"),
+    [
+        ("en", False, "Ana: 4 s left"),
+        ("en", True, "Ana: 4 s — or a life"),
+        ("fr", True, "Ana\u00a0: 4 s, sinon une vie"),
+        ("it", True, "Ana: 4 s, o una vita"),
+    ],
+)
+def test_round42_h4_the_tvs_countdown_says_a_life_is_at_stake(
+    catalog: Any, lang: str, rapid: bool, words: str
+) -> None:
+    """H4. Round 42's check: under Rapid the TV's pill said "Ana: 2 s left" and nothing of the
+    life the time-out costs; only Ana's phone did, and the room watches the TV. Under H4 the
+    pill now says it; a plain turn limit (no penalty) still says "s left"."""
+    from typing import cast
+
+    from tests.tv.views import StillSession, player, view
+
+    pygame.font.init()
+    shown = view("turns", [player(i) for i in range(4)], current="p0", dealer="p3")
+    app = TVApp(cast(Any, StillSession(shown)), None, catalog, lang=lang, join_url=JOIN_URL)
+    app.stage.fast_forward()
+    app.vip_hooks.countdown = ("p0", 4, False, rapid, False)
+    assert words in _texts(app)
