@@ -44,7 +44,8 @@
     }
     /* once, as it happens: not to a page opened in that lobby */
     const ended = (view.log || []).some((event) => event.type === "game_ended");
-    if (ended && !lastEnded) say(t("game_ended"));
+    /* the VIP's own phone says "You ended the game" (round 42's check) */
+    if (ended && !lastEnded) say(t(view.vip === view.me.id ? "you_ended_game" : "game_ended"));
     lastVip = view.vip || lastVip;
     lastEnded = ended;
   }
