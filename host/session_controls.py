@@ -282,11 +282,7 @@ class HostControls:
         """Whether ``skip_current`` would skip the current player now: the TV's header says
         so (``Stage.skip_ready``)."""
         with self._lock:
-            game, facts = self._game, self._facts()
-            return game.phase == "turns" and (
-                game.current in facts.away
-                or facts.deciding_seconds > rules_controls.SKIP_AFTER_SECONDS
-            )
+            return rules_controls.may_skip(self._game, self._facts())
 
     def skip_current(self) -> None:
         """The TV's S: the VIP's skip from the host's keyboard. The current player, away or

@@ -67,8 +67,7 @@ def vip_actions(game: Game, player_id: str, facts: TableFacts) -> tuple[str, ...
     if any(p.id != player_id and not p.bot and p.id not in facts.away for p in game.players):
         allowed.append("make_vip")
     if phase == "turns":
-        current = game.current
-        if current in facts.away or facts.deciding_seconds > SKIP_AFTER_SECONDS:
+        if may_skip(game, facts):
             allowed.append("skip")
         allowed.append("misdeal")
     if phase in ("turns", "reveal"):
@@ -146,12 +145,18 @@ def next_vip(game: Game, after_seat: int, away: frozenset[str]) -> str | None:
     return choices[0] if choices else None
 
 
+def may_skip(game: Game, facts: TableFacts) -> bool:
+    """Whether the current player may be skipped now: during turns, away or deciding for more
+    than ``SKIP_AFTER_SECONDS`` (the VIP's Skip, the TV's S and its "S: skip" hint)."""
+    return game.phase == "turns" and (
+        game.current in facts.away or facts.deciding_seconds > SKIP_AFTER_SECONDS
+    )
+
+
 def skip(game: Game, facts: TableFacts) -> list[Event]:
     """Turns: the current player, away or deciding too long, keeps as on a time-out (under H4
     with its life lost at the reveal); the ``kept`` event says the VIP skipped them."""
-    if game.phase != "turns" or not (
-        game.current in facts.away or facts.deciding_seconds > SKIP_AFTER_SECONDS
-    ):
+    if not may_skip(game, facts):
         raise IllegalAction(Reason.NOT_ALLOWED_NOW, "the current player may still decide")
     return game.timeout(KeepReason.SKIPPED)
 
