@@ -41,9 +41,9 @@ BEAT_SECONDS: dict[str, float] = {
     "game_over": 4.0,
     "misdeal": 1.4,
 }
-#: The moves the round's trail tells (host/tv/trail.py), and a redeal's reason that opens it.
-#: The round's moves the trail tells, and its outcome: who is down to how many lives (round 42's
-#: play-test: once the reveal's caption went, only a seat's dot told who had lost a life).
+#: What the round's trail tells (host/tv/trail.py): its moves, a redeal's reason that opens
+#: it, and its outcome, who is down to how many lives (round 42's play-test: once the reveal's
+#: caption went, only a seat's dot told who had lost a life).
 TRAIL_KINDS = frozenset(
     {"kept", "exchanged", "blocked", "cut_taken", "cut_king", "misdeal", "life_lost"}
 )

@@ -538,7 +538,6 @@ class TableScene:
             )
             deals = (image, image.get_rect(midleft=(x, 34)))
             turn_left = deals[1].right + 40
-        turn_of: Callable[[str], str] = lambda name: props.t("turn_of", name=name)
         skip = stage.skip_ready and stage.phase == "turns"
         hint = props.t("skip_hint" if skip else "help_hint")
         for hint_size in (READABLE_SIZE, HELP_HINT_MIN):  # whose turn comes first
@@ -546,7 +545,7 @@ class TableScene:
             start = max([turn_left] + [edge + 16 for _, edge in seats if edge <= right])
             if stage.phase != "turns" or not stage.current:
                 break
-            text = self._named_text(turn_of, stage.current, right - start, True)
+            text = self._named_text(self._turn_of, stage.current, right - start, True)
             if th.measure(text, READABLE_SIZE, True) <= right - start:
                 break
         return HeaderPlan(round_text, deals, hint, skip, hint_size, start, right)
@@ -555,7 +554,7 @@ class TableScene:
         """One line above the seats: round and dealer on the left, whose turn and the help
         key on the right (the seats start below ``HEADER_HEIGHT``, but for a big table's top
         seats' tags: the lines keep clear of those seats)."""
-        stage, props, th = self.stage, self.props, self.props.theme
+        stage, th = self.stage, self.props.theme
         plan = self._header_plan()
         if plan.round_text is not None:
             th.blit_text(surface, plan.round_text, 36, theme.INK, True, topleft=(40, 12))
@@ -566,9 +565,12 @@ class TableScene:
         current = stage.current if stage.phase == "turns" else None
         if current and not self.countdown_up:  # else the pill says whose turn (round 37)
             width = plan.turn_right - plan.turn_left
-            turn_of: Callable[[str], str] = lambda name: props.t("turn_of", name=name)
-            turn = self._named(turn_of, current, (40, width), theme.GOLD, True)
+            turn = self._named(self._turn_of, current, (40, width), theme.GOLD, True)
             surface.blit(turn, turn.get_rect(midright=(plan.turn_right, 34)))
+
+    def _turn_of(self, name: str) -> str:
+        """ "Ana's turn": the header's line, planned and drawn with the same words."""
+        return self.props.t("turn_of", name=name)
 
     def _header_seats(self) -> list[tuple[int, int]]:
         """The left and right of each seat that reaches up into the header's line."""

@@ -158,13 +158,13 @@ class VipHooks:
         if self.countdown is None:
             return None
         player, seconds, away, timed_out, deal = self.countdown
-        # H4: the time's end costs a life, and the room watching the TV should know it (round
-        # 42's check: "Ana: 2 s left" said nothing of it; only her phone did).
-        key = "vip.countdown_idle_life" if timed_out else "vip.countdown_idle"
         if deal:
             key = "vip.countdown_away_deal"
         elif away:  # H4: "kept" would hide the penalty that comes with the time-out
             key = "vip.countdown_away_timed_out" if timed_out else "vip.countdown_away"
+        else:  # H4: the time's end costs a life, and the room watching the TV should know it
+            # (round 42's check: "Ana: 2 s left" said nothing of it; only her phone did)
+            key = "vip.countdown_idle_life" if timed_out else "vip.countdown_idle"
         text = props.catalog.t(props.lang, key, name=name_of(player), seconds=seconds)
         if slot is None:
             image = props.theme.fitted_text(text, 40, 1200, theme.DARK_INK, bold=True)
