@@ -32,6 +32,9 @@ from host.tv.frame_rate import FrameRate
 from host.tv.lobby import LobbyScene
 from host.tv.motion import pose
 from host.tv.overlays import (
+    FULLSCREEN_KEYS,
+    MUSIC_DOWN_KEYS,
+    MUSIC_UP_KEYS,
     ConfirmOverlay,
     HelpOverlay,
     KickOverlay,
@@ -397,11 +400,11 @@ class TVApp:
             )
         elif key == pygame.K_m:
             self.toggle_mute()
-        elif key in (pygame.K_MINUS, pygame.K_KP_MINUS):
+        elif key in MUSIC_DOWN_KEYS:
             self.change_music_volume(-MUSIC_STEP)
-        elif key in (pygame.K_EQUALS, pygame.K_PLUS, pygame.K_KP_PLUS):
+        elif key in MUSIC_UP_KEYS:
             self.change_music_volume(MUSIC_STEP)
-        elif key in (pygame.K_f, pygame.K_F11):  # F11: full screen everywhere else
+        elif key in FULLSCREEN_KEYS:
             self.toggle_fullscreen()
         elif key == pygame.K_l:
             self.next_language()

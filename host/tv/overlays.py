@@ -100,22 +100,17 @@ HELP_SIZE = 36
 HELP_TEXT_WIDTH = HELP_PANEL.width - 520
 
 
-#: Keys that only change how the TV looks or sounds (M, - and =, F and F11, L): with the help
-#: open they close it and still do their work. Round 42's play-test read "L: Language" in the
-#: help, pressed L, and the help closed in English, twice. The others (Space, B, K, R, S, T, N,
-#: Q, Esc) act on the party or ask something: with the help open they only close it.
+#: The TV's keys for its own settings (``TVApp._host_key``): the music's volume down and up,
+#: full screen (F11 as everywhere else), and M (voice and sound) and L (language).
+MUSIC_DOWN_KEYS = (pygame.K_MINUS, pygame.K_KP_MINUS)
+MUSIC_UP_KEYS = (pygame.K_EQUALS, pygame.K_PLUS, pygame.K_KP_PLUS)
+FULLSCREEN_KEYS = (pygame.K_f, pygame.K_F11)
+#: Keys that only change how the TV looks or sounds: with the help open they close it and
+#: still do their work. Round 42's play-test read "L: Language" in the help, pressed L, and the
+#: help closed in English, twice. The others (Space, B, K, R, S, T, N, Q, Esc) act on the party
+#: or ask something: with the help open they only close it.
 SETTING_KEYS = frozenset(
-    {
-        pygame.K_m,
-        pygame.K_MINUS,
-        pygame.K_KP_MINUS,
-        pygame.K_EQUALS,
-        pygame.K_PLUS,
-        pygame.K_KP_PLUS,
-        pygame.K_f,
-        pygame.K_F11,
-        pygame.K_l,
-    }
+    {pygame.K_m, pygame.K_l, *MUSIC_DOWN_KEYS, *MUSIC_UP_KEYS, *FULLSCREEN_KEYS}
 )
 
 
