@@ -522,8 +522,7 @@ class TVApp:
 
     def toggle_mute(self) -> None:
         """M: with sounds, cycle voice and sound → sound only → silent; else voice on/off."""
-        if not self.sound_output:
-            self.notify(self.props.catalog.t(self.props.lang, "doctor.fallback_no_sound"))
+        if self._no_sound_output():
             return
         if self.sounds is not None:
             modes = SOUND_MODES
@@ -535,6 +534,13 @@ class TVApp:
         self.announcer.set_muted(muted)
         self._tell_session(voice_muted=muted)
         self.notify(self.props.t("muted" if muted else "unmuted"))
+
+    def _no_sound_output(self) -> bool:
+        """True, and said on screen, when this computer has no sound output: M and -/= would
+        otherwise seem to switch sound on (round 41's play-test)."""
+        if not self.sound_output:
+            self.notify(self.props.catalog.t(self.props.lang, "doctor.fallback_no_sound"))
+        return not self.sound_output
 
     @property
     def sound_mode(self) -> str:
@@ -556,8 +562,7 @@ class TVApp:
 
     def change_music_volume(self, step: float) -> None:
         """- and =: the music volume, in tenths, shown on screen."""
-        if not self.sound_output:
-            self.notify(self.props.catalog.t(self.props.lang, "doctor.fallback_no_sound"))
+        if self._no_sound_output():
             return
         if self.sounds is None:
             return
