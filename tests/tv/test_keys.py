@@ -112,6 +112,29 @@ def test_round42_with_nobody_away_k_starts_on_nobody(lobby_app: Any) -> None:
     assert overlay.selected == len(overlay.players) - 1
 
 
+def test_round43_a_tenth_player_is_chosen_by_typing_1_then_0(make_app: Any) -> None:
+    """Round 42's play-test: the kick list numbers twelve players 1 to 12, but only 1-9 were
+    keys, so the tenth was out of reach but by the arrows. Digits now make a number as on a
+    keypad (keypad digits too); after a pause a digit starts a new number."""
+    session = RecordingSession(view("lobby", [player(i) for i in range(12)]))
+    app, _ = make_app(session=session)
+    press(app, pygame.K_k)
+    overlay = app.overlays[-1]
+    assert isinstance(overlay, KickOverlay)
+    press(app, pygame.K_1)
+    assert overlay.selected == 0
+    press(app, pygame.K_0)
+    assert overlay.selected == 9
+    overlay.update(KickOverlay.TYPING_PAUSE + 0.1)
+    press(app, pygame.K_KP2)
+    assert overlay.selected == 1  # a new number, not 102
+    press(app, pygame.K_3)
+    assert overlay.selected == 2  # 23 is nobody's: 3 starts anew
+    press(app, pygame.K_RETURN)
+    press(app, pygame.K_RETURN)
+    assert session.calls == [("kick", "p2")]
+
+
 def test_k_then_escape_kicks_nobody(lobby_app: Any) -> None:
     app, session, _ = lobby_app
     press(app, pygame.K_k)
