@@ -198,11 +198,15 @@ class EliminatedEvent(TypedDict):
 
 
 class SuddenDeathEvent(TypedDict):
-    """H5: one deal among the players eliminated together; ``winner`` None on a tie."""
+    """H5: one deal among the players eliminated together; ``winner`` None on a tie.
+
+    ``deal`` counts the deals from 1, so that the first can say why there is a sudden death
+    (round 43)."""
 
     type: Literal["sudden_death"]
     cards: dict[str, str]
     winner: str | None
+    deal: int
 
 
 class GameOverEvent(TypedDict):

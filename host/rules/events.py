@@ -91,8 +91,8 @@ def private(kind: EventKind, audience: Iterable[str], **data: object) -> Event:
 
 def event_from_dict(data: Mapping[str, object], audience: Iterable[str] | None = None) -> Event:
     """Rebuild an event saved with ``to_dict`` (persistence); one saved before round 40 (or
-    a ``life_lost`` before round 42) gets the fields it lacked, as the engine would have
-    given them."""
+    a ``life_lost`` before round 42, a ``sudden_death`` before round 43) gets the fields it
+    lacked, as the engine would have given them."""
     fields = dict(data)
     kind = EventKind(fields.pop("type"))
     if kind == EventKind.KEPT and "reason" not in fields:
@@ -102,6 +102,8 @@ def event_from_dict(data: Mapping[str, object], audience: Iterable[str] | None =
         fields.update(reason=RedealReason.MISDEAL, player=None, name=None, deal=2)
     if kind == EventKind.LIFE_LOST and "lost" not in fields:  # saved before round 42
         fields["lost"] = 1
+    if kind == EventKind.SUDDEN_DEATH and "deal" not in fields:  # saved before round 43
+        fields["deal"] = 1  # which deal it was is lost: the first, told as such, is harmless
     return Event(kind, fields, None if audience is None else frozenset(audience))
 
 

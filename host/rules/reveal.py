@@ -97,17 +97,19 @@ def choose_next_dealer(game: Game) -> str | None:
 def sudden_death(game: Game, contenders: list[str]) -> tuple[str, list[Event]]:
     """H5: one-card deals among the players eliminated together; highest wins, ties redeal."""
     events: list[Event] = []
-    for _ in range(MAX_SUDDEN_DEATH_DEALS):
+    for deal_number in range(1, MAX_SUDDEN_DEATH_DEALS + 1):
         cards = dict(zip(contenders, game.rng.sample(PACK, len(contenders))))
         best = max(card.rank_value for card in cards.values())
         top = [pid for pid, card in cards.items() if card.rank_value == best]
         deal = {pid: str(card) for pid, card in cards.items()}
         game.sudden_death.append(deal)
         winner = top[0] if len(top) == 1 else None
-        events.append(public(EventKind.SUDDEN_DEATH, cards=deal, winner=winner))
+        events.append(public(EventKind.SUDDEN_DEATH, cards=deal, winner=winner, deal=deal_number))
         if winner is not None:
             return winner, events
         contenders = top
     winner = game.rng.choice(contenders)
-    events.append(public(EventKind.SUDDEN_DEATH, cards={}, winner=winner))
+    events.append(
+        public(EventKind.SUDDEN_DEATH, cards={}, winner=winner, deal=MAX_SUDDEN_DEATH_DEALS + 1)
+    )
     return winner, events

@@ -17,7 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from host.tv.moves import CALL_POP_SECONDS, CUT_KING_SECONDS, swap_travel
+from host.tv.moves import (
+    CALL_POP_SECONDS,
+    CUT_KING_SECONDS,
+    SUDDEN_DEATH_VERDICT_AT,
+    swap_travel,
+)
 from host.tv.stage import (
     DEAL_FLIGHT,
     DEAL_STAGGER,
@@ -30,7 +35,7 @@ from host.tv.stage import (
 from host.tv.table import BLOCK_FLIP_SECONDS
 
 #: Beats whose picture does not change while they play (a still banner, or nothing at all).
-STILL_KINDS = frozenset({"turn", "game_started", "eliminated", "sudden_death", "game_over"})
+STILL_KINDS = frozenset({"turn", "game_started", "eliminated", "game_over"})
 
 
 def _share(value: float) -> float:
@@ -46,6 +51,8 @@ def beat_pose(beat: Beat) -> Hashable:
         return min(elapsed, max(BLOCK_FLIP_SECONDS, CALL_POP_SECONDS))
     if kind == "cut_king":  # the King flies aside turning over, then holds
         return min(elapsed, max(CUT_KING_SECONDS, CALL_POP_SECONDS))
+    if kind == "sudden_death":  # the rule, then the verdict: two pictures
+        return elapsed >= SUDDEN_DEATH_VERDICT_AT
     if kind == "exchanged":  # the cards wait, cross, then rest at home under the banner
         return swap_travel(beat.progress)
     event = beat.event

@@ -317,12 +317,23 @@ def _eliminated(m: Move) -> None:
     m.banner(m.props.t("is_out", name=m.name("player")), 56, theme.ALERT)
 
 
+#: A sudden death's banner gives the rule, then (from this second of its beat) the verdict:
+#: round 42's play-test saw the cards dealt and nothing on the table saying who had won.
+SUDDEN_DEATH_VERDICT_AT = 1.3
+
+
 def _sudden_death(m: Move) -> None:
     """H5: the one-card deal among the players who would all go out together."""
     event = m.event
     if m.layer != "top" or event["type"] != "sudden_death":
         return
-    m.banner(m.props.t("sudden_death"), 56, theme.ALERT)
+    winner = event.get("winner")
+    if m.beat.elapsed < SUDDEN_DEATH_VERDICT_AT:
+        m.banner(m.props.t("sudden_death"), 56, theme.ALERT)
+    elif winner is None:
+        m.banner(m.props.t("sudden_death_tie"), 56, theme.ALERT)
+    else:
+        m.banner(m.props.t("sudden_death_won", name=m.stage.name_of(winner)), 56, theme.GOLD)
     dealt = event.get("cards", {})
     step = DUEL_STEPS[0] if len(dealt) <= DUEL_WIDE_MOST else DUEL_STEPS[1]
     x0 = 960 - (len(dealt) - 1) * step // 2

@@ -214,10 +214,12 @@ def _eliminated(event: EliminatedEvent, view: View, _: Translate) -> list[str]:
 
 
 def _sudden_death(event: SuddenDeathEvent, view: View, _: Translate) -> list[str]:
+    # The first deal says why (round 42's play-test: "Bruno takes it!" came from nowhere).
+    why = [_("voice.sudden_death_start")] if event.get("deal", 1) == 1 else []
     winner = event.get("winner")
     if winner is None:
-        return [_("voice.sudden_death_tie")]
-    return [_("voice.sudden_death_winner", name=player_name(view, winner, _))]
+        return [*why, _("voice.sudden_death_tie")]
+    return [*why, _("voice.sudden_death_winner", name=player_name(view, winner, _))]
 
 
 def _game_over(event: GameOverEvent, view: View, _: Translate) -> list[str]:

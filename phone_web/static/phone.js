@@ -1025,20 +1025,26 @@
     const title = section.firstChild;
     title.dataset.reveal ??= title.textContent;
     setText(title, view.phase === "game_over" ? t("status_lost") : title.dataset.reveal);
-    for (const [key, params, className] of outcomeLines(view)) {
+    const lines = outcomeLines(view);
+    for (const [key, params, className] of lines) {
       const line = element("li", className);
       line.append(translatedNodes(key, params));
       list.append(line);
+      /* H5's deals right after the lowest card: they decide who of its holders is out */
+      if (key === "lowest") renderSuddenDeath(view, list);
     }
-    renderSuddenDeath(view, list);
+    if (!lines.some(([key]) => key === "lowest")) renderSuddenDeath(view, list);
     /* With a TV, the outcome comes as it plays the reveal: till then the box says why it waits. */
     if (!list.children.length) list.append(element("li", null, t("reveal_turning")));
   }
 
-  /** H5: every deal but the last was a tie for highest; the last one's highest card won. */
+  /** H5 (it comes after a lowest card): every deal but the last was a tie for highest; the
+   * last one's highest card won. */
   function renderSuddenDeath(view, lines) {
     const deals = view.phase === "game_over" ? view.sudden_death || [] : [];
     const winner = (view.winners || [])[0];
+    /* why there is one at all: everyone left went out at once (round 42's play-test) */
+    if (deals.length) lines.append(element("li", null, t("sudden_start")));
     deals.forEach((deal, index) => {
       const cards = Object.keys(deal).map((id) =>
         translatedNodes("sudden_card", { name: nameOf(view, id), card: cardValue(deal[id]) }));

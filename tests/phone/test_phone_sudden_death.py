@@ -28,6 +28,17 @@ def lines_for(catalog: Catalog, lang: str, key: str, **params: Any) -> tuple[str
     return before, after
 
 
+def outs(catalog: Catalog, lang: str, names: dict[str, str], me: str, winner: str) -> set[str]:
+    """The lines saying who is out, as ``me``'s phone words them (everyone but the winner)."""
+    return {
+        catalog.t(lang, "phone.you_out")
+        if pid == me
+        else catalog.t(lang, "phone.is_out", name=name)
+        for pid, name in names.items()
+        if pid != winner
+    }
+
+
 def _all_out_together(session: Any, ids: list[str]) -> None:
     """Start, and put all three players on their last life holding a 2, so the reveal puts
     them all out together; everyone keeps until it."""
@@ -85,6 +96,12 @@ def test_h5_sudden_death_deals_are_shown_at_game_over(
             else catalog.t(lang, "phone.winner", name=names[winner])
         )
         assert lines[0] == big
+        # Round 43: why a sudden death, and its deals before who is out (they decide it).
+        start = lines.index(catalog.t(lang, "phone.sudden_start"))
+        assert lines[start - 1] == catalog.t(lang, "phone.lowest", rank=table["lowest"])
+        assert lines[start + 1 : start + 1 + len(deals)] == told
+        out = [line for line in lines if line in outs(catalog, lang, names, pid, winner)]
+        assert len(out) == 2 and all(lines.index(line) > start + len(deals) for line in out)
 
 
 def test_r14_joint_winners_phones_say_they_won_not_that_they_are_out(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -446,6 +447,42 @@ def test_h5_sudden_death_instead_of_joint_winners() -> None:
     )
     assert game.player(winner).status == "active" and game.player(winner).lives == 1
     assert sorted(game.eliminated) == sorted({"p0", "p1", "p2"} - {winner})
+    assert [duel["deal"] for duel in duels] == list(range(1, len(duels) + 1))  # round 43
+
+
+class _TieFirst(random.Random):
+    """Deals a tie for highest at the first sudden death deal, then as a Random would."""
+
+    def __init__(self) -> None:
+        super().__init__(3)
+        self.deals = 0
+
+    def sample(self, population: Any, k: int, **kwargs: Any) -> list[Any]:
+        self.deals += 1
+        if self.deals == 1 and k == 3:
+            return [Card.parse(code) for code in ("9C", "9H", "2D")]
+        return super().sample(population, k, **kwargs)
+
+
+def test_round43_h5_sudden_death_deals_are_numbered_from_1() -> None:
+    """H5: after a tie for highest the tied players are dealt again; each deal says which it
+    is (``deal``), so the first can tell why there is a sudden death."""
+    game = rig(
+        seated(3, HouseRules(sudden_death=True), seed=7), "p2", {"p0": "4C", "p1": "4H", "p2": "4D"}
+    )
+    for p in game.players:
+        p.lives = 1
+    game.rng = _TieFirst()
+    events = play(game, ("p0", "keep"), ("p1", "keep"), ("p2", "keep"))
+    duels = [e for e in events if e["type"] == "sudden_death"]
+    assert duels[0] == {
+        "type": "sudden_death",
+        "cards": {"p0": "9C", "p1": "9H", "p2": "2D"},
+        "winner": None,
+        "deal": 1,
+    }
+    assert sorted(duels[1]["cards"]) == ["p0", "p1"] and duels[1]["deal"] == 2
+    assert [duel["deal"] for duel in duels] == list(range(1, len(duels) + 1))
 
 
 def test_h6_fixed_dealer() -> None:

@@ -24,6 +24,7 @@ from host.i18n import Catalog
 from host.tv import banners, moves, table
 from host.tv import theme as tv_theme
 from host.tv.app import TVApp
+from host.tv.moves import SUDDEN_DEATH_VERDICT_AT
 from host.tv.seats import card_rect, plate_rect
 from host.tv.stage import reveal_marked_at
 from tests.tv.views import StillSession, player, view
@@ -70,6 +71,9 @@ def _moves(count: int) -> Iterator[tuple[dict[str, Any], float]]:
     yield reveal, reveal_marked_at(count) + 0.1
     yield {"type": "eliminated", "player": "p0"}, 0.5
     yield {"type": "sudden_death", "cards": {"p0": "5H", "p1": "9S"}, "winner": "p1"}, 0.5
+    verdict = SUDDEN_DEATH_VERDICT_AT + 0.1  # round 43: who won it, or a tie
+    yield {"type": "sudden_death", "cards": {"p0": "9H", "p1": "5S"}, "winner": "p0"}, verdict
+    yield {"type": "sudden_death", "cards": {"p0": "9H", "p1": "9S"}, "winner": None}, verdict
     yield {"type": "misdeal", "dealer": "p0"}, 0.5
 
 
@@ -218,3 +222,29 @@ def test_round39_a_banner_breaks_in_two_at_a_breaking_space_and_no_line_starts_w
     assert max(th.measure(line, 28, True) for line in lines) == min(
         max(th.measure(line, 28, True) for line in split) for split in splits
     )
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it"])
+def test_round43_h5_a_sudden_deaths_banner_gives_the_rule_then_who_won(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """H5. Round 42's play-test: the sudden death's cards were dealt on the felt under "Sudden
+    death!", and nothing on the table said whose card won (the voice was still on the
+    reveal). The banner now gives the rule, then the verdict: the winner, or a tie."""
+    t = catalog.translator(lang)
+    cards = {"p0": "9H", "p1": "5S", "p2": "2C"}
+    for winner, verdict in (
+        ("p1", t("tv.sudden_death_won", name=NAMES[1])),
+        (None, t("tv.sudden_death_tie")),
+    ):
+        app = _table_app(catalog, 3, lang)
+        assert app.stage.latest is not None
+        event = {"type": "sudden_death", "cards": cards, "winner": winner, "deal": 1}
+        app.stage.receive(app.stage.latest, cast(Any, [event]))
+        app.stage.update(0.5)
+        _, drawn = _drawn_banners(monkeypatch, app)
+        assert [text for text, *_ in drawn] == [t("tv.sudden_death")]
+        app.stage.update(SUDDEN_DEATH_VERDICT_AT)
+        assert app.stage.beat is not None and app.stage.beat.event["type"] == "sudden_death"
+        _, drawn = _drawn_banners(monkeypatch, app)
+        assert [text for text, *_ in drawn] == [verdict]

@@ -107,8 +107,10 @@ def test_issue18_a_frame_skipped_mid_animation_would_have_looked_the_same(
         frames += 1
         app.step(1 / 60)
     assert frames > 10
-    if event["type"] in ("turn", "game_started", "eliminated", "sudden_death"):
+    if event["type"] in ("turn", "game_started", "eliminated"):
         assert poses == 1  # held still: drawn once
+    if event["type"] == "sudden_death":
+        assert poses == 2  # the rule, then the verdict (round 43): drawn twice
     if event["type"] in ("blocked", "cut_king", "exchanged", "round_dealt", "reveal"):
         assert poses < frames  # moves, then holds
 

@@ -70,8 +70,9 @@ SAMPLES: dict[str, list[dict[str, Any]]] = {
     ],
     "eliminated": [{"player": "p1"}],
     "sudden_death": [
-        {"cards": {"p1": "5C", "p2": "9D"}, "winner": "p2"},
-        {"cards": {"p1": "9C", "p2": "9D"}, "winner": None},
+        {"cards": {"p1": "5C", "p2": "9D"}, "winner": "p2", "deal": 1},
+        {"cards": {"p1": "9C", "p2": "9D"}, "winner": None, "deal": 1},
+        {"cards": {"p1": "5C", "p2": "9D"}, "winner": "p2", "deal": 2},
     ],
     "game_over": [
         {"winners": ["p2"], "joint": False},
@@ -267,6 +268,20 @@ def test_round42_h4_two_lives_lost_at_once_are_said_as_two(catalog: Catalog) -> 
     ]
     one = {**both, "lost": 1}
     assert say(catalog, "en", one) == ["Time penalty for Marie: 1 life left."]
+
+
+def test_round43_h5_the_first_sudden_death_deal_says_why(catalog: Catalog) -> None:
+    """H5. Round 42's play-test: after "Cards up! The lowest is a two." the voice said
+    "Sudden death: Bruno takes it!", from nowhere. The first deal now says that everyone left
+    went out at once; a deal after a tie does not say it again."""
+    first = {"type": "sudden_death", "cards": {"p1": "5C", "p2": "9D"}, "winner": "p2"}
+    said = say(catalog, "en", {**first, "deal": 1})
+    assert said[0] == "Everyone left is out at once: sudden death!"
+    assert said[1:] == say(catalog, "en", {**first, "deal": 2})
+    assert len(said) == 2 and said[1].startswith("Sudden death: ")
+    assert say(catalog, "fr", {**first, "winner": None, "deal": 1})[0] == (
+        "Tout le monde sort d'un coup\u00a0: mort subite\u00a0!"
+    )
 
 
 def test_r12_r14_out_and_joint_winners(catalog: Catalog) -> None:
