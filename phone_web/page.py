@@ -73,6 +73,8 @@ ON_DEMAND_SCRIPTS = ("vip.js",)
 _SCRIPT_WORD = re.compile(r'"(?:[a-z]+\.)?([A-Za-z0-9_]+)"')
 #: A line break between two tags is never shown (the template keeps one element a line).
 _BETWEEN_TAGS = re.compile(r">\n<")
+#: The view's fields a script reads the house rules from (``names_key``).
+_RULE_WORDS = frozenset({"house_rule_ids", "house_rules"})
 #: Pages kept gzipped per app (3 languages × the room codes phones use; a bound, not a need).
 _MAX_CACHED_PAGES = 32
 
@@ -113,8 +115,13 @@ def translations(catalog: Catalog, lang: str) -> str:
         if key.startswith(_COMMON_PREFIXES)
     }
     phone = {k: v for k, v in catalog.domain(lang, "phone").items() if k not in _SERVER_ONLY}
-    bundled = "\n".join(source for source in map(_static_text, ADDON_SCRIPTS) if source)
-    return messages_json({**common, **phone, **addon_messages(catalog, lang, bundled)})
+    bundled = addon_messages(catalog, lang, _bundled_sources())
+    return messages_json({**common, **phone, **bundled})
+
+
+def _bundled_sources() -> str:
+    """The bundled add-on scripts' sources, one after the other (the words they name)."""
+    return "\n".join(source for source in map(_static_text, ADDON_SCRIPTS) if source)
 
 
 def messages_json(messages: dict[str, object]) -> str:
@@ -139,10 +146,11 @@ def names_key(words: set[str], key: str) -> bool:
     The key itself (``"now_vip"``), a family it builds at run time from a prefix ending in
     ``_`` (``"strategy_" + name`` names ``strategy_smart``), or a rule id of RULES.md written
     in capitals whose messages start with it (``"H1"`` names ``h1_name`` and ``h1_text``).
-    A script that reads the view's ``"house_rule_ids"`` names every house rule's messages: the
-    rules on offer come from the host (``host.rules.RULE_FIELDS``), never from the script.
+    A script that reads the view's ``"house_rule_ids"`` (the rules on offer) or
+    ``"house_rules"`` (the rules on) names every house rule's messages: the rules come from the
+    host (``host.rules.RULE_FIELDS``), never from the script.
     """
-    if "house_rule_ids" in words and any(
+    if not words.isdisjoint(_RULE_WORDS) and any(
         key.startswith(f"{rule.lower()}_") for rule in RULE_FIELDS
     ):
         return True
@@ -207,12 +215,15 @@ def on_demand_script(catalog: Catalog, lang: str, name: str) -> str | None:
     """An on-demand add-on script for one language: its messages, then its code, minified.
 
     ``None`` when ``name`` is not an on-demand script or its file is absent. The messages come
-    first so the script finds them in ``cuckoo.t`` when it runs.
+    first so the script finds them in ``cuckoo.t`` when it runs; those the page already ships
+    for its bundled scripts (the house rules' lines, round 43) are not sent twice.
     """
     source = _static_text(name) if name in ON_DEMAND_SCRIPTS else None
     if source is None:
         return None
-    messages = messages_json(addon_messages(catalog, lang, source))
+    shipped = addon_messages(catalog, lang, _bundled_sources())
+    own = addon_messages(catalog, lang, source)
+    messages = messages_json({key: value for key, value in own.items() if key not in shipped})
     return f"window.cuckoo.addMessages({messages});\n{minified_script(source)};"
 
 

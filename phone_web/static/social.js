@@ -125,6 +125,41 @@
     box.append(title, picture, steps, gotIt);
   }
 
+  /* ------------------------------------------------ tonight's house rules, on every phone */
+
+  /** Round 43's play-test: only the VIP's switches said which house rules were on and what they
+   * mean, so a guest was surprised by a King that did not block (H2) or a life lost to the
+   * clock (H4). Every phone lists the rules on, each with its line (the VIP's own words,
+   * "vip.h2_name"): in the lobby under the buttons, and in "How to play" opened mid-game. One
+   * list, moved between the two; nothing under standard rules. */
+  const rulesBox = element("section");
+  rulesBox.id = "social-rules";
+
+  function renderHouseRules(view, howTo) {
+    const rules = view["house_rules"] || []; /* this name also ships the rules' messages (page.py) */
+    const inLobby = view.phase === "lobby";
+    const inHowTo = !inLobby && !howTo.hidden;
+    rulesBox.hidden = !rules.length || !(inLobby || inHowTo);
+    if (inLobby && rulesBox.previousElementSibling !== opener) opener.after(rulesBox);
+    /* in the card, before its "Got it" */
+    if (inHowTo && rulesBox.parentNode !== howTo) howTo.lastElementChild.before(rulesBox);
+    const signature = rules.join() + "|" + view.rapid_seconds;
+    if (drawn.rules === signature) return;
+    drawn.rules = signature;
+    const list = element("ul");
+    for (const rule of rules) {
+      const key = "vip." + rule.toLowerCase();
+      /* H4 says its seconds (the view has them while H4 is on): "Rapid: 10 s per decision" */
+      const name = rule === "H4"
+        ? cuckoo.t(key + "_seconds", { seconds: view.rapid_seconds })
+        : cuckoo.t(key + "_name");
+      const line = element("li");
+      line.append(element("strong", null, name), element("span", null, cuckoo.t(key + "_text")));
+      list.append(line);
+    }
+    rulesBox.replaceChildren(element("h2", null, t("rules_tonight")), list);
+  }
+
   /* ------------------------------------------------ reactions: between games, or while out */
 
   function renderReactions(view, panel) {
@@ -212,6 +247,7 @@
     if (!view || !view.me) return;
     const panel = socialPanel();
     renderHowTo(view, panel);
+    renderHouseRules(view, panelPart("social-howto", panel));
     renderReactions(view, panel);
     renderPrediction(view, panel);
     renderStandings(view, panel);

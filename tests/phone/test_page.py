@@ -83,8 +83,10 @@ STATIC = Path(__file__).resolve().parents[2] / "phone_web" / "static"
 #: style), and a guest waiting for the next game or knocked out may open How to play (137 B of
 #: script): 16 778 in French; 16 790 until the VIP's own phone says "You ended the game"
 #: (round 42's check), 34 B: 16 812; round 43: a sudden death says why, and its deals come
-#: before who is out, 33 B: 16 863.)
-BUDGET_BYTES = 16_880
+#: before who is out, 33 B: 16 863; every guest is told the house rules on, each with its
+#: line, in the lobby and in How to play (the VIP's 17 rule messages now ship to every phone,
+#: 366 B, and the list that shows them, 278 B): 17 520 in French.)
+BUDGET_BYTES = 17_540
 
 
 class Tags(HTMLParser):
@@ -342,11 +344,16 @@ def test_issue16_a_guest_gets_no_host_controls_nor_their_words(client: Any, lang
     fetched by the VIP's phone; the page every phone loads holds neither."""
     catalog = Catalog.load()
     shipped = json.loads(translations(catalog, lang))
-    # the VIP's news every phone says (vip_news.js): who the VIP is now, the game they ended
+    # the VIP's news every phone says (vip_news.js): who the VIP is now, the game they ended;
+    # and each house rule's name and line, which every phone lists when on (round 43)
+    rules = [f"vip.h{n}_{part}" for n in range(1, 9) for part in ("name", "text")]
     assert [key for key in shipped if key.startswith("vip.")] == [
         "vip.now_vip",
         "vip.game_ended",
         "vip.you_ended_game",
+        *rules[:8],
+        "vip.h4_seconds",
+        *rules[8:],
     ]
     assert "vip-panel" not in script_bundle() and "vip-news" in script_bundle()
     html = client.get(f"/?room=TEST&lang={lang}").get_data(as_text=True)
@@ -362,10 +369,24 @@ def test_issue16_a_guest_gets_no_host_controls_nor_their_words(client: Any, lang
     assert chunk == on_demand_script(catalog, lang, "vip.js")
     messages = json.loads(chunk_messages(chunk))
     assert messages["vip.panel_title"] == catalog.t(lang, "vip.panel_title")
-    assert messages["vip.h8_text"] == catalog.t(lang, "vip.h8_text")  # a family: "H8"
+    assert "vip.h8_text" not in messages and "vip.h8_text" in shipped  # not brought twice
     assert messages["vip.strategy_smart"] == catalog.t(lang, "vip.strategy_smart")
     assert "vip.countdown_away" not in messages  # the TV's words stay on the TV
     assert "vip-panel" in chunk and "/**" not in chunk
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_round43_the_vips_script_brings_only_what_the_page_lacks(lang: str) -> None:
+    """Round 43: the house rules' lines now ship with every page (every guest lists the rules
+    on), so ``vip.js`` leaves them out rather than bring them twice; with the page's messages,
+    the VIP's phone still has every message ``vip.js`` names."""
+    catalog = Catalog.load()
+    page_messages = json.loads(translations(catalog, lang))
+    chunk = json.loads(chunk_messages(on_demand_script(catalog, lang, "vip.js")))
+    wanted = addon_messages(catalog, lang, (STATIC / "vip.js").read_text(encoding="utf-8"))
+    assert not set(chunk) & set(page_messages)
+    assert {**page_messages, **chunk}.items() >= json.loads(json.dumps(wanted)).items()
+    assert "vip.h3_text" in page_messages and "vip.panel_title" in chunk
 
 
 def test_issue16_on_demand_scripts_refuse_anything_else(client: Any) -> None:
