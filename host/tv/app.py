@@ -374,7 +374,10 @@ class TVApp:
     def _host_key(self, event: pygame.event.Event) -> None:
         key = event.key
         if key in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
-            self._call(self.session.host_next)
+            if self._outcome_still_playing():
+                self.notify(self.props.t("reveal_still_on"))
+            else:
+                self._call(self.session.host_next)
         elif key == pygame.K_b:
             if self._call(self.session.add_bot):
                 self.notify(self.props.t("bot_added"))
@@ -414,6 +417,17 @@ class TVApp:
             self._push(
                 ConfirmOverlay(self.props, self.props.t("quit_question"), self.quit, self._pop)
             )
+
+    def _outcome_still_playing(self) -> bool:
+        """The round is over but the TV is still turning its cards (or telling who lost):
+        Space waits, or it would deal the next round (or open the next game) before the room
+        has seen who lost (round 42's play-test)."""
+        latest = self.stage.latest
+        return (
+            self.stage.animating
+            and latest is not None
+            and latest["phase"] in ("reveal", "game_over")
+        )
 
     def _call(self, action: Callable[..., Any], *args: Any) -> bool:
         """Run a host action; a refusal becomes a notice on screen and changes nothing."""

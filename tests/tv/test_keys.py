@@ -155,6 +155,28 @@ def test_r16_r_calls_a_misdeal_only_during_a_round(make_app: Any) -> None:
     assert session.calls == [("misdeal",)]
 
 
+@pytest.mark.parametrize("phase", ["reveal", "game_over"])
+def test_round43_space_waits_while_the_tv_still_turns_the_cards(make_app: Any, phase: str) -> None:
+    """R11, R12. Round 42's play-test: Space during the reveal dealt the next round at once,
+    before the room had seen who lost (at the game's end it opened the next game). While the
+    TV still plays the outcome, Space says why it waits; once it is shown, Space deals."""
+    players = [player(i) for i in range(3)]
+    session = RecordingSession(view("turns", players))
+    app, _ = make_app(session=session)
+    cards = {"p0": "2C", "p1": "9H", "p2": "KS"}
+    reveal = {"type": "reveal", "cards": cards, "lowest": "2", "losers": ["p0"]}
+    app.stage.receive(view(phase, players, lowest="2"), [reveal])
+    assert app.stage.animating
+    press(app, pygame.K_SPACE)
+    press(app, pygame.K_RETURN)
+    assert session.calls == []
+    assert app._toast is not None
+    assert app._toast[0] == app.props.t("reveal_still_on")
+    app.stage.fast_forward()
+    press(app, pygame.K_SPACE)
+    assert session.calls == [("host_next",)]
+
+
 def test_m_mutes_and_unmutes_the_voice(lobby_app: Any) -> None:
     app, _, voice = lobby_app
     press(app, pygame.K_m)
