@@ -102,8 +102,11 @@ def _ids(value: Any, where: str, known: set[str] | None = None) -> list[str]:
     return ids
 
 
-def _player_or_none(value: Any, where: str, known: set[str]) -> str | None:
-    if value is not None and (not isinstance(value, str) or value not in known):
+def _player_or_none(value: Any, where: str, known: set[str] | None) -> str | None:
+    """A player id or None; seated (in ``known``) unless ``known`` is None."""
+    if value is not None and (
+        not isinstance(value, str) or (known is not None and value not in known)
+    ):
         raise _fail(where, f"{value!r} is not a seated player")
     return value
 
@@ -240,7 +243,10 @@ def check_saved_game(data: Any) -> Game:
     _int(game["step"], "game.step")
     _int(game["round"], "game.round")
     _check_out_rounds(players, game["round"])
-    _player_or_none(game["dealer"], "game.dealer", known)
+    # After the round (reveal, game over) its dealer may have been kicked: still named here,
+    # like ``order`` (a save refused after the host's K on the dealer at the reveal).
+    after_round = phase in ("reveal", "game_over")
+    _player_or_none(game["dealer"], "game.dealer", known if not after_round else None)
     _player_or_none(game["next_dealer"], "game.next_dealer", known)
     for key in ("shown", "kings_seen"):
         _cards(game[key], f"game.{key}")
@@ -254,7 +260,7 @@ def check_saved_game(data: Any) -> Game:
             _card(code, f"game.sudden_death[{i}].{pid}")
     _check_events(game["log"], "game.log")
     for pid, events in _dict(game["history"], "game.history").items():
-        _player_or_none(pid, "game.history", known)
+        _player_or_none(pid, "game.history", known if not after_round else None)
         _check_events(events, f"game.history.{pid}")
     if phase == "lobby":
         if game["order"] or game["dealer"] is not None:

@@ -97,3 +97,44 @@ def test_fresh_starts_over(tmp_path: Path) -> None:
     again.close()
     saved = persistence.load(path)
     assert saved is not None and saved["room"] == "NEW"
+
+
+@pytest.mark.parametrize("who", ["dealer", "other"])
+def test_round43_a_kick_after_the_round_leaves_a_save_that_resumes(
+    tmp_path: Path, who: str
+) -> None:
+    """R16 / issue 15: the host kicks a player at the reveal (the round's dealer, or anyone with
+    a move in the round's history); the save still names them there, like ``order``, and must
+    resume. Found in round 43: it was refused ("game.dealer: 'p2' is not a seated player")."""
+    path = tmp_path / "state.json"
+    session = Session(HouseRules(), seed=1, room="CAKE", state_path=path)
+    for name in ("Ana", "Bea", "Cal", "Dan"):
+        session.join(name, "CAKE")
+    session.host_next()
+    rng = random.Random(2)
+    while (view := session.view(None))["phase"] == "turns":
+        current = view["current"]
+        assert current is not None
+        session.act(current, rng.choice(game_moves(session.view(current)["can"])), session.step)
+    assert view["phase"] == "reveal"
+    keep = {view["vip"], view["next_dealer"]}
+    dealer = view["dealer"]
+    gone = (
+        dealer
+        if who == "dealer"
+        else next(p["id"] for p in view["players"] if p["id"] not in keep | {dealer})
+    )
+    assert gone is not None and gone not in keep
+    session.kick(gone)
+    views = {
+        pid: session.view(pid)
+        for pid in [None, *(p["id"] for p in view["players"] if p["id"] != gone)]
+    }
+    session.close()
+    resumed = Session(HouseRules(), state_path=path)
+    try:
+        assert resumed.resumed
+        for pid, seen in views.items():
+            assert resumed.view(pid) == seen
+    finally:
+        resumed.close()
