@@ -20,6 +20,8 @@ from host.rules.validate import SaveInvalid, check_saved_game
 from host.standings import Standings
 
 _PLAYER_ID = re.compile(r"p([1-9][0-9]{0,8})")
+#: ``pending_bots``: bots a save from before round 43 still owes (they sat down with the first
+#: person); read, seated once on resuming (``Session._restore``), no longer written.
 MAX_PENDING_BOTS = 19
 
 

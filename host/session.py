@@ -192,8 +192,8 @@ class Session(HostControls):
             self._bots: dict[str, str] = {}
             self._colours: dict[str, int] = {}
             self._next_number = 1
-            self._pending_bots = max(0, bots)
             self._save()
+            self._seat_asked_bots(bots)
         self._observe_table()  # a resumed turn's time starts again now
 
     # ------------------------------------------------------------- persistence
@@ -208,7 +208,6 @@ class Session(HostControls):
             "bots": dict(self._bots),
             "colours": dict(self._colours),
             "next_number": self._next_number,
-            "pending_bots": self._pending_bots,
             "tv": self.tv.to_dict(),
             "game": self._game.to_dict(),
             "standings": self._standings.to_dict(),
@@ -248,11 +247,13 @@ class Session(HostControls):
         for index, player in enumerate(self._game.players):  # a save from before: the seat's
             self._colours.setdefault(player.id, index)
         self._next_number = int(data["next_number"])
-        self._pending_bots = int(data.get("pending_bots", 0))
         self._standings = Standings.from_dict(data.get("standings"))
         for p in self._game.players:  # a save from before the standings knew no names
             self._standings.names.setdefault(p.id, (p.name, p.bot))
         self.tv = TvSettings.from_dict(data.get("tv"), self.tv)
+        # A save from before round 43 may still owe the ``--bots`` it was started with (they
+        # sat down with the first person): they sit now, once, and the next save owes none.
+        self._seat_asked_bots(int(data.get("pending_bots", 0)))
 
     def _save(self, *, compact: bool = False) -> None:
         """Save everything; when the disk refuses, the party goes on in memory (issue 15).
@@ -409,18 +410,22 @@ class Session(HostControls):
                     log.info("join refused: the TV cannot show %r", letters)
                     raise NameNotShown(letters)
             result = self._seat(clean, bot=False)
-            if self._pending_bots and not self._bots:
-                # Bots sit down right after the first person, so a person is the VIP.
-                free = self._game.options.max_players - len(self._game.players)
-                try:
-                    for _ in range(min(self._pending_bots, free)):
-                        self._seat_bot(self.bot_strategy)
-                except SessionError as refusal:  # the person is seated: answer that truly
-                    log.warning("could not seat the computer players: %s", refusal)
-                self._pending_bots = 0
-                self._save()
         self._flush()
         return result
+
+    def _seat_asked_bots(self, count: int) -> None:
+        """Seat the host's ``--bots`` at once, so the TV's lobby shows them (round 43).
+
+        One seat is always left for a person: the first one to sit down takes the VIP from
+        the computer player holding it (``Game.add_player``), and bots never start a game
+        (``host/bot_runner.py``). Called while the session is built, before anyone watches.
+        """
+        free = self._game.options.max_players - 1 - len(self._game.players)
+        try:
+            for _ in range(max(0, min(count, free))):
+                self._seat_bot(self.bot_strategy)
+        except SessionError as refusal:  # a bot name the table refuses: the party goes on
+            log.warning("could not seat the computer players: %s", refusal)
 
     def add_bot(self, strategy: str | None = None) -> str:
         """Seat a computer player (the host's choice); returns its player id."""

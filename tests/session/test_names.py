@@ -87,10 +87,20 @@ def test_issue15_name_width_is_bounded_for_the_tv() -> None:
 
 
 def test_issue15_bots_never_take_a_look_alike_of_a_seated_name(make_session: Any) -> None:
-    session = make_session(bots=2)
+    session = make_session()
     session.join("\u0410da", "TEST")  # looks like the first bot name, Ada
+    session.add_bot()
+    session.add_bot()
     shown = [p["name"] for p in session.view(None)["players"]]
     assert len(shown) == 3 and "Ada" not in shown
+
+
+def test_round43_a_person_never_takes_a_look_alike_of_a_seated_bot(make_session: Any) -> None:
+    """round 43 / issue 15: ``--bots`` sit down first, so the look-alike check meets them."""
+    session = make_session(bots=1)  # Ada
+    with pytest.raises(SessionError) as refusal:
+        session.join("\u0410da", "TEST")
+    assert refusal.value.code == "name_taken"
 
 
 def test_issue15_api_answers_409_name_taken_for_a_look_alike(session: Any) -> None:

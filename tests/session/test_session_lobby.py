@@ -100,17 +100,6 @@ def test_r16_misdeal_keeps_lives_and_dealer(session: Any) -> None:
     assert [p["lives"] for p in after["players"]] == [p["lives"] for p in before["players"]]
 
 
-def test_bots_take_seats_after_the_first_person(make_session: Any) -> None:
-    session = make_session(bots=3)
-    assert session.view(None)["players"] == []
-    ana = session.join("Ana", "TEST").player_id
-    players = session.view(ana)["players"]
-    assert [p["bot"] for p in players] == [False, True, True, True]
-    assert session.view(ana)["me"]["is_vip"] is True
-    assert all(p["connected"] for p in players if p["bot"])
-    assert len({p["name"] for p in players}) == 4
-
-
 def test_closed_session_refuses_changes(session: Any) -> None:
     session.close()
     with pytest.raises(SessionError) as refusal:
