@@ -202,6 +202,14 @@ class LobbyScene:
         for seat, row in zip(players, rows):
             self._draw_player(surface, seat, PLAYERS_X, y, row)
             y += row.height
+        if all(seat.bot for seat in players) and not props.join_offline:
+            # Round 43: ``--bots`` sit down at once; the guests still join by the code, and
+            # the first of them (not a computer player) will be the VIP.
+            lines = th.wrap(props.t("guests_scan"), 32, 600)
+            if y + 24 + len(lines) * 44 <= PLAYERS_BOTTOM:
+                for i, line in enumerate(lines):
+                    top = y + 24 + i * 44
+                    th.blit_text(surface, line, 32, theme.MUTED_INK, topleft=(PLAYERS_X, top))
 
     def _row(self, seat: SeatShow, width: int, readable: bool, beside: bool = False) -> PlayerRow:
         """A player's row in a column ``width`` wide: the name, and the marks beside it or,
@@ -227,7 +235,7 @@ class LobbyScene:
         """The words beside a player's name: VIP, computer, next game, away."""
         props = self.props
         marks: list[tuple[str, theme.Colour]] = []
-        if seat.id == self.stage.vip:
+        if seat.id == self.stage.person_vip():  # a computer player's role starts nothing
             marks.append((f"\u2605 {props.t('vip')}", theme.GOLD))
         if seat.bot:
             marks.append((props.t("bot"), theme.MUTED_INK))
@@ -259,6 +267,8 @@ class LobbyScene:
             text = props.t("need_more", count=self.stage.min_players - len(seated))
         elif self.stage.person_vip() is not None:
             text = props.t("next_vip", name=self.stage.name_of(self.stage.vip))
+        elif all(p.bot for p in self.stage.players):  # say what Space does: no guest plays
+            text = props.t("next_space_bots")
         else:
             text = props.t("next_space")
         image = th.fitted_text(text, 46, 1760, theme.GOLD, bold=True)

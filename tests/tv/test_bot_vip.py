@@ -45,10 +45,27 @@ def test_issue13_the_lobby_asks_the_host_not_a_bot_vip_to_start(
     app = _app(catalog, view("lobby", players, vip="p0", current=None))
     drawn = " ".join(_drawn(app))
     if vip_is_a_bot:
-        assert catalog.t("en", "tv.next_space") in drawn
+        assert catalog.t("en", "tv.next_space_bots") in drawn
         assert "(VIP) can press Start" not in drawn
     else:
         assert catalog.t("en", "tv.next_vip", name=players[0]["name"]) in drawn
+
+
+def test_round43_a_lobby_of_bots_only_asks_guests_to_scan(catalog: Catalog) -> None:
+    """round 43 / --bots: the bots sit down at once; the lobby still says that people join by
+    the code and that the first of them will be the VIP, puts no VIP star on a computer
+    player, and says that Space would start a game of computer players only."""
+    players = [player(i, bot=True) for i in range(3)]
+    drawn = _drawn(_app(catalog, view("lobby", players, vip="p0", current=None)))
+    said = " ".join(drawn)
+    assert catalog.t("en", "tv.guests_scan").split()[0] in said
+    assert "person to join is the VIP." in said  # wrapped over two lines
+    assert not any("\u2605" in text for text in drawn)
+    assert catalog.t("en", "tv.next_space_bots") in drawn
+    people = [player(0), *players[1:]]  # a person sits: the usual star and no scan hint
+    drawn = _drawn(_app(catalog, view("lobby", people, vip="p0", current=None)))
+    assert any("\u2605" in text for text in drawn)
+    assert "person to join is the VIP." not in " ".join(drawn)
 
 
 @pytest.mark.parametrize("vip_is_a_bot", [True, False])
