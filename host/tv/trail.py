@@ -88,9 +88,11 @@ def trail_line(props: Props, stage: Stage, event: EventDict) -> str:
             player=stage.name_of(event.get("player")),
         )
     if event["type"] == "cut_king":
-        return phrase(props, "cut_king", name=stage.name_of(event.get("dealer")))
+        key = "cut_king_again" if cut_again(stage, event) else "cut_king"
+        return phrase(props, key, name=stage.name_of(event.get("dealer")))
     if event["type"] == "cut_taken":
-        return phrase(props, "cut_taken", name=stage.name_of(event.get("dealer")))
+        key = "cut_taken_again" if cut_again(stage, event) else "cut_taken"
+        return phrase(props, key, name=stage.name_of(event.get("dealer")))
     if event["type"] == "life_lost":
         # Lives left, not lives lost: under H4 a time-out and the lowest card cost two.
         name, lives = stage.name_of(event.get("player")), event["lives"]
@@ -100,6 +102,18 @@ def trail_line(props: Props, stage: Stage, event: EventDict) -> str:
             else phrase(props, "out", name=name)
         )
     return ""  # not a move of the trail (``TRAIL_KINDS``)
+
+
+def cut_again(stage: Stage, event: EventDict) -> bool:
+    """Whether this cut's result is H3's second cut: the trail holds this deal's moves only
+    (it starts again with each deal and redeal), so an earlier cut result in it is the first
+    cut (the ``cut`` event's ``attempt``, which the voice reads, is not a move of the trail)."""
+    cut_before = False
+    for earlier in stage.trail:
+        if earlier is event:
+            return cut_before
+        cut_before = cut_before or earlier["type"] in ("cut_taken", "cut_king")
+    return False  # not a move of this trail: told as a first cut
 
 
 def trail_room(spots: list[SeatSpot]) -> pygame.Rect:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from host.i18n import Catalog
-from host.rules import Call, Game
+from host.rules import Call, Game, HouseRules
 from host.rules.bots import choose_action
 from host.rules.contract import KeepReason
 from host.rules.playout import MAX_ACTIONS, new_game
@@ -280,3 +280,57 @@ def test_issue12_the_trail_is_the_same_after_the_host_restarts_mid_round(
         told = [trail_line(app.props, played, e) for e in played.trail]
         assert len(told) == 3
         assert [trail_line(app.props, again, e) for e in again.trail] == told
+
+
+def _dealer_cuts_twice(seed: int) -> tuple[Game, Stage, list[str]]:
+    """Under H3 everyone keeps and the dealer cuts twice; a TV's stage plays every move."""
+    game, _ = new_game(4, HouseRules.parse("H3"), seed=seed)
+    stage = Stage()
+    stage.receive(game.view(None), [])
+    kinds: list[str] = []
+
+    def play(who: str | None, action: str) -> None:
+        assert who is not None
+        events = [e.to_dict() for e in game.apply(who, action)]
+        kinds.extend(e["type"] for e in events if e["type"] in ("cut_taken", "cut_king"))
+        stage.receive(game.view(None), events)
+        stage.fast_forward()
+
+    play(game.vip, "start")
+    while game.current != game.dealer:
+        play(game.current, "keep")
+    play(game.dealer, "cut")
+    play(game.dealer, "cut")
+    return game, stage, kinds
+
+
+def test_round43_h3_the_trail_tells_the_second_cut_as_a_second_cut(catalog: Catalog) -> None:
+    """round 43 / H3 (double cut): the dealer's second cut read like the first on the TV's
+    trail ("Sam cut and took a new card" twice); it now says "cut again", in each language,
+    live and on a TV restarted mid-round (which reads the round from the view's log)."""
+    app = _app(catalog)
+    seen: set[tuple[str, str]] = set()
+    for seed in range(40):
+        game, stage, kinds = _dealer_cuts_twice(seed)
+        dealer = stage.name_of(game.dealer)
+        firsts = {"cut_taken": f"{dealer} cut and took a new card"}
+        firsts["cut_king"] = f"{dealer} cut a King and kept their card"
+        seconds = {"cut_taken": f"{dealer} cut again and took a new card"}
+        seconds["cut_king"] = f"{dealer} cut again: a King — kept their card"
+        app.props.lang = "en"
+        for played in (stage, _restarted(game)):
+            told = [trail_line(app.props, played, e) for e in played.trail]
+            cuts = [line for line in told if line.startswith(f"{dealer} cut")]
+            assert cuts == [firsts[kinds[0]], seconds[kinds[1]]], (seed, told)
+        for lang in ("fr", "it"):
+            app.props.lang = lang
+            first, second = [
+                trail_line(app.props, stage, e)
+                for e in stage.trail
+                if e["type"] in ("cut_taken", "cut_king")
+            ]
+            assert first != second and second not in seconds.values(), (lang, second)
+        seen.add((kinds[0], kinds[1]))
+        if {k[1] for k in seen} == {"cut_taken", "cut_king"}:
+            break
+    assert {k[1] for k in seen} == {"cut_taken", "cut_king"}  # both second-cut endings told
