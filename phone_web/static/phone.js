@@ -1079,8 +1079,10 @@
       return index < 0 ? null : keep ? myEvents[index] : myEvents.splice(index, 1)[0];
     };
     const entries = [];
+    let again = false; /* H3: the result of the dealer's second cut (its ``cut`` event's attempt) */
     for (const event of view.log || []) {
-      const line = storyLine(view, event, me, takeMine);
+      if (event.type === "cut") again = (event.attempt || 1) > 1;
+      const line = storyLine(view, event, me, takeMine, again);
       if (line) entries.push({ event, line });
     }
     return entries;
@@ -1090,7 +1092,7 @@
     return t(event.call === "chase" ? "call_chase" : "call_cuckoo");
   }
 
-  function storyLine(view, event, me, takeMine) {
+  function storyLine(view, event, me, takeMine, again) {
     const name = (id) => nameOf(view, id);
     const myCard = view.me.card ? cardValue(view.me.card) : "";
     switch (event.type) {
@@ -1116,12 +1118,12 @@
       case "cut_taken": {
         const cut = event.dealer === me ? takeMine("cut_card") : null;
         if (cut) return ["you_cut", { card: cardValue(cut.card), discarded: cardValue(cut.discarded) }];
-        return ["log_cut_taken", { name: name(event.dealer) }];
+        return [again ? "log_cut_taken_again" : "log_cut_taken", { name: name(event.dealer) }];
       }
       case "cut_king": {
         /* H3: cut again after it, and the card kept then is the one that second cut discarded */
         const later = event.dealer === me ? takeMine("cut_card", true) : null;
-        return [event.dealer === me ? "you_cut_king" : "log_cut_king",
+        return [event.dealer === me ? "you_cut_king" : again ? "log_cut_king_again" : "log_cut_king",
           { name: name(event.dealer), king: cardValue(event.king), call: callWord(event), card: later ? cardValue(later.discarded) : myCard }];
       }
       default:
