@@ -96,6 +96,14 @@ class SeatSpot:
     readable_tag: bool = True
     """False where a tag at ``READABLE_SIZE`` would cost the table more than ``TAG_TRADE`` of
     its seats' size: the tag keeps its old size, about 20 px × ``scale``."""
+    plate_scale: float = 0.0
+    """The plate's own size where it is not the card's (small cards under big plates): its
+    name's line, the lives' tokens, the colour stripe, the dealer's badge. 0: ``scale``."""
+
+    @property
+    def plate_factor(self) -> float:
+        """What the plate and its marks are scaled by (``plate_scale``, else ``scale``)."""
+        return self.plate_scale or self.scale
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -112,11 +120,12 @@ class SeatSpot:
     @property
     def plate_size(self) -> tuple[int, int]:
         """The name plate under the card: the name's lines over the lives' tokens."""
-        line = round(35 * self.scale)
+        scale = self.plate_factor
+        line = round(35 * scale)
         if self.readable:
             line = max(line, NAME_LINE)
-        height = round(5 * self.scale) + self.name_lines * line + round(38 * self.scale)
-        return self.plate_width or round(224 * self.scale), height
+        height = round(5 * scale) + self.name_lines * line + round(38 * scale)
+        return self.plate_width or round(224 * scale), height
 
     @property
     def tag_height(self) -> float:

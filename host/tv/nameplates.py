@@ -21,7 +21,7 @@ from host.tv.theme import ELLIPSIS, Theme
 
 #: Names are bold on their plate.
 BOLD = True
-#: Where a table's names have no readable size (the biggest H7 tables), they shrink down to this.
+#: Where a table's names have no readable size (``SeatSpot.readable``), they shrink to this.
 SMALLEST_SIZE = 12
 #: Plans remembered (a frame asks for its table's 60 times a second), then forgotten at once.
 PLAN_LIMIT = 64
@@ -68,7 +68,7 @@ class SeatPlan:
 
 def stripe_width(spot: SeatSpot) -> int:
     """The player's colour stripe at the plate's left edge."""
-    return max(6, round(12 * spot.scale))
+    return max(6, round(12 * spot.plate_factor))
 
 
 def name_width(spot: SeatSpot) -> int:
@@ -79,7 +79,7 @@ def name_width(spot: SeatSpot) -> int:
 
 def name_sizes(spot: SeatSpot) -> tuple[int, int]:
     """The name's size on this seat, and the smallest it may shrink to in one line."""
-    size = round(30 * spot.scale)
+    size = round(30 * spot.plate_factor)
     if not spot.readable:
         return size, SMALLEST_SIZE
     return max(size, READABLE_SIZE), READABLE_SIZE

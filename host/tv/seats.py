@@ -91,7 +91,7 @@ def draw_seat(
         stamp(surface, props, crect, EMPTY_CARD, 3, 10)
 
     greyed = seat.status in ("eliminated", "waiting") or not seat.connected
-    scale = spot.scale
+    scale = spot.plate_factor
     key = (
         "plate",
         label,
@@ -100,6 +100,7 @@ def draw_seat(
         lives_shown,
         stage.max_lives,
         spot.plate_size,
+        spot.name_lines,
         scale,
     )
     surface.blit(
@@ -109,11 +110,14 @@ def draw_seat(
         prect,
     )
     if stage.dealer == seat.id and stage.phase != "lobby":
-        button = props.memo(("dealer", props.lang, scale), lambda: _dealer_button(props, scale))
-        half = button.get_width() // 2
         # Beside the card over the wider plate: clear of the red frame that marks a lowest
         # card and inside the turn's frame around card and plate.
         room = (crect.right + 8, prect.right + 4)
+        radius = dealer_radius(spot, room[1] - room[0])
+        button = props.memo(
+            ("dealer", props.lang, scale, radius), lambda: _dealer_button(props, scale, radius)
+        )
+        half = button.get_width() // 2
         surface.blit(
             button, button.get_rect(center=((room[0] + room[1]) // 2, crect.bottom - half))
         )
@@ -194,7 +198,7 @@ def _plate(
     for line, top in zip(label.lines, name_tops(spot, len(label.lines))):
         image = props.theme.text(line, label.size, name_colour, BOLD)
         plate.blit(image, image.get_rect(midtop=(rect.centerx + stripe // 2, top)))
-    _draw_lives(plate, max_lives, rect, lives, spot.scale)
+    _draw_lives(plate, max_lives, rect, lives, spot.plate_factor)
     return plate
 
 
@@ -202,7 +206,7 @@ def name_tops(spot: SeatSpot, lines: int) -> list[int]:
     """Where each of a name's ``lines`` starts, from the plate's top: the plate's lines share
     the room above the lives' tokens (``SeatSpot.plate_size``); a name in fewer lines than
     the plate has sits in the middle of that room."""
-    scale = spot.scale
+    scale = spot.plate_factor
     room = spot.plate_size[1] - round(5 * scale) - round(38 * scale)
     line = room // spot.name_lines
     top = round(5 * scale) + (spot.name_lines - lines) * line // 2
@@ -323,8 +327,18 @@ def _draw_leaving_token(
     surface.blit(label, label.get_rect(midbottom=(x, y - 20 - rise)))
 
 
-def _dealer_button(props: Props, scale: float) -> pygame.Surface:
-    radius = max(8, round(20 * scale))
+def dealer_radius(spot: SeatSpot, room: int) -> int:
+    """The dealer's badge's radius: as big as the plate's scale makes it (20 px on the
+    biggest plates, ``SeatSpot.plate_factor``: H7's big tables too, round 43), but no wider
+    than the ``room`` beside the card over the plate (a big table's plate is narrower than
+    a small table's of that scale)."""
+    return max(8, min(round(20 * spot.plate_factor), room // 2))
+
+
+def _dealer_button(props: Props, scale: float, radius: int) -> pygame.Surface:
+    """The dealer's badge: a white disc of ``radius`` with "D"; the letter is sized by
+    ``scale``, or by the radius where the room beside the card made the disc smaller."""
+    size = round(26 * scale) if radius >= round(20 * scale) else round(radius * 1.3)
     button = pygame.Surface((2 * radius + 2, 2 * radius + 2), pygame.SRCALPHA)
     centre = (radius + 1, radius + 1)
     pygame.draw.circle(button, (250, 250, 250), centre, radius)
@@ -332,7 +346,7 @@ def _dealer_button(props: Props, scale: float) -> pygame.Surface:
     props.theme.blit_text(
         button,
         props.t("dealer_mark"),
-        max(13, round(26 * scale)),
+        max(13, size),
         theme.DARK_INK,
         bold=True,
         center=centre,
