@@ -1,4 +1,5 @@
-"""Where things sit on the 1920×1080 canvas: seats around an oval, the stock, the discard.
+"""Where things sit on the 1920×1080 canvas: seats around an oval (round the screen's edges
+for H7's tables of more than 10), the stock, the discard.
 
 Pure geometry (no pygame), so it is cheap to test: seats go clockwise in seat order starting
 at the bottom centre, the way players sit around a real table seen from the TV.
@@ -71,6 +72,19 @@ PILE_NAME_REACH = 56
 #: the piles' band that far and a little further, ``host/tv/table.py``).
 PILE_NAME_MOST = 150
 PILE_NAME_HALF_HEIGHT = 15
+#: The most seats a table has without H7 ("Big table"): these tables keep the oval above.
+SMALL_TABLE_MOST = 10
+#: H7's bigger tables (round 43 / H7): round 42's play-test at 18 seats read "D…nis", life
+#: dots of 8 px and a tiny dealer "D" from the sofa. Their seats take small cards under
+#: plates as big as a small table's (``BIG_PLATE_SCALE``: its name line, the lives' tokens,
+#: the stripe, the dealer's badge), as wide as fits (``BIG_PLATE_WIDTHS``), set round the
+#: screen's edges as round a long table (``_place_big``), all below the header's line.
+BIG_PLATE_SCALE = 1.0
+BIG_PLATE_WIDTHS = (220, 210, 200, 190, 180, 170, 160, 150)
+BIG_CARD_SCALES = (0.84, 0.76, 0.68, 0.6, 0.54, 0.48)
+#: The big tables' seats start below the header's line (``host/tv/table.py``'s 72 px), whose
+#: corners hold the round, the dealer and whose turn.
+BIG_TABLE_TOP = 72
 
 
 def readable_height(screen_height: float = CANVAS_H) -> float:
@@ -91,14 +105,16 @@ class SeatSpot:
     plate_width: int = 0
     """The plate's width; 0: the seat's own (``224 × scale``)."""
     readable: bool = True
-    """False only where a table is too big for names at ``READABLE_SIZE`` (H7's 20 seats):
-    its names shrink to fit, as before the floor."""
+    """False only where a table is too big for names at ``READABLE_SIZE``: its names shrink to
+    fit, as before the floor. No table of up to 20 seats has such plates since round 43
+    (``_big_spots``); they are the last resort of ``seat_spots``."""
     readable_tag: bool = True
     """False where a tag at ``READABLE_SIZE`` would cost the table more than ``TAG_TRADE`` of
     its seats' size: the tag keeps its old size, about 20 px × ``scale``."""
     plate_scale: float = 0.0
-    """The plate's own size where it is not the card's (small cards under big plates): its
-    name's line, the lives' tokens, the colour stripe, the dealer's badge. 0: ``scale``."""
+    """The plate's own size where it is not the card's (H7's big tables: small cards, big
+    plates): its name's line, the lives' tokens, the colour stripe, the dealer's badge.
+    0: ``scale``."""
 
     @property
     def plate_factor(self) -> float:
@@ -164,7 +180,9 @@ def seat_spots(count: int, name_lines: int = 1) -> list[SeatSpot]:
     """``count`` seats, clockwise on screen from the bottom centre (seat 0), as large as fits.
 
     Seats are spread by equal *arc length* around the oval (equal angles would crowd the
-    narrow ends); the first seat size in ``SEAT_SCALES`` with no overlap wins.
+    narrow ends); the first seat size in ``SEAT_SCALES`` with no overlap wins. Tables of
+    more than ``SMALL_TABLE_MOST`` (H7) sit round the screen's edges instead, with small
+    cards under big plates (``_big_spots``, round 43).
     ``name_lines``: 2 asks for plates that hold a name in two lines (wide ones if the seats
     stay big enough); where none fits, one line.
     """
@@ -189,6 +207,10 @@ def _plates(name_lines: int) -> list[SeatSpot]:
 
 @lru_cache(maxsize=64)
 def _spots(count: int, name_lines: int) -> tuple[SeatSpot, ...]:
+    if count > SMALL_TABLE_MOST:
+        big = _big_spots(count, name_lines)
+        if big is not None:
+            return big
     plates = _plates(name_lines)
     for plate in plates:
         for scale in SEAT_SCALES:
@@ -202,6 +224,96 @@ def _spots(count: int, name_lines: int) -> tuple[SeatSpot, ...]:
                 if not _overlap(small_tags):
                     return _traded(count, plate, scale) or small_tags
     return _place(count, replace(plates[-1], scale=SEAT_SCALES[-1]))
+
+
+def _big_spots(count: int, name_lines: int) -> tuple[SeatSpot, ...] | None:
+    """An H7 table's seats: of the plates (``BIG_PLATE_WIDTHS``) and cards
+    (``BIG_CARD_SCALES``) that fit, those whose plate and card are widest together (a tie:
+    the wider plate). Why together: at 18 seats, plates 20 px narrower take cards of 94 px
+    instead of 54 (a card is read at the reveal as a name is all along). Plates for two
+    lines only where ``name_lines`` asks for them, else (or where they do not fit) for
+    one. None where none fits (the oval's layouts then)."""
+    for lines in sorted({name_lines, 1}, reverse=True):
+        best: tuple[tuple[int, int], tuple[SeatSpot, ...]] | None = None
+        for width in BIG_PLATE_WIDTHS:
+            for scale in BIG_CARD_SCALES:
+                template = SeatSpot(
+                    0,
+                    0.0,
+                    0.0,
+                    scale=scale,
+                    name_lines=lines,
+                    plate_width=width,
+                    plate_scale=BIG_PLATE_SCALE,
+                )
+                score = (width + template.card_width, width)
+                if best is not None and score <= best[0]:
+                    continue
+                for side in range(count // 2, -1, -1):
+                    spots = _place_big(count, template, side)
+                    if spots is not None and not _overlap(spots):
+                        best = (score, spots)
+                        break
+        if best is not None:
+            return best[1]
+    return None
+
+
+def _place_big(count: int, template: SeatSpot, side: int) -> tuple[SeatSpot, ...] | None:
+    """``count`` seats like ``template`` round the screen's edges, as round a long table: a
+    row along the top (under the header's line) and one along the bottom (over the
+    captions), ``side`` seats up each side between them; the bottom row has the odd seat.
+
+    Why not the oval: an H7 seat is a tall box (tag, card, plate) that an oval sets aslant
+    on its way round, where it takes both a seat's width and its height; rows and columns
+    hold 18 seats with plates 200 px wide where the oval held 170 (round 43). None where the
+    seats do not fit so (the rows, the columns, or a corner where they meet)."""
+    left, top, right, bottom = template.box()
+    across, high = right - left, bottom - top
+    rows = count - 2 * side
+    if rows < 2:
+        return None
+    top_row, bottom_row = rows // 2, rows - rows // 2
+    y_top = BIG_TABLE_TOP - top
+    y_bottom = CANVAS_H - CAPTION_HEIGHT - 12 - bottom
+    x_left, x_right = 16 - left, CANVAS_W - 16 - right
+    # The sides' seats, evenly between the rows' heights, as far apart as they go.
+    span = y_bottom - y_top
+    if side > 1 and span / (side - 1) < high + SEAT_GAP:
+        return None
+    gap = min(span / (side - 1), max(span / (side + 1), high + SEAT_GAP)) if side > 1 else 0.0
+    middle = (y_top + y_bottom) / 2
+    side_ys = [middle + (k - (side - 1) / 2) * gap for k in range(side)]
+    # The rows run between the sides' seats where those reach their heights.
+
+    def row(y: float, seats: int) -> list[float] | None:
+        reached = any(abs(side_y - y) < high + SEAT_GAP for side_y in side_ys)
+        inset = across + SEAT_GAP if reached else 0.0
+        first, last = x_left + inset, x_right - inset
+        if seats == 1:
+            return [(first + last) / 2]
+        if (last - first) / (seats - 1) < across + SEAT_GAP:
+            return None
+        # Each seat in the middle of its share of the row, or closer to the ends where a
+        # share is narrower than a seat.
+        step = max((last - first) / seats, across + SEAT_GAP)
+        start = (first + last) / 2 - step * (seats - 1) / 2
+        return [start + i * step for i in range(seats)]
+
+    tops, bottoms = row(y_top, top_row), row(y_bottom, bottom_row)
+    if tops is None or bottoms is None:
+        return None
+    # Clockwise as the viewer sees it, from the bottom row's right end: leftwards along the
+    # bottom, up the left side, rightwards along the top, down the right side.
+    ring = (
+        [(x, y_bottom) for x in reversed(bottoms)]
+        + [(x_left, y) for y in reversed(side_ys)]
+        + [(x, y_top) for x in tops]
+        + [(x_right, y) for y in side_ys]
+    )
+    first = min(range(bottom_row), key=lambda i: abs(ring[i][0] - TABLE_CENTRE[0]))
+    ring = ring[first:] + ring[:first]  # seat 0 at the bottom centre
+    return tuple(replace(template, index=i, x=x, y=y) for i, (x, y) in enumerate(ring))
 
 
 def _traded(count: int, plate: SeatSpot, scale: float) -> tuple[SeatSpot, ...] | None:

@@ -170,7 +170,7 @@ def test_issue18_a_swap_paints_again_only_the_seats_its_cards_cross(
     assert app.table.still.repaints == 1
     app.render(canvas)
     assert app.table.still.repaints == 1
-    spots = seat_spots(20)
+    spots = seats.seat_plan(app.props, app.stage).spots  # plates for names in two lines
     assert {tuple(rect) for rect in app.table.still.patched} <= {
         HEADER_REGION,
         *(seat_region(spots[index]) for index in (4, 5)),
