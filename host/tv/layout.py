@@ -71,6 +71,9 @@ PILE_NAME_REACH = 56
 #: The most a pile's name may take either side of its pile (the table's still layer paints
 #: the piles' band that far and a little further, ``host/tv/table.py``).
 PILE_NAME_MOST = 150
+#: The piles' band (``host/tv/table.py``'s ``PILES_REGION``) reaches this far either side of
+#: the stock and the discard: ``PILE_NAME_MOST`` and a little more.
+PILE_BAND_REACH = 160
 PILE_NAME_HALF_HEIGHT = 15
 #: The most seats a table has without H7 ("Big table"): these tables keep the oval above.
 SMALL_TABLE_MOST = 10

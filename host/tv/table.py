@@ -21,6 +21,7 @@ from host.tv.banners import piles_top, seated_banner
 from host.tv.cards import card_size
 from host.tv.final import dim_table, draw_final_board
 from host.tv.layout import (
+    PILE_BAND_REACH,
     PILE_WIDTH,
     READABLE_SIZE,
     SUBTITLE_Y,
@@ -84,7 +85,7 @@ def _piles_region() -> tuple[int, int, int, int]:
     piles' names paint: one band across the three spots, room for a long name on each side."""
     height = card_size(PILE_WIDTH)[1]
     (sx, sy), (dx, _) = stock_spot(), discard_spot()
-    left, right = round(sx) - 160, round(dx) + 160
+    left, right = round(sx) - PILE_BAND_REACH, round(dx) + PILE_BAND_REACH
     top = piles_top()
     bottom = round(sy) + height // 2 + 22 + 24  # the names' line under the cards
     return left, top, right - left, bottom - top

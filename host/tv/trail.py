@@ -4,8 +4,9 @@ kitchen.
 Why a small panel: the banners say each move once, for a second. The trail lists this round's
 moves as the TV played them — who kept, who swapped with whom, who showed a King, what the
 dealer's cut did — in the top-left or the bottom-left corner, whichever the seats leave more
-lines in (``trail_room``; it shows as many lines as fit, the newest ones, and nothing when
-seats take both corners).
+lines in, or on H7's big tables, whose seats take both, on the felt left of the piles
+(``trail_room``; it shows as many lines as fit, the newest ones, and nothing where there is
+no room).
 At game over the standings (``standings``) list every player: winners first, then the others
 from the last one knocked out to the first, with the round they went out in; the game's end
 shows them on its board (``host/tv/final.py``).
@@ -24,8 +25,11 @@ from host.tv.layout import (
     CANVAS_H,
     CAPTION_HEIGHT,
     HEADER_HEIGHT,
+    PILE_BAND_REACH,
     READABLE_SIZE,
+    SMALL_TABLE_MOST,
     SeatSpot,
+    stock_spot,
 )
 from host.tv.scene import Props
 from host.tv.stage import Stage
@@ -37,6 +41,9 @@ LOW_TRAIL_BOX = pygame.Rect(30, 640, 420, CANVAS_H - CAPTION_HEIGHT - 12 - 640)
 #: How wide a corner may be: ``TRAIL_BOX``'s width, or a little less where a seat's edge would
 #: take its lines (the bottom-left corner of 9 seats).
 TRAIL_WIDTHS = (420, 390, 360)
+#: The narrowest the felt left of the piles is taken for the trail (``_on_the_felt``): 300 px
+#: hold "Round 12 so far" and a short move a line at ``TEXT_SIZE``.
+FELT_TRAIL_MIN_WIDTH = 300
 #: The top-left corner is kept where it holds this many lines (the title and four).
 ENOUGH_LINES = 5
 #: The trail is read from the sofa (round 37's play-test: grey 14 px text was not): its
@@ -128,7 +135,12 @@ def trail_room(spots: list[SeatSpot]) -> pygame.Rect:
     if top.height // LINE >= ENOUGH_LINES:
         return top
     low = max((_over_captions(spots, w) for w in TRAIL_WIDTHS), key=lambda r: r.height // LINE)
-    return low if low.height // LINE > top.height // LINE else top
+    best = low if low.height // LINE > top.height // LINE else top
+    if len(spots) > SMALL_TABLE_MOST:
+        felt = _on_the_felt(spots)
+        if felt.height // LINE > best.height // LINE:
+            return felt
+    return best
 
 
 def _under_header(spots: list[SeatSpot], width: int) -> pygame.Rect:
@@ -139,6 +151,28 @@ def _under_header(spots: list[SeatSpot], width: int) -> pygame.Rect:
         if left < box.right + 8 and right > box.left and top < box.bottom + 8 and bottom > box.top:
             box.height = max(0, min(box.height, round(top) - 8 - box.top))
     return box
+
+
+def _on_the_felt(spots: list[SeatSpot]) -> pygame.Rect:
+    """H7's big tables (round 43): their seats run round the screen's edges and take both
+    corners, so the trail goes on the felt left of the piles' band (``host/tv/table.py``),
+    under the subtitle's row (whose two lines end at the piles' top), right of the seats up
+    the left side and over the bottom row's; empty where that is narrower than
+    ``FELT_TRAIL_MIN_WIDTH`` or meets a seat."""
+    from host.tv.banners import piles_top  # banners places its lines by this module's corners
+
+    top = piles_top()
+    right = round(stock_spot()[0]) - PILE_BAND_REACH
+    boxes = [spot.box() for spot in spots]
+    left = max([LOW_TRAIL_BOX.left, *(round(r) + 16 for l, _, r, _ in boxes if l <= 16.5)])
+    below = [round(t) - 8 for l, t, r, _ in boxes if t >= top and l < right and r > left]
+    bottom = min([LOW_TRAIL_BOX.bottom, *below])
+    room = pygame.Rect(left, top, right - left, max(0, bottom - top))
+    if room.width < FELT_TRAIL_MIN_WIDTH or any(
+        room.colliderect(pygame.Rect(l, t, r - l, b - t)) for l, t, r, b in boxes
+    ):
+        return pygame.Rect(left, top, 0, 0)
+    return room
 
 
 def _over_captions(spots: list[SeatSpot], width: int) -> pygame.Rect:

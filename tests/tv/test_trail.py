@@ -101,8 +101,20 @@ def test_round42_the_trail_tells_who_is_down_to_how_many_lives(catalog: Catalog)
 
 
 def test_issue12_trail_has_room_on_small_tables_and_yields_to_seats() -> None:
+    """Round 43 / H7 too: big tables' seats take both corners; the trail keeps its title and
+    two lines or more on the felt, clear of every seat (at 18 and 20 seats three, as it had
+    in the bottom-left corner)."""
     assert trail_room(seat_spots(5)).height >= 150
     assert trail_room(seat_spots(20)).height < trail_room(seat_spots(5)).height
+    for count in range(11, 21):
+        for lines in (1, 2):
+            spots = seat_spots(count, lines)
+            room = trail_room(spots)
+            fewest = 4 if count >= 18 else 3
+            assert room.height // LINE >= fewest and room.width >= 300, (count, lines, room)
+            for spot in spots:
+                left, top, right, bottom = spot.box()
+                assert not room.colliderect((left, top, right - left, bottom - top)), count
 
 
 def test_issue12_standings_winner_then_last_out_first() -> None:
