@@ -119,6 +119,7 @@
         opener.hidden = false;
         opener.focus();
       }
+      render(cuckoo.view()); /* the house rules go back where they are read outside the card */
     }, "");
     const title = element("h2", null, t("howto"));
     title.tabIndex = -1;
@@ -127,11 +128,12 @@
 
   /* ------------------------------------------------ tonight's house rules, on every phone */
 
-  /** Round 43's play-test: only the VIP's switches said which house rules were on and what they
+  /** Round 42's play-test: only the VIP's switches said which house rules were on and what they
    * mean, so a guest was surprised by a King that did not block (H2) or a life lost to the
    * clock (H4). Every phone lists the rules on, each with its line (the VIP's own words,
-   * "vip.h2_name"): in the lobby under the buttons, and in "How to play" opened mid-game. One
-   * list, moved between the two; nothing under standard rules. */
+   * "vip.h2_name"): in the lobby under the buttons, in "How to play" opened mid-game, and
+   * otherwise under the table's players, where one still in the game can look. One list,
+   * moved between the three; nothing under standard rules. */
   const rulesBox = element("section");
   rulesBox.id = "social-rules";
 
@@ -139,10 +141,12 @@
     const rules = view["house_rules"] || []; /* this name also ships the rules' messages (page.py) */
     const inLobby = view.phase === "lobby";
     const inHowTo = !inLobby && !howTo.hidden;
-    rulesBox.hidden = !rules.length || !(inLobby || inHowTo);
+    const players = document.getElementById("players").parentNode;
+    rulesBox.hidden = !rules.length;
     if (inLobby && rulesBox.previousElementSibling !== opener) opener.after(rulesBox);
     /* in the card, before its "Got it" */
     if (inHowTo && rulesBox.parentNode !== howTo) howTo.lastElementChild.before(rulesBox);
+    if (!inLobby && !inHowTo && rulesBox.previousElementSibling !== players) players.after(rulesBox);
     const signature = rules.join() + "|" + view.rapid_seconds;
     if (drawn.rules === signature) return;
     drawn.rules = signature;

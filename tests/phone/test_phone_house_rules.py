@@ -1,5 +1,6 @@
-"""Round 43's play-test on a real phone: every guest is told which house rules are on and what
-each means (add-on ``social.js``), in the lobby and in "How to play" opened mid-game.
+"""Round 42's play-test, on a real phone: every guest is told which house rules are on and what
+each means (add-on ``social.js``), in the lobby, in "How to play" opened mid-game, and mid-game
+under the table's players.
 
 Before, only the VIP's switches named the rules and their lines; a guest was surprised by a
 King that did not block (H2) and lost a life to the clock without knowing why (H4).
@@ -21,6 +22,17 @@ def rule_lines(phone: Phone) -> list[str]:
         phone.page.eval_on_selector_all(
             "#social-rules li", "items => items.map(item => item.innerText.replace(/\\n+/g, ' '))"
         )
+    )
+
+
+def wait_under_the_table(phone: Phone) -> None:
+    """Mid-game, outside "How to play": the list is shown right under the table's players."""
+    phone.page.wait_for_function(
+        """() => {
+            const rules = document.getElementById('social-rules');
+            const players = document.getElementById('players').parentNode;
+            return rules && !rules.hidden && rules.previousElementSibling === players;
+        }"""
     )
 
 
@@ -91,8 +103,8 @@ def test_round43_how_to_play_mid_game_lists_the_house_rules(
     make_session: Callable[..., Any], live_server: Any, phone_factory: Any
 ) -> None:
     """Round 43 / H2, H5: a guest who arrives mid-game opens "How to play" and finds the house
-    rules on listed in it, each with its line (in Italian here); the lobby's list is not on
-    their screen outside the card, and a player still in the round is not shown it."""
+    rules on listed in it, each with its line (in Italian here); outside the card, mid-game,
+    the list is under the table's players, where a player still in the round can look too."""
     session = make_session("H2,H5")
     server = live_server(session)
     catalog = Catalog.load()
@@ -110,7 +122,8 @@ def test_round43_how_to_play_mid_game_lists_the_house_rules(
     step = session.step
     for phone in (player, late):
         phone.wait_step(step)
-        assert phone.page.is_hidden("#social-rules")  # mid-game: not outside the card
+        wait_under_the_table(phone)
+    assert rule_lines(player) == expected(catalog, "en", ["H2", "H5"])
     late.page.locator("#social-howto-open").tap()
     late.page.wait_for_selector("#social-howto:not([hidden])")
     late.page.wait_for_selector("#social-howto #social-rules:not([hidden])")
@@ -123,5 +136,5 @@ def test_round43_how_to_play_mid_game_lists_the_house_rules(
     )
     late.page.locator("#social-howto > button").tap()
     late.page.wait_for_selector("#social-howto", state="hidden")
-    assert late.page.is_hidden("#social-rules")
+    wait_under_the_table(late)  # back there
     assert session.step == step  # reading changes nothing in the game
