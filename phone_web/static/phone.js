@@ -388,7 +388,7 @@
       /* the host is heard again: "can't reach the game" is no longer true (it stayed beside
          live buttons when a freeze outlasted every send of a tap) */
       const error = byId("action-error");
-      if (error.textContent === t("err_network")) error.textContent = "";
+      if (error.textContent === t("err_no_answer")) error.textContent = "";
       render(JSON.parse(message.data), first);
       resendUnsent();
       first = false;
@@ -558,7 +558,10 @@
     let view = null;
     const step = state.view.step;
     state.unsent = null; /* a new tap replaces one that never arrived */
-    /* no answer at all, even after the retries: the network's error (err_network) */
+    /* no answer at all, even after the retries (err_no_answer): the host is down or the
+     * Wi-Fi is; the tap waits for either (resendUnsent), and the words say so (round 43's
+     * play-test: "Are you on the same Wi-Fi?" sent a guest to their settings while the TV's
+     * computer restarted) */
     const [status, answer] = await sendAction({ ...extra, action, step })
       .catch(() => [0, { error: "network" }]);
     setText(error, "").classList.remove("sending"); /* "still sending" is over */
@@ -572,7 +575,9 @@
     } else if (state.unsent?.offline) {
       /* not the Wi-Fi alarm: nothing is wrong with the party, and the tap is not lost yet */
       setText(error, t("tap_waits_offline")).classList.add("sending");
-    } else if (answer.error !== "stale_step") error.textContent = errorText(answer.error);
+    } else if (answer.error !== "stale_step") {
+      error.textContent = status ? errorText(answer.error) : t("err_no_answer");
+    }
     /* every button drawn meanwhile, too: the stream may have brought newer tables while the
        answer travelled, and then the answer (older) is not drawn again */
     setBusy(false);
@@ -896,7 +901,15 @@
   function actionHint(view, action) {
     const me = view.me;
     switch (action) {
-      case "start": return ["start_hint", { count: presentPlayers(view) }];
+      case "start": {
+        /* every active player is dealt in, away ones too: say who (round 43's play-test: the
+         * hint counted 6 present, 7 were dealt, one of them gone home); Start needs 3: plural */
+        const seated = view.players.filter((player) => player.status === "active");
+        const away = seated.filter((player) => player.connected === false && !player.bot);
+        return away.length
+          ? ["start_hint_away", { count: seated.length, names: listOf(away.map((player) => player.name)) }]
+          : ["start_hint", { count: seated.length }];
+      }
       case "keep": return ["keep_hint", { card: me.card ? cardValue(me.card) : "" }];
       case "exchange": return ["exchange_hint", { name: nameOf(view, me.target) }];
       case "cut": {
@@ -1187,6 +1200,8 @@
     if (myTurn && !state.alertedTurn) {
       news.push(t(view.dealer === me.id ? "your_turn_dealer" : "your_turn"));
       moment = ["turn", t("your_turn"), view.rapid_seconds ? RAPID_MOMENT_MS : MOMENT_MS];
+      /* my buttons in sight (round 43's play-test: at 200 % text they were a screen below) */
+      requestAnimationFrame(() => byId("actions").scrollIntoView({ block: "nearest" }));
     }
     state.alertedTurn = myTurn;
 

@@ -140,6 +140,14 @@ def test_issue19_200_percent_zoom_on_a_360px_phone_with_16_character_names(
     phone.wait_step(session.step)
     phone.page.wait_for_selector("#moment", state="hidden", timeout=5000)
     assert overflow(phone) == clean, "my turn"
+    # Round 43's play-test: at 200 % text, "Your turn!" showed and the buttons were a screen
+    # below; the page now brings them in sight when the turn comes.
+    assert phone.page.evaluate(
+        """() => [...document.querySelectorAll('#actions button')].map((button) => {
+            const r = button.getBoundingClientRect();
+            return r.top >= 0 && r.bottom <= innerHeight;
+        })"""
+    ) == [True, True], "my turn's buttons in sight"
     session.act(me, "keep", session.step)
     current = session.view(None)
     if current["phase"] == "turns":  # someone else is deciding: "Maximilianus-Ott is deciding…"

@@ -155,7 +155,7 @@ def test_round40_a_tap_made_offline_is_sent_when_the_phone_is_back_and_counts_on
     mover.page.wait_for_function(
         "text => document.getElementById('action-error').textContent === text", arg=waits
     )
-    assert CATALOG.t("en", "phone.err_network") not in mover.text()
+    assert CATALOG.t("en", "phone.err_no_answer") not in mover.text()
     time.sleep(3.0)
     assert session.step == step
     assert mover.text("#action-error") == waits

@@ -55,7 +55,7 @@ def test_a_tap_whose_send_was_lost_is_sent_again_calmly_and_counts(
     """The first send dies on the way (the host never had it); the second reaches the host and
     its answer is held: meanwhile the phone says the tap is still being sent, not the Wi-Fi
     alarm, and its buttons stay disabled. Once answered, the tap has counted, no error shows.
-    (The old page showed err_network after the first failure, the tap lost.)"""
+    (The old page showed the alarm after the first failure, the tap lost.)"""
     server = live_server()
     session = server.session
     mover, step = _mover(server, phone_factory)
@@ -74,7 +74,7 @@ def test_a_tap_whose_send_was_lost_is_sent_again_calmly_and_counts(
     mover.page.wait_for_function("() => document.querySelector('#action-error.sending')")
     line = mover.text("#action-error")
     assert line == CATALOG.t("en", "phone.still_sending")
-    assert CATALOG.t("en", "phone.err_network") not in mover.text()
+    assert CATALOG.t("en", "phone.err_no_answer") not in mover.text()
     assert mover.page.locator("#actions button:not([disabled])").count() == 0
     for _ in range(100):  # bounded: the second send reaches the route at once
         if held:
@@ -146,7 +146,7 @@ def test_the_wifi_alarm_comes_only_after_the_last_send(
     assert mover.text("#action-error") == CATALOG.t("en", "phone.still_sending")
     assert mover.page.locator("#actions button:not([disabled])").count() == 0
     mover.page.wait_for_selector("#actions button:not([disabled])", timeout=10_000)
-    assert mover.text("#action-error") == CATALOG.t("en", "phone.err_network")
+    assert mover.text("#action-error") == CATALOG.t("en", "phone.err_no_answer")
     assert mover.page.locator("#action-error.sending").count() == 0  # styled as the alarm
     assert len(lost) == 3 and session.step == step
     # The host is heard again (its stream brings a change: a guest sits down for the next

@@ -388,3 +388,28 @@ def test_round42_every_phone_says_the_vip_ended_the_game_once(
     assert phones["Bea"].text("#vip-news") == ""
     session.act(ana, "start", session.step)  # the next game's log starts afresh
     assert "game_ended" not in [e["type"] for e in session.view(None)["log"]]
+
+
+@pytest.mark.browser
+def test_round43_the_start_hint_counts_who_is_dealt_in_and_names_the_away(
+    make_session: Callable[..., Any], live_server: Any, phone_factory: Any
+) -> None:
+    """Presence (PHONE_API.md): ``start`` needs 3 present players but deals every seated one.
+    Round 43's play-test: the VIP's Start hint said "6 players" while 7 were dealt, one of
+    them gone home. The hint now counts everyone dealt in and names who is away, so the VIP
+    can remove them first."""
+    session = make_session(presence=True, clock=Clock())
+    server = live_server(session)
+    phones = _seat(server, phone_factory, ("Ana", "Bea", "Cal", "Dan"))
+    page = phones["Ana"].page
+    page.wait_for_function(
+        "() => document.getElementById('hint-start')?.textContent"
+        " === '4 players: draws the first dealer by lot and deals'"
+    )
+    phones["Dan"].close()
+    page.wait_for_function(
+        "() => document.getElementById('hint-start')?.textContent"
+        " === '4 players (Dan away): draws the first dealer by lot and deals'"
+    )
+    phones["Cal"].close()  # only 2 present: no Start at all
+    page.wait_for_selector("#hint-start", state="detached")
