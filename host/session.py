@@ -94,6 +94,15 @@ class NameNotShown(SessionError):
         self.letters = letters
 
 
+class NameKeptForAway(SessionError):
+    """``name_taken`` by a person whose phone is away: the answer says so (``"away": true``),
+    for their phone died and they are joining from another one (round 43's play-test: told
+    only "choose another name", a guest took "José2" and split his evening's standings)."""
+
+    def __init__(self) -> None:
+        super().__init__("name_taken", "that name's seat is kept for its phone, away now")
+
+
 @dataclass(frozen=True)
 class JoinResult:
     player_id: str
@@ -447,7 +456,10 @@ class Session(HostControls):
         return pid
 
     def _seat(self, name: str, *, bot: bool) -> JoinResult:
-        if names.looks_like(name, [p.name for p in self._game.players]):
+        holders = [p for p in self._game.players if names.looks_like(name, [p.name])]
+        if holders:
+            if not bot and all(p.id in self._away() for p in holders):
+                raise NameKeptForAway
             raise SessionError("name_taken", "that name is taken (or one that looks the same)")
         if len(self._game.players) >= self._game.options.max_players:
             raise SessionError("table_full", "the table is full")

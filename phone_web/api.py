@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from host.i18n import Catalog, best_language
 from host.rules import Status, View
-from host.session import NameNotShown, Session, SessionError
+from host.session import NameKeptForAway, NameNotShown, Session, SessionError
 from host.session_controls import BadControlFields, control_fields
 from host.stream_sink import SINK_KEY
 from phone_web.limits import GuessLimiter
@@ -92,12 +92,18 @@ def _session() -> Session:
 
 
 def error_response(
-    code: str, retry_after: int = 0, *, detail: NameNotShownDetail | None = None
+    code: str,
+    retry_after: int = 0,
+    *,
+    detail: NameNotShownDetail | None = None,
+    away: bool = False,
 ) -> Response:
     """``{"error": code, "message": text}`` in the caller's language, with the right status.
 
     ``detail``: for a name the TV cannot show, its ``letters`` go in the answer too and the
-    message says them (PHONE_API.md's ``bad_name``)."""
+    message says them (PHONE_API.md's ``bad_name``). ``away``: a ``name_taken`` whose seat
+    is kept for a phone that is away; ``"away": true`` is added and the message says what to
+    do (docs/api.md)."""
     code = _SESSION_ALIASES.get(code, code)
     status = ERROR_STATUS.get(code, 400)
     catalog: Catalog = current_app.extensions["cuckoo_catalog"]
@@ -107,7 +113,10 @@ def error_response(
         if f"cli.error_{code}" in catalog.keys(lang)
         else "cli.error_bad_request"
     )
-    body: dict[str, str] = {"error": code, "message": catalog.t(lang, key)}
+    body: dict[str, str | bool] = {"error": code, "message": catalog.t(lang, key)}
+    if away:
+        body["message"] = catalog.t(lang, "cli.error_name_taken_away")
+        body["away"] = True
     if detail is not None:
         # Isolated (U+2068…U+2069): an Arabic name must not carry the full stop along.
         letters = f"\u2068{detail['letters']}\u2069"
@@ -136,6 +145,8 @@ def register_error_handlers(app: Flask) -> None:
     def _session_error(error: SessionError) -> Response:
         if isinstance(error, NameNotShown):
             return error_response(error.code, detail={"letters": error.letters})
+        if isinstance(error, NameKeptForAway):
+            return error_response(error.code, away=True)
         return error_response(error.code)
 
     @app.errorhandler(HTTPException)

@@ -337,6 +337,9 @@
            (a guest gone for good leaves the lobby after a minute); ask again until seated */
         error.textContent = t("table_full_waiting");
         state.joinRetry = setTimeout(() => byId("join-form").requestSubmit(), TABLE_FULL_RETRY_MS);
+      } else if (answer.away) {
+        /* my name's seat waits for my old phone (it died): say how to get it back */
+        error.textContent = t("err_name_taken_away");
       } else if (answer.letters) {
         /* bad_name for letters the TV cannot draw: say which, isolated so that an Arabic
          * name does not carry the sentence's full stop along */

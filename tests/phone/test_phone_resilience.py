@@ -301,6 +301,31 @@ def test_join_errors_are_clear_and_change_nothing(live_server: Any, phone_factor
     assert phone.page.evaluate("() => localStorage.length") == 0
 
 
+def test_round43_a_dead_phones_guest_is_told_how_to_get_their_seat_back(
+    make_session: Any, live_server: Any, phone_factory: Any
+) -> None:
+    """Presence. Round 43's play-test: José's phone died (its page closed) and from a new
+    phone "José" read only "This name is already taken at the table. Choose another one.";
+    he became "José2". Now the phone says the seat waits for its phone and how to get it
+    back; nothing changes at the table."""
+    server = live_server(make_session(presence=True))
+    old = phone_factory("Pixel 7", "fr-FR")
+    old.open(f"{server.url}/?room=TEST")
+    old.join("José")
+    old.close()  # the phone died: its stream is gone
+    assert wait_until(lambda: not server.session.view(None)["players"][0]["connected"], 10.0)
+    new = phone_factory("iPhone SE", "fr-FR")
+    new.open(f"{server.url}/?room=TEST")
+    new.page.fill("#name-input", "José")
+    new.page.locator("#join-button").tap()
+    new.page.wait_for_function(
+        "e => document.getElementById('join-error').textContent === e",
+        arg=CATALOG.t("fr", "phone.err_name_taken_away"),
+    )
+    assert new.page.is_hidden("#game")
+    assert [p["name"] for p in server.session.view(None)["players"]] == ["José"]
+
+
 def test_playtest_cjk_a_name_the_tv_cannot_show_is_said_on_the_phone(
     live_server: Any, phone_factory: Any
 ) -> None:

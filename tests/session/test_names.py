@@ -110,3 +110,31 @@ def test_issue15_api_answers_409_name_taken_for_a_look_alike(session: Any) -> No
     assert answer.status_code == 409 and json.loads(answer.data)["error"] == "name_taken"
     answer = client.post("/api/join", json={"name": "\u200d", "room": "TEST"})
     assert answer.status_code == 400 and json.loads(answer.data)["error"] == "bad_name"
+
+
+def test_round43_a_name_whose_seat_waits_for_an_away_phone_says_so(make_session: Any) -> None:
+    """Presence. Round 43's play-test: José's phone died; from another phone "José" got only
+    "this name is taken, choose another", and he became "José2" with half his evening. The
+    refusal stays ``name_taken`` (nothing changes at the table) but, when the seat's phone
+    is away, says so (``"away": true``) and how to get the seat back; a name held by a
+    present person, or by a computer player, is refused as before."""
+    session = make_session(presence=True, bots=1)  # Ada, a computer player
+    client = create_app(session).test_client()
+    jose = session.join("José", "TEST").player_id
+    before = session.view(None)
+    answer = client.post(
+        "/api/join", json={"name": "JOSÉ", "room": "TEST"}, headers={"Accept-Language": "fr"}
+    )
+    body = json.loads(answer.data)
+    assert answer.status_code == 409 and body["error"] == "name_taken" and body["away"] is True
+    assert body["message"].startswith("Quelqu’un à la table a ce nom et son téléphone")
+    assert session.view(None) == before  # refused: nothing changed
+
+    stream = session.subscribe(jose)  # José's phone is back: the name is simply taken
+    try:
+        answer = client.post("/api/join", json={"name": "José", "room": "TEST"})
+        assert answer.status_code == 409 and "away" not in json.loads(answer.data)
+    finally:
+        stream.close()
+    answer = client.post("/api/join", json={"name": "Ada", "room": "TEST"})
+    assert answer.status_code == 409 and "away" not in json.loads(answer.data)
