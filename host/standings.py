@@ -60,7 +60,8 @@ class Line:
     """Predictions that named someone who did lose a life."""
 
     def sort_key(self) -> tuple[int, int, int, int, str]:
-        """Best first: wins, then rounds survived, then fewer lives lost, then name."""
+        """Best first: wins, then rounds survived, then fewer lives lost, then good guesses,
+        then name (which orders a tie, and does not break it: both get the same ``rank``)."""
         return (
             -self.wins,
             -self.survived,
@@ -96,6 +97,10 @@ class Standings:
         if self._cache is None:
             ranked = sorted(self.lines.values(), key=Line.sort_key)
             titles = self.titles()
+            places: list[int] = []  # equal on every figure, equal place (round 43's play-test)
+            for index, line in enumerate(ranked):
+                tied = index and line.sort_key()[:-1] == ranked[index - 1].sort_key()[:-1]
+                places.append(places[-1] if tied else index + 1)
             self._cache = [
                 cast(
                     StandingsRow,
@@ -105,7 +110,7 @@ class Standings:
                         "titles": [t for t in TITLES if titles.get(t) == line.player],
                     },
                 )
-                for place, line in enumerate(ranked, start=1)
+                for place, line in zip(places, ranked, strict=True)
             ]
         return [{**row, "titles": list(row["titles"])} for row in self._cache]
 

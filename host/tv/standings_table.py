@@ -104,7 +104,7 @@ class Guest:
     figures: tuple[tuple[str, str], ...]
     """(field, figure) for every field of ``COLUMNS``."""
     leads: bool
-    """The first line, with wins: drawn in gold."""
+    """First (tied first too), with wins: drawn in gold."""
 
     def figure(self, field_name: str) -> str:
         return dict(self.figures)[field_name]
@@ -120,7 +120,7 @@ def guests_of(props: Props, rows: Sequence[StandingsRow]) -> list[Guest]:
             mark=f" ({phrase(props, 'bot')})" if row.get("bot") else "",
             titles=tuple(phrase(props, f"title_{title}") for title in row.get("titles", [])),
             figures=tuple((field, str(row.get(field, 0))) for _, field in COLUMNS),
-            leads=place == 0 and bool(row.get("wins")),
+            leads=row.get("rank", place + 1) == 1 and bool(row.get("wins")),
         )
         for place, row in enumerate(rows)
     ]

@@ -220,7 +220,9 @@
     line.append(element("span", "rank", String(row.rank)));
     line.append(element("span", "name", row.name + (row.bot ? " (" + t("bot") + ")" : "")));
     const details = element("span", "details");
-    details.append(element("span", null, t("wins") + " " + row.wins + " \u00b7 " + t("games") + " " + row.games));
+    /* rounds survived: the tie-break between equal wins, shown (round 43's play-test) */
+    details.append(element("span", null, [["wins", row.wins], ["games", row.games], ["survived", row.survived]]
+      .map(([key, count]) => t(key) + " " + count).join(" \u00b7 ")));
     if (row.good_guesses) details.append(element("span", null, t("guesses") + " " + row.good_guesses));
     line.append(details);
     const tags = element("span", "titles");

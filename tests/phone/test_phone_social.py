@@ -37,6 +37,11 @@ def test_issue14_phone_howto_standings_reactions_and_prediction(
     first.page.wait_for_selector("#social-standings li.me")
     assert first.page.get_attribute("#social-standings li.me", "aria-current") == "true"
     assert "Dee" in first.text("#social-standings li.me")
+    # round 43's play-test: the tie-break after wins, rounds survived, is shown too
+    row = next(r for r in session.view(None)["standings"] if r["name"] == "Dee")
+    assert first.text("#social-standings li.me .details") == " · ".join(
+        f"{catalog.t('en', f'social.{key}')} {row[key]}" for key in ("wins", "games", "survived")
+    )
     assert first.page.is_hidden("#social-react") and first.page.is_hidden("#social-predict")
 
     late = phone_factory("iPhone 13", "it-IT")  # arrives mid-game: waiting, so may guess

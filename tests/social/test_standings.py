@@ -289,3 +289,28 @@ def test_issue18_kept_table_equals_a_fresh_ranking_after_every_batch() -> None:
             assert kept == fresh
             checked += 1
     assert checked > 1500
+
+
+def test_round43_lines_equal_on_every_figure_share_a_rank() -> None:
+    """Issue 14's order (wins, rounds survived, fewer lives lost, good guesses) decides the
+    rank; the name only orders a tie. Round 43's play-test: Bob and Christopher-Alex went out
+    together, equal on every figure, and phones ranked them 4th and 5th."""
+    from host.standings import Line
+
+    lines = {
+        "p1": Line("p1", "Zoë", wins=1, survived=9),
+        "p2": Line("p2", "Bob", wins=1, survived=7),
+        "p3": Line("p3", "Christopher-Alex", wins=0, survived=5, lives_lost=3),
+        "p4": Line("p4", "Ann", wins=0, survived=5, lives_lost=3),
+        "p5": Line("p5", "Dan", wins=0, survived=5, lives_lost=3, good_guesses=1),
+        "p6": Line("p6", "Eve", wins=0, survived=2, lives_lost=3),
+    }
+    table = Standings(lines).table()
+    assert [(row["name"], row["rank"]) for row in table] == [
+        ("Zoë", 1),
+        ("Bob", 2),  # one win each: rounds survived decide
+        ("Dan", 3),  # equal figures but a good guess
+        ("Ann", 4),
+        ("Christopher-Alex", 4),  # equal to Ann on every figure: the same place
+        ("Eve", 6),
+    ]
