@@ -128,8 +128,12 @@ def draw_seat(
             ("tag", tag, colour, spot, seat.colour),
             lambda: _tag(props, tag, colour, spot, seat.colour),
         )
-        # On its own card's top edge, over the turn's frame: round 42, see ``_tag``.
-        surface.blit(mark, mark.get_rect(midbottom=(crect.centerx, crect.top)))
+        # On its own card's top edge, over the turn's frame: round 42, see ``_tag``. A seat
+        # waiting for the next game has no card: on its plate then, not floating a card's
+        # height above it (round 43's play-test).
+        cardless = seat.status == "waiting" and look.kind == "none"
+        edge = prect.top if cardless else crect.top
+        surface.blit(mark, mark.get_rect(midbottom=(crect.centerx, edge)))
     if seat.status == "eliminated" and look.kind == "none":
         cross = props.memo(("cross", crect.size), lambda: _cross(crect.size))
         surface.blit(cross, crect.move(-CROSS_MARGIN, -CROSS_MARGIN))

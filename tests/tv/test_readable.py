@@ -361,10 +361,13 @@ LIST_TOP = 262
 
 
 def _tag_area(app: TVApp, seat_id: str) -> pygame.Rect:
-    """Where a seat's tag lies: on its card's top edge, as wide as the seat, as high as a
-    readable tag's box (a seat stacked above on 10 seats is higher still)."""
+    """Where a seat's tag lies: on its card's top edge (a seat waiting for the next game has
+    no card: on its plate's, round 43), as wide as the seat, as high as a readable tag's box
+    (a seat stacked above on 10 seats is higher still)."""
     spot = app.table.seating()[0][seat_id]
-    bottom = card_rect(spot).top
+    seat = app.stage.seat_of(seat_id)
+    waiting = seat is not None and seat.status == "waiting"
+    bottom = plate_rect(spot).top if waiting else card_rect(spot).top
     width = plate_rect(spot).width + 28
     return pygame.Rect(round(spot.x - width / 2), bottom - TAG_HEIGHT, width, TAG_HEIGHT)
 
@@ -473,6 +476,27 @@ def test_round42_a_seat_tag_sits_on_its_own_card_well_clear_of_the_seat_above(
             if plate.right <= tag.left - 60 or plate.left >= tag.right + 60:
                 continue  # not above the tag
             assert tag.top - plate.bottom >= TAG_AIR + 16, (seat_id, other_id)
+
+
+@pytest.mark.parametrize("count", [5, 10, 18])
+def test_round43_a_waiting_seats_tag_sits_on_its_plate(catalog: Catalog, count: int) -> None:
+    """R1: a guest who joins mid-game waits for the next game, with no card. Round 43's
+    play-test: their tag ("next game") sat where a card's top edge would be, a card's height
+    above their plate over nothing, and read as nobody's. It now sits on their plate's top
+    edge, as a card's tag on its card; the empty place of the card above holds no ink."""
+    names = [f"{name[:6]}{i}" for i, name in enumerate((*NAMES_5, *NAMES_10) * 2)][:count]
+    players = [player(i, name=names[i]) for i in range(count - 1)]
+    players.append(player(count - 1, name="Bob", status="waiting"))
+    app = _app(catalog, view("turns", players, dealer="p0"))
+    frame = _frames(app)[1.0]
+    spot = app.table.seating()[0][f"p{count - 1}"]
+    plate, card = plate_rect(spot), card_rect(spot)
+    height = round(spot.tag_height)  # smaller tags on a big table (H7)
+    tag = pygame.Rect(plate.centerx - 20, plate.top - height, 40, height)
+    for y in (tag.top + 1, tag.bottom - 1):  # the box's rows, at its middle
+        assert tuple(frame.get_at((tag.centerx, y)))[:3] == TAG_BOX, (count, y)
+    above = card.top - height // 2  # where the tag floated
+    assert tuple(frame.get_at((card.centerx, above)))[:3] != TAG_BOX, count
 
 
 @pytest.mark.parametrize("count", [5, 10])
