@@ -44,7 +44,7 @@ from host.tv.overlays import (
 from host.tv.safety import draw_save_warning
 from host.tv.scene import Props, Scene
 from host.tv.screen import Screen
-from host.tv.stage import SeatShow, Stage
+from host.tv.stage import SeatShow, Stage, reveal_marked_at
 from host.tv.table import TableScene
 from host.tv.theme import Theme
 from host.tv.tutorial import Tutorial
@@ -419,15 +419,18 @@ class TVApp:
             )
 
     def _outcome_still_playing(self) -> bool:
-        """The round is over but the TV is still turning its cards (or telling who lost):
-        Space waits, or it would deal the next round (or open the next game) before the room
-        has seen who lost (round 42's play-test)."""
+        """The round is over but the TV is still turning its cards: Space waits, or it would
+        deal the next round (or open the next game) before the room has seen the lowest card
+        (round 42's play-test). Once every card is up and the lowest is marked, it deals, as
+        the dealer's phone may then (round 43's check: it waited for the lives' animations
+        too, under "… or press Space")."""
         latest = self.stage.latest
-        return (
-            self.stage.animating
-            and latest is not None
-            and latest["phase"] in ("reveal", "game_over")
-        )
+        if latest is None or latest["phase"] not in ("reveal", "game_over"):
+            return False
+        beat = self.stage.beat
+        if beat is not None and beat.event["type"] == "reveal":
+            return beat.elapsed < reveal_marked_at(len(beat.event["cards"]))
+        return any(waiting.kind == "reveal" for waiting in self.stage.queue)
 
     def _call(self, action: Callable[..., Any], *args: Any) -> bool:
         """Run a host action; a refusal becomes a notice on screen and changes nothing."""

@@ -11,6 +11,7 @@ from host.rules import View
 from host.session import SessionError
 from host.tv.app import TVApp
 from host.tv.overlays import ConfirmOverlay, HelpOverlay, KickOverlay
+from host.tv.stage import reveal_marked_at
 
 from .conftest import FakeAnnouncer
 from .views import player, view
@@ -172,7 +173,10 @@ def test_round43_space_waits_while_the_tv_still_turns_the_cards(make_app: Any, p
     assert session.calls == []
     assert app._toast is not None
     assert app._toast[0] == app.props.t("reveal_still_on")
-    app.stage.fast_forward()
+    # Round 43's check: once every card is up and the lowest is marked, Space deals, as the
+    # dealer's phone may (it waited for the lives' animations too, under "… or press Space").
+    app.stage.update(reveal_marked_at(len(cards)) + 0.05)
+    assert app.stage.beat is not None and app.stage.beat.kind == "reveal"
     press(app, pygame.K_SPACE)
     assert session.calls == [("host_next",)]
 
