@@ -318,8 +318,10 @@ def _eliminated(m: Move) -> None:
 
 
 #: A sudden death's banner gives the rule, then (from this second of its beat) the verdict:
-#: round 42's play-test saw the cards dealt and nothing on the table saying who had won.
-SUDDEN_DEATH_VERDICT_AT = 1.3
+#: round 42's play-test saw the cards dealt and nothing on the table saying who had won. Its
+#: beat is 4.5 s: round 43's check heard the voice, still on the reveal's line, fall behind
+#: a 2.8 s beat whose verdict came at 1.3 s.
+SUDDEN_DEATH_VERDICT_AT = 2.2
 
 
 def _sudden_death(m: Move) -> None:

@@ -37,7 +37,7 @@ BEAT_SECONDS: dict[str, float] = {
     "cut_king": 2.0,
     "life_lost": 1.0,
     "eliminated": 1.0,
-    "sudden_death": 2.8,
+    "sudden_death": 4.5,  # the rule, then (``SUDDEN_DEATH_VERDICT_AT``) the verdict
     "game_over": 4.0,
     "misdeal": 1.4,
 }

@@ -103,6 +103,10 @@
     howToOpen &&= waiting;
     opener.hidden = !waiting || howToOpen;
     box.hidden = !howToOpen && (seen || view.phase !== "lobby");
+    /* H2: Kings do not block tonight; step 3 must not say they do (round 43's check) */
+    const noBlocking = (view["house_rules"] || []).includes("H2");
+    if (box.childElementCount && box.dataset.noBlocking !== String(noBlocking)) box.replaceChildren();
+    box.dataset.noBlocking = noBlocking;
     if (box.hidden || box.childElementCount) return;
     const picture = element("p", "howto-cards");
     picture.setAttribute("aria-hidden", "true");
@@ -110,7 +114,9 @@
       picture.append(element("span", symbol.endsWith("\u2665") ? "suit-H" : "", symbol));
     }
     const steps = element("ol");
-    for (const key of HOWTO_STEPS) steps.append(element("li", null, t(key)));
+    for (const key of HOWTO_STEPS) {
+      steps.append(element("li", null, t(noBlocking && key === "howto_3" ? "howto_3_h2" : key)));
+    }
     const gotIt = button(t("howto_close"), () => {
       localStorage.setItem(HOWTO_SEEN_KEY, "seen");
       box.hidden = true;

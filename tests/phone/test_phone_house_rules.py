@@ -71,6 +71,11 @@ def test_round43_a_guest_sees_the_house_rules_on_in_the_lobby_and_live(
     assert guest.text("#social-rules h2") == catalog.t("fr", "social.rules_tonight")
     assert rule_lines(guest) == expected(catalog, "fr", ["H2", "H3", "H4"])
     assert "10 s" in rule_lines(guest)[2]  # H4 says its seconds
+    # Round 43's check: under H2 the How to play card said "A King can't be taken", right
+    # above the house rule saying Kings do not block; it now says tonight's rule.
+    howto = guest.text("#social-howto")
+    assert catalog.t("fr", "social.howto_3_h2") in howto
+    assert catalog.t("fr", "social.howto_3") not in howto
     # under the buttons, before the players' list: on a guest's first screen
     assert guest.page.evaluate(
         """() => document.getElementById('social-rules').compareDocumentPosition(
@@ -90,6 +95,7 @@ def test_round43_a_guest_sees_the_house_rules_on_in_the_lobby_and_live(
     session.act(vip_id, "set_rules", session.step, {"rules": ["H4"], "rapid_seconds": 25})
     guest.wait_step(session.step)
     assert rule_lines(guest) == expected(catalog, "fr", ["H4"], seconds=25)
+    assert catalog.t("fr", "social.howto_3") in guest.text("#social-howto")  # Kings block again
 
     # standard rules: nothing at all, on the guest's phone or the VIP's
     session.act(vip_id, "set_rules", session.step, {"rules": []})
