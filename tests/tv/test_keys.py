@@ -181,6 +181,21 @@ def test_round43_space_waits_while_the_tv_still_turns_the_cards(make_app: Any, p
     assert session.calls == [("host_next",)]
 
 
+def test_round43_space_waits_for_a_reveal_still_queued(make_app: Any) -> None:
+    """R11. The last keep's beat still plays and the reveal waits behind it: Space waits too
+    (the session is at the reveal already and would deal)."""
+    players = [player(i) for i in range(3)]
+    session = RecordingSession(view("turns", players))
+    app, _ = make_app(session=session)
+    cards = {"p0": "2C", "p1": "9H", "p2": "KS"}
+    kept = {"type": "kept", "player": "p2", "auto": False, "timed_out": False, "reason": "chosen"}
+    reveal = {"type": "reveal", "cards": cards, "lowest": "2", "losers": ["p0"]}
+    app.stage.receive(view("reveal", players, lowest="2"), [kept, reveal])
+    assert app.stage.beat is not None and app.stage.beat.kind == "kept"
+    press(app, pygame.K_SPACE)
+    assert session.calls == []
+
+
 def test_m_mutes_and_unmutes_the_voice(lobby_app: Any) -> None:
     app, _, voice = lobby_app
     press(app, pygame.K_m)
