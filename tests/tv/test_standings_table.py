@@ -351,3 +351,17 @@ def test_round40_the_lobby_tonight_box_keeps_long_names_readable(catalog: Catalo
         for top, height in lines:
             capital = _mask_lead(mask, top, height)
             assert capital is not None and capital >= readable_height(1080 * scale), scale
+
+
+def test_round43_every_guest_tied_first_is_drawn_in_gold(catalog: Catalog) -> None:
+    """Round 43: lines equal on every figure share a rank (``host/standings.py``). Two guests
+    tied first are both the leaders: both gold, with the same rank; the third is not."""
+    from host.tv.standings_table import guests_of
+
+    rows = _rows(3)
+    for row in rows[:2]:
+        row.update(wins=2, survived=9, lives_lost=1, good_guesses=0, rank=1)
+    rows[2].update(wins=1, rank=3)
+    app = _app(catalog, rows, "en")
+    guests = guests_of(app.props, cast(Any, rows))
+    assert [(g.rank, g.leads) for g in guests] == [("1", True), ("1", True), ("3", False)]
