@@ -100,14 +100,14 @@ HELP_SIZE = 36
 HELP_TEXT_WIDTH = HELP_PANEL.width - 520
 
 
-#: The TV's keys for its own settings (``TVApp._host_key``): the music's volume down and up,
-#: full screen (F11 as everywhere else), and M (voice and sound) and L (language).
-#: The digits of the number row and of the keypad.
+#: The digits of the number row and of the keypad (the kick list's numbers).
 DIGIT_KEYS = {
     **{pygame.K_0 + n: str(n) for n in range(10)},
     pygame.K_KP0: "0",
     **{pygame.K_KP1 + n: str(n + 1) for n in range(9)},
 }
+#: The TV's keys for its own settings (``TVApp._host_key``): the music's volume down and up,
+#: full screen (F11 as everywhere else), and M (voice and sound) and L (language).
 MUSIC_DOWN_KEYS = (pygame.K_MINUS, pygame.K_KP_MINUS)
 MUSIC_UP_KEYS = (pygame.K_EQUALS, pygame.K_PLUS, pygame.K_KP_PLUS)
 FULLSCREEN_KEYS = (pygame.K_f, pygame.K_F11)
