@@ -456,7 +456,8 @@ class Session(HostControls):
         return pid
 
     def _seat(self, name: str, *, bot: bool) -> JoinResult:
-        holders = [p for p in self._game.players if names.looks_like(name, [p.name])]
+        keys = names.look_alike_keys(name)  # once, not once per seated player
+        holders = [p for p in self._game.players if keys & names.look_alike_keys(p.name)]
         if holders:
             if not bot and all(p.id in self._away() for p in holders):
                 raise NameKeptForAway
