@@ -97,9 +97,10 @@ class Standings:
         if self._cache is None:
             ranked = sorted(self.lines.values(), key=Line.sort_key)
             titles = self.titles()
+            figures = [line.sort_key()[:-1] for line in ranked]  # the order without the name
             places: list[int] = []  # equal on every figure, equal place (round 43's play-test)
-            for index, line in enumerate(ranked):
-                tied = index and line.sort_key()[:-1] == ranked[index - 1].sort_key()[:-1]
+            for index, key in enumerate(figures):
+                tied = index > 0 and key == figures[index - 1]
                 places.append(places[-1] if tied else index + 1)
             self._cache = [
                 cast(
