@@ -24,6 +24,10 @@ PLAYERS_X = 1240
 #: The room code's size, and the most it may take of the middle column (it shrinks to fit).
 ROOM_SIZE = 150
 ROOM_WIDTH = PLAYERS_X - MIDDLE_X - 34
+#: A note under the players' title or list ("Nobody has joined yet", "Scan the code to
+#: join!"): its size and its line step.
+NOTE_SIZE = 32
+NOTE_LINE = 44
 #: The players' list: its first row, a row's height, and where it must end (above the next
 #: step's line, ``LobbyScene._draw_next_step``).
 PLAYERS_TOP = 268
@@ -186,8 +190,7 @@ class LobbyScene:
         if not players:
             if props.join_offline:
                 return  # "scan the code!" with no code: the no-network box says what to do
-            for i, line in enumerate(th.wrap(props.t("nobody_yet"), 32, 600)):
-                th.blit_text(surface, line, 32, theme.MUTED_INK, topleft=(PLAYERS_X, 270 + i * 44))
+            self._draw_note(surface, props.t("nobody_yet"), 270)
             return
         if len(players) > PER_COLUMN:  # H7's big tables: two narrow columns, smaller text
             for i, seat in enumerate(players):
@@ -202,14 +205,28 @@ class LobbyScene:
         for seat, row in zip(players, rows):
             self._draw_player(surface, seat, PLAYERS_X, y, row)
             y += row.height
-        if all(seat.bot for seat in players) and not props.join_offline:
+        if self._bots_only() and not props.join_offline:
             # Round 43: ``--bots`` sit down at once; the guests still join by the code, and
             # the first of them (not a computer player) will be the VIP.
-            lines = th.wrap(props.t("guests_scan"), 32, 600)
-            if y + 24 + len(lines) * 44 <= PLAYERS_BOTTOM:
-                for i, line in enumerate(lines):
-                    top = y + 24 + i * 44
-                    th.blit_text(surface, line, 32, theme.MUTED_INK, topleft=(PLAYERS_X, top))
+            self._draw_note(surface, props.t("guests_scan"), y + 24, PLAYERS_BOTTOM)
+
+    def _bots_only(self) -> bool:
+        """Only computer players sit at the table (``--bots`` before any guest)."""
+        return all(seat.bot for seat in self.stage.players)
+
+    def _draw_note(
+        self, surface: pygame.Surface, text: str, top: int, bottom: int | None = None
+    ) -> None:
+        """A grey note under the players' title or list, in lines of 600 px; none where it
+        would reach past ``bottom``."""
+        th = self.props.theme
+        lines = th.wrap(text, NOTE_SIZE, 600)
+        if bottom is not None and top + len(lines) * NOTE_LINE > bottom:
+            return
+        for i, line in enumerate(lines):
+            th.blit_text(
+                surface, line, NOTE_SIZE, theme.MUTED_INK, topleft=(PLAYERS_X, top + i * NOTE_LINE)
+            )
 
     def _row(self, seat: SeatShow, width: int, readable: bool, beside: bool = False) -> PlayerRow:
         """A player's row in a column ``width`` wide: the name, and the marks beside it or,
@@ -267,7 +284,7 @@ class LobbyScene:
             text = props.t("need_more", count=self.stage.min_players - len(seated))
         elif self.stage.person_vip() is not None:
             text = props.t("next_vip", name=self.stage.name_of(self.stage.vip))
-        elif all(p.bot for p in self.stage.players):  # say what Space does: no guest plays
+        elif self._bots_only():  # say what Space does: no guest plays
             text = props.t("next_space_bots")
         else:
             text = props.t("next_space")
