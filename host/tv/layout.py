@@ -85,9 +85,11 @@ SMALL_TABLE_MOST = 10
 BIG_PLATE_SCALE = 1.0
 BIG_PLATE_WIDTHS = (220, 210, 200, 190, 180, 170, 160, 150)
 BIG_CARD_SCALES = (0.84, 0.76, 0.68, 0.6, 0.54, 0.48)
-#: The big tables' seats start below the header's line (``host/tv/table.py``'s 72 px), whose
-#: corners hold the round, the dealer and whose turn.
-BIG_TABLE_TOP = 72
+#: The header's line across the top (``host/tv/table.py``'s ``HEADER_REGION``): the round,
+#: the dealer and whose turn.
+HEADER_LINE = 72
+#: The big tables' seats start below the header's line, whose corners hold its words.
+BIG_TABLE_TOP = HEADER_LINE
 
 
 def readable_height(screen_height: float = CANVAS_H) -> float:

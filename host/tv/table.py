@@ -21,6 +21,7 @@ from host.tv.banners import piles_top, seated_banner
 from host.tv.cards import card_size
 from host.tv.final import dim_table, draw_final_board
 from host.tv.layout import (
+    HEADER_LINE,
     PILE_BAND_REACH,
     PILE_WIDTH,
     READABLE_SIZE,
@@ -71,7 +72,7 @@ UNDER_CARDS = frozenset({"header", "piles"})
 FELT_PALETTE = [theme.BACKGROUND, theme.FELT_EDGE, theme.FELT] + [theme.BACKGROUND] * 253
 
 #: Where the header line paints (``TableScene._draw_header``): the top of the canvas.
-HEADER_REGION = (0, 0, CANVAS_SIZE[0], 72)
+HEADER_REGION = (0, 0, CANVAS_SIZE[0], HEADER_LINE)
 WHOLE_REGION = (0, 0, *CANVAS_SIZE)
 #: The header's help hint ("H: host keys") is at ``READABLE_SIZE`` unless whose turn it is
 #: would then be smaller than that (a name 16 "W" wide in French): then it is this size.
