@@ -759,10 +759,14 @@ class TVApp:
             )
         reactions = self._reactions() if self.tutorial is None else []
         if self.tutorial is None:
-            self._guarded(
-                lambda target: evening.draw_reactions(target, self.props, self.stage, reactions),
-                surface,
-            )
+            on_table = scene is self.table and bool(reactions)
+
+            def react(target: pygame.Surface) -> None:
+                # A latecomer's reaction goes by their name on the table's bench.
+                bench = self.table.bench(self.table.seating()[0]) if on_table else None
+                evening.draw_reactions(target, self.props, self.stage, reactions, bench)
+
+            self._guarded(react, surface)
         slot = self.table.turn_slot() if scene is self.table else None
         self._guarded(
             lambda target: self.vip_hooks.draw(target, self.props, self.stage.name_of, slot),

@@ -3,8 +3,9 @@
 Why its own module: the standings and the reactions are not part of a game; they sit on top of
 the lobby and the table with as few hooks as possible in ``app.py``. Everything drawn here comes
 from the public view (``standings``) or from the session's reaction desk (an emoji and who sent
-it), so nothing here can show a hidden card. Reactions are placed beside a seat's name plate,
-never over a card or the caption bar, and at most ``MAX_ON_SCREEN`` at once. The full table's
+it), so nothing here can show a hidden card. Reactions are placed beside a seat's name plate
+(a latecomer's above their name on the bench, ``host/tv/bench.py``), never over a card or the
+caption bar, and at most ``MAX_ON_SCREEN`` at once. The full table's
 layout, which keeps every line readable with up to 20 guests, is ``host/tv/standings_table.py``.
 """
 
@@ -17,11 +18,12 @@ import pygame
 
 from host.rules.contract import StandingsRow
 from host.tv import theme
+from host.tv.bench import Bench, banner_band
 from host.tv.layout import CAPTION_HEIGHT, READABLE_SIZE
 from host.tv.lobby import RULES_TOP, rule_step
 from host.tv.nameplates import shortened_line
 from host.tv.scene import Props
-from host.tv.seats import card_rect, plate_rect, seat_plan
+from host.tv.seats import card_rect, plate_rect, ring, seat_plan
 from host.tv.stage import Stage
 from host.tv.standings_table import draw_standings_table, guests_of, phrase
 
@@ -138,11 +140,16 @@ def draw_lobby_standings(surface: pygame.Surface, props: Props, stage: Stage) ->
 
 
 def reaction_spots(
-    props: Props, stage: Stage, reactions: Sequence[ReactionLike]
+    props: Props,
+    stage: Stage,
+    reactions: Sequence[ReactionLike],
+    bench: Bench | None = None,
 ) -> list[tuple[str, pygame.Rect]]:
     """Where each reaction goes: beside its sender's name plate, on no card and above the
-    caption bar. A reaction with no free place (or no seat) is not shown."""
-    players = stage.players
+    caption bar; a latecomer's (on the ``bench`` while a game runs) above their name there,
+    else left of the bench, on no seat and off the felt's banner rows. A reaction with no free place (or no seat) is not
+    shown."""
+    players = ring(stage)
     spots = {seat.id: spot for seat, spot in zip(players, seat_plan(props, stage).spots)}
     in_lobby = stage.phase == "lobby"
     cards = [] if in_lobby else [card_rect(spot).inflate(8, 8) for spot in spots.values()]
@@ -150,26 +157,31 @@ def reaction_spots(
     placed: list[tuple[str, pygame.Rect]] = []
     for reaction in reactions:
         spot = spots.get(reaction.player)
-        if spot is None:
-            continue
-        if in_lobby:
+        chip = bench.chip_of(reaction.player) if bench is not None else None
+        blocked = cards
+        if spot is not None and in_lobby:
             index = [p.id for p in players].index(reaction.player)
             column, row = divmod(index, 14)
             candidates = [pygame.Rect(1180 + column * 310, 262 + row * 46, 50, 50)]
-        else:
+        elif spot is not None:
             plate = plate_rect(spot)
             candidates = [
                 pygame.Rect(plate.right + 8, plate.centery - BUBBLE // 2, BUBBLE, BUBBLE),
                 pygame.Rect(plate.left - 8 - BUBBLE, plate.centery - BUBBLE // 2, BUBBLE, BUBBLE),
                 pygame.Rect(plate.centerx - BUBBLE // 2, plate.bottom + 6, BUBBLE, BUBBLE),
             ]
+        elif bench is not None and chip is not None:
+            candidates = _beside_bench(pygame.Rect(bench.rect), chip)
+            blocked = [*cards, *(plate_rect(seat) for seat in spots.values()), banner_band()]
+        else:
+            continue
         for rect in candidates:
             free = (
                 rect.left >= 0
                 and rect.right <= 1920
                 and rect.top >= 0
                 and rect.bottom <= floor
-                and rect.collidelist(cards) == -1
+                and rect.collidelist(blocked) == -1
                 and all(not rect.colliderect(other) for _, other in placed)
             )
             if free:
@@ -178,11 +190,24 @@ def reaction_spots(
     return placed
 
 
+def _beside_bench(panel: pygame.Rect, chip: pygame.Rect) -> list[pygame.Rect]:
+    """Where a latecomer's reaction may go: just above their chip on the bench's edge, else
+    left of the bench at their chip's height."""
+    return [
+        pygame.Rect(chip.centerx - BUBBLE // 2, panel.top - 6 - BUBBLE, BUBBLE, BUBBLE),
+        pygame.Rect(panel.left - 8 - BUBBLE, chip.centery - BUBBLE // 2, BUBBLE, BUBBLE),
+    ]
+
+
 def draw_reactions(
-    surface: pygame.Surface, props: Props, stage: Stage, reactions: Sequence[ReactionLike]
+    surface: pygame.Surface,
+    props: Props,
+    stage: Stage,
+    reactions: Sequence[ReactionLike],
+    bench: Bench | None = None,
 ) -> int:
     """Paint the reactions (see ``reaction_spots``); returns how many were drawn."""
-    placed = reaction_spots(props, stage, reactions)
+    placed = reaction_spots(props, stage, reactions, bench)
     for emoji, rect in placed:
         pygame.draw.ellipse(surface, theme.CARD_FACE, rect)
         pygame.draw.ellipse(surface, theme.GOLD, rect, 3)

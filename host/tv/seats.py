@@ -37,10 +37,21 @@ class CardLook:
     lowest: bool = False
 
 
+def ring(stage: Stage) -> list[SeatShow]:
+    """The seats round the table, in seat order: every seat in the lobby; while a game runs,
+    the game's players only (active and out). Why not a latecomer's (seated *waiting* for the
+    next game): laid out with them, every playing seat moved round the table mid-round (round
+    44's play-test); they sit on the bench (``host/tv/bench.py``) until the lobby opens."""
+    if stage.phase == "lobby":
+        return list(stage.players)
+    return [seat for seat in stage.players if seat.status != "waiting"]
+
+
 def seat_plan(props: Props, stage: Stage) -> SeatPlan:
-    """Where the stage's seats sit and what their plates say (``host/tv/nameplates.py``):
-    the table, its moves and the reactions beside the plates all place seats by it."""
-    return props.plates.plan(props.theme, [seat.name for seat in stage.players])
+    """Where the ring's seats sit and what their plates say (``host/tv/nameplates.py``), in
+    the order of ``ring``: the table, its moves, the trail, the game's end and the reactions
+    beside the plates all place seats by it."""
+    return props.plates.plan(props.theme, [seat.name for seat in ring(stage)])
 
 
 def plate_rect(spot: SeatSpot) -> pygame.Rect:

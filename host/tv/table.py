@@ -18,6 +18,7 @@ from host.pacing import reveal_order as pacing_reveal_order
 from host.rules.contract import RevealEvent
 from host.tv import theme
 from host.tv.banners import piles_top, seated_banner
+from host.tv.bench import Bench, draw_bench, plan_bench
 from host.tv.cards import card_size
 from host.tv.final import dim_table, draw_final_board
 from host.tv.layout import (
@@ -44,7 +45,7 @@ from host.tv.moves import (
 from host.tv.nameplates import NameLabel, short_name
 from host.tv.present import copy_whole
 from host.tv.scene import Props
-from host.tv.seats import CardLook, card_rect, draw_seat, plate_rect, seat_plan
+from host.tv.seats import CardLook, card_rect, draw_seat, plate_rect, ring, seat_plan
 from host.tv.stage import (
     DEAL_FLIGHT,
     DEAL_STAGGER,
@@ -271,6 +272,7 @@ class TableScene:
         equals, pixel for pixel: no two of these pieces overlap, ``tests/tv/test_overlap.py``)."""
         stage = self.stage
         spots, rows = self.seating()
+        bench = self.bench(spots)
         beat = stage.beat
         before = self.over if self._holds is surface else None
         self.over = self._holds = self._painted = None  # until this frame is painted through
@@ -284,7 +286,10 @@ class TableScene:
         end_in_layer = keep_still and game_end and not any(row.moving for row in rows)
         if keep_still:
             frame, pieces = self.still_pieces(
-                spots, [row for row in rows if not row.moving], winners if end_in_layer else None
+                spots,
+                [row for row in rows if not row.moving],
+                winners if end_in_layer else None,
+                bench,
             )
             layer = self.still.surface(frame, pieces)
             if before is None:
@@ -309,6 +314,8 @@ class TableScene:
                 self._draw_row(surface, row)
             if self.trail:
                 draw_trail(surface, self.props, stage, list(spots.values()))
+            if bench is not None:
+                draw_bench(surface, self.props, bench)
         left = stage.rapid_left()
         if left is not None and stage.current in spots:
             bar = self._draw_countdown(surface, spots[stage.current], left)
@@ -341,12 +348,18 @@ class TableScene:
     def seating(self) -> tuple[dict[str, SeatSpot], list[SeatRow]]:
         """Each seat's place by player id, and each seat as this instant paints it."""
         stage = self.stage
-        plan = seat_plan(self.props, stage)
-        spots = {seat.id: spot for seat, spot in zip(stage.players, plan.spots)}
+        plan, seated = seat_plan(self.props, stage), ring(stage)
+        spots = {seat.id: spot for seat, spot in zip(seated, plan.spots)}
         return spots, [
-            self._row(seat, spots[seat.id], label)
-            for seat, label in zip(stage.players, plan.labels)
+            self._row(seat, spots[seat.id], label) for seat, label in zip(seated, plan.labels)
         ]
+
+    def bench(self, spots: dict[str, SeatSpot]) -> Bench | None:
+        """The latecomers' bench (``host/tv/bench.py``) beside the ring's ``spots``: clear of
+        the seats, the piles' band and the trail's corner. ``None`` with nobody waiting or no
+        room."""
+        avoid = [pygame.Rect(PILES_REGION), pygame.Rect(trail_region(tuple(spots.values())))]
+        return plan_bench(self.props, self.stage, list(spots.values()), avoid)
 
     def _row(self, seat: SeatShow, spot: SeatSpot, label: NameLabel) -> SeatRow:
         beat = self.stage.beat
@@ -444,6 +457,7 @@ class TableScene:
         spots: dict[str, SeatSpot],
         still: list[SeatRow],
         lit: list[SeatRow] | None = None,
+        bench: Bench | None = None,
     ) -> tuple[Hashable, list[Piece]]:
         """The still layer's pieces in painting order, and what they all share (the ``frame``
         key of ``StillLayer.surface``: when it changes the whole layer is repainted). Between
@@ -452,7 +466,9 @@ class TableScene:
         ``lit``: the game's end, with these winners' seats lit over the dimmed table. The dim
         and the winners' seats are then the last pieces, so the confetti's frames copy the
         table as the board sees it instead of dimming all 1920×1080 pixels again on each
-        (a frame cost 4.5 ms of CPU, 2.5 before the game-over board; issue 18 item 3)."""
+        (a frame cost 4.5 ms of CPU, 2.5 before the game-over board; issue 18 item 3).
+
+        ``bench``: the latecomers' bench, a piece of its own."""
         stage, props = self.stage, self.props
         frame: Hashable = (
             props.lang,
@@ -482,10 +498,17 @@ class TableScene:
                     partial(draw_trail, props=props, stage=stage, spots=list(spots.values())),
                 )
             )
+        if bench is not None:
+            pieces.append(self._bench_piece(bench))
         if lit is not None:
             pieces.append(Piece("dimmed", WHOLE_REGION, None, partial(dim_table, props=props)))
             pieces += [self._seat_piece("lit", row) for row in lit]
         return frame, pieces
+
+    def _bench_piece(self, bench: Bench) -> Piece:
+        """The bench as a piece of the still layer: the bench is its own key (frozen, its
+        rectangles as tuples)."""
+        return Piece("bench", bench.rect, bench, partial(draw_bench, props=self.props, bench=bench))
 
     def _seat_piece(self, kind: str, row: SeatRow) -> Piece:
         """A seat as a piece of the still layer (``kind``: "seat", or "lit" for a winner's
@@ -603,7 +626,7 @@ class TableScene:
         stage, props, th = self.stage, self.props, self.props.theme
         name = stage.name_of(player)
         text = phrase(name)
-        seats = [seat.id for seat in stage.players]
+        seats = [seat.id for seat in ring(stage)]
         if th.measure(text, READABLE_SIZE, bold) > width and player in seats:
             label = seat_plan(props, stage).labels[seats.index(player)]
             text = phrase(short_name(label, name))

@@ -16,7 +16,7 @@ from host.i18n import Catalog
 from host.session import Session
 from host.tv.app import TVApp
 from host.tv.evening import draw_reactions, reaction_spots
-from host.tv.layout import CAPTION_HEIGHT, seat_spots
+from host.tv.layout import CAPTION_HEIGHT
 from host.tv.seats import card_rect
 from phone_web import create_app
 from tests.clock import Clock
@@ -90,9 +90,13 @@ def test_issue14_tv_shows_at_most_the_bound_and_never_over_cards(make_session: A
     reactions = session.reactions.on_screen()
     assert len(reactions) == social.MAX_ON_SCREEN
     surface = pygame.Surface((1920, 1080))
-    assert draw_reactions(surface, app.props, app.stage, reactions) <= social.MAX_ON_SCREEN
-    placed = reaction_spots(app.props, app.stage, reactions)
-    cards = [card_rect(spot) for spot in seat_spots(len(app.stage.players))]
+    # The senders wait for the next game: on the bench (round 44), their reactions by it.
+    spots = app.table.seating()[0]
+    bench = app.table.bench(spots)
+    assert draw_reactions(surface, app.props, app.stage, reactions, bench) <= social.MAX_ON_SCREEN
+    placed = reaction_spots(app.props, app.stage, reactions, bench)
+    assert placed
+    cards = [card_rect(spot) for spot in spots.values()]
     for _, rect in placed:
         assert rect.collidelist(cards) == -1
         assert rect.bottom <= 1080 - CAPTION_HEIGHT

@@ -215,10 +215,13 @@ def test_r12_eliminated_waiting_and_disconnected_seats_are_marked(
     app = app_for(make_app, view("turns", seated))
     app.render(canvas)
     grey = (44, 48, 54)
-    for index, expected in ((0, False), (1, True), (3, True), (4, True)):
-        plate = plate_rect(seat_spots(5)[index])
+    for index, expected in ((0, False), (1, True), (3, True)):  # the game's four seats
+        plate = plate_rect(seat_spots(4)[index])
         at = (plate.right - 8, plate.centery)
         assert (colour_at(canvas, at) == grey) is expected, index
+    bench = app.table.bench(app.table.seating()[0])  # the latecomer: on the bench (round 44)
+    chip = bench.chip_of("p4") if bench is not None else None
+    assert chip is not None and colour_at(canvas, (chip.right - 4, chip.centery)) == grey
 
 
 def test_r14_joint_winners_are_both_celebrated(canvas: pygame.Surface, make_app: Any) -> None:

@@ -1,0 +1,156 @@
+"""Round 44: a guest who joins while a game runs is seated *waiting* (they play the next game).
+
+The play-test saw every playing seat move round the oval the moment a latecomer joined,
+mid-round: the ring was laid out for every seat, theirs included. Now the game's seats stay
+where they were; the latecomer is on the bench ("Next game:", ``host/tv/bench.py``), clear of
+every seat, and takes a seat in the ring when the lobby opens. Driven by the real engine
+(``Rehearsal``): the join is the session's, the view and events are what the TV gets.
+"""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from host.i18n import Catalog
+from host.rules import HouseRules
+from host.tv import theme
+from host.tv.app import TVApp
+from host.tv.bench import Bench
+from host.tv.layout import CANVAS_H, CAPTION_HEIGHT, readable_height
+from host.tv.rehearsal import Rehearsal
+from host.tv.seats import card_rect, plate_rect
+from host.tv.table import PILES_REGION, seat_region, trail_region
+
+from .test_big_table import NAMES
+
+#: The oval (2-10 seats) and H7's big tables round the screen's edges (11-20).
+COUNTS = [3, 6, 10, 14, 18]
+
+
+def _party(catalog: Catalog, count: int, lang: str = "en") -> tuple[TVApp, Rehearsal]:
+    """``count`` guests in a game's first round, some moves played, the TV caught up."""
+    rules = HouseRules.parse("H7" if count >= 10 else "")  # room for the latecomer
+    table = Rehearsal(rules, seed=5, people=NAMES[:count])
+    table.host_next()
+    app = TVApp(table.session, None, catalog, lang=lang, join_url="http://127.0.0.1:6200/")
+    table.play()  # the first move: a round under way
+    _catch_up(app)
+    assert app.stage.phase == "turns"
+    return app, table
+
+
+def _catch_up(app: TVApp) -> None:
+    """The TV takes every update waiting (a few a frame) and plays them out."""
+    while app.pump_updates():
+        app.stage.fast_forward()
+    app.stage.fast_forward()
+
+
+def _render(app: TVApp) -> pygame.Surface:
+    canvas = pygame.Surface(theme.CANVAS_SIZE)
+    app.render(canvas)
+    return canvas
+
+
+def _bench(app: TVApp) -> Bench:
+    bench = app.table.bench(app.table.seating()[0])
+    assert bench is not None
+    return bench
+
+
+@pytest.mark.parametrize("count", COUNTS)
+def test_round44_a_latecomer_moves_no_playing_seat(catalog: Catalog, count: int) -> None:
+    """The game's seats (their spots and what their plates say) are the same before and after
+    a guest joins mid-round, on the oval and on a big table; the latecomer has no seat in the
+    ring. (Round 44's play-test: every seat moved round the table.)"""
+    app, table = _party(catalog, count)
+    before = app.table.seating()
+    latecomer = table.join("Latecomer")
+    app.pump_updates()  # the join's beat is playing: the seats hold still meanwhile too
+    during = app.table.seating()
+    app.stage.fast_forward()
+    after = app.table.seating()
+    assert app.stage.seat_of(latecomer) is not None
+    for spots, rows in (during, after):
+        assert latecomer not in spots
+        assert spots == before[0]
+        assert [row.label for row in rows] == [row.label for row in before[1]]
+
+
+@pytest.mark.parametrize("count", COUNTS)
+def test_round44_the_latecomer_is_named_readably_on_the_bench_clear_of_every_seat(
+    catalog: Catalog, count: int
+) -> None:
+    """The bench names the latecomer whole, at ``READABLE_SIZE``: on the frame, their name's
+    ink on its chip is at least ``readable_height`` high. The bench meets no seat (the
+    frames round it included), the piles, the trail's corner or the caption bar."""
+    pygame.font.init()
+    app, table = _party(catalog, count)
+    latecomer = table.join("Latecomer")
+    _catch_up(app)
+    bench = _bench(app)
+    chip = bench.chip_of(latecomer)
+    assert chip is not None
+    assert [c.text for c in bench.chips] == ["Latecomer"]
+    spots = app.table.seating()[0]
+    panel = pygame.Rect(bench.rect)
+    for spot in spots.values():
+        assert not panel.colliderect(pygame.Rect(seat_region(spot))), (count, spot)
+    assert not panel.colliderect(pygame.Rect(PILES_REGION))
+    assert not panel.colliderect(pygame.Rect(trail_region(tuple(spots.values()))))
+    assert panel.bottom <= CANVAS_H - CAPTION_HEIGHT and panel.top >= 0
+    frame = _render(app)
+    ink = [
+        y
+        for y in range(chip.top, chip.bottom)
+        if any(min(frame.get_at((x, y))[:3]) >= 180 for x in range(chip.left + 12, chip.right))
+    ]
+    assert ink and max(ink) - min(ink) + 1 >= readable_height(), (count, ink)
+
+
+@pytest.mark.parametrize("count", [6, 14])
+def test_round44_in_the_lobby_the_latecomer_takes_a_seat_in_the_ring(
+    catalog: Catalog, count: int
+) -> None:
+    """The latecomer is not in the ring while the game runs; once it is over and the lobby
+    opens (the host's Space), they sit in the ring like everyone, and the bench is gone."""
+    app, table = _party(catalog, count)
+    latecomer = table.join("Latecomer")
+    _catch_up(app)
+    assert latecomer not in app.table.seating()[0]  # on the bench while the game runs
+    for _ in range(2000):
+        if table.phase == "game_over":
+            break
+        table.play()
+    _catch_up(app)
+    table.host_next()  # a new game: the lobby
+    _catch_up(app)
+    assert app.stage.phase == "lobby"
+    assert latecomer in app.table.seating()[0]
+    assert len(app.table.seating()[0]) == len(app.stage.players)
+    assert app.table.bench(app.table.seating()[0]) is None
+
+
+def test_round44_a_reaction_from_the_bench_floats_by_the_latecomers_name(
+    catalog: Catalog,
+) -> None:
+    """A latecomer's reaction mid-game goes just above their chip on the bench, on no seat."""
+    from host.tv.evening import reaction_spots
+
+    app, table = _party(catalog, 6)
+    latecomer = table.join("Latecomer")
+    _catch_up(app)
+    bench = _bench(app)
+
+    class Sent:
+        player, emoji = latecomer, "👏"
+
+    placed = reaction_spots(app.props, app.stage, [Sent()], bench)
+    assert len(placed) == 1
+    rect = placed[0][1]
+    chip = bench.chip_of(latecomer)
+    assert chip is not None and rect.bottom <= pygame.Rect(bench.rect).top
+    assert abs(rect.centerx - chip.centerx) <= 1
+    for spot in app.table.seating()[0].values():
+        assert not rect.colliderect(card_rect(spot)) and not rect.colliderect(plate_rect(spot))
