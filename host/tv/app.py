@@ -44,6 +44,7 @@ from host.tv.overlays import (
 from host.tv.safety import draw_save_warning
 from host.tv.scene import Props, Scene
 from host.tv.screen import Screen
+from host.tv.seats import ring
 from host.tv.stage import SeatShow, Stage, reveal_marked_at
 from host.tv.table import TableScene
 from host.tv.theme import Theme
@@ -456,7 +457,11 @@ class TVApp:
             self.notify(self.props.t("skip_when"))
 
     def _kickable(self) -> list[SeatShow]:
-        return list(self.stage.players)
+        """The kick list's players: the ring's seats in their order, then the bench's
+        latecomers (``host/tv/bench.py``), numbered as the host sees them on the TV."""
+        seated = ring(self.stage)
+        ids = {seat.id for seat in seated}
+        return seated + [seat for seat in self.stage.players if seat.id not in ids]
 
     def _ask_kick(self, seat: SeatShow) -> None:
         question = self.props.t("kick_question", name=seat.name)

@@ -295,6 +295,17 @@ class KickOverlay:
             self._choose(chosen)
         return True
 
+    def _tag(self, seat: SeatShow, colour: theme.Colour | None) -> pygame.Surface | None:
+        """A line's mark: "away" (in red), or a latecomer's "next game" as their bench and
+        the lobby call them (in ``colour`` on the chosen line)."""
+        if not seat.connected:
+            words, ink = self.props.catalog.t(self.props.lang, "vip.away"), theme.ALERT
+        elif seat.status == "waiting":
+            words, ink = self.props.t("waiting_tag"), theme.MUTED_INK
+        else:
+            return None
+        return self.props.theme.text(words, 26, colour or ink, True)
+
     def draw(self, surface: pygame.Surface) -> None:
         th = self.props.theme
         rows = max(1, len(self.players))
@@ -322,16 +333,7 @@ class KickOverlay:
             th.blit_text(
                 surface, f"{i + 1}", 30, colour, True, midleft=(line.left + 16, line.centery)
             )
-            tag = (
-                None
-                if seat.connected
-                else th.text(
-                    self.props.catalog.t(self.props.lang, "vip.away"),
-                    26,
-                    colour if i == self.selected else theme.ALERT,
-                    True,
-                )
-            )
+            tag = self._tag(seat, colour if i == self.selected else None)
             room = 700 - (tag.get_width() + 20 if tag is not None else 0)
             name = th.fitted_text(seat.name, 34, room, colour, bold=i == self.selected)
             surface.blit(name, name.get_rect(midleft=(line.left + 70, line.centery)))

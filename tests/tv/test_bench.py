@@ -9,6 +9,8 @@ every seat, and takes a seat in the ring when the lobby opens. Driven by the rea
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pygame
 import pytest
 
@@ -18,6 +20,7 @@ from host.tv import theme
 from host.tv.app import TVApp
 from host.tv.bench import Bench
 from host.tv.layout import CANVAS_H, CAPTION_HEIGHT, readable_height
+from host.tv.overlays import KickOverlay
 from host.tv.rehearsal import Rehearsal
 from host.tv.seats import card_rect, plate_rect
 from host.tv.table import PILES_REGION, seat_region, trail_region
@@ -154,3 +157,22 @@ def test_round44_a_reaction_from_the_bench_floats_by_the_latecomers_name(
     assert abs(rect.centerx - chip.centerx) <= 1
     for spot in app.table.seating()[0].values():
         assert not rect.colliderect(card_rect(spot)) and not rect.colliderect(plate_rect(spot))
+
+
+def test_round44_the_kick_list_numbers_the_ring_then_marks_the_latecomer(
+    catalog: Catalog, phrases_asked: Callable[[TVApp], list[str]]
+) -> None:
+    """K's list numbers the game's seats in the ring's order, then the latecomer, whose line
+    says "next game" as the bench does (the host sees who is in this game)."""
+    pygame.font.init()
+    app, table = _party(catalog, 6)
+    latecomer = table.join("Latecomer")
+    _catch_up(app)
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_k, mod=0, unicode="k"))
+    kick = app.overlays[-1]
+    assert isinstance(kick, KickOverlay)
+    ring = list(app.table.seating()[0])
+    assert [seat.id for seat in kick.players] == [*ring, latecomer]
+    asked = phrases_asked(app)
+    kick.draw(pygame.Surface(theme.CANVAS_SIZE))
+    assert asked.count("waiting_tag") == 1
