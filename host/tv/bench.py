@@ -5,7 +5,9 @@ seats, their seat moved every playing seat round the oval mid-round, cards in fl
 (round 44's play-test: guests find themselves by where their seat is). While a game runs the
 ring holds the game's players only (``host.tv.seats.ring``) and the bench says "Next game:"
 with the latecomers' names, in a corner the seats, the piles, the trail and the banners leave
-free. In the lobby they take their seat in the ring, and there is no bench.
+free. At the game's end its board names them instead (``host.tv.final``: the board covers
+the felt a bench would take on a big table). In the lobby they take their seat in the ring,
+and there is no bench.
 
 Each name is on a chip with the player's colour as a stripe at its left, as their plate will
 have it, in the plate's ink: the colour alone, as the text's, did not read from the sofa for
@@ -86,8 +88,8 @@ class Bench:
 
 
 def benched(stage: Stage) -> list[SeatShow]:
-    """The guests who play the next game, on the bench: none in the lobby (they sit in the
-    ring then, ``host.tv.seats.ring``)."""
+    """The guests who play the next game, on the bench (or the game's end's board): none in
+    the lobby (they sit in the ring then, ``host.tv.seats.ring``)."""
     if stage.phase == "lobby":
         return []
     return [seat for seat in stage.players if seat.status == "waiting"]
@@ -148,12 +150,13 @@ def plan_bench(
     props: Props, stage: Stage, spots: Sequence[SeatSpot], avoid: Sequence[pygame.Rect] = ()
 ) -> Bench | None:
     """The bench for ``stage`` beside the ring's ``spots`` (pure: the same stage, the same
-    bench); ``None`` with nobody waiting or, on a table with no free corner, no room at all.
+    bench); ``None`` with nobody waiting, at the game's end (its board names them) or, on a
+    table with no free corner, no room at all.
 
     In the first room that holds every latecomer, the title then the chips run in lines; where
     no room holds them all, the room with the most lines holds as many as fit and "+N more"."""
     waiting = benched(stage)
-    if not waiting:
+    if not waiting or stage.phase == "game_over":
         return None
     best: Bench | None = None
     for room in bench_rooms(spots, avoid):

@@ -19,6 +19,7 @@ from functools import lru_cache
 import pygame
 
 from host.tv import theme
+from host.tv.bench import benched
 from host.tv.layout import CANVAS_H, CANVAS_W, CAPTION_HEIGHT, READABLE_SIZE, TABLE_CENTRE
 from host.tv.overlays import dim
 from host.tv.scene import Props
@@ -34,6 +35,8 @@ JOINT_NAMES_SIZE = 40
 #: "Final standings" and the new-game hint.
 TITLE_SIZE = 32
 HINT_SIZE = 32
+#: The latecomers' line ("Next game: Bo, Pia"): as the hint, else readable in two lines.
+BENCH_SIZES = ((HINT_SIZE, 1), (READABLE_SIZE, 1), (READABLE_SIZE, 2))
 #: The players' lines: the biggest size at which they fit, never under ``READABLE_SIZE`` on
 #: tables of up to 16 players; the smaller sizes are only for H7's biggest tables with names
 #: as wide as a name may be.
@@ -138,6 +141,8 @@ class BoardWords:
     title: str
     entries: tuple[str, ...]
     hint: str
+    bench: str = ""
+    """Who plays the next game but not this one ("Next game: Bo, Pia"), or nothing."""
 
 
 def board_words(props: Props, stage: Stage) -> BoardWords:
@@ -150,7 +155,15 @@ def board_words(props: Props, stage: Stage) -> BoardWords:
         title=phrase(props, "standings"),
         entries=tuple(standings_entries(props, stage)),
         hint=props.t("new_game_hint" if stage.person_vip() else "new_game_space"),
+        bench=bench_line(props, stage),
     )
+
+
+def bench_line(props: Props, stage: Stage) -> str:
+    """The board's line for the latecomers (the bench's, ``host/tv/bench.py``): they are in
+    no standing of this game, and the next one is theirs too."""
+    names = [seat.name for seat in benched(stage)]
+    return props.t("bench_board", names=", ".join(names)) if names else ""
 
 
 @lru_cache(maxsize=32)
@@ -160,6 +173,12 @@ def _board(th: theme.Theme, words: BoardWords, avoid: tuple[tuple[int, ...], ...
     rects = [pygame.Rect(rect) for rect in avoid]
     board = _laid_out(th, words, MOST_WIDTH)
     place = _placed(board.rect, rects)
+    if place is None and words.bench:
+        # The latecomers' line takes its room from the standings' size, not from the board's
+        # place: a board as high as one without it fits where that one does (18 seats).
+        bare = _laid_out(th, replace(words, bench=""), MOST_WIDTH)
+        board = _laid_out(th, words, MOST_WIDTH, bare.rect.height)
+        place = _placed(board.rect, rects)
     if place is None:
         board = _laid_out(th, words, _width_between(rects))
         place = _placed(board.rect, rects) or _centred_rect(board.rect)
@@ -170,8 +189,11 @@ def _board(th: theme.Theme, words: BoardWords, avoid: tuple[tuple[int, ...], ...
     return Board(place, lines)
 
 
-def _laid_out(th: theme.Theme, words: BoardWords, most_width: int) -> Board:
-    """The board at most ``most_width`` wide, its top left at (0, 0)."""
+def _laid_out(
+    th: theme.Theme, words: BoardWords, most_width: int, most_height: int = MOST_HEIGHT
+) -> Board:
+    """The board at most ``most_width`` wide and, where its lines' sizes allow,
+    ``most_height`` high, its top left at (0, 0)."""
     inner = most_width - 2 * PADDING
     head: list[tuple[str, int, theme.Colour]] = []
     if words.winner:
@@ -187,6 +209,9 @@ def _laid_out(th: theme.Theme, words: BoardWords, most_width: int) -> Board:
         True,
     )
     tail = [(line, hint_size, theme.INK) for line in hint]
+    if words.bench:
+        bench_size, bench = th.wrapped(words.bench, inner, BENCH_SIZES, True)
+        tail = [(line, bench_size, theme.INK) for line in bench] + tail
     entries = words.entries
     for size in ENTRY_SIZES:
         columns = _columns(th, entries, size, inner)
@@ -198,7 +223,7 @@ def _laid_out(th: theme.Theme, words: BoardWords, most_width: int) -> Board:
         height = sum(th.font(s, True).get_height() for _, s, _ in bold) + rows * step
         height += GAP * (len(head) + (1 if rows else 0)) + 2 * PADDING
         width = max([block, *(th.measure(text, s, True) for text, s, _ in bold)])
-        if height <= MOST_HEIGHT and block <= inner:
+        if height <= most_height and block <= inner:
             break
     rect = pygame.Rect(0, 0, min(most_width, width + 2 * PADDING), min(MOST_HEIGHT, height))
     lines: list[BoardLine] = []

@@ -356,8 +356,8 @@ class TableScene:
 
     def bench(self, spots: dict[str, SeatSpot]) -> Bench | None:
         """The latecomers' bench (``host/tv/bench.py``) beside the ring's ``spots``: clear of
-        the seats, the piles' band and the trail's corner. ``None`` with nobody waiting or no
-        room."""
+        the seats, the piles' band and the trail's corner. ``None`` with nobody waiting, at the
+        game's end (its board names them) or with no room."""
         avoid = [pygame.Rect(PILES_REGION), pygame.Rect(trail_region(tuple(spots.values())))]
         return plan_bench(self.props, self.stage, list(spots.values()), avoid)
 
@@ -468,7 +468,7 @@ class TableScene:
         table as the board sees it instead of dimming all 1920×1080 pixels again on each
         (a frame cost 4.5 ms of CPU, 2.5 before the game-over board; issue 18 item 3).
 
-        ``bench``: the latecomers' bench, a piece of its own."""
+        ``bench``: the latecomers' bench, a piece of its own (none at the game's end)."""
         stage, props = self.stage, self.props
         frame: Hashable = (
             props.lang,

@@ -19,7 +19,8 @@ from host.rules import HouseRules
 from host.tv import theme
 from host.tv.app import TVApp
 from host.tv.bench import Bench
-from host.tv.layout import CANVAS_H, CAPTION_HEIGHT, readable_height
+from host.tv.final import final_board
+from host.tv.layout import CANVAS_H, CAPTION_HEIGHT, READABLE_SIZE, readable_height
 from host.tv.overlays import KickOverlay
 from host.tv.rehearsal import Rehearsal
 from host.tv.seats import card_rect, plate_rect
@@ -133,6 +134,34 @@ def test_round44_in_the_lobby_the_latecomer_takes_a_seat_in_the_ring(
     assert latecomer in app.table.seating()[0]
     assert len(app.table.seating()[0]) == len(app.stage.players)
     assert app.table.bench(app.table.seating()[0]) is None
+
+
+@pytest.mark.parametrize("count", [6, 14, 18])
+def test_round44_the_game_over_board_names_the_latecomer_apart_from_its_standings(
+    catalog: Catalog, count: int
+) -> None:
+    """At the game's end the board names the latecomer on a line of their own ("Joining the
+    next game: …", readable), never in the game's standings, and the board stays as wide as
+    without them (a board narrowed beside the winner cut the standings short)."""
+    app, table = _party(catalog, count)
+    for _ in range(2000):
+        if table.phase == "game_over":
+            break
+        table.play()
+    _catch_up(app)
+    winners = app.stage.winners
+    lit = [pygame.Rect(seat_region(app.table.seating()[0][w])) for w in winners]
+    bare = final_board(app.props, app.stage, lit)
+    table.join("Latecomer")
+    _catch_up(app)
+    assert app.stage.phase == "game_over"
+    board = final_board(app.props, app.stage, lit)
+    line = next(line for line in board.lines if "Latecomer" in line.text)
+    assert line.text == "Joining the next game: Latecomer"
+    assert line.size >= READABLE_SIZE
+    assert sum("Latecomer" in text for text in board.texts()) == 1
+    assert board.rect.width >= bare.rect.width * 0.9, (count, board.rect, bare.rect)
+    assert app.table.bench(app.table.seating()[0]) is None  # the board names them
 
 
 def test_round44_a_reaction_from_the_bench_floats_by_the_latecomers_name(
