@@ -98,10 +98,10 @@ def draw_seat(
             else props.cards.flipped(look.code, spot.card_width, look.flip)
         )
         surface.blit(image, image.get_rect(center=crect.center))
-    elif seat.status != "waiting":
+    else:
         stamp(surface, props, crect, EMPTY_CARD, 3, 10)
 
-    greyed = seat.status in ("eliminated", "waiting") or not seat.connected
+    greyed = seat.status == "eliminated" or not seat.connected
     scale = spot.plate_factor
     key = (
         "plate",
@@ -139,12 +139,8 @@ def draw_seat(
             ("tag", tag, colour, spot, seat.colour),
             lambda: _tag(props, tag, colour, spot, seat.colour),
         )
-        # On its own card's top edge, over the turn's frame: round 42, see ``_tag``. A seat
-        # waiting for the next game has no card: on its plate then, not floating a card's
-        # height above it (round 43's play-test).
-        cardless = seat.status == "waiting" and look.kind == "none"
-        edge = prect.top if cardless else crect.top
-        surface.blit(mark, mark.get_rect(midbottom=(crect.centerx, edge)))
+        # On its own card's top edge, over the turn's frame: round 42, see ``_tag``.
+        surface.blit(mark, mark.get_rect(midbottom=(crect.centerx, crect.top)))
     if seat.status == "eliminated" and look.kind == "none":
         cross = props.memo(("cross", crect.size), lambda: _cross(crect.size))
         surface.blit(cross, crect.move(-CROSS_MARGIN, -CROSS_MARGIN))
@@ -277,16 +273,13 @@ def _tag(
 
 
 def _seat_tag(props: Props, seat: SeatShow, phase: str) -> str | None:
-    """The one short mark above a seat: out, next game, away (no phone open), or a bot.
+    """The one short mark above a seat: out, away (no phone open), or a bot. (No seat is a
+    latecomer's: they wait on the bench, ``host/tv/bench.py``.)
 
     Not "away" once the game is won: nothing waits for anyone then, and round 41's check saw
     the winners' board tag a winner whose phone slept "away"."""
     if seat.status == "eliminated":
         return props.t("out")
-    if seat.status == "waiting":
-        # Not the lobby's "next game": French and Italian's "prochaine partie" and "prossima
-        # partita" are wider than a seat at the readable size (they shrank to 22-24 px).
-        return props.t("waiting_tag")
     if not seat.connected and phase != "game_over":
         return props.catalog.t(props.lang, "vip.away")  # the lobby's word too
     if seat.bot:
