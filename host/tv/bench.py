@@ -2,7 +2,7 @@
 
 Why apart: a latecomer is seated *waiting* (they play the next game). Laid out with the game's
 seats, their seat moved every playing seat round the oval mid-round, cards in flight included
-(round 44's play-test: guests find themselves by where their seat is). While a game runs the
+(round 43's play-test; guests find themselves by where their seat is). While a game runs the
 ring holds the game's players only (``host.tv.seats.ring``) and the bench says "Next game:"
 with the latecomers' names, in a corner the seats, the piles, the trail and the banners leave
 free. At the game's end its board names them instead (``host.tv.final``: the board covers
