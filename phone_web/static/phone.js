@@ -59,10 +59,15 @@
    * A double tap, or a finger tapping again as the buttons come back, must not land on the
    * button my own answer drew in the same place: H3's second cut, "Start" just after "New
    * game" (legal, and not wanted). A tap this soon after my last tap, or after the buttons
-   * came back, is dropped; a second cut meant comes after reading the first card.
+   * came back, is dropped; a second cut meant comes after reading the first card. A tap
+   * dropped makes the calm last SAME_GESTURE_MS more, but never past LONGEST_CALM_MS after it
+   * began: a finger drumming is one tap, and is heard again within that (round 44's
+   * play-test: a VIP tapping Start twice a second after New game was dropped for 6 minutes).
    */
   const SAME_GESTURE_MS = 600;
   const BUTTONS_BACK_MS = 350;
+  const LONGEST_CALM_MS = 1200;
+  let calmSince = 0; /* calmFor */
 
   /**
    * Everything the page remembers between updates: room, token, view (the last one drawn),
@@ -959,9 +964,11 @@
     hint.id = "hint-" + action;
     button.setAttribute("aria-describedby", hint.id);
     button.addEventListener("click", () => {
-      const calm = performance.now() >= byId("actions").dataset.calm;
-      calmFor(SAME_GESTURE_MS); /* a finger drumming stays one tap */
-      if (calm) send(action);
+      const now = performance.now();
+      if (now >= byId("actions").dataset.calm) {
+        calmFor(SAME_GESTURE_MS);
+        send(action);
+      } else calmFor(Math.min(SAME_GESTURE_MS, calmSince + LONGEST_CALM_MS - now), false);
     });
     row.append(button, hint);
     return row;
@@ -970,9 +977,12 @@
   /**
    * Taps on my buttons before ``#actions[data-calm]`` (performance.now()) are the second tap
    * of the last (SAME_GESTURE_MS); kept there, where tests wait as a person's eyes do.
+   * ``calmSince``: when the calm began (a tap sent, the buttons back), unless ``begins`` is
+   * false (a tap dropped: LONGEST_CALM_MS).
    */
-  function calmFor(ms) {
+  function calmFor(ms, begins = true) {
     const box = byId("actions");
+    if (begins) calmSince = performance.now();
     box.dataset.calm = Math.max(box.dataset.calm, performance.now() + ms);
   }
 

@@ -6,6 +6,11 @@ game" landed on "Start" and began the next game before anyone could join or chan
 Both second taps were legal actions with the new step, so the host could not tell them from a
 choice: the page drops a tap that comes this soon after the last (``SAME_GESTURE_MS`` in
 ``phone_web/static/phone.js``), and a second cut meant, once the page is calm again, is taken.
+
+Round 44's play-test: a nervous VIP tapped Start about twice a second right after New game, and
+for 6 minutes nothing happened: each tap dropped made the calm last 600 ms more. A tap dropped
+now makes it last longer only up to ``LONGEST_CALM_MS`` after it began: a finger drumming is
+still one tap, and is heard again within a second or two.
 """
 
 from __future__ import annotations
@@ -35,6 +40,26 @@ DOUBLE_TAP = """async ([first, second]) => {
     const gap = performance.now() - start;
     button(second).click();
     return gap;
+}"""
+
+
+#: Tap the first button, then tap the second every ``every`` ms from the moment it appears
+#: (the first tap's answer drew it), for at most ``seconds``, as a nervous finger does;
+#: returns the taps made and the milliseconds from its appearance until it went (null: never).
+DRUM = """async ([first, second, every, seconds]) => {
+    const button = (action) => document.querySelector(`#actions button[data-action="${action}"]`);
+    const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+    button(first).click();
+    while (!button(second)) await sleep(5);
+    const appeared = performance.now();
+    let taps = 0;
+    while (performance.now() - appeared < seconds * 1000) {
+        if (!button(second)) return {taps, gone: performance.now() - appeared};
+        button(second).click();
+        taps += 1;
+        await sleep(every);
+    }
+    return {taps, gone: null};
 }"""
 
 
@@ -99,3 +124,60 @@ def test_a_double_tap_on_new_game_leaves_the_table_in_the_lobby_and_no_one_out_w
     vip.tap("start")  # a start meant, later, starts
     vip.wait_past(table["step"])
     assert session.view(None)["phase"] != "lobby"
+
+
+def test_round44_a_finger_tapping_start_twice_a_second_after_new_game_starts_the_game(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """The VIP taps New game, then taps Start every 0.5 s from the instant it appears: the
+    first taps are the same gesture as New game's and are dropped (the round-36 guard), but
+    the game starts within a few seconds, once, not never (the old page dropped every one)."""
+    server = live_server()
+    session = server.session
+    phones = seat_three(server, phone_factory, "en-GB")
+    first, second, third = phones
+    end = rigged_reveal(
+        session, {first: "2S", second: "2H", third: "KD"}, lives={first: 1, second: 1}
+    )
+    assert end["phase"] == "game_over"
+    vip = phones[session.view(None)["vip"]]
+    vip.wait_step(end["step"])
+    vip.page.wait_for_selector('#actions button[data-action="new_game"]')
+    vip.wait_calm()
+    sent = len([r for r in vip.requests if r.url.endswith("/api/action")])
+    drum = vip.page.evaluate(DRUM, ["new_game", "start", 500, 6])
+    assert drum["gone"] is not None, f"{drum['taps']} taps on Start in 6 s, and no game"
+    # the fourth tap (1.5 s) is heard, and its answer is seen by the next look (2 s); a busy
+    # machine may take one more look
+    assert drum["gone"] < 3000, drum
+    assert drum["taps"] >= 2, drum  # the tap as Start appeared was New game's gesture: dropped
+    assert session.view(None)["phase"] == "turns"
+    actions = [r for r in vip.requests if r.url.endswith("/api/action")][sent:]
+    assert [r.post_data_json["action"] for r in actions] == ["new_game", "start"]
+
+
+def test_round44_a_finger_drumming_on_keep_keeps_once(live_server: Any, phone_factory: Any) -> None:
+    """My turn: Keep tapped twice 100 ms apart, then a third and fourth time (a finger
+    drumming): one keep is sent, and the next player's turn is not touched."""
+    server = live_server()
+    session = server.session
+    phones = seat_three(server, phone_factory, "en-GB")
+    start_game(server, phones)
+    table = session.view(None)
+    mover = phones[table["current"]]
+    mover.page.wait_for_selector('#actions button[data-action="keep"]:not([disabled])')
+    mover.wait_calm()
+    sent = len(mover.requests)
+    mover.page.evaluate("""async () => {
+        for (let tap = 0; tap < 4; tap++) {
+            document.querySelector('#actions button[data-action="keep"]')?.click();
+            await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+    }""")
+    mover.wait_past(table["step"])
+    mover.page.wait_for_timeout(700)  # a second action, had it gone out, would be in by now
+    actions = [r for r in mover.requests[sent:] if r.url.endswith("/api/action")]
+    assert [r.post_data_json for r in actions] == [{"action": "keep", "step": table["step"]}]
+    assert session.view(None)["step"] == table["step"] + 1
+    kept = [e for e in session.view(None)["log"] if e["type"] == "kept"]
+    assert [e["player"] for e in kept] == [mover.player_id]
