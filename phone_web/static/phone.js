@@ -369,8 +369,16 @@
     }
   }
 
+  /** "Reconnecting…": what is under the banner is the table last heard, maybe long gone (round
+   * 44's play-test: offline, an old card and "Bea is deciding…" at full brightness while the
+   * TV gave the guest the turn). Dimmed and marked inactive (aria-disabled, phone.css) till the
+   * host is heard again. My buttons look off (phone.css) but are not: a tap waits for the
+   * connection and says so (post). */
   function showBanner(visible) {
     byId("banner").hidden = !visible;
+    for (const id of ["turn", "card", "dealer", "outcome", "story", "players"]) {
+      byId(id).ariaDisabled = visible || null;
+    }
   }
 
   /** One event stream: each message is my whole view. None while the page is hidden (letGo). */

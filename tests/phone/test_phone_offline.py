@@ -10,6 +10,12 @@ the page says it is reconnecting; looking again brings the table back at once. A
 offline fails at once (``fetch`` never leaves): the phone says it will be sent once the phone
 is back, and then sends it (``resendUnsent``) or, if the table moved on meanwhile, says plainly
 that it did not count.
+
+Round 44's play-test: offline, the banner came at once, but under it the old card (one the
+guest no longer held, after a neighbour's swap) and "Bea is deciding…" stayed at full
+brightness while the TV gave the guest the turn. While the phone reconnects, the table under
+the banner is dimmed and marked inactive (``aria-disabled``), the line saying a tap waits for
+the connection is not; the moment the host is heard again, all is at full brightness.
 """
 
 from __future__ import annotations
@@ -18,8 +24,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from axe_playwright_python.sync_playwright import Axe
+
 from host.i18n import Catalog
 from tests.phone.helpers import Phone, is_action_answer
+from tests.phone.test_phone_a11y import audit
 from tests.phone.test_phone_game import seat_three
 
 CATALOG = Catalog.load()
@@ -34,6 +43,24 @@ SET_HIDDEN = """hidden => {
   Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
   document.dispatchEvent(new Event("visibilitychange"));
 }"""
+
+
+#: What a phone shows of the table, each as it is drawn: its opacity, and whether it is
+#: marked inactive for screen readers (and axe's contrast rule) too.
+LOOKS = """() => Object.fromEntries(["turn", "card", "action-error"].map((id) => {
+  const part = document.getElementById(id);
+  return [id, [Number(getComputedStyle(part).opacity), part.getAttribute("aria-disabled")]];
+}))"""
+#: The background of my first button, and the one a disabled button has (phone.css).
+BUTTON = "() => getComputedStyle(document.querySelector('#actions button')).backgroundColor"
+LOOKS_OFF = "rgb(58, 66, 82)"
+DIMMED = (0.4, "true")
+LIVE = (1.0, None)
+
+
+def _looks(phone: Phone) -> dict[str, tuple[float, str | None]]:
+    """``LOOKS`` for ``phone``: element id → (opacity, aria-disabled)."""
+    return {key: tuple(value) for key, value in phone.page.evaluate(LOOKS).items()}
 
 
 def _connected(session: Any, player_id: str) -> bool:
@@ -136,6 +163,34 @@ def test_round40_an_offline_phone_says_it_is_reconnecting_and_counts_away(
     sleeper.page.wait_for_selector("#banner", state="hidden")
 
 
+def test_round44_an_offline_phone_dims_the_stale_table_until_it_is_back(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Offline, the card and the headline ("Bea is deciding…") under "Reconnecting…" are
+    dimmed and marked inactive while the table moves on (the old page showed them at full
+    brightness though the turn was now the guest's), and axe still finds nothing; back
+    online, the current table is drawn at full brightness."""
+    server = live_server()
+    session = server.session
+    _, mover, waiter = _started(server, phone_factory)
+    assert _looks(waiter)["card"] == _looks(waiter)["turn"] == LIVE
+    waiter.context.set_offline(True)
+    waiter.page.wait_for_selector("#banner:not([hidden])")
+    looks = _looks(waiter)
+    assert looks["card"] == looks["turn"] == DIMMED, looks
+    step = session.step
+    mover.tap("keep")  # the table moves on: the offline phone cannot know
+    mover.wait_step(step + 1)
+    time.sleep(1.0)
+    assert waiter.step() == step and _looks(waiter)["card"] == DIMMED
+    audit(Axe(), waiter, "offline")  # dimmed, and marked inactive: not held to contrast
+    waiter.context.set_offline(False)
+    waiter.wait_step(step + 1)
+    waiter.page.wait_for_selector("#banner", state="hidden")
+    looks = _looks(waiter)
+    assert looks["card"] == looks["turn"] == LIVE, looks
+
+
 def test_round40_a_tap_made_offline_is_sent_when_the_phone_is_back_and_counts_once(
     live_server: Any, phone_factory: Any
 ) -> None:
@@ -150,11 +205,14 @@ def test_round40_a_tap_made_offline_is_sent_when_the_phone_is_back_and_counts_on
     mover.wait_calm()
     mover.context.set_offline(True)
     mover.page.wait_for_selector("#banner:not([hidden])")
+    assert mover.page.evaluate(BUTTON) == LOOKS_OFF  # not live-looking, yet they take a tap:
     mover.tap("keep")
     waits = CATALOG.t("en", "phone.tap_waits_offline")
     mover.page.wait_for_function(
         "text => document.getElementById('action-error').textContent === text", arg=waits
     )
+    assert _looks(mover)["action-error"] == LIVE  # what the tap waits for is said plainly
+    audit(Axe(), mover, "offline, a tap waiting")
     assert CATALOG.t("en", "phone.err_no_answer") not in mover.text()
     time.sleep(3.0)
     assert session.step == step
@@ -165,6 +223,9 @@ def test_round40_a_tap_made_offline_is_sent_when_the_phone_is_back_and_counts_on
     assert answer.value.request.post_data_json == {"action": "keep", "step": step}
     mover.wait_step(step + 1)
     mover.page.wait_for_function("() => !document.getElementById('action-error').textContent")
+    assert _looks(mover)["card"] == _looks(mover)["turn"] == LIVE
+    if mover.buttons():
+        assert mover.page.evaluate(BUTTON) != LOOKS_OFF
     kept = [e for e in session.view(None)["log"] if e["type"] == "kept"]
     assert [(e["player"], e["auto"]) for e in kept] == [(mover.player_id, False)]
     assert session.step == step + 1
