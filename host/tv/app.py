@@ -197,6 +197,7 @@ class TVApp:
         self._evenings_begun = getattr(session, "evenings_begun", 0)
         self._had_reactions = False
         self.overlays: list[Scene] = []
+        self._quit_question: Scene | None = None  # the last one asked (is it still up?)
         self.fullscreen = fullscreen
         self.screen: Screen | None = None  # the real window, once ``run`` shows it
         self.running = True
@@ -355,7 +356,7 @@ class TVApp:
     def handle(self, event: pygame.event.Event) -> None:
         """A pygame event: the top overlay first, then the host keys."""
         if event.type == pygame.QUIT:
-            self.running = False
+            self._window_closed()
             return
         if event.type in REDRAW_EVENTS:
             self._dirty = True  # the window was uncovered, restored or resized
@@ -415,9 +416,7 @@ class TVApp:
         elif key in (pygame.K_h, pygame.K_QUESTION) or event.dict.get("unicode") == "?":
             self._push(HelpOverlay(self.props, self._pop))
         elif key in (pygame.K_ESCAPE, pygame.K_q):
-            self._push(
-                ConfirmOverlay(self.props, self.props.t("quit_question"), self.quit, self._pop)
-            )
+            self._ask_quit()
 
     def _outcome_still_playing(self) -> bool:
         """The round is over but the TV is still turning its cards: Space waits, or it would
@@ -541,6 +540,27 @@ class TVApp:
     # -- host switches ---------------------------------------------------------------------
     def quit(self) -> None:
         self.running = False
+
+    def _ask_quit(self) -> None:
+        """Q and Esc: "Quit the party?" (Enter: yes, Esc: no)."""
+        self._quit_question = ConfirmOverlay(
+            self.props, self.props.t("quit_question"), self.quit, self._pop
+        )
+        self._push(self._quit_question)
+
+    def _window_closed(self) -> None:
+        """The window's close button, or Alt+F4: asks as Q does while anyone is seated.
+
+        Why: round 44's play-test hit Alt+F4 mid-round and the party was gone at once (saved,
+        but every phone stalled until someone ran the host again); the close button is easy to
+        hit while taking the window off full screen or moving it to the TV. With nobody seated
+        there is nothing to lose: it closes. Closing again while the question is up quits, as
+        a host who means it expects."""
+        asking = bool(self.overlays) and self.overlays[-1] is self._quit_question
+        if not self.stage.players or asking:
+            self.quit()
+        else:
+            self._ask_quit()
 
     def toggle_mute(self) -> None:
         """M: with sounds, cycle voice and sound → sound only → silent; else voice on/off."""

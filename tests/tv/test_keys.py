@@ -339,6 +339,47 @@ def test_escape_and_q_ask_before_quitting(lobby_app: Any) -> None:
     assert app.running is False
 
 
+def close_window(app: TVApp) -> None:
+    app.handle(pygame.event.Event(pygame.QUIT))
+
+
+def test_window_close_asks_while_anyone_is_seated(lobby_app: Any) -> None:
+    """Round 44's play-test: Alt+F4 mid-round ended the party at once, where Q asks. The
+    close button asks the same question; Esc keeps the party; closing again quits."""
+    app, session, _ = lobby_app
+    close_window(app)
+    assert isinstance(app.overlays[-1], ConfirmOverlay) and app.running
+    press(app, pygame.K_ESCAPE)
+    assert app.overlays == [] and app.running
+    close_window(app)
+    press(app, pygame.K_RETURN)
+    assert app.running is False and session.calls == []
+
+
+def test_window_closed_twice_quits(make_app: Any) -> None:
+    app, _ = make_app(session=RecordingSession(view("turns")))
+    close_window(app)
+    assert app.running
+    close_window(app)
+    assert app.running is False
+
+
+def test_window_close_with_nobody_seated_quits_at_once(make_app: Any) -> None:
+    app, _ = make_app(session=RecordingSession(view("lobby", [])))
+    close_window(app)
+    assert app.running is False and app.overlays == []
+
+
+def test_window_close_over_another_question_asks_to_quit(lobby_app: Any) -> None:
+    """The kick list up, a close asks about quitting (it is not taken for a yes to a kick)."""
+    app, session, _ = lobby_app
+    press(app, pygame.K_k)
+    close_window(app)
+    assert app.running and app.overlays[-1] is not None
+    press(app, pygame.K_RETURN)
+    assert app.running is False and session.calls == []
+
+
 def test_a_refused_host_key_shows_a_notice_and_changes_nothing(
     make_app: Any, canvas: pygame.Surface
 ) -> None:
