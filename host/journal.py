@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import errno
 import json
+import logging
 import os
 import threading
 import zlib
@@ -56,6 +57,8 @@ from typing import Any
 
 from host import persistence
 from host.persistence import CorruptSave
+
+log = logging.getLogger(__name__)
 
 #: A snapshot after this many journal records. A compaction costs about two old-style saves
 #: and falls on one change in COMPACT_EVERY: at 100 it was exactly the taps' p99, at 500 it is
@@ -275,7 +278,8 @@ class SaveFile:
 
         Appends one record (what changed since the last write: ``session_patch``), or writes
         a snapshot when one is due, asked for (``compact``: closing), or needed (the first
-        write, or the first after a failure). An OSError leaves the next write to compact.
+        write, or the first after a failure). An OSError leaves the next write to compact; a
+        refused snapshot with a whole journal puts the change there (``_snapshot_put_off``).
         With ``sync=False`` the record survives kill -9 once this returns, and a power cut
         only after a later ``sync()``; a snapshot is always synced. ``data`` is kept as the
         next patch's base: the caller must not change it afterwards.
@@ -287,19 +291,48 @@ class SaveFile:
             self._sync_failed = False  # before writing: a failure from now on sets it again
             appended = None
         if compact or appended is None or appended >= self.compact_every:
-            self._compact(data)
+            try:
+                self._compact(data)
+            except OSError as error:
+                if appended is None:
+                    raise  # the journal may end in half a record: only a snapshot will do
+                self._snapshot_put_off(data, base, error)
+                return
             self._appended = 0
             with self._sync_lock:
                 self._synced = max(self._synced, self._seq)  # the snapshot is synced
         else:
-            patch = None if base is None else session_patch(base, data)
-            record = data if patch is None else {PATCH_KEY: patch}
-            self._append(encode_record(self._seq, record))
+            self._append(self._record(data, base))
             self._appended = appended + 1
         self._base = data
         self._written = self._seq
         if sync:
             self.sync()  # nothing to do after a snapshot
+
+    def _record(self, data: dict[str, Any], base: dict[str, Any] | None) -> bytes:
+        """The journal's record of ``data``: what changed since ``base``, or all of it."""
+        patch = None if base is None else session_patch(base, data)
+        return encode_record(self._seq, data if patch is None else {PATCH_KEY: patch})
+
+    def _snapshot_put_off(
+        self, data: dict[str, Any], base: dict[str, Any] | None, error: OSError
+    ) -> None:
+        """A snapshot was refused, but the journal is whole: the change is appended to it
+        and synced (durable, as a snapshot would have been), and the next snapshot is tried
+        after ``compact_every`` more records. Raises if the journal refuses it too.
+
+        Why: a folder that takes no new file (read-only, or out of inodes) may still take
+        bytes in the journal already open there. Round 44's play-test made the save's folder
+        unchangeable mid-party: every change was still in the journal, yet closing (a
+        snapshot) said the game was lost, and a restart resumed it whole. The snapshot
+        failing first leaves the journal as it was (``_compact`` empties it only after);
+        records it already holds are skipped at start."""
+        self._append(self._record(data, base))
+        self._appended = 0
+        self._base = data
+        self._written = self._seq
+        self.sync()
+        log.warning("could not write a snapshot to %s (%s): kept in the journal", self.path, error)
 
     def sync(self) -> None:
         """Make every record written so far durable (one ``fdatasync`` for all of them).

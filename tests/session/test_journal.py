@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from host import journal
+from host import journal, persistence
 from host.cli import main
 from host.journal import SaveFile, encode_record, journal_path
 from host.logs import log_path_for
@@ -460,6 +460,60 @@ def test_issue18_a_failed_append_is_caught_up_by_a_compaction(
     assert session.save_problem is None and _records(path) == []  # compacted
     _play(session, 3, random.Random(4))
     assert Session(HouseRules(), state_path=path).to_dict() == session.to_dict()
+
+
+def test_a_refused_snapshot_keeps_every_change_in_the_journal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 44's play-test: the save's folder took no new file mid-party (a snapshot's
+    temporary file refused) while the journal still took bytes. The changes go on into the
+    journal, nobody is told the game is unsaved (it is not), closing says "saved", a restart
+    resumes the latest state, and once the folder takes files again a snapshot empties it."""
+    path = tmp_path / "state.json"
+    session = _party(path, compact_every=3)
+
+    def refused(path: Path, data: Any) -> None:
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(persistence, "save_atomic", refused)
+    for moves in range(7):  # past two snapshots due
+        _play(session, 1, random.Random(moves))
+        assert session.save_problem is None
+    assert len(_records(path)) > 3  # the snapshots were put off: all in the journal
+    assert SaveFile(path).load() == _json(session.to_dict())
+    session.close()  # its snapshot refused too
+    assert session.save_problem is None
+    assert SaveFile(path).load() == _json(session.to_dict())
+    monkeypatch.undo()
+    again = Session(HouseRules(), state_path=path)
+    assert again.to_dict() == session.to_dict()
+    assert _records(path) == []  # the first write after a start is a snapshot
+    again.close()
+
+
+def test_a_refused_snapshot_after_a_torn_record_is_a_save_problem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A journal that may end in half a record is not appended to: the refused snapshot is
+    told (``save_problem``), as before (passes on the old code too: the guard of the change)."""
+    path = tmp_path / "state.json"
+    session = _party(path)
+
+    def torn(fd: int, data: Any) -> int:
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    monkeypatch.setattr(os, "write", torn)  # what the journal holds is uncertain now
+    session.act(*_a_move(session))
+    assert session.save_problem is not None
+    monkeypatch.undo()
+
+    def refused(path: Path, data: Any) -> None:
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(persistence, "save_atomic", refused)
+    session.act(*_a_move(session))
+    assert session.save_problem == os.strerror(errno.EROFS)
+    session.close()
 
 
 def _mode(path: Path) -> int:
