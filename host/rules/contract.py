@@ -353,6 +353,29 @@ class StandingsRow(TypedDict):
     """The fun titles this line holds (``host.standings.TITLES``)."""
 
 
+class LastRoundLoser(TypedDict):
+    """One player who lost lives at the last round's reveal."""
+
+    player: str
+    name: str
+    """Their name at that reveal (they may have left the table since)."""
+    lives: int
+    """Lives left after it: 0 is out (R12)."""
+    lost: int
+    """Lives lost: 2 under H4 for a time-out with the lowest card."""
+
+
+class LastRound(TypedDict):
+    """The last round's reveal, retold during the next round (round 44's play-test: a
+    computer dealer dealt again before a guest had read who lost a life)."""
+
+    round: int
+    lowest: str
+    """The rank that lost (R11)."""
+    losers: list[LastRoundLoser]
+    """Who lost lives, in turn order (R11: ties all lose; H4's penalties too)."""
+
+
 class LastWinner(TypedDict):
     """One winner of the last game played to its end, shown in the next game's lobby."""
 
@@ -434,6 +457,8 @@ class _ViewRequired(TypedDict):
     cuts_left: int
     lowest: str | None
     """The rank that lost at this round's reveal (R11), from the reveal on."""
+    last_round: LastRound | None
+    """The last round's outcome during the next round of the same game (round 44)."""
 
 
 class RapidSecondsRange(TypedDict):

@@ -18,12 +18,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from host.rules.cards import PACK, Card
-from host.rules.contract import Action, KeepReason, Phase, RedealReason, Status, View
+from host.rules.contract import (
+    Action,
+    KeepReason,
+    LastRound,
+    Phase,
+    RedealReason,
+    Status,
+    View,
+)
 from host.rules.errors import IllegalAction, Reason
 from host.rules.events import Event, EventKind, private, public
 from host.rules.options import MIN_PLAYERS, HouseRules
 from host.rules.player import Player
-from host.rules.reveal import reveal_round
+from host.rules.reveal import reveal_round, round_outcome
 
 ACTIONS: tuple[Action, ...] = tuple(Action)
 PHASES: tuple[Phase, ...] = tuple(Phase)
@@ -56,6 +64,8 @@ class Game:
     eliminated: list[str] = field(default_factory=list)
     winners: list[str] = field(default_factory=list)
     sudden_death: list[dict[str, str]] = field(default_factory=list)
+    last_round: LastRound | None = None
+    """The last round's outcome (``reveal.round_outcome``) while the next round is played."""
     log: list[Event] = field(default_factory=list)
     """This round's public events, so a view can retell the round (no JOIN noise)."""
     history: dict[str, list[Event]] = field(default_factory=dict)
@@ -234,6 +244,7 @@ class Game:
             return self._cut(player_id)
         if move == Action.DEAL:
             self.dealer = player_id
+            self.last_round = round_outcome(self)
             return self._deal_round()
         return self._new_game()
 
@@ -287,6 +298,7 @@ class Game:
     def _start(self) -> list[Event]:
         """R4: the first dealer is drawn by lot among the seated players, then round 1."""
         self.round = 0
+        self.last_round = None
         self.dealer = self.rng.choice(self.active_ids())
         return [public(EventKind.GAME_STARTED, dealer=self.dealer), *self._deal_round()]
 
@@ -453,6 +465,7 @@ class Game:
         self.shown, self.kings_seen, self.cut_king = set(), set(), None
         self.penalties, self.history, self.log = {}, {}, []
         self.losers, self.eliminated, self.winners, self.sudden_death = [], [], [], []
+        self.last_round = None
         for p in self.players:
             p.status, p.lives, p.card = Status.ACTIVE, self.options.starting_lives, None
             p.out_round = None

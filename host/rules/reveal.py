@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from host.rules.cards import PACK, RANKS, Card
-from host.rules.contract import Phase, Status
+from host.rules.contract import LastRound, LastRoundLoser, Phase, Status
 from host.rules.events import Event, EventKind, public
 from host.rules.player import Player
 
@@ -73,6 +73,31 @@ def reveal_round(game: Game) -> list[Event]:
             return events + game.finish_game([p.id for p in doomed], joint=True)
     game.next_dealer = choose_next_dealer(game)
     return events
+
+
+def round_outcome(game: Game) -> LastRound | None:
+    """This round's reveal as the next round retells it (``last_round``): the lowest rank and
+    who lost lives, from the public log only. None before a reveal."""
+    names = {p.id: p.name for p in game.players}
+    lowest: str | None = None
+    losers: list[LastRoundLoser] = []
+    for event in game.log:
+        data = event.data
+        if event.kind is EventKind.PLAYER_REMOVED:  # left after the reveal: still named
+            names.setdefault(str(data["player"]), str(data["name"]))
+        elif event.kind is EventKind.REVEAL:
+            lowest = str(data["lowest"])
+    for event in game.log:
+        if event.kind is EventKind.LIFE_LOST:
+            pid = str(event.data["player"])
+            lives, lost = event.data["lives"], event.data["lost"]
+            assert isinstance(lives, int) and isinstance(lost, int)
+            losers.append(
+                {"player": pid, "name": names.get(pid, "?"), "lives": lives, "lost": lost}
+            )
+    if lowest is None:
+        return None
+    return {"round": game.round, "lowest": lowest, "losers": losers}
 
 
 def _card_of(player: Player) -> Card:

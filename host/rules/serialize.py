@@ -8,7 +8,7 @@ import struct
 from typing import Any
 
 from host.rules.cards import Card
-from host.rules.contract import Phase, Status
+from host.rules.contract import LastRound, LastRoundLoser, Phase, Status
 from host.rules.events import Event, event_from_dict
 from host.rules.game import Game
 from host.rules.options import HouseRules
@@ -91,6 +91,7 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         "eliminated": list(game.eliminated),
         "winners": list(game.winners),
         "sudden_death": [dict(d) for d in game.sudden_death],
+        "last_round": _last_round(game.last_round),
         "log": [e.to_dict() for e in game.log],
         "history": {pid: [e.to_dict() for e in events] for pid, events in game.history.items()},
     }
@@ -140,9 +141,21 @@ def game_from_dict(data: dict[str, Any]) -> Game:
         eliminated=list(data["eliminated"]),
         winners=list(data["winners"]),
         sudden_death=[dict(d) for d in data["sudden_death"]],
+        last_round=_last_round(data.get("last_round")),  # a save from before round 44: none
         log=[event_from_dict(e) for e in data["log"]],
         history=_history(data["history"]),
     )
+
+
+def _last_round(saved: LastRound | None) -> LastRound | None:
+    """A copy of ``Game.last_round`` (its losers' list and dicts too)."""
+    if saved is None:
+        return None
+    losers: list[LastRoundLoser] = [
+        {"player": p["player"], "name": p["name"], "lives": p["lives"], "lost": p["lost"]}
+        for p in saved["losers"]
+    ]
+    return {"round": saved["round"], "lowest": saved["lowest"], "losers": losers}
 
 
 def _history(saved: dict[str, list[dict[str, Any]]]) -> dict[str, list[Event]]:

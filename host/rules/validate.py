@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import fields
 from typing import Any
 
-from host.rules.cards import PACK, Card, InvalidCard
+from host.rules.cards import PACK, RANKS, Card, InvalidCard
 from host.rules.contract import Status
 from host.rules.events import EventKind
 from host.rules.game import PHASES, Game
@@ -222,6 +222,24 @@ def _check_turns(
         _int(count, f"game.penalties.{pid}", 0, MAX_LIVES)
 
 
+def _check_last_round(value: Any) -> None:
+    """The last round's outcome (``Game.last_round``): its losers may have left since."""
+    if value is None:
+        return
+    last = _dict(value, "game.last_round")
+    _int(last.get("round"), "game.last_round.round", 1)
+    if last.get("lowest") not in RANKS:
+        raise _fail("game.last_round.lowest", f"{last.get('lowest')!r} is not a rank")
+    for i, raw in enumerate(_list(last.get("losers"), "game.last_round.losers")):
+        where = f"game.last_round.losers[{i}]"
+        loser = _dict(raw, where)
+        for key in ("player", "name"):
+            if not isinstance(loser.get(key), str):
+                raise _fail(f"{where}.{key}", f"{loser.get(key)!r} is not text")
+        _int(loser.get("lives"), f"{where}.lives", 0, MAX_LIVES)
+        _int(loser.get("lost"), f"{where}.lost", 1, MAX_LIVES)
+
+
 def check_saved_game(data: Any) -> Game:
     """The game saved in ``data``, once every field and invariant checked; else SaveInvalid."""
     game = _dict(data, "game")
@@ -258,6 +276,7 @@ def check_saved_game(data: Any) -> Game:
         entry = _dict(deal, f"game.sudden_death[{i}]")
         for pid, code in entry.items():
             _card(code, f"game.sudden_death[{i}].{pid}")
+    _check_last_round(game.get("last_round"))  # a save from before round 44: none
     _check_events(game["log"], "game.log")
     for pid, events in _dict(game["history"], "game.history").items():
         _player_or_none(pid, "game.history", known if not after_round else None)

@@ -126,6 +126,7 @@ def public_view(game: Game) -> View:
         "max_lives": game.options.starting_lives,
         "cuts_left": _cuts_left(game),
         "lowest": _lowest_rank(game) if revealed else None,
+        "last_round": game.last_round if game.phase == Phase.TURNS else None,
     }
 
 

@@ -66,6 +66,7 @@ def view(phase: str = "turns", players: list[dict[str, Any]] | None = None, **fi
         "max_lives": 3,
         "cuts_left": 1,
         "lowest": None,
+        "last_round": None,
     }
     base.update(fields)
     return cast(View, base)
