@@ -793,17 +793,29 @@
   }
 
   /** At the top of the next game's lobby, who won the last game (the view's ``last_winners``,
-   * R14: all joint winners): a phone asleep at its end never saw it (round 42). */
+   * R14: all joint winners): a phone asleep at its end never saw it (round 42). During a round,
+   * who lost a life at the last one's reveal (``last_round``): a computer dealer deals again
+   * before a glance at the phone could read it (round 44). */
   function renderLastGame(view) {
     const line = byId("last-game");
     const winners = view.last_winners || [];
     const others = winners.filter((winner) => winner.player !== view.me.id).map((winner) => winner.name);
-    line.hidden = !winners.length;
-    if (!winners.length) clearTranslated(line);
+    const last = view.phase === "turns" && view.last_round;
+    line.hidden = !winners.length && !last;
+    if (last) {
+      const losers = listOf(last.losers.map((loser) => lastLoss(view, loser)));
+      setTranslated(line, "last_round", { losers, rank: rankName(last.lowest) });
+    } else if (!winners.length) clearTranslated(line);
     else if (others.length === winners.length) {
       setTranslated(line, "last_winners", { names: listOf(others), count: others.length });
     } else if (others.length) setTranslated(line, "you_won_last_with", { names: listOf(others) });
     else setTranslated(line, "you_won_last");
+  }
+
+  /** "Grace lost a life (1 left)", "you went out": one loser of ``last_round``. */
+  function lastLoss(view, { player, name, lives, lost }) {
+    const key = !lives ? "last_out" : lost > 1 ? "last_lost_more" : "last_lost";
+    return t((player === view.me.id ? "you_" : "") + key, { name, count: lives, lost });
   }
 
   /** My line: my colour, my name, my lives, and where I stand. */

@@ -1,0 +1,76 @@
+"""Round 44: during a round, every phone says who lost a life at the last reveal.
+
+Round 44's play-test: a guest sitting behind the TV followed the game on the phone. When a
+computer player dealt the next round (``--bot-delay``), the reveal's "You lose a life" stayed
+0.4-1.5 s before the new deal wiped it, and the new round's page had no trace of it but a life
+dot gone hollow. Now the top of the page says "Last round: …" (the view's ``last_round``)
+until the next reveal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from host.i18n import Catalog
+from tests.phone.helpers import Phone, rig_round
+from tests.phone.test_phone_screens import in_viewport
+
+CATALOG = Catalog.load()
+
+
+def t(lang: str, key: str, count: int | None = None, **params: Any) -> str:
+    return CATALOG.t(lang, f"phone.{key}", count=count, **params)
+
+
+def _seat(server: Any, phone_factory: Any, name: str, locale: str) -> Phone:
+    phone: Phone = phone_factory("Pixel 7", locale)
+    phone.open(f"{server.url}/?room=TEST")
+    phone.join(name)
+    players = server.session.view(None)["players"]
+    phone.player_id = next(p["id"] for p in players if p["name"] == name)
+    return phone
+
+
+def test_round44_after_a_computer_dealt_every_phone_names_the_last_rounds_losers(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Round 44 / R11, R12: Grace (English) and Sam (French) both hold a 2; Sam was on his
+    last life. The computer player deals the next round. Both phones still say, at the top
+    of the first screen, what the last reveal did, each from its own seat and in its own
+    language; gone at the next reveal, which says it itself."""
+    server = live_server()
+    session = server.session
+    grace = _seat(server, phone_factory, "Grace", "en-GB")
+    sam = _seat(server, phone_factory, "Sam", "fr-FR")
+    bot = session.add_bot()
+    # Sam deals: the computer player on his left deals the next round (R13), Sam out or not.
+    rig_round(
+        session,
+        {grace.player_id: "2C", bot: "9H", sam.player_id: "2D"},
+        lives={sam.player_id: 1},
+        dealer=sam.player_id,
+    )
+    while (table := session.view(None))["phase"] == "turns":
+        session.act(table["current"], "keep", table["step"])
+    assert table["eliminated"] == [sam.player_id] and table["next_dealer"] == bot
+    session.act(bot, "deal", table["step"])  # what the bot runner does after --bot-delay
+    dealt = session.view(None)
+    assert dealt["phase"] == "turns" and dealt["last_round"]["round"] == dealt["round"] - 1
+
+    for phone, lang, mine, other in (
+        (grace, "en", t("en", "you_last_lost", count=2), t("en", "last_out", name="Sam")),
+        (sam, "fr", t("fr", "last_lost", count=2, name="Grace"), t("fr", "you_last_out")),
+    ):
+        phone.wait_step(dealt["step"])
+        line = phone.text("#last-game")
+        head, tail = t(lang, "last_round", losers="@", rank="2").split("@")
+        assert line.startswith(head) and line.endswith(tail), (lang, line)
+        assert mine in line and other in line, (lang, line)
+        assert in_viewport(phone, "#last-game"), lang
+
+    # The next reveal tells its own outcome: the last round's line goes.
+    while (table := session.view(None))["phase"] == "turns":
+        session.act(table["current"], "keep", table["step"])
+    grace.wait_step(table["step"])
+    assert grace.page.locator("#last-game").is_hidden()
+    assert grace.page.locator("#outcome").is_visible()
