@@ -23,7 +23,8 @@ from host.subscriptions import Subscription
 
 log = logging.getLogger(__name__)
 _MAX_WAIT = 0.5
-#: Outside turns (the reveal, the lobby, game over) bots wait this many times their delay …
+#: Outside turns (the reveal, the lobby, game over) bots wait this many times their delay (after
+#: a reveal, from when the TV has shown its outcome: ``Session.reveal_held``) …
 REVEAL_PAUSE_FACTOR = 4.0
 #: … but never more than this many seconds.
 REVEAL_PAUSE_CAP = 6.0
@@ -47,6 +48,7 @@ class BotRunner:
         self._clock = clock
         self._step: int | None = None
         self._since = clock()
+        self._held = False  # a reveal's outcome was held back for the TV at the last tick
         self._stop = threading.Event()
         self._subscription: Subscription | None = None
         self._thread = threading.Thread(target=self._run, name="bot-runner", daemon=True)
@@ -145,6 +147,11 @@ class BotRunner:
         ):
             return f"timeout:{turn.player}"
         bots = self.session.bots
+        if bots and self.session.reveal_held():
+            self._held = True
+            return None  # the reveal's pause starts once the TV has shown its outcome
+        if self._held:  # shown now (round 44's play-test: the pause had run out before)
+            self._held, self._since, waited = False, now, 0.0
         if waited < self.bot_delay or not bots:
             return None  # no table is built for nobody: this runs after every change
         table = self.session.view(None)

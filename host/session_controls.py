@@ -193,6 +193,14 @@ class HostControls:
         with self._lock:
             return self._turn_time_locked()
 
+    def reveal_held(self) -> bool:
+        """Is the TV still playing a reveal, its outcome held back from the phones? A computer
+        player deals the next round only a pause after the outcome is shown (round 44's
+        play-test: counted from the reveal itself, the pause was over before the TV had shown
+        who lost a life, and the deal wiped it off the phones within 0.4-1.5 s)."""
+        with self._lock:
+            return self._game.phase in ("reveal", "game_over") and self._pacer.holding()
+
     def host_stalled(self, seconds: float) -> None:
         """The host did not run for ``seconds`` (``host/stall.py``): give them back.
 

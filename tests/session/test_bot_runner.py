@@ -146,3 +146,43 @@ def test_issue18_without_bots_a_tick_builds_no_table(make_session: Any, monkeypa
     current = real_view(None)["current"]
     assert runner.tick() == f"timeout:{current}"
     assert built == []
+
+
+def test_round44_a_bot_deals_only_a_pause_after_the_tv_showed_the_outcome(
+    make_session: Any,
+) -> None:
+    """Round 44's play-test: the reveal's pause was counted from the reveal itself, so while
+    the TV played it (longer than the pause) the pause ran out, and a computer dealer dealt the
+    moment the TV had shown who lost a life: the phones showed it 0.4-1.5 s. Now the pause
+    (``pause_delay``) starts once the TV has shown the outcome. Headless, nothing changes
+    (``test_a_bot_deals_the_next_round_only_after_the_reveal_pause``)."""
+    from tests.session.test_pacing import TV
+
+    session = make_session(bots=2, seed=1, turn_timeout=0)  # seed 1: a bot deals round 2
+    ana = session.join("Ana", "TEST").player_id
+    session.act(ana, "start", 0)
+    tv = TV(session)
+    clock = Clock()
+    runner = BotRunner(session, bot_delay=1.0, clock=clock)
+    for _ in range(40):  # play the round as the TV shows it: bots after their delay
+        if session.view(None)["phase"] != "turns" and session.step > 1:
+            break
+        if "keep" in session.view(ana)["can"]:
+            session.act(ana, "keep", session.step)
+        else:
+            runner.tick()
+            clock.now += 1.0
+            runner.tick()
+        tv.play(0.1)
+    assert session.reveal_held() and session.view(None)["phase"] == "reveal"
+    step = session.step
+    clock.now += runner.pause_delay + 1.0  # the TV takes its time over the reveal
+    assert runner.tick() is None and session.step == step
+    tv.finish()
+    dealer = session.view(None)["next_dealer"]
+    assert not session.reveal_held() and dealer in session.bots
+    assert runner.tick() is None and session.step == step  # shown now: the pause starts
+    clock.now += runner.pause_delay - 0.1
+    assert runner.tick() is None and session.step == step
+    clock.now += 0.1
+    assert runner.tick() == f"{dealer}:deal" and session.step == step + 1
