@@ -26,6 +26,7 @@ from host.rules import EventDict, View
 from host.session import SessionError
 from host.subscriptions import Update
 from host.tv import evening
+from host.tv.bench import benched
 from host.tv.cards import CardPainter
 from host.tv.damage import Damage
 from host.tv.frame_rate import FrameRate
@@ -458,9 +459,7 @@ class TVApp:
     def _kickable(self) -> list[SeatShow]:
         """The kick list's players: the ring's seats in their order, then the bench's
         latecomers (``host/tv/bench.py``), numbered as the host sees them on the TV."""
-        seated = ring(self.stage)
-        ids = {seat.id for seat in seated}
-        return seated + [seat for seat in self.stage.players if seat.id not in ids]
+        return ring(self.stage) + benched(self.stage)
 
     def _ask_kick(self, seat: SeatShow) -> None:
         question = self.props.t("kick_question", name=seat.name)

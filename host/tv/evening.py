@@ -147,8 +147,8 @@ def reaction_spots(
 ) -> list[tuple[str, pygame.Rect]]:
     """Where each reaction goes: beside its sender's name plate, on no card and above the
     caption bar; a latecomer's (on the ``bench`` while a game runs) above their name there,
-    else left of the bench, on no seat and off the felt's banner rows. A reaction with no free place (or no seat) is not
-    shown."""
+    else left of the bench, on no seat and off the felt's banner rows. A reaction with no
+    free place (or no seat) is not shown."""
     players = ring(stage)
     spots = {seat.id: spot for seat, spot in zip(players, seat_plan(props, stage).spots)}
     in_lobby = stage.phase == "lobby"

@@ -41,7 +41,7 @@ def ring(stage: Stage) -> list[SeatShow]:
     """The seats round the table, in seat order: every seat in the lobby; while a game runs,
     the game's players only (active and out). Why not a latecomer's (seated *waiting* for the
     next game): laid out with them, every playing seat moved round the table mid-round (round
-    44's play-test); they sit on the bench (``host/tv/bench.py``) until the lobby opens."""
+    43's play-test); they sit on the bench (``host/tv/bench.py``) until the lobby opens."""
     if stage.phase == "lobby":
         return list(stage.players)
     return [seat for seat in stage.players if seat.status != "waiting"]
