@@ -255,6 +255,20 @@
     box.append(element("h2", null, t("standings")), list);
   }
 
+  /** Round 45's check: at a game's end the evening's standings are what everyone looks for, yet
+   * they sat under the story, the table, the alerts, the cheers and (the VIP's) host controls,
+   * three screens down. Then they come up under the outcome and the VIP's New game; during play
+   * they go back to the panel's foot, under the game. */
+  function placeStandings(view, panel) {
+    const box = panelPart("social-standings", panel);
+    const under = document.getElementById("action-error");
+    if (view.phase === "game_over") {
+      if (box.previousElementSibling !== under) under.after(box);
+    } else if (box.parentNode !== panel) {
+      panel.insertBefore(box, document.getElementById("social-note"));
+    }
+  }
+
   function render(view) {
     if (!view || !view.me) return;
     const panel = socialPanel();
@@ -263,6 +277,7 @@
     renderReactions(view, panel);
     renderPrediction(view, panel);
     renderStandings(view, panel);
+    placeStandings(view, panel);
     panelPart("social-note", panel);
   }
 

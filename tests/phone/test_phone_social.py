@@ -252,3 +252,58 @@ def test_round42_how_to_play_for_a_guest_waiting_for_the_next_game_or_knocked_ou
     dee.page.locator("#social-howto-open").tap()
     dee.page.wait_for_selector("#social-howto:not([hidden])")
     assert late.step() == step and session.step == step  # reading changes nothing in the game
+
+
+#: In document order on a phone: each must come before the next (``-1`` when not on the page).
+ORDER_SCRIPT = """selectors => selectors.map(s => {
+    const all = [...document.querySelectorAll('#main *')];
+    return all.indexOf(document.querySelector(s));
+})"""
+
+
+def test_round45_standings_come_up_under_new_game_at_a_games_end_on_the_vips_phone(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Round 45's check: at a game's end the VIP's phone had tonight's standings four screens
+    down, under the story, the table, the alerts, the host controls and the cheers. They come
+    up under New game (before "This round" and the host controls), and go back to the foot of
+    the page once the next game's lobby opens."""
+    server = live_server()
+    session = server.session
+    phone = phone_factory("Pixel 7", "en-GB")
+    phone.open(f"{server.url}/?room=TEST")
+    phone.join("Vi")
+    phone.page.wait_for_selector("#vip-panel:not([hidden])")
+    for name in ("Ana", "Bo"):
+        session.join(name, "TEST")
+    vip = session.view(None)["vip"]
+    session.act(vip, "start", session.step)
+    for _ in range(400):  # a three-player game ends well within this
+        table = session.view(None)
+        if table["phase"] == "game_over":
+            break
+        actor = next(p["id"] for p in table["players"] if game_moves(session.view(p["id"])["can"]))
+        session.act(actor, simple_choice(session.view(actor)), table["step"])
+    assert session.view(None)["phase"] == "game_over"
+    phone.wait_step(session.step)
+    page = phone.page
+    page.wait_for_selector("#social-standings li")
+    page.wait_for_selector('#actions button[data-action="new_game"]')
+    order = page.evaluate(
+        ORDER_SCRIPT,
+        ["#actions", "#social-standings", "#story-part", "#players", "#vip-panel", "#social-react"],
+    )
+    assert -1 not in order and order == sorted(order), order
+    assert page.evaluate(
+        """() => { scrollTo(0, 0); const r = document.querySelector('#social-standings h2')
+            .getBoundingClientRect(); return r.top < 2 * innerHeight; }"""
+    ), "the standings' heading is within the first two screens"
+
+    phone.tap("new_game")
+    phone.wait_step(session.step)
+    assert session.view(None)["phase"] == "lobby"
+    page.wait_for_function(
+        "() => document.getElementById('social-standings').parentNode.id === 'social-panel'"
+    )
+    order = page.evaluate(ORDER_SCRIPT, ["#players", "#vip-panel", "#social-standings"])
+    assert -1 not in order and order == sorted(order), order
