@@ -846,13 +846,16 @@
     const can = view.can;
     if (isMyTurn(view) && !can.includes("keep")) {
       /* played: the turn is mine until the TV shows my move, but "Your turn!" over no
-         buttons read as buttons gone (round 41's play-test) */
-      clearTranslated(headline);
+         buttons read as buttons gone (round 41's play-test), and a blank line as nothing
+         happening (round 44's check) */
+      setTranslated(headline, "played");
     } else if (isMyTurn(view)) {
       setTranslated(headline, view.dealer === me.id ? "your_turn_dealer" : "your_turn");
     } else if (view.phase === "turns" && view.current) {
-      /* none while the TV still deals (host/pacing.py): no "? is deciding…" then */
       setTranslated(headline, "deciding", { name: nameOf(view, view.current) });
+    } else if (view.phase === "turns" && me.status === "active") {
+      /* nobody's turn yet while the TV still deals (host/pacing.py): not "? is deciding…" */
+      setTranslated(headline, "dealing");
     } else if (me.status === "waiting") {
       setTranslated(headline, "waiting_note");
     } else if (view.phase === "lobby" && !me.is_vip) {

@@ -680,6 +680,8 @@ def test_a_turn_with_nobody_announced_yet_names_nobody(
     phone.page.wait_for_function("() => document.getElementById('main').dataset.phase")
     assert phone.page.evaluate("() => document.getElementById('main').dataset.phase") == "turns"
     assert "?" not in phone.text("#turn")
+    # round 45: says the cards are being dealt, not a blank line (round 44's check)
+    assert phone.text("#turn") == CATALOG.t("fr", "phone.dealing")
 
 
 def test_a_seat_lost_is_said_and_the_name_is_ready_to_send_again(
