@@ -33,7 +33,7 @@ NOTE_LINE = 44
 PLAYERS_TOP = 268
 ROW = 46
 PLAYERS_BOTTOM = 900
-#: Up to this many players in one wide column; more (H7) in two narrow ones.
+#: Up to this many players in one wide column; more (H7) in two narrow ones, halved.
 PER_COLUMN = 14
 WIDE_COLUMN = 620
 NARROW_COLUMN = 310
@@ -192,23 +192,38 @@ class LobbyScene:
                 return  # "scan the code!" with no code: the no-network box says what to do
             self._draw_note(surface, props.t("nobody_yet"), 270)
             return
-        if len(players) > PER_COLUMN:  # H7's big tables: two narrow columns, smaller text
-            for i, seat in enumerate(players):
-                column, place = divmod(i, PER_COLUMN)
-                x, y = PLAYERS_X + column * NARROW_COLUMN, PLAYERS_TOP + place * ROW
-                self._draw_player(surface, seat, x, y, self._row(seat, NARROW_COLUMN, False))
+        if len(players) > PER_COLUMN:  # H7's big tables: two narrow columns
+            self._draw_two_columns(surface, players)
             return
-        rows = [self._row(seat, WIDE_COLUMN, True) for seat in players]
-        if PLAYERS_TOP + sum(row.height for row in rows) > PLAYERS_BOTTOM:
-            rows = [self._row(seat, WIDE_COLUMN, True, beside=True) for seat in players]
-        y = PLAYERS_TOP
-        for seat, row in zip(players, rows):
-            self._draw_player(surface, seat, PLAYERS_X, y, row)
-            y += row.height
+        y = self._draw_column(surface, players, PLAYERS_X, WIDE_COLUMN)
         if self._bots_only() and not props.join_offline:
             # Round 43: ``--bots`` sit down at once; the guests still join by the code, and
             # the first of them (not a computer player) will be the VIP.
             self._draw_note(surface, props.t("guests_scan"), y + 24, PLAYERS_BOTTOM)
+
+    def _draw_two_columns(self, surface: pygame.Surface, players: list[SeatShow]) -> None:
+        """Halves, the first one longer: round 44's check found 14 names then one alone at the
+        top of a second column, and the VIP's name shrunk to leave that column room for
+        "★ VIP". Each half is laid out as one column is, its marks under a long name."""
+        half = -(-len(players) // 2)
+        self._draw_column(surface, players[:half], PLAYERS_X, NARROW_COLUMN)
+        self._draw_column(surface, players[half:], PLAYERS_X + NARROW_COLUMN, NARROW_COLUMN)
+
+    def _draw_column(
+        self, surface: pygame.Surface, players: list[SeatShow], x: int, width: int
+    ) -> int:
+        """Players one under another from ``PLAYERS_TOP``, names at ``READABLE_SIZE`` or more
+        with their marks under them where they do not fit beside, unless the column would then
+        run past ``PLAYERS_BOTTOM`` (the marks go beside, the names shrink). Returns where the
+        list ends."""
+        rows = [self._row(seat, width) for seat in players]
+        if PLAYERS_TOP + sum(row.height for row in rows) > PLAYERS_BOTTOM:
+            rows = [self._row(seat, width, beside=True) for seat in players]
+        y = PLAYERS_TOP
+        for seat, row in zip(players, rows):
+            self._draw_player(surface, seat, x, y, row)
+            y += row.height
+        return y
 
     def _bots_only(self) -> bool:
         """Only computer players sit at the table (``--bots`` before any guest)."""
@@ -228,23 +243,21 @@ class LobbyScene:
                 surface, line, NOTE_SIZE, theme.MUTED_INK, topleft=(PLAYERS_X, top + i * NOTE_LINE)
             )
 
-    def _row(self, seat: SeatShow, width: int, readable: bool, beside: bool = False) -> PlayerRow:
+    def _row(self, seat: SeatShow, width: int, beside: bool = False) -> PlayerRow:
         """A player's row in a column ``width`` wide: the name, and the marks beside it or,
         where they do not fit beside a name at ``READABLE_SIZE``, under it (``beside``: never
-        under; the name then shrinks). ``readable`` False: the old small sizes (two columns)."""
+        under; the name then shrinks)."""
         th = self.props.theme
-        size, smallest = (MARK_SIZE, READABLE_SIZE) if readable else (22, 14)
-        marks = [th.text(text, size, colour, True) for text, colour in self._marks(seat)]
+        marks = [th.text(text, MARK_SIZE, colour, True) for text, colour in self._marks(seat)]
         marks_width = sum(mark.get_width() + 12 for mark in marks)
         room = width - 50
         under = (
-            readable
-            and not beside
+            not beside
             and bool(marks)
             and th.measure(seat.name, READABLE_SIZE, True) > room - marks_width
         )
         name_room = room if under else max(80, room - marks_width)
-        minimum = smallest if not beside else 14
+        minimum = READABLE_SIZE if not beside else 14
         name = th.fitted_text(seat.name, 34, name_room, theme.INK, True, min_size=minimum)
         return PlayerRow(name, tuple(marks), under, ROW + (MARKS_LINE if under else 0))
 

@@ -527,6 +527,44 @@ def test_round37_greyed_names_of_players_out_or_away_read_from_the_sofa(
             assert capital is not None and capital >= readable_height(1080 * scale)
 
 
+@pytest.mark.parametrize("count", [15, 20])
+def test_round45_a_big_tables_lobby_halves_its_list_and_keeps_names_readable(
+    catalog: Catalog, count: int
+) -> None:
+    """H7's lobby of 15 or 20 guests with long names, the first the VIP, one a computer
+    player, one away. Round 44's check found 14 names in one column and the 15th alone at the
+    top of a second, and names in the first column shrunk (14 px at worst) to leave that
+    column room. Now the list is halved (the first half one longer) and every name keeps
+    capitals of at least ``readable_height``; each column's names stay left of the next."""
+    names = ["Bartholomew", "Evangeline", "Wilhelmina", "Jean-Baptiste", "Maximilian"]
+    players = [
+        player(i, name=f"{names[i % 5]} {i}", bot=i == 1, connected=i != 2) for i in range(count)
+    ]
+    app = _app(catalog, view("lobby", players, house_rules=["H7"]))
+    frame = _frames(app)[1.0]
+    half = -(-count // 2)
+    second = PLAYERS_X + 310
+    dots = [(x, 268 + 20) for x in (PLAYERS_X + 14, second + 14)]
+    assert tuple(frame.get_at(dots[0]))[:3] == theme.player_colour(0)
+    assert tuple(frame.get_at(dots[1]))[:3] == theme.player_colour(half)
+    white = _near(theme.INK, 12)
+    for left, right, rows in ((PLAYERS_X + 30, second, half), (second + 30, 1920, count - half)):
+        area = pygame.Rect(left, LIST_TOP, right - left, 900 - LIST_TOP)
+        found = _ink_rows(frame, area, white)
+        assert len(found) == rows, (left, found)
+        for top, height in found:
+            capital = _lead_height(frame, area, top, height, white)
+            assert capital is not None and capital >= readable_height(1080), (left, capital)
+    # the first column's names end before the second column's dots
+    inked = [
+        x
+        for x in range(PLAYERS_X + 30, second + 2)
+        for y in range(LIST_TOP, 900, 2)
+        if white(frame.get_at((x, y)))
+    ]
+    assert max(inked) < second, max(inked)
+
+
 def test_round37_lobby_names_and_marks_are_readable_at_10_widest_names(
     catalog: Catalog,
 ) -> None:

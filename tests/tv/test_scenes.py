@@ -45,8 +45,8 @@ def test_lobby_lists_players_with_colours_marks_and_twenty_seats(
     app = app_for(make_app, view("lobby", seated, house_rules=["H7", "H4"]))
     app.render(canvas)
     assert colour_at(canvas, (PLAYERS_X + 14, 268 + 20)) == theme.player_colour(0)
-    # Fifteenth player opens the second column (H7 allows 20).
-    assert colour_at(canvas, (PLAYERS_X + 310 + 14, 268 + 20)) == theme.player_colour(14)
+    # The eleventh player opens the second column: twenty are halved (H7 allows 20).
+    assert colour_at(canvas, (PLAYERS_X + 310 + 14, 268 + 20)) == theme.player_colour(10)
 
 
 @pytest.mark.parametrize("room", ["WWWW", "NDWM", "MOMW"])
