@@ -109,8 +109,8 @@ def bubble(
     fade: float,
     width: int = 112,
 ) -> pygame.Rect:
-    """A short word on a seat's card ("Keeps") fading out; it stays within the card. Returns
-    where it is.
+    """A short word on a seat's card ("Keeps") fading out, centred on it; at most ``width``
+    wide (the seat's plate). Returns where it is.
 
     The word on its plate is drawn once and kept (``props.memo``); each frame only sets how
     opaque it is and blits it. Why: a fade is drawn at 60 fps on every seat that kept, and
@@ -125,10 +125,27 @@ def bubble(
 
 
 def _bubble_image(props: Props, text: str, width: int) -> pygame.Surface:
-    """The bubble's word on its gold plate, fully opaque."""
-    word = props.theme.fitted_text(text, 30, width - 12, theme.DARK_INK, bold=True, min_size=10)
-    image = plate(word.get_rect().inflate(10, 10).size, (*theme.GOLD, 255), 14)
-    image.blit(word, word.get_rect(center=image.get_rect().center))
+    """The bubble's words on their gold plate, fully opaque: one line, shrunk no smaller than
+    ``READABLE_SIZE``; else two lines at that size; only a text longer still shrinks below it.
+    Why: round 44's check read "Garde (tour…" 10 px high on a 14-seat table's card."""
+    th, room = props.theme, width - 12
+    lines = [text]
+    if th.measure(text, READABLE_SIZE, True) > room:
+        wrapped = th.wrap(text, READABLE_SIZE, room, bold=True)
+        if len(wrapped) == 2 and all(
+            th.measure(line, READABLE_SIZE, True) <= room for line in wrapped
+        ):
+            lines = wrapped
+    low = READABLE_SIZE if len(lines) == 2 else 10
+    words = [
+        th.fitted_text(line, 30, room, theme.DARK_INK, bold=True, min_size=low) for line in lines
+    ]
+    size = (max(word.get_width() for word in words), sum(word.get_height() for word in words))
+    image = plate(pygame.Rect((0, 0), size).inflate(10, 10).size, (*theme.GOLD, 255), 14)
+    top = 5
+    for word in words:
+        image.blit(word, word.get_rect(midtop=(image.get_width() // 2, top)))
+        top += word.get_height()
     return image
 
 
@@ -248,7 +265,7 @@ def _kept(m: Move) -> None:
         auto = event["type"] == "kept" and event.get("auto")
         text = m.props.t("auto_keeps" if auto else "keeps")
     spot = m.spots.get(str(m.who("player")))
-    width = spot.card_width if spot else 112
+    width = spot.plate_size[0] if spot else 224  # the plate's: wider than a big table's card
     m.mark(bubble(m.surface, m.props, text, m.at("player"), 1.0 - m.beat.progress, width))
 
 

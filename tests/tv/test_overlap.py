@@ -46,7 +46,7 @@ UNDER: frozenset[tuple[str, str]] = frozenset(
         # edge (round 42).
         ("_glow", "draw_seat"),
         ("_glow", "_draw_leaving_token"),
-        # "Keeps" is written on the player's own card (the bubble fits inside it).
+        # "Keeps" is written on the player's own card (as wide as its plate at most).
         ("draw_seat", "bubble"),
         # An overlay's words and rows lie on its panel.
         ("draw_panel", "draw"),

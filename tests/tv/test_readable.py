@@ -803,3 +803,77 @@ def test_round37_the_sudden_deaths_names_are_readable(catalog: Catalog) -> None:
         word = pygame.Rect(start, row.top, 30, row.height)
         capital = _first_letter_height(frame, word, top, height, ink)
         assert capital is not None and capital >= readable_height(), (start, capital)
+
+
+@pytest.mark.parametrize(
+    ("count", "lang", "reason"),
+    [(14, "fr", "skipped"), (14, "en", "away"), (20, "it", "away"), (4, "en", "chosen")],
+)
+def test_round45_why_a_seat_kept_is_readable_on_its_card(
+    catalog: Catalog, count: int, lang: str, reason: str
+) -> None:
+    """R7's bubble on a seat that kept ("Keeps", "Garde (tour passé)", "Tiene (assente)"):
+    round 44's check read "Garde (tour…" 10 px high on a 14-seat table, fitted to its small
+    card. It is now as wide as the seat's plate at most, in one or two lines whose capitals
+    are at least ``readable_height``. (Four seats' "Keeps" passed before too: a guard.)"""
+    players = [player(i, name=f"Guest {i}") for i in range(count)]
+    order = [f"p{i}" for i in range(count)]
+    shown = view("turns", players, current="p0", dealer=order[-1], order=order, max_players=20)
+    app = _app(catalog, shown, lang)
+    kept = {"type": "kept", "player": "p2", "auto": False, "timed_out": False, "reason": reason}
+    app.stage.receive(shown, cast(Any, [kept]))
+    app.stage.update(0.3)
+    frame = _frames(app)[1.0]
+    spot = app.table.seating()[0]["p2"]
+    plate = plate_rect(spot)
+    card = card_rect(spot)
+    area = pygame.Rect(plate.left - 30, card.top, plate.width + 60, card.height)
+    gold = [
+        (x, y)
+        for x in range(area.left, area.right)
+        for y in range(area.top, area.bottom)
+        if tuple(frame.get_at((x, y)))[:3] == theme.GOLD
+    ]
+    assert gold
+    xs, ys = [x for x, _ in gold], [y for _, y in gold]
+    bubble = pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+    assert bubble.width <= plate.width and plate.left <= bubble.left, (bubble, plate)
+    near_dark = _near(theme.DARK_INK, 60)
+    rows: dict[int, list[int]] = {}
+    columns: dict[int, list[int]] = {}
+    for x, y in gold:
+        rows.setdefault(y, []).append(x)
+        columns.setdefault(x, []).append(y)
+
+    def dark(pixel: pygame.Color, at: tuple[int, int]) -> bool:
+        """Dark ink inside the gold plate (not the screen behind its rounded corners)."""
+        x, y = at
+        return (
+            near_dark(pixel)
+            and min(rows.get(y, [x])) < x < max(rows.get(y, [x]))
+            and min(columns.get(x, [y])) < y < max(columns.get(x, [y]))
+        )
+
+    inside = {
+        (x, y)
+        for x in range(bubble.left, bubble.right)
+        for y in range(bubble.top, bubble.bottom)
+        if dark(frame.get_at((x, y)), (x, y))
+    }
+    lines: list[tuple[int, int]] = []  # runs of rows with ink: (top, height)
+    for y in sorted({y for _, y in inside}):
+        if lines and sum(lines[-1]) == y:
+            lines[-1] = (lines[-1][0], lines[-1][1] + 1)
+        else:
+            lines.append((y, 1))
+    assert 1 <= len(lines) <= 2, lines
+    for top, height in lines:
+        first = min(x for x, y in inside if top <= y < top + height)
+        letter: set[int] = set()
+        for x in range(first, bubble.right):  # the first letter: columns of ink up to a gap
+            column = {y for xx, y in inside if xx == x and top <= y < top + height}
+            if not column:
+                break
+            letter |= column
+        capital = max(letter) - min(letter) + 1
+        assert capital >= readable_height(1080), (capital, lines)
