@@ -12,6 +12,17 @@ from host.social import ReactionDesk
 from tests.phone.helpers import hold_action_answers, simple_choice, wait_held
 
 
+def _play_to_the_end(session: Any) -> None:
+    """Whoever may act makes a simple move until the game is over (in the session: fast)."""
+    for _ in range(400):  # a three-player game ends well within this
+        table = session.view(None)
+        if table["phase"] == "game_over":
+            break
+        actor = next(p["id"] for p in table["players"] if game_moves(session.view(p["id"])["can"]))
+        session.act(actor, simple_choice(session.view(actor)), table["step"])
+    assert session.view(None)["phase"] == "game_over"
+
+
 def test_issue14_phone_howto_standings_reactions_and_prediction(
     live_server: Any, phone_factory: Any
 ) -> None:
@@ -148,13 +159,7 @@ def test_issue14_phone_standings_line_up_with_places_and_title_badges(
     phone.open(f"{server.url}/?room=TEST")
     phone.join("Dee")
     session.act("p1", "start", session.step)
-    for _ in range(400):  # a three-player game ends well within this
-        table = session.view(None)
-        if table["phase"] == "game_over":
-            break
-        actor = next(p["id"] for p in table["players"] if game_moves(session.view(p["id"])["can"]))
-        session.act(actor, simple_choice(session.view(actor)), table["step"])
-    assert session.view(None)["phase"] == "game_over"
+    _play_to_the_end(session)
     phone.wait_step(session.step)
     rows = session.view(None)["standings"]
     assert any(row["titles"] for row in rows)  # a finished game hands out titles
@@ -278,13 +283,7 @@ def test_round45_standings_come_up_under_new_game_at_a_games_end_on_the_vips_pho
         session.join(name, "TEST")
     vip = session.view(None)["vip"]
     session.act(vip, "start", session.step)
-    for _ in range(400):  # a three-player game ends well within this
-        table = session.view(None)
-        if table["phase"] == "game_over":
-            break
-        actor = next(p["id"] for p in table["players"] if game_moves(session.view(p["id"])["can"]))
-        session.act(actor, simple_choice(session.view(actor)), table["step"])
-    assert session.view(None)["phase"] == "game_over"
+    _play_to_the_end(session)
     phone.wait_step(session.step)
     page = phone.page
     page.wait_for_selector("#social-standings li")
