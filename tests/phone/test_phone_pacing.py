@@ -81,14 +81,17 @@ def _settle(phones: dict[str, Phone], seconds: float = 0.6) -> None:
 
 
 def _seated_and_started(
-    server: Any, phone_factory: Any, init_script: str | None = None
+    server: Any,
+    phone_factory: Any,
+    init_script: str | None = None,
+    device: tuple[str, str] = ("Pixel 7", "en-GB"),
 ) -> dict[str, Phone]:
     """A phone for each of ``NAMES``, by player id (the first, the VIP, starts the game);
-    ``init_script`` runs in each page before its own scripts."""
+    ``init_script`` runs in each page before its own scripts; ``device``: (model, locale)."""
     session = server.session
     phones: dict[str, Phone] = {}
     for name in NAMES:
-        phone = phone_factory()
+        phone = phone_factory(*device)
         if init_script is not None:
             phone.page.add_init_script(init_script)
         phone.open(f"{server.url}/?room=TEST")
@@ -244,15 +247,21 @@ def _layout_top(phone: Any, selector: str) -> float:
     )
 
 
+@pytest.mark.parametrize(
+    ("device", "locale", "lang"),
+    [("Pixel 7", "en-GB", "en"), ("iPhone SE", "fr-FR", "fr"), ("iPhone SE", "it-IT", "it")],
+)
 def test_round41_after_my_tap_the_phone_no_longer_says_your_turn(
-    tv_in_hand: tuple[Any, TVClock], phone_factory: Any
+    tv_in_hand: tuple[Any, TVClock], phone_factory: Any, device: str, locale: str, lang: str
 ) -> None:
     """Round 41's play-test: Hal tapped Exchange, and for the 1.7 s until the TV showed it his
     phone still said "Your turn!" over no buttons, as if they had vanished. The phone follows
-    the TV (the turn is still his in the view it has), but the line no longer says so."""
+    the TV (the turn is still his in the view it has), but the line no longer says so: since
+    round 45 it says "Done! Watch the TV", in one line on the smallest phone too, so the card
+    under it does not move."""
     server, tv = tv_in_hand
     session = server.session
-    phones = _seated_and_started(server, phone_factory)
+    phones = _seated_and_started(server, phone_factory, device=(device, locale))
     actor = None
     for _ in range(100):  # the TV deals and announces the first turn
         tv.play(0.2)
@@ -262,7 +271,7 @@ def test_round41_after_my_tap_the_phone_no_longer_says_your_turn(
     assert actor is not None
     phone = phones[actor]
     phone.page.wait_for_selector("#actions button")
-    turn_lines = {CATALOG.t("en", f"phone.{key}") for key in ("your_turn", "your_turn_dealer")}
+    turn_lines = {CATALOG.t(lang, f"phone.{key}") for key in ("your_turn", "your_turn_dealer")}
     assert phone.text("#turn") in turn_lines
     card_top = _layout_top(phone, "#card")
     step = session.step
@@ -273,6 +282,6 @@ def test_round41_after_my_tap_the_phone_no_longer_says_your_turn(
     assert phone.page.locator("#actions button").count() == 0
     assert phone.text("#turn") not in turn_lines
     # round 45: not a blank line either, as if nothing happened (round 44's check)
-    assert phone.text("#turn") == CATALOG.t("en", "phone.played")
+    assert phone.text("#turn") == CATALOG.t(lang, "phone.played")
     # the empty line keeps its height: the card does not jump (round 41's check)
     assert abs(_layout_top(phone, "#card") - card_top) < 1
