@@ -43,6 +43,9 @@ class Line:
     """Games played to the end (dealt into their first round)."""
     wins: int = 0
     """Games won; a joint win counts for each joint winner."""
+    shared_wins: int = 0
+    """Of ``wins``, those shared with another joint winner (R14): the standings say so (round
+    44's play-test: two guests each had "1 win" from the same game, and nothing told why)."""
     rounds: int = 0
     """Rounds dealt in."""
     survived: int = 0
@@ -196,8 +199,10 @@ class Standings:
         elif kind is EventKind.GAME_OVER:
             for pid in self.playing:
                 self._line(pid).games += 1
+            joint = len(data["winners"]) > 1
             for pid in data["winners"]:
                 self._line(pid).wins += 1
+                self._line(pid).shared_wins += int(joint)
             self.last_winners = [str(pid) for pid in data["winners"]]
             self.playing, self.lives, self.predictions = [], {}, {}
         elif kind is EventKind.PLAYER_REMOVED:

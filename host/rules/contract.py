@@ -339,6 +339,8 @@ class StandingsRow(TypedDict):
     bot: bool
     games: int
     wins: int
+    shared_wins: int
+    """Of ``wins``, games won jointly with another player (R14)."""
     rounds: int
     survived: int
     lives_lost: int

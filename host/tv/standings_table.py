@@ -110,6 +110,16 @@ class Guest:
         return dict(self.figures)[field_name]
 
 
+def figure(props: Props, row: StandingsRow, field_name: str) -> str:
+    """A line's figure as the table writes it: wins say how many were joint wins (R14),
+    "2 (1 shared)", as the phones do (round 44's play-test)."""
+    value = row.get(field_name, 0)
+    shared = row.get("shared_wins", 0) if field_name == "wins" else 0
+    if shared:
+        return phrase(props, "wins_shared", wins=value, count=shared)
+    return str(value)
+
+
 def guests_of(props: Props, rows: Sequence[StandingsRow]) -> list[Guest]:
     """The standings' lines in the TV's language (titles translated, a computer marked)."""
     return [
@@ -119,7 +129,7 @@ def guests_of(props: Props, rows: Sequence[StandingsRow]) -> list[Guest]:
             name=str(row.get("name", "?")),
             mark=f" ({phrase(props, 'bot')})" if row.get("bot") else "",
             titles=tuple(phrase(props, f"title_{title}") for title in row.get("titles", [])),
-            figures=tuple((field, str(row.get(field, 0))) for _, field in COLUMNS),
+            figures=tuple((field, figure(props, row, field)) for _, field in COLUMNS),
             leads=row.get("rank", place + 1) == 1 and bool(row.get("wins")),
         )
         for place, row in enumerate(rows)

@@ -227,7 +227,9 @@
     line.append(element("span", "name", row.name + (row.bot ? " (" + t("bot") + ")" : "")));
     const details = element("span", "details");
     /* rounds survived: the tie-break between equal wins, shown (round 43's play-test) */
-    details.append(element("span", null, [["wins", row.wins], ["games", row.games], ["survived", row.survived]]
+    /* a joint win (R14) says so: two guests with a win each from one game (round 44's play-test) */
+    const shared = row.shared_wins ? " " + t("wins_shared", { count: row.shared_wins }) : "";
+    details.append(element("span", null, [["wins", row.wins + shared], ["games", row.games], ["survived", row.survived]]
       .map(([key, count]) => t(key) + " " + count).join(" \u00b7 ")));
     if (row.good_guesses) details.append(element("span", null, t("guesses") + " " + row.good_guesses));
     line.append(details);

@@ -306,3 +306,29 @@ def test_round45_standings_come_up_under_new_game_at_a_games_end_on_the_vips_pho
     )
     order = page.evaluate(ORDER_SCRIPT, ["#players", "#vip-panel", "#social-standings"])
     assert -1 not in order and order == sorted(order), order
+
+
+def test_round45_a_shared_win_says_so_on_the_phone(live_server: Any, phone_factory: Any) -> None:
+    """R14: all three lose their last life at one reveal and win together. Each line of
+    tonight's standings on a French phone says the win was shared ("Victoires 1 (dont 1
+    partagée)"): round 44's play-test saw three "1"s and nothing said why."""
+    from tests.phone.helpers import rigged_reveal
+
+    server = live_server()
+    session = server.session
+    catalog = Catalog.load()
+    phone = phone_factory("Pixel 7", "fr-FR")
+    phone.open(f"{server.url}/?room=TEST")
+    phone.join("Dee")
+    ids = [p["id"] for p in session.view(None)["players"]]
+    ids += [session.join(name, "TEST").player_id for name in ("Ana", "Bo")]
+    table = rigged_reveal(
+        session, dict(zip(ids, ("4C", "4H", "4D"), strict=True)), lives=dict.fromkeys(ids, 1)
+    )
+    assert table["phase"] == "game_over" and sorted(table["winners"]) == sorted(ids)
+    phone.wait_step(session.step)
+    phone.page.wait_for_selector("#social-standings li.me")
+    shared = catalog.t("fr", "social.wins_shared", count=1)
+    wins = catalog.t("fr", "social.wins") + " 1 " + shared
+    lines = phone.page.locator("#social-standings li .details").all_inner_texts()
+    assert len(lines) == 3 and all(line.startswith(wins) for line in lines), (wins, lines)

@@ -89,6 +89,30 @@ def test_issue14_joint_win_counts_for_each() -> None:
         "p1": (1, 1, 1),
         "p2": (1, 1, 1),
     }
+    # round 45: and each says it was shared, saved with the tally (an older save: none)
+    assert all(r["shared_wins"] == 1 for r in rows.values())
+    saved = standings.to_dict()
+    assert _rows(Standings.from_dict(saved))["p1"]["shared_wins"] == 1
+    for line in saved["lines"]:
+        del line["shared_wins"]
+    assert _rows(Standings.from_dict(saved))["p1"] == {**rows["p1"], "shared_wins": 0}
+
+
+def test_round45_a_win_alone_is_not_shared() -> None:
+    """R14: two players out at the same reveal, the third wins alone: not a shared win."""
+    game = seated(3)
+    standings = _tally(game)
+    game.phase = Phase.TURNS
+    for p in game.players:
+        p.lives = 1
+    standings.lives = {p.id: 1 for p in game.players}
+    standings.playing = [p.id for p in game.players]
+    _deal(game, standings, "p2", {"p0": "4C", "p1": "4H", "p2": "9D"})
+    events = _apply(game, standings, ("p0", "keep"), ("p1", "keep"), ("p2", "keep"))
+    assert events[-1].data["winners"] == ["p2"]
+    rows = _rows(standings)
+    assert (rows["p2"]["wins"], rows["p2"]["shared_wins"]) == (1, 0)
+    assert all(r["shared_wins"] == 0 for r in rows.values())
 
 
 def test_issue14_h4_timeout_loses_two_lives_counted_as_two() -> None:

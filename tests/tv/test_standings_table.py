@@ -365,3 +365,30 @@ def test_round43_every_guest_tied_first_is_drawn_in_gold(catalog: Catalog) -> No
     app = _app(catalog, rows, "en")
     guests = guests_of(app.props, cast(Any, rows))
     assert [(g.rank, g.leads) for g in guests] == [("1", True), ("1", True), ("3", False)]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("count", [3, 10, 20])
+def test_round45_a_shared_win_says_so_and_the_table_still_fits(
+    catalog: Catalog, count: int, lang: str
+) -> None:
+    """R14: two guests who won the same game jointly each have a win; round 44's play-test saw
+    "1" and "1" and nothing said why. Their wins now read "1 (1 shared)" ("1 (dont 1
+    partagée)", "1 (1 condivisa)"), a sole winner's plain "1"; the table still fits its box,
+    at ``READABLE_SIZE`` or more, no two texts meeting, the wins kept."""
+    rows = _rows(count)
+    for index in (0, 1):
+        rows[index]["shared_wins"] = 1 + index
+    _, board = _board_lines(catalog, rows, lang)
+    texts = [line.text for line in board.lines]
+    for index in (0, 1):
+        said = catalog.t(lang, "evening.wins_shared", wins=rows[index]["wins"], count=1 + index)
+        assert said in texts, (said, texts)
+    assert str(rows[2]["wins"]) in texts  # a win of one's own: the figure alone
+    assert "wins" in board.layout.fields
+    inner = TABLE_BOX.inflate(-8, -8)
+    for line in board.lines:
+        assert inner.contains(line.rect), (line.text, line.rect)
+        assert line.size >= READABLE_SIZE, (line.text, line.size)
+    for one, other in combinations(board.lines, 2):
+        assert not one.rect.colliderect(other.rect), (one.text, other.text)
