@@ -165,6 +165,7 @@ class Session(HostControls):
         )
         self._save_problem: str | None = None
         self._lock = threading.RLock()
+        self._open_seats = set()
         self._subscribers: list[Subscription] = []
         #: The last change's update per receiver: an action answers with its actor's.
         self._change_updates: dict[str | None, Update] = {}
@@ -460,6 +461,9 @@ class Session(HostControls):
         holders = [p for p in self._game.players if keys & names.look_alike_keys(p.name)]
         if holders:
             if not bot and all(p.id in self._away() for p in holders):
+                opened = [p.id for p in holders if p.id in self._open_seats]
+                if len(holders) == 1 and opened:
+                    return self._new_phone(opened[0])
                 raise NameKeptForAway
             raise SessionError("name_taken", "that name is taken (or one that looks the same)")
         if len(self._game.players) >= self._game.options.max_players:
@@ -482,6 +486,22 @@ class Session(HostControls):
             raise
         status = self._game.player(pid).status
         return JoinResult(pid, token if not bot else "", status)
+
+    def _new_phone(self, pid: str) -> JoinResult:
+        """A seat the VIP opened (``new_phone``) goes to the phone joining under its name: a
+        new token, and the old one stops working (that phone is away; if it comes back it is
+        told its seat is gone, as after a kick). No step: nothing of the game changed."""
+        old = self._tokens.pop(pid, None)
+        if old is not None:
+            self._by_digest.pop(_digest(old), None)
+        token = secrets.token_urlsafe(32)
+        self._tokens[pid] = token
+        self._by_digest[_digest(token)] = pid
+        self._open_seats.discard(pid)
+        log.info("%s's seat moved to a new phone (the VIP opened it)", pid)
+        self._save()
+        self._changed([])
+        return JoinResult(pid, token, self._game.player(pid).status)
 
     def _unseat(self, pid: str, token: str) -> None:
         """Undo a seat that was never answered: no events, no token, no ghost."""
@@ -509,6 +529,7 @@ class Session(HostControls):
             self._by_digest.pop(_digest(token), None)
         self._bots.pop(player_id, None)
         self._colours.pop(player_id, None)
+        self._open_seats.discard(player_id)
         self.reactions.forget(player_id)
         for sub in self._subscribers:
             if sub.player_id == player_id:
@@ -673,6 +694,7 @@ class Session(HostControls):
                 was_present = self._connections[player_id] > 0
                 self._replace_streams_of(player_id)
                 self._connections[player_id] += 1
+                self._open_seats.discard(player_id)  # its phone is back: the seat is its own
                 if not was_present:
                     self._changed([])
             self._subscribers.append(sub)

@@ -108,6 +108,8 @@ class HostControls:
     tutorial_asks: int
     evenings_begun: int
     _standings: Standings
+    _open_seats: set[str]
+    """Seats the VIP opened for a guest's new phone (``_open_seat``); not saved."""
     bot_strategy: str
     turn_timeout: float
     _pacer: Pacer
@@ -280,6 +282,7 @@ class HostControls:
             "max": RAPID_SECONDS_RANGE.stop - 1,
             "default": HouseRules().rapid_seconds,
         }
+        view["open_seats"] = self._seats_open()
         view["tv_language"] = self.tv.language
         view["voice_muted"] = self.tv.voice_muted
         view["music_volume"] = self.tv.music_volume
@@ -322,6 +325,8 @@ class HostControls:
                 self._remove(str(extra["player"]), counted=True)
             elif action == "make_vip":
                 self._changed(rules_controls.make_vip(game, str(extra["player"]), facts))
+            elif action == "new_phone":
+                self._open_seat(str(extra["player"]), facts)
             elif action == "skip":
                 self._changed(rules_controls.skip(game, facts))
             elif action == "misdeal":
@@ -409,6 +414,33 @@ class HostControls:
             self._save()
             self._changed([])
         self._flush()
+
+    def _open_seat(self, player_id: str, facts: TableFacts) -> None:
+        """The VIP's ``new_phone``: the seat of ``player_id``, a guest whose phone is away, goes
+        to the next phone that joins under their name (``Session._seat``), card and all.
+
+        Round 45's play-test: a guest's phone died and she borrowed a friend's; her name was
+        refused (its seat is kept for its phone) and the only way back was to be removed and
+        wait for the next game. Only the VIP, who can see who is asking, opens the seat; it
+        stays open until it is taken, the old phone comes back, or the guest leaves.
+        """
+        game = self._game
+        if (
+            player_id == game.vip
+            or not game.has_player(player_id)
+            or game.player(player_id).bot
+            or player_id not in facts.away
+        ):
+            raise IllegalAction(Reason.NOT_ALLOWED_NOW, "only an away guest's seat can be opened")
+        game.step += 1
+        self._open_seats.add(player_id)
+        self._save()
+        self._changed([])
+
+    def _seats_open(self) -> list[str]:
+        """Seats open for a new phone (``_open_seat``) whose guest is still seated and away."""
+        away = self._away()
+        return [pid for pid in sorted(self._open_seats) if pid in away]
 
     def _remove(self, player_id: str, *, counted: bool) -> None:
         """A kick (``counted``: the VIP's control, one step) or a lobby leave (no step)."""
@@ -561,7 +593,7 @@ def control_fields(action: str, body: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(strategy, str) or strategy not in BOT_STRATEGIES:
             raise BadControlFields("strategy must be one of bot_strategies")
         return {"strategy": strategy}
-    if action in ("kick", "make_vip"):
+    if action in ("kick", "make_vip", "new_phone"):
         return {"player": _player_field(body)}
     if action == "set_tv":
         fields = {}

@@ -494,6 +494,9 @@ class View(_ViewRequired, total=False):
     """For the VIP: whether the TV's voice is muted."""
     music_volume: int
     """Percent (issue 20): the music under the voice and the cues, set by the VIP or the TV."""
+    open_seats: list[str]
+    """Away guests whose seat the VIP opened for a new phone (``new_phone``, round 45): the
+    next phone to join under that name takes the seat, card and all."""
     turn_seconds_left: float | None
     """Seconds the current player has left, when the view was built, before the host keeps for
     them (H4's limit, else ``--turn-timeout``); None outside turns, with no limit, or while a

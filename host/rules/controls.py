@@ -28,6 +28,7 @@ VIP_ACTIONS: tuple[str, ...] = (
     "add_bot",
     "kick",
     "make_vip",
+    "new_phone",
     "skip",
     "misdeal",
     "end_game",
@@ -66,6 +67,8 @@ def vip_actions(game: Game, player_id: str, facts: TableFacts) -> tuple[str, ...
         allowed.append("kick")
     if any(p.id != player_id and not p.bot and p.id not in facts.away for p in game.players):
         allowed.append("make_vip")
+    if any(p.id != player_id and p.id in facts.away for p in game.players):
+        allowed.append("new_phone")  # the seat of a guest whose phone died (session.py)
     if phase == "turns":
         if may_skip(game, facts):
             allowed.append("skip")

@@ -170,7 +170,7 @@
   /** Away: a human without an open event stream (computer players are always present). */
   const isAway = (player) => player.connected === false && !player.bot;
 
-  function playerRow(player, can) {
+  function playerRow(player, can, open) {
     const row = element("li", "row vip-player");
     const away = isAway(player);
     row.dataset.player = player.id;
@@ -188,6 +188,13 @@
       const handOver = () => send("make_vip", { player: player.id });
       actions.append(button(t("make_vip"), () => confirmThen(t("make_vip_confirm", { name: player.name }), handOver), "alt vip-make"));
     }
+    /* round 45: a guest whose phone died takes their seat back from a borrowed one */
+    if (can("new_phone") && away && open) {
+      row.append(element("p", "vip-open-seat", t("new_phone_open", { name: player.name })));
+    } else if (can("new_phone") && away) {
+      const give = () => send("new_phone", { player: player.id });
+      actions.append(button(t("new_phone"), () => confirmThen(t("new_phone_confirm", { name: player.name }), give), "alt vip-new-phone"));
+    }
     if (actions.childElementCount) row.append(actions);
     return row;
   }
@@ -201,6 +208,8 @@
       others.map((player) => [player.id, player.name, player.connected, player.bot]),
       can("kick"),
       can("make_vip"),
+      can("new_phone"),
+      view.open_seats || [],
     ]);
     if (signature === playerListSignature) return;
     playerListSignature = signature;
@@ -208,7 +217,8 @@
     // asked a question still open, are found again in the new rows.
     const focused = playerList.contains(document.activeElement) ? document.activeElement : null;
     const asking = playerList.contains(askedFrom) ? askedFrom : null;
-    playerList.replaceChildren(...others.map((player) => playerRow(player, can)));
+    const open = view.open_seats || [];
+    playerList.replaceChildren(...others.map((player) => playerRow(player, can, open.includes(player.id))));
     if (asking) askedFrom = redrawn(asking);
     if (focused) redrawn(focused).focus();
   }

@@ -17,8 +17,10 @@ import pytest
 from tests.api.cuckoo_http_client import wait_until
 from tests.phone.helpers import (
     Phone,
+    assert_screen_private,
     hold_action_answers,
     is_action_answer,
+    shown,
     tv_plays,
     wait_held,
 )
@@ -413,3 +415,61 @@ def test_round43_the_start_hint_counts_who_is_dealt_in_and_names_the_away(
     )
     phones["Cal"].close()  # only 2 present: no Start at all
     page.wait_for_selector("#hint-start", state="detached")
+
+
+@pytest.mark.browser
+def test_round45_a_guest_whose_phone_died_takes_her_seat_back_on_a_borrowed_one(
+    make_session: Callable[..., Any], live_server: Any, phone_factory: Any
+) -> None:
+    """Round 45's play-test: Ana's phone died in round 1; on a friend's phone "Ana" was
+    refused (her seat waits for its phone) and being removed sat her out the whole game. Now
+    the refusal says to ask the VIP for "New phone"; the VIP's phone offers it by her (away)
+    name, after a question; then "Ana" on the borrowed phone is her own seat, with her card
+    (and no one else's), and the VIP's row says so no more."""
+    session = make_session(presence=True, clock=Clock())
+    server = live_server(session)
+    phones = _seat(server, phone_factory, ("Vic", "Ana", "Ben"))
+    vic, ana = phones["Vic"], phones["Ana"].player_id
+    assert wait_until(lambda: all(p["connected"] for p in session.view(None)["players"]), 10)
+    vic.tap("start")
+    assert wait_until(lambda: session.view(None)["phase"] == "turns", 10)
+    card = session.view(ana)["me"]["card"]
+    phones["Ana"].close()  # her phone dies
+    assert wait_until(
+        lambda: ana in [p["id"] for p in session.view(None)["players"] if not p["connected"]], 10
+    )
+
+    borrowed = phone_factory("iPhone SE", "en-GB")
+    borrowed.open(f"{server.url}/?room=TEST")
+    borrowed.page.fill("#name-input", "Ana")
+    borrowed.page.locator("#join-button").tap()
+    borrowed.page.wait_for_function("() => document.getElementById('join-error').textContent")
+    assert "New phone" in borrowed.text("#join-error")
+
+    vic.wait_step(session.step)
+    page = vic.page
+    row = page.locator(f'.vip-player[data-player="{ana}"]')
+    row.locator(".vip-new-phone").tap()
+    assert "Give Ana's seat to a new phone?" in vic.text("#vip-panel")
+    step = session.step
+    page.locator("#vip-yes").tap()
+    assert wait_until(lambda: session.view(None)["open_seats"] == [ana], 10)
+    assert session.step == step + 1
+    page.wait_for_selector(f'.vip-player[data-player="{ana}"] .vip-open-seat')
+    assert "join as “Ana”" in row.inner_text()
+
+    borrowed.page.locator("#join-button").tap()  # the name is still there: tap Join again
+    borrowed.page.wait_for_selector("#game:not([hidden])")
+    borrowed.player_id = ana
+    borrowed.wait_step(session.step)
+    assert borrowed.card() == card  # her own card: "10♥" is written on it
+    assert borrowed.text("#card").replace("\n", "").startswith(shown(card))
+    assert_screen_private(borrowed, session, [p["id"] for p in session.view(None)["players"]])
+    assert wait_until(lambda: session.view(None)["open_seats"] == [], 10)
+    assert wait_until(
+        lambda: next(p for p in session.view(None)["players"] if p["id"] == ana)["connected"], 10
+    )
+    vic.wait_step(session.step)
+    page.wait_for_function(
+        f"""() => !document.querySelector('.vip-player[data-player="{ana}"] .vip-open-seat')"""
+    )

@@ -138,3 +138,90 @@ def test_round43_a_name_whose_seat_waits_for_an_away_phone_says_so(make_session:
         stream.close()
     answer = client.post("/api/join", json={"name": "Ada", "room": "TEST"})
     assert answer.status_code == 409 and "away" not in json.loads(answer.data)
+
+
+def test_round45_the_vip_opens_an_away_guests_seat_for_her_new_phone(make_session: Any) -> None:
+    """Presence. Round 45's play-test: Ana's phone died mid-game and she borrowed a friend's;
+    "Ana" was refused (the seat waits for its phone) and the only way back was to be removed
+    and sit out the game. The VIP may now open an away guest's seat (``new_phone``, one step);
+    the next phone joining as "Ana" takes that seat with its card, and the old phone's token
+    stops working (saved: a restart keeps it so). A present guest's seat cannot be opened, and
+    an open seat closes again when the old phone comes back."""
+    from host.rules import HouseRules
+    from host.session import Session
+
+    session = make_session(presence=True, saved=True)
+    first = session.join("Vic", "TEST")
+    vic, vic_token = first.player_id, first.token
+    dead = session.join("Ana", "TEST")
+    ana, old_token = dead.player_id, dead.token
+    ben = session.join("Ben", "TEST").player_id
+    streams = [session.subscribe(vic), session.subscribe(ben)]
+    try:
+        phone = session.subscribe(ana)
+        session.act(vic, "start", session.step)
+        phone.close()  # her phone dies
+        card = session.view(ana)["me"]["card"]
+        assert card and "new_phone" in session.view(vic)["can"]
+        with pytest.raises(SessionError) as refusal:
+            session.join("Ana", "TEST")
+        assert refusal.value.code == "name_taken"
+
+        step, before = session.step, session.view(None)
+        for target in (ben, vic, "p99"):  # present, the VIP, nobody: refused, nothing changes
+            with pytest.raises(SessionError) as refusal:
+                session.act(vic, "new_phone", step, {"player": target})
+            assert refusal.value.code == "bad_action"
+        assert session.view(None) == before
+        with pytest.raises(SessionError) as refusal:  # a guest is no VIP
+            session.act(ben, "new_phone", step, {"player": ana})
+        assert refusal.value.code == "bad_action"
+
+        session.act(vic, "new_phone", step, {"player": ana})
+        assert session.step == step + 1 and session.view(None)["open_seats"] == [ana]
+        seat = session.join("ANA", "TEST")  # her friend's phone
+        assert seat.player_id == ana and seat.token != old_token
+        assert session.player_for_token(old_token) is None
+        assert session.player_for_token(seat.token) == ana
+        assert session.view(ana)["me"]["card"] == card and session.step == step + 1
+        assert session.view(None)["open_seats"] == []
+        with pytest.raises(SessionError):  # taken: the name is refused again
+            session.join("Ana", "TEST")
+        path = session._state_path
+    finally:
+        for stream in streams:
+            stream.close()
+    session.close()
+    again = Session(HouseRules(), state_path=path, presence=True)
+    try:
+        assert again.player_for_token(seat.token) == ana
+        assert again.player_for_token(old_token) is None
+        assert again.player_for_token(vic_token) == vic
+    finally:
+        again.close()
+
+
+def test_round45_an_open_seat_closes_when_the_old_phone_comes_back(make_session: Any) -> None:
+    """The VIP opened Ana's seat, then her own phone woke up: the seat is hers again, and a
+    phone joining as "Ana" is refused (the name is simply taken)."""
+    session = make_session(presence=True)
+    vic = session.join("Vic", "TEST").player_id
+    ana = session.join("Ana", "TEST").player_id
+    session.join("Ben", "TEST")
+    vip_stream = session.subscribe(vic)
+    try:
+        session.act(vic, "new_phone", session.step, {"player": ana})
+        assert session.view(None)["open_seats"] == [ana]
+        back = session.subscribe(ana)
+        try:
+            assert session.view(None)["open_seats"] == []
+            with pytest.raises(SessionError) as refusal:
+                session.join("Ana", "TEST")
+            assert refusal.value.code == "name_taken"
+        finally:
+            back.close()
+        assert session.view(None)["open_seats"] == []  # away again: still closed
+        with pytest.raises(SessionError):
+            session.join("Ana", "TEST")
+    finally:
+        vip_stream.close()
