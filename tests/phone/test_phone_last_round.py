@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from host.i18n import Catalog
 from tests.phone.helpers import Phone, rig_round
 from tests.phone.test_phone_screens import in_viewport
@@ -74,3 +76,14 @@ def test_round44_after_a_computer_dealt_every_phone_names_the_last_rounds_losers
     grace.wait_step(table["step"])
     assert grace.page.locator("#last-game").is_hidden()
     assert grace.page.locator("#outcome").is_visible()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it"])
+def test_round45_the_last_rounds_line_has_no_two_brackets_in_a_row(lang: str) -> None:
+    """Round 45's play-test read "Last round: Zoe lost a life (2 left) (lowest card: Ace)":
+    a loser's lives left, in brackets, then the lowest card in brackets again."""
+    catalog = Catalog.load()
+    for key in ("last_lost", "you_last_lost", "last_lost_more", "you_last_lost_more"):
+        loser = catalog.t(lang, f"phone.{key}", name="Zoe", count=2, lost=2)
+        line = catalog.t(lang, "phone.last_round", losers=loser, rank="A")
+        assert ") (" not in line, line
