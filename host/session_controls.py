@@ -283,6 +283,7 @@ class HostControls:
             "default": HouseRules().rapid_seconds,
         }
         view["open_seats"] = self._seats_open()
+        view["tv"] = self._pacer.leading  # its keyboard's Space starts: phones may say so
         view["tv_language"] = self.tv.language
         view["voice_muted"] = self.tv.voice_muted
         view["music_volume"] = self.tv.music_volume

@@ -494,6 +494,9 @@ class View(_ViewRequired, total=False):
     """For the VIP: whether the TV's voice is muted."""
     music_volume: int
     """Percent (issue 20): the music under the voice and the cues, set by the VIP or the TV."""
+    tv: bool
+    """A TV shows the table (round 45): its keyboard's Space starts a game, so a phone waiting
+    on an asleep VIP may say so; false on a ``--headless`` host."""
     open_seats: list[str]
     """Away guests whose seat the VIP opened for a new phone (``new_phone``, round 45): the
     next phone to join under that name takes the seat, card and all."""

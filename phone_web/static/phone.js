@@ -859,14 +859,17 @@
     } else if (me.status === "waiting") {
       setTranslated(headline, "waiting_note");
     } else if (view.phase === "lobby" && !me.is_vip) {
-      setTranslated(headline, "lobby_wait", { name: nameOf(view, view.vip) });
+      /* round 45's play-test: the VIP's phone locked in a pocket, and nothing told the others
+         that the TV's Space starts too */
+      const ready = view.tv && presentPlayers(view) >= view.min_players;
+      setTranslated(headline, ready ? "lobby_wait_tv" : "lobby_wait", { name: nameOf(view, view.vip) });
     } else if (view.phase === "lobby" && !can.includes("start")) {
       const missing = Math.max(1, view.min_players - presentPlayers(view));
       setTranslated(headline, "need_players", { count: missing });
     } else if (view.phase === "reveal" && view.next_dealer && !can.includes("deal")) {
       setTranslated(headline, "next_dealer", { name: nameOf(view, view.next_dealer) });
     } else if (view.phase === "game_over" && !can.includes("new_game")) {
-      setTranslated(headline, "new_game_wait", { name: nameOf(view, view.vip) });
+      setTranslated(headline, view.tv ? "new_game_wait_tv" : "new_game_wait", { name: nameOf(view, view.vip) });
     } else {
       clearTranslated(headline);
     }

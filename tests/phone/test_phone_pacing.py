@@ -285,3 +285,43 @@ def test_round41_after_my_tap_the_phone_no_longer_says_your_turn(
     assert phone.text("#turn") == CATALOG.t(lang, "phone.played")
     # the empty line keeps its height: the card does not jump (round 41's check)
     assert abs(_layout_top(phone, "#card") - card_top) < 1
+
+
+def test_round45_waiting_phones_say_the_tvs_space_starts_too(
+    tv_in_hand: tuple[Any, TVClock], phone_factory: Any
+) -> None:
+    """Round 45's play-test: the VIP's phone was locked in a pocket in the lobby; the other
+    phones said only "Vic will start the game", while the TV's Space could start it. With a TV
+    (the view's ``tv``) and enough players present, they say so; with too few, they do not."""
+    server, tv = tv_in_hand
+    session = server.session
+    assert session.view(None)["tv"] is True
+    phones = []
+    for name in ("Vic", "Bo"):
+        phone = phone_factory()
+        phone.open(f"{server.url}/?room=TEST")
+        phone.join(name)
+        phones.append(phone)
+    tv.play(0.5)
+    bo = phones[1]
+    bo.wait_step(session.step)
+    bo.page.wait_for_function(
+        "t => document.getElementById('turn').textContent === t",
+        arg=CATALOG.t("en", "phone.lobby_wait", name="Vic"),
+    )  # two: Space would not start
+    late = phone_factory()
+    late.open(f"{server.url}/?room=TEST")
+    late.join("Cy")
+    tv.play(0.5)
+    for phone in (bo, late):
+        phone.page.wait_for_function(
+            "t => document.getElementById('turn').textContent === t",
+            arg=CATALOG.t("en", "phone.lobby_wait_tv", name="Vic"),
+        )
+    server.session.resign()  # no TV any more (as on a --headless host)
+    session.join("Dee", "TEST")  # a change: every phone gets a fresh view
+    assert session.view(None)["tv"] is False
+    bo.page.wait_for_function(
+        "t => document.getElementById('turn').textContent === t",
+        arg=CATALOG.t("en", "phone.lobby_wait", name="Vic"),
+    )
