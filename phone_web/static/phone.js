@@ -68,6 +68,8 @@
   const BUTTONS_BACK_MS = 350;
   const LONGEST_CALM_MS = 1200;
   let calmSince = 0; /* calmFor */
+  /** A tab whose game another one took looks this often whether that one still holds it. */
+  const FREE_SEAT_CHECK_MS = 4000;
 
   /**
    * Everything the page remembers between updates: room, token, view (the last one drawn),
@@ -76,7 +78,8 @@
    * told), clockTimer (H4 clock), roundTrip (ms: my requests' way to the host and
    * back, see callApi), trips (the last ones'), unsent (a tap that never arrived,
    * resendUnsent), momentTimer, focusAfterJoin, joinRetry (a full table asked again),
-   * actionsHadFocus (focus to give back after an action), quietTimer (the stream's silence).
+   * actionsHadFocus (focus to give back after an action), quietTimer (the stream's silence),
+   * freeSeatTimer (a replaced tab's look at its seat).
    */
   const state = { room: byId("main").dataset.room, retryDelay: FIRST_RETRY_MS };
 
@@ -387,6 +390,7 @@
     clearTimeout(state.retryTimer);
     if (document.hidden) return; /* wakeUp connects once the guest looks again */
     state.replaced = false;
+    clearInterval(state.freeSeatTimer);
     byId("replaced").hidden = true;
     byId("main").classList.remove("replaced");
     const stream = new EventSource("/api/events?token=" + encodeURIComponent(state.token));
@@ -441,6 +445,25 @@
     byId("replaced").hidden = false;
     byId("main").classList.add("replaced");
     byId("take-back").focus();
+    clearInterval(state.freeSeatTimer);
+    state.freeSeatTimer = setInterval(takeBackIfFree, FREE_SEAT_CHECK_MS);
+  }
+
+  /** Round 45's play-test: Ben opened the game in a second tab to lend his phone, closed it,
+   * and his first tab still said "open in another tab" when his turn came, so the host kept
+   * for him. While it is looked at, a replaced tab asks whether any tab still holds the seat
+   * (``connected``), and takes it back when none does. */
+  async function takeBackIfFree() {
+    if (!state.replaced || document.hidden) return;
+    try {
+      const [status, view] = await callApi("GET", "/api/state");
+      if (!state.replaced) return;
+      if (status === 401) return forgetSeat();
+      const mine = status === 200 && view.players.find((player) => player.id === view.me.id);
+      if (mine && !mine.connected) connect();
+    } catch {
+      /* no answer: look again next time */
+    }
   }
 
   byId("take-back").addEventListener("click", () => {
@@ -487,6 +510,7 @@
 
   /** The token is no longer known (a new room, a kick): ask for a name again. */
   function forgetSeat() {
+    clearInterval(state.freeSeatTimer);
     localStorage.removeItem(tokenKey());
     state.token = null;
     state.view = null; /* a new seat may be in a new game, whose steps start again at 0 */

@@ -1,6 +1,7 @@
 """Issue 15: two tabs of one seat never flap. The tab whose stream was replaced says the game
-moved to another tab or phone, stays quiet (no reconnection by itself), and takes the game back
-only when asked — which in turn quiets the other tab.
+moved to another tab or phone, stays quiet (no reconnection by itself while another tab holds
+the seat), and takes the game back when asked — which in turn quiets the other tab — or, since
+round 45, by itself once no tab holds the seat any more (the other one was closed).
 """
 
 from __future__ import annotations
@@ -93,3 +94,32 @@ def test_issue15_a_tab_replaced_while_checking_its_quiet_stream_stays_quiet(
     assert first.page.is_hidden("#replaced")
     assert _streams_of(server.session, pid) == 1
     assert server.session.view(None)["players"][0]["connected"] is True
+
+
+def test_round45_a_replaced_tab_takes_its_seat_back_once_the_other_tab_is_closed(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Round 45's play-test: Ben opened the game in a second tab (to lend his phone), closed
+    it, and his first tab still said "open in another tab" when his turn came: the host kept
+    for him. A replaced tab that is looked at now asks every few seconds whether any tab holds
+    its seat, and takes it back when none does: live, its buttons back, without a tap."""
+    server = live_server(heartbeat_seconds=1.0)
+    session = server.session
+    first = phone_factory("Pixel 7", "en-GB")
+    first.open(f"{server.url}/?room=TEST")
+    first.join("Ben")
+    pid = session.view(None)["players"][0]["id"]
+    session.join("Bo", "TEST")
+    session.join("Cy", "TEST")
+    first.page.wait_for_selector('#actions button[data-action="start"]')
+    second = Phone(first.context, first.context.new_page())  # same phone, same storage
+    second.open(f"{server.url}/?room=TEST")
+    second.page.wait_for_selector("#game:not([hidden])")
+    first.page.wait_for_selector("#replaced:not([hidden])")
+    first.page.wait_for_timeout(5000)  # a look or more: the other tab holds it, so it waits
+    assert first.page.is_visible("#replaced") and _streams_of(session, pid) == 1
+    second.page.close()
+    first.page.wait_for_selector("#replaced", state="hidden", timeout=15_000)
+    first.page.wait_for_selector('#actions button[data-action="start"]')  # live again
+    assert _streams_of(session, pid) == 1
+    assert session.view(None)["players"][0]["connected"] is True
