@@ -18,6 +18,11 @@ A person is *away* while no event stream of theirs is open (computer players nev
   counted the same way from when they could deal (with a TV, once the reveal is shown). Round
   40's play-test: the table waited for ever for a next dealer whose phone had gone, until
   someone found the TV's Space key.
+- Gone for good: once the host has kept or dealt for a person who has not come back since,
+  their next moves wait only ``AWAY_AGAIN_SECONDS`` (or ``away_seconds`` if shorter). Round
+  45's play-test: two guests went home without being removed, and every round waited 15 s at
+  each of their turns (40–55 s a round). A guest whose phone is locked between turns and who
+  looks when the TV names them plays their own turns, so their wait stays whole.
 """
 
 from __future__ import annotations
@@ -34,6 +39,9 @@ VIP_AWAY_SECONDS = 60.0
 DEFAULT_AWAY_SECONDS = 15.0
 #: The TV counts down the last seconds of a present but idle player's ``--turn-timeout``.
 IDLE_COUNTDOWN_SECONDS = 10.0
+#: The wait for a person the host already played for, away ever since: long enough for the TV
+#: to name them and count down, short enough not to hold the table up again and again.
+AWAY_AGAIN_SECONDS = 3.0
 
 
 @dataclass(frozen=True)
@@ -91,6 +99,8 @@ class Presence:
         self.away_seconds = max(0.0, away_seconds)
         self.clock = clock
         self._away_since: dict[str, float] = {}
+        self._played_for: set[str] = set()
+        """Away people the host kept or dealt for, not back since (``AWAY_AGAIN_SECONDS``)."""
         self._turn: tuple[int, str | None] | None = None
         self._turn_since = clock()
         self._deal: tuple[int, str] | None = None
@@ -104,10 +114,12 @@ class Presence:
         for pid in table.humans:
             if pid in table.present:
                 self._away_since.pop(pid, None)
+                self._played_for.discard(pid)
             else:
                 self._away_since.setdefault(pid, now)
         for pid in set(self._away_since) - set(table.humans):
             del self._away_since[pid]  # left the table
+        self._played_for &= set(self._away_since)
         turn = (table.step, table.current) if table.phase == "turns" and table.current else None
         if turn != self._turn:
             self._turn = turn
@@ -165,10 +177,20 @@ class Presence:
 
     def _away_wait_ends(self, player: str, since: float) -> float | None:
         """When the host acts for ``player`` (None while present): ``away_seconds`` after
-        the later of ``since`` (when the move became theirs) and when they went away."""
+        the later of ``since`` (when the move became theirs) and when they went away; only
+        ``AWAY_AGAIN_SECONDS`` if the host already played for them since they went."""
         if player not in self._away_since:
             return None
-        return max(since, self._away_since[player]) + self.away_seconds
+        wait = self.away_seconds
+        if player in self._played_for:
+            wait = min(wait, AWAY_AGAIN_SECONDS)
+        return max(since, self._away_since[player]) + wait
+
+    def played_for(self, player: str) -> None:
+        """The host kept or dealt for ``player``, away: their next wait is short until they
+        come back (``AWAY_AGAIN_SECONDS``)."""
+        if player in self._away_since:
+            self._played_for.add(player)
 
     def away_keep_in(self) -> float | None:
         """Seconds until an away current player's turn is kept for them by presence (None:

@@ -483,9 +483,11 @@ class HostControls:
                         self._changed(rules_controls.set_vip(game, target))
                         done.append(f"vip:{target}")
                 elif due.kind == "keep" and self.timeout(due.player, due.step):
+                    presence.played_for(due.player)
                     done.append(f"keep:{due.player}")
                 elif due.kind == "deal" and "deal" in game.legal_actions(due.player):
                     self._apply(partial(game.apply, due.player, "deal"))  # as if they had tapped
+                    presence.played_for(due.player)
                     done.append(f"deal:{due.player}")
             if self._refresh_skip(presence):
                 self._changed([])

@@ -444,3 +444,38 @@ def test_r13_presence_deals_for_an_away_dealer_with_a_fake_clock_alone() -> None
     assert presence.due() == []
     clock[0] = 45.0
     assert presence.due() == [Due("deal", "p2", 9)]
+
+
+def test_round45_a_guest_gone_for_good_holds_the_table_up_once(party: Party) -> None:
+    """Round 45's play-test: two guests went home without being removed, and each of their
+    turns (and deals) waited the whole 15 s, every round: 40–55 s a round. The first move the
+    host makes for an away guest still waits ``away_seconds``; while they stay away, the next
+    ones wait ``AWAY_AGAIN_SECONDS``. Back (a stream again), their wait is whole again."""
+    from host.presence import AWAY_AGAIN_SECONDS
+
+    ids = party.join("Ana", "Bea", "Cal", "Dee")
+    session = party.session
+    session.act(ids[0], "start", 0)
+    ghost = ids[2]
+    party.leave(ghost)
+    waits: list[float] = []
+    came_back = False
+    for _ in range(60):  # a few rounds of four keeps each
+        view = session.view(None)
+        mover = view["current"] if view["phase"] == "turns" else view["next_dealer"]
+        assert view["phase"] in ("turns", "reveal"), view["phase"]
+        if mover != ghost:
+            session.act(mover, "keep" if view["phase"] == "turns" else "deal", view["step"])
+            continue
+        wait = 15.0 if not waits or came_back else AWAY_AGAIN_SECONDS
+        assert party.wait(wait - 0.1) == [], (waits, wait)
+        done = party.wait(0.2)
+        assert len(done) == 1 and done[0].endswith(f":{ghost}"), done
+        waits.append(wait)
+        if len(waits) == 3 and not came_back:  # back, and gone again: a whole wait
+            party.come_back(ghost)
+            party.leave(ghost)
+            came_back = True
+        elif came_back:
+            break
+    assert waits == [15.0, AWAY_AGAIN_SECONDS, AWAY_AGAIN_SECONDS, 15.0], waits
