@@ -44,6 +44,19 @@ def _rows(standings: Standings) -> dict[str, StandingsRow]:
     return {row["player"]: row for row in standings.table()}
 
 
+def _last_lives(cards: dict[str, str]) -> tuple[Standings, list[Event]]:
+    """Three players on their last life, dealt ``cards`` by p2; everyone keeps: the reveal."""
+    game = seated(3)
+    standings = _tally(game)
+    game.phase = Phase.TURNS
+    for p in game.players:
+        p.lives = 1
+    standings.lives = {p.id: 1 for p in game.players}
+    standings.playing = [p.id for p in game.players]
+    _deal(game, standings, "p2", cards)
+    return standings, _apply(game, standings, ("p0", "keep"), ("p1", "keep"), ("p2", "keep"))
+
+
 def test_issue14_worked_example_tally() -> None:
     """RULES.md's worked example: B loses a life, C's King blocks ("Cuckoo!")."""
     game = seated(4)
@@ -73,15 +86,7 @@ def test_issue14_close_escape_and_king_cut() -> None:
 
 def test_issue14_joint_win_counts_for_each() -> None:
     """R14: all remaining players lose their last lives together — each gets a win."""
-    game = seated(3)
-    standings = _tally(game)
-    game.phase = Phase.TURNS
-    for p in game.players:
-        p.lives = 1
-    standings.lives = {p.id: 1 for p in game.players}
-    standings.playing = [p.id for p in game.players]
-    _deal(game, standings, "p2", {"p0": "4C", "p1": "4H", "p2": "4D"})
-    events = _apply(game, standings, ("p0", "keep"), ("p1", "keep"), ("p2", "keep"))
+    standings, events = _last_lives({"p0": "4C", "p1": "4H", "p2": "4D"})
     assert events[-1].data["joint"] is True
     rows = _rows(standings)
     assert {pid: (r["games"], r["wins"], r["lives_lost"]) for pid, r in rows.items()} == {
@@ -100,15 +105,7 @@ def test_issue14_joint_win_counts_for_each() -> None:
 
 def test_round45_a_win_alone_is_not_shared() -> None:
     """R14: two players out at the same reveal, the third wins alone: not a shared win."""
-    game = seated(3)
-    standings = _tally(game)
-    game.phase = Phase.TURNS
-    for p in game.players:
-        p.lives = 1
-    standings.lives = {p.id: 1 for p in game.players}
-    standings.playing = [p.id for p in game.players]
-    _deal(game, standings, "p2", {"p0": "4C", "p1": "4H", "p2": "9D"})
-    events = _apply(game, standings, ("p0", "keep"), ("p1", "keep"), ("p2", "keep"))
+    standings, events = _last_lives({"p0": "4C", "p1": "4H", "p2": "9D"})
     assert events[-1].data["winners"] == ["p2"]
     rows = _rows(standings)
     assert (rows["p2"]["wins"], rows["p2"]["shared_wins"]) == (1, 0)

@@ -185,6 +185,17 @@ def _board_lines(catalog: Catalog, rows: list[dict[str, Any]], lang: str) -> Any
     return app, standings_board(app.props, standings_of(app.stage), TABLE_BOX)
 
 
+def _assert_apart_and_readable(board: Any) -> None:
+    """Every text of the table lies in the box, at ``READABLE_SIZE`` or more, and none meets
+    another."""
+    inner = TABLE_BOX.inflate(-8, -8)
+    for line in board.lines:
+        assert inner.contains(line.rect), (line.text, line.rect)
+        assert line.size >= READABLE_SIZE, (line.text, line.size)
+    for one, other in combinations(board.lines, 2):
+        assert not one.rect.colliderect(other.rect), (one.text, other.text)
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("count", [3, 6, 10, 20])
 def test_round40_no_two_texts_of_the_standings_meet(
@@ -195,12 +206,7 @@ def test_round40_no_two_texts_of_the_standings_meet(
     ``READABLE_SIZE`` or more, and the drawing has no ink outside them (but for the box's
     rim): what the board says is what the sofa sees."""
     app, board = _board_lines(catalog, _rows(count), lang)
-    inner = TABLE_BOX.inflate(-8, -8)
-    for line in board.lines:
-        assert inner.contains(line.rect), (line.text, line.rect)
-        assert line.size >= READABLE_SIZE, (line.text, line.size)
-    for one, other in combinations(board.lines, 2):
-        assert not one.rect.colliderect(other.rect), (one.text, other.text)
+    _assert_apart_and_readable(board)
     frame = _frames(app)[1.0]
     stray = pygame.mask.from_threshold(frame.subsurface(TABLE_BOX), theme.PANEL, (8, 8, 8, 255))
     stray.invert()  # all but the panel: the texts, and the box's rounded rim
@@ -386,9 +392,4 @@ def test_round45_a_shared_win_says_so_and_the_table_still_fits(
         assert said in texts, (said, texts)
     assert str(rows[2]["wins"]) in texts  # a win of one's own: the figure alone
     assert "wins" in board.layout.fields
-    inner = TABLE_BOX.inflate(-8, -8)
-    for line in board.lines:
-        assert inner.contains(line.rect), (line.text, line.rect)
-        assert line.size >= READABLE_SIZE, (line.text, line.size)
-    for one, other in combinations(board.lines, 2):
-        assert not one.rect.colliderect(other.rect), (one.text, other.text)
+    _assert_apart_and_readable(board)
