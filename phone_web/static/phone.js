@@ -826,6 +826,11 @@
     const others = winners.filter((winner) => winner.player !== view.me.id).map((winner) => winner.name);
     const last = view.phase === "turns" && view.last_round;
     line.hidden = !winners.length && !last;
+    /* on a short phone it makes way on my turn (phone.css), and stays away for the rest of
+       the round: back and gone again, it moved the card 75 px each time (round 45's check) */
+    if (view.phase !== "turns") state.asideRound = null; /* a reveal, a new game: forgotten */
+    else if (isMyTurn(view)) state.asideRound = view.round;
+    line.classList.toggle("aside", state.asideRound === view.round);
     if (last) {
       const losers = listOf(last.losers.map((loser) => lastLoss(view, loser)));
       setTranslated(line, "last_round", { losers, rank: rankName(last.lowest) });

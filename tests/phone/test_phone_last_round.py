@@ -87,3 +87,61 @@ def test_round45_the_last_rounds_line_has_no_two_brackets_in_a_row(lang: str) ->
         loser = catalog.t(lang, f"phone.{key}", name="Zoe", count=2, lost=2)
         line = catalog.t(lang, "phone.last_round", losers=loser, rank="A")
         assert ") (" not in line, line
+
+
+def test_round45_on_a_short_phone_the_line_steps_aside_for_the_rest_of_the_round(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Round 44 put the last round's line aside on my turn on a short phone (my buttons first);
+    round 45's check saw it come back after my move and go again, the card moving 75 px each
+    time. Now it stays aside for the rest of the round once my turn came; it shows before."""
+    server = live_server()
+    session = server.session
+    eva: Phone = phone_factory("iPhone SE", "en-GB")  # 320×568: 740 px high or less
+    eva.open(f"{server.url}/?room=TEST")
+    eva.join("Eva")
+    me = session.view(None)["players"][0]["id"]
+    ids = [me] + [session.join(name, "TEST").player_id for name in ("Ana", "Bo", "Cy")]
+    # Ana deals round 1 and Bo round 2 (R13): Cy, then Eva, plays first in it (R6)
+    rig_round(session, dict(zip(ids, ("9H", "2C", "KD", "QS"), strict=True)), dealer=ids[1])
+    while (table := session.view(None))["phase"] == "turns":
+        session.act(table["current"], "keep", table["step"])
+    session.act(table["next_dealer"], "deal", table["step"])
+    seen: list[tuple[bool, bool]] = []  # (my turn, the line visible), turn by turn
+    while (table := session.view(None))["phase"] == "turns":
+        eva.wait_step(table["step"])
+        mine = table["current"] == me
+        if mine:
+            eva.page.wait_for_selector("#actions button")
+        seen.append((mine, eva.page.is_visible("#last-game")))
+        session.act(table["current"], "keep", table["step"])
+    assert len(seen) == 4 and [mine for mine, _ in seen] == [False, True, False, False], seen
+    turn = next(index for index, (mine, _) in enumerate(seen) if mine)
+    assert all(shown for _, shown in seen[:turn]), seen  # before my turn: there, at the top
+    assert not any(shown for _, shown in seen[turn:]), seen  # from my turn on: aside
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("en-GB", "en"), ("fr-FR", "fr"), ("it-IT", "it")])
+def test_round45_a_rounds_top_lines_fit_one_line_on_the_smallest_phone(
+    live_server: Any, phone_factory: Any, locale: str, lang: str
+) -> None:
+    """Round 45's check: on a 320 px phone "À toi — tu es le donneur" took two lines, so the
+    card jumped 31 px when "Joué ! Regarde la télé" replaced it. Every line the top line says
+    during a round (my turn, as the dealer too, my move made, the deal, someone deciding)
+    takes one line there, with a name of five letters."""
+    server = live_server()
+    phone: Phone = phone_factory("iPhone SE", locale)
+    phone.open(f"{server.url}/?room=TEST")
+    phone.join("Theo")
+    lines = [
+        t(lang, key, name="Theo")
+        for key in ("your_turn", "your_turn_dealer", "played", "dealing", "deciding")
+    ]
+    heights = phone.page.evaluate(
+        """lines => { const turn = document.getElementById('turn');
+            return lines.map(line => { turn.textContent = line;
+                return turn.getBoundingClientRect().height; }); }""",
+        [lines[0], *lines],
+    )
+    one = heights[0]  # "Your turn!", one line
+    assert all(abs(height - one) < 1 for height in heights), list(zip(lines, heights[1:]))
