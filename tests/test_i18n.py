@@ -353,3 +353,13 @@ def test_round42_h5_the_sudden_death_banner_says_the_highest_card_wins(
     ]
     words = set(re.findall(r"\w+", catalog.t(lang, "tv.sudden_death").lower()))
     assert {card, highest} <= words
+
+
+def test_round45_the_game_has_one_name_in_every_language(catalog: Catalog) -> None:
+    """The seeds call the game "Cuckoo" in French and Italian too (its French ancestor is the
+    Coucou); the calls follow them (above). Round 45's play-test of an Italian evening read
+    "CUCKOO!" on the banner beside "Il gioco del Cucù" and "Re del cucù": one name now."""
+    for lang in ("fr", "it"):
+        for key, message in catalog.messages[lang].items():
+            for text in forms(message).values():
+                assert not re.search(r"(?i)\b(coucou|cucù)", text), (lang, key, text)

@@ -318,7 +318,7 @@ def test_round40_an_awards_band_names_each_title_once(catalog: Catalog) -> None:
     _, board = _board_lines(catalog, _rows(10, held), "it")
     if board.layout.titles == Titles.BAND:
         texts = [line.text for line in board.lines]
-        award = catalog.t("it", "evening.title_holder", title="Re del cucù", name=NAMES[0])
+        award = catalog.t("it", "evening.title_holder", title="Re del cuckoo", name=NAMES[0])
         assert texts.count(award) == 1
 
 
