@@ -46,9 +46,11 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("col_guesses", "good_guesses"),
 )
 #: The figures by what they tell a party, most first: a table short of room drops them from
-#: the end. Wins first (who is winning the evening), then the game's own fun ("Cuckoo!" calls,
-#: lives lost), then what every guest has about alike (games) or is a side game (guesses).
-WORTH: tuple[str, ...] = ("wins", "cuckoos", "lives_lost", "games", "survived", "good_guesses")
+#: the end. Wins first (who is winning the evening), then rounds survived, the order's next
+#: figure (round 45's play-test: 20 guests ranked with only wins and "Cuckoo!" calls shown
+#: read as out of order), then the game's own fun ("Cuckoo!" calls, lives lost), then what
+#: every guest has about alike (games) or is a side game (guesses).
+WORTH: tuple[str, ...] = ("wins", "survived", "cuckoos", "lives_lost", "games", "good_guesses")
 #: Names and figures: the biggest that fits, down to the floor. Headings are never bigger
 #: than the names they stand over (up to ``HEAD_SIZE``); titles are a share of the names'.
 ROW_SIZES: tuple[int, ...] = tuple(range(44, READABLE_SIZE - 1, -2))

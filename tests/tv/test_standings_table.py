@@ -257,6 +257,8 @@ def test_round40_twenty_guests_two_columns_wins_first(catalog: Catalog) -> None:
     _, board = _board_lines(catalog, _rows(20), "fr")
     assert board.layout.guest_columns == 2
     assert "wins" in board.layout.fields
+    # round 45's play-test: the order's next figure is shown, so the order reads as right
+    assert "survived" in board.layout.fields, board.layout.fields
     assert all(WORTH.index(f) < len(board.layout.fields) for f in board.layout.fields)
     texts = [line.text for line in board.lines]
     for index in range(20):
