@@ -296,12 +296,15 @@ class KickOverlay:
         return True
 
     def _tag(self, seat: SeatShow, colour: theme.Colour | None) -> pygame.Surface | None:
-        """A line's mark: "away" (in red), or a latecomer's "next game" as their bench and
-        the lobby call them (in ``colour`` on the chosen line)."""
+        """A line's mark: "away" (in red), a latecomer's "next game" as their bench and the
+        lobby call them, or "computer" (round 45's play-test: a full table's host could not
+        tell which to remove to free a seat), in ``colour`` on the chosen line."""
         if not seat.connected:
             words, ink = self.props.catalog.t(self.props.lang, "vip.away"), theme.ALERT
         elif seat.status == "waiting":
             words, ink = self.props.t("waiting_tag"), theme.MUTED_INK
+        elif seat.bot:
+            words, ink = self.props.t("bot"), theme.MUTED_INK
         else:
             return None
         return self.props.theme.text(words, 26, colour or ink, True)

@@ -490,3 +490,21 @@ def test_round42_h4_the_tvs_countdown_says_a_life_is_at_stake(
     app.stage.fast_forward()
     app.vip_hooks.countdown = ("p0", 4, False, rapid, False)
     assert words in _texts(app)
+
+
+def test_round45_the_kick_list_marks_computer_players(
+    make_session: Callable[..., Any], catalog: Any, phrases_asked: Callable[[Any], list[str]]
+) -> None:
+    """Round 45's play-test: at a full 20-seat table, K listed names only, and the host could
+    not tell which were computer players to free a seat for a guest. Each computer player's
+    line now says "computer", as the lobby does; a guest's line says nothing."""
+    session, app, _ids, _ = _party(make_session, catalog, present=3)
+    bots = [session.add_bot(), session.add_bot()]
+    _settle(app)
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_k, mod=0, unicode="k"))
+    overlay = app.overlays[-1]
+    assert isinstance(overlay, KickOverlay)
+    assert sum(seat.bot for seat in overlay.players) == len(bots)
+    asked = phrases_asked(app)
+    overlay.draw(pygame.Surface((1920, 1080)))
+    assert asked.count("bot") == len(bots)
