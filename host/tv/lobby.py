@@ -213,12 +213,21 @@ class LobbyScene:
         self, surface: pygame.Surface, players: list[SeatShow], x: int, width: int
     ) -> int:
         """Players one under another from ``PLAYERS_TOP``, names at ``READABLE_SIZE`` or more
-        with their marks under them where they do not fit beside, unless the column would then
-        run past ``PLAYERS_BOTTOM`` (the marks go beside, the names shrink). Returns where the
-        list ends."""
+        with their marks under them where they do not fit beside. Where the column would then
+        run past ``PLAYERS_BOTTOM``, the marks go under as many names as there is room for,
+        from the top, and beside the rest (those names shrink). Round 45's play-test: at 20
+        seats, 17 of them computer players, one column put every mark beside, its names shrunk
+        to 60 %, while the other column's went under. Returns where the list ends."""
         rows = [self._row(seat, width) for seat in players]
-        if PLAYERS_TOP + sum(row.height for row in rows) > PLAYERS_BOTTOM:
-            rows = [self._row(seat, width, beside=True) for seat in players]
+        height = sum(row.height for row in rows)
+        if PLAYERS_TOP + height > PLAYERS_BOTTOM:
+            beside = [self._row(seat, width, beside=True) for seat in players]
+            height = sum(row.height for row in beside)
+            for index, row in enumerate(rows):
+                if row.under and PLAYERS_TOP + height + MARKS_LINE <= PLAYERS_BOTTOM:
+                    height += MARKS_LINE
+                else:
+                    rows[index] = beside[index]
         y = PLAYERS_TOP
         for seat, row in zip(players, rows):
             self._draw_player(surface, seat, x, y, row)

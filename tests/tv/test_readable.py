@@ -877,3 +877,26 @@ def test_round45_why_a_seat_kept_is_readable_on_its_card(
             letter |= column
         capital = max(letter) - min(letter) + 1
         assert capital >= readable_height(1080), (capital, lines)
+
+
+def test_round45_a_full_big_lobby_puts_marks_under_as_many_names_as_fit(
+    catalog: Catalog,
+) -> None:
+    """Round 45's play-test: 20 seats, 17 of them computer players: a column too long with
+    every "computer" under its name put them all beside instead, and its names shrank to 60 %.
+    Now the marks go under as many names as the column has room for (four), from the top: the
+    guest without a mark and four names a column (the VIP's among them) keep capitals of
+    ``readable_height`` (one did before)."""
+    players = [
+        player(i, name=f"Katherine{i:02d}", bot=i not in (0, 10), connected=True) for i in range(20)
+    ]
+    app = _app(catalog, view("lobby", players, house_rules=["H7"], max_players=20))
+    frame = _frames(app)[1.0]
+    white = _near(theme.INK, 12)
+    readable = 0
+    for left, right in ((PLAYERS_X + 30, PLAYERS_X + 310), (PLAYERS_X + 340, 1920)):
+        area = pygame.Rect(left, LIST_TOP, right - left, 900 - LIST_TOP)
+        for top, height in _ink_rows(frame, area, white):
+            capital = _lead_height(frame, area, top, height, white)
+            readable += capital is not None and capital >= readable_height(1080)
+    assert readable >= 9, readable
