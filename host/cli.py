@@ -97,6 +97,11 @@ def build_parser(lang: str = "en", catalog: Catalog | None = None) -> argparse.A
         "--lang", dest="doctor_lang", choices=LANGUAGES, default=None, help=_("help.lang")
     )
     doctor.add_argument("--speak", action="store_true", help=_("help.speak"))
+    # The party's own --bind/--port/--state after "doctor" too (round 45's play-test: a host
+    # typed "cuckoo-party doctor --port 6150" and got a usage dump); before it, as ever.
+    doctor.add_argument("--bind", default=argparse.SUPPRESS, help=_("help.bind"))
+    doctor.add_argument("--port", type=int, default=argparse.SUPPRESS, help=_("help.port"))
+    doctor.add_argument("--state", default=argparse.SUPPRESS, help=_("help.state"))
 
     sounds = commands.add_parser("test-sounds", help=_("sound.help_test_sounds"))
     sounds.add_argument(

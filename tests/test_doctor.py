@@ -330,3 +330,24 @@ def test_issue12_the_port_the_running_party_holds_is_not_called_busy(tmp_path: P
     )
     _, text = run(elsewhere, tmp_path)  # the party took the next port: 8000 is someone else's
     assert "! Port 8000 is busy" in text and "Close the other program" in text
+
+
+def test_round45_doctor_takes_the_partys_options_after_its_name_too() -> None:
+    """Round 45's play-test: "cuckoo-party doctor --port 6150" was a usage error; only
+    "cuckoo-party --port 6150 doctor" worked. Both now check that port (and --bind, --state);
+    with neither, the party's defaults."""
+    after = build_parser().parse_args(
+        ["doctor", "--port", "6150", "--bind", "127.0.0.1", "--state", "/tmp/s.json"]
+    )
+    before = build_parser().parse_args(
+        ["--port", "6150", "--bind", "127.0.0.1", "--state", "/tmp/s.json", "doctor"]
+    )
+    for args in (after, before):
+        assert (args.command, args.port, args.bind, args.state) == (
+            "doctor",
+            6150,
+            "127.0.0.1",
+            "/tmp/s.json",
+        )
+    plain = build_parser().parse_args(["doctor"])
+    assert (plain.port, plain.bind, plain.state) == (8000, "0.0.0.0", None)
