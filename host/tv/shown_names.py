@@ -26,7 +26,7 @@ from __future__ import annotations
 import unicodedata
 
 from host.names import graphemes, is_default_ignorable
-from host.tv.theme import Theme
+from host.tv.theme import SKIN_TONES, Theme
 
 #: Blocks of the writing systems that need shaping (reordering, conjuncts, joining or stacked
 #: marks), by Unicode block: (first, last, what).
@@ -80,6 +80,8 @@ class TvLetters:
         return " ".join(runs)
 
     def _shows(self, grapheme: str) -> bool:
+        if not grapheme.translate(SKIN_TONES):  # a lone skin tone: the TV leaves it out
+            return False
         return all(
             is_default_ignorable(char) or (not needs_shaping(char) and self._theme.draws(char))
             for char in grapheme

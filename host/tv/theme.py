@@ -82,6 +82,12 @@ def tv_fonts(bold: bool = False, fallbacks: Sequence[Path] = ()) -> list[Path]:
     return [font_path(bold), emoji_font_path(), *fallbacks]
 
 
+#: Emoji skin-tone modifiers, left out of what the TV draws: its emoji font (monochrome) draws
+#: each as a swatch, so "👍🏽" read as a thumb and a box (round 45's play-test). The name keeps
+#: them; the phones, with colour emoji, show them.
+SKIN_TONES = dict.fromkeys(range(0x1F3FB, 0x1F400))
+
+
 class Theme:
     """Fonts by size and a cache of rendered text surfaces bounded by their pixel bytes.
 
@@ -117,6 +123,7 @@ class Theme:
         """The text cut into pieces, each with the font that has its characters."""
         if text.isascii():
             return [(self.font(size, bold), text)]
+        text = text.translate(SKIN_TONES)
         with self._glyphs_lock:
             glyphs = self._glyphs_of(bold)
             runs = glyphs.runs(text)

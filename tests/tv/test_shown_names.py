@@ -67,3 +67,17 @@ def test_playtest_cjk_scripts_that_need_shaping_are_not_shown(
 
 def test_playtest_cjk_latin_and_cjk_need_no_shaping() -> None:
     assert not any(needs_shaping(char) for char in "Zoë Дмитрий 李小龍 さくら 민준")
+
+
+def test_round45_a_skin_tone_is_left_out_of_the_tvs_drawing_not_drawn_as_a_box() -> None:
+    """Round 45's play-test: "👍🏽" came out on the TV as a thumb and a box (the emoji font,
+    monochrome, draws a skin tone as a swatch). The TV now draws "👍🏽 Bo" as "👍 Bo", pixel
+    for pixel, the name itself unchanged; a skin tone alone is a letter it cannot show."""
+    import pygame
+
+    pygame.font.init()
+    theme = Theme()
+    assert theme.measure("👍🏽 Bo", 40, True) == theme.measure("👍 Bo", 40, True)
+    toned, plain = (theme.text(text, 40, (255, 255, 255), True) for text in ("👍🏽 Bo", "👍 Bo"))
+    assert pygame.image.tobytes(toned, "RGBA") == pygame.image.tobytes(plain, "RGBA")
+    assert TvLetters(theme)("🏽 Bo") == "🏽"
