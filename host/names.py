@@ -80,6 +80,13 @@ def is_visible(char: str) -> bool:
     return unicodedata.category(char)[0] in "LNPS"
 
 
+def only_symbols(text: str) -> bool:
+    """True when ``text`` shows symbols only (emoji, ★), no letter, digit or punctuation: a
+    refusal of it suggests another emoji, not "Latin letters" (round 45's play-test)."""
+    shown = [char for char in text if is_visible(char)]
+    return bool(shown) and all(unicodedata.category(char)[0] == "S" for char in shown)
+
+
 def shown_name(name: Any) -> str:
     """``name`` as the TV shows it: "?" for one that draws as nothing (an old save's name)."""
     if isinstance(name, str) and any(is_visible(char) for char in name):

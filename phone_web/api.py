@@ -18,6 +18,7 @@ from flask import Blueprint, Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
 from host.i18n import Catalog, best_language
+from host.names import only_symbols
 from host.rules import Status, View
 from host.session import NameKeptForAway, NameNotShown, Session, SessionError
 from host.session_controls import BadControlFields, control_fields
@@ -120,8 +121,11 @@ def error_response(
     if detail is not None:
         # Isolated (U+2068…U+2069): an Arabic name must not carry the full stop along.
         letters = f"\u2068{detail['letters']}\u2069"
-        body["message"] = catalog.t(lang, "cli.error_name_not_shown", letters=letters)
+        emoji = only_symbols(detail["letters"])  # "Try your name in Latin letters" read oddly
+        key = "cli.error_emoji_not_shown" if emoji else "cli.error_name_not_shown"
+        body["message"] = catalog.t(lang, key, letters=letters)
         body["letters"] = detail["letters"]
+        body["emoji"] = emoji
     response = current_app.response_class(
         json.dumps(body, ensure_ascii=False),
         status=status,

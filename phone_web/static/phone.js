@@ -351,7 +351,8 @@
       } else if (answer.letters) {
         /* bad_name for letters the TV cannot draw: say which, isolated so that an Arabic
          * name does not carry the sentence's full stop along */
-        error.textContent = t("err_name_not_shown", { letters: "\u2068" + answer.letters + "\u2069" });
+        const key = answer.emoji ? "err_emoji_not_shown" : "err_name_not_shown";
+        error.textContent = t(key, { letters: "\u2068" + answer.letters + "\u2069" });
       } else {
         error.textContent = t(messages["err_" + answer.error] ? "err_" + answer.error : "err_other");
       }

@@ -346,6 +346,14 @@ def test_playtest_cjk_a_name_the_tv_cannot_show_is_said_on_the_phone(
     assert phone.page.input_value("#name-input") == "李小龍"
     assert server.session.view(None)["players"] == []
     assert phone.page.evaluate("() => localStorage.length") == 0
+    # Round 45's play-test: an emoji the TV cannot show was told to write "Latin letters"
+    phone.page.fill("#name-input", "\U0001f99c")  # a parrot: no glyph in the TV's fonts
+    phone.page.locator("#join-button").tap()
+    said = CATALOG.t("fr", "phone.err_emoji_not_shown", letters="\u2068\U0001f99c\u2069")
+    phone.page.wait_for_function(
+        "e => document.getElementById('join-error').textContent === e", arg=said
+    )
+    assert server.session.view(None)["players"] == []
 
 
 #: Names at the edge of the host's 16 columns (``host/names.py``): emoji and wide characters

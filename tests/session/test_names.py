@@ -225,3 +225,24 @@ def test_round45_an_open_seat_closes_when_the_old_phone_comes_back(make_session:
             session.join("Ana", "TEST")
     finally:
         vip_stream.close()
+
+
+def test_round45_an_emoji_the_tv_cannot_show_is_told_to_try_another(session: Any) -> None:
+    """Round 45's play-test: "🦜" was refused with "Try your name in Latin letters (A to Z)".
+    A refusal of symbols only says so (``"emoji": true``) and suggests another emoji; one of
+    letters keeps its message."""
+    from host.i18n import Catalog
+
+    catalog = Catalog.load()
+    assert names.only_symbols("\U0001f99c") and names.only_symbols("\U0001f99c \u2605")
+    assert not names.only_symbols("李") and not names.only_symbols("Bo \U0001f99c")
+    assert not names.only_symbols("\u200d")
+    session.check_names_with(lambda name: name)  # a TV that shows no letter at all
+    client = create_app(session).test_client()
+    for name, emoji in (("\U0001f99c", True), ("李", False)):
+        answer = client.post("/api/join", json={"name": name, "room": "TEST"})
+        body = json.loads(answer.data)
+        key = "cli.error_emoji_not_shown" if emoji else "cli.error_name_not_shown"
+        assert answer.status_code == 400 and body["emoji"] is emoji, body
+        assert body["message"] == catalog.t("en", key, letters=f"\u2068{name}\u2069")
+    assert session.view(None)["players"] == []
