@@ -478,8 +478,7 @@ class Session(HostControls):
             self._colours[pid] = free_colour(self._colours.values())
             self._next_number += 1
             if not bot:
-                self._tokens[pid] = token
-                self._by_digest[_digest(token)] = pid
+                self._grant(pid, token)
             self._changed(events)
         except BaseException:  # all or nothing: a join that fails leaves no seat behind
             self._unseat(pid, token)
@@ -491,17 +490,25 @@ class Session(HostControls):
         """A seat the VIP opened (``new_phone``) goes to the phone joining under its name: a
         new token, and the old one stops working (that phone is away; if it comes back it is
         told its seat is gone, as after a kick). No step: nothing of the game changed."""
-        old = self._tokens.pop(pid, None)
-        if old is not None:
-            self._by_digest.pop(_digest(old), None)
-        token = secrets.token_urlsafe(32)
-        self._tokens[pid] = token
-        self._by_digest[_digest(token)] = pid
+        self._revoke(pid)
+        token = secrets.token_urlsafe(32)  # 256 random bits
+        self._grant(pid, token)
         self._open_seats.discard(pid)
         log.info("%s's seat moved to a new phone (the VIP opened it)", pid)
         self._save()
         self._changed([])
         return JoinResult(pid, token, self._game.player(pid).status)
+
+    def _grant(self, pid: str, token: str) -> None:
+        """``token`` is ``pid``'s from now on (``player_for_token`` finds it by its digest)."""
+        self._tokens[pid] = token
+        self._by_digest[_digest(token)] = pid
+
+    def _revoke(self, pid: str) -> None:
+        """``pid``'s token, if any, stops working."""
+        token = self._tokens.pop(pid, None)
+        if token is not None:
+            self._by_digest.pop(_digest(token), None)
 
     def _unseat(self, pid: str, token: str) -> None:
         """Undo a seat that was never answered: no events, no token, no ghost."""
@@ -524,9 +531,7 @@ class Session(HostControls):
     def _drop_player(self, player_id: str) -> None:
         """Remove a player (lock held): their token stops working and their streams end."""
         events = self._game.remove_player(player_id, away=self._away())
-        token = self._tokens.pop(player_id, None)
-        if token is not None:
-            self._by_digest.pop(_digest(token), None)
+        self._revoke(player_id)
         self._bots.pop(player_id, None)
         self._colours.pop(player_id, None)
         self._open_seats.discard(player_id)

@@ -460,8 +460,7 @@
       const [status, view] = await callApi("GET", "/api/state");
       if (!state.replaced) return;
       if (status === 401) return forgetSeat();
-      const mine = status === 200 && view.players.find((player) => player.id === view.me.id);
-      if (mine && !mine.connected) connect();
+      if (status === 200 && !seatHeld(view)) connect();
     } catch {
       /* no answer: look again next time */
     }
@@ -496,8 +495,7 @@
       if (state.replaced) return; /* another tab took the game meanwhile: stay quiet */
       if (status === 401) return forgetSeat();
       if (status !== 200) throw new Error(String(status));
-      const mine = view.players.find((player) => player.id === view.me.id);
-      const here = !mine || mine.connected;
+      const here = seatHeld(view);
       if (quiet && here && state.stream) return watchQuiet();
       render(view);
       showBanner(false);
@@ -507,6 +505,13 @@
     } catch {
       connectionLost();
     }
+  }
+
+  /** Whether the host counts a stream of my seat open (``connected``); a view without my line
+   * (a restarted host, mid-join) counts as held: nothing to take back. */
+  function seatHeld(view) {
+    const mine = view.players.find((player) => player.id === view.me.id);
+    return !mine || mine.connected;
   }
 
   /** The token is no longer known (a new room, a kick): ask for a name again. */

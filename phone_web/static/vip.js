@@ -204,12 +204,13 @@
     const others = view.players
       .filter((player) => player.id !== view.me.id)
       .sort((a, b) => isAway(b) - isAway(a) || a.seat - b.seat);
+    const open = view.open_seats || [];
     const signature = JSON.stringify([
       others.map((player) => [player.id, player.name, player.connected, player.bot]),
       can("kick"),
       can("make_vip"),
       can("new_phone"),
-      view.open_seats || [],
+      open,
     ]);
     if (signature === playerListSignature) return;
     playerListSignature = signature;
@@ -217,7 +218,6 @@
     // asked a question still open, are found again in the new rows.
     const focused = playerList.contains(document.activeElement) ? document.activeElement : null;
     const asking = playerList.contains(askedFrom) ? askedFrom : null;
-    const open = view.open_seats || [];
     playerList.replaceChildren(...others.map((player) => playerRow(player, can, open.includes(player.id))));
     if (asking) askedFrom = redrawn(asking);
     if (focused) redrawn(focused).focus();
