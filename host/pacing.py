@@ -269,6 +269,7 @@ def _undo(
         if view.get("phase") == Phase.GAME_OVER:
             view["phase"] = Phase.REVEAL
         view["winners"] = []
+        view["walkover"] = False
     elif event["type"] == "eliminated":
         _undo_elimination(view, players, event["player"])
     elif event["type"] == "life_lost":

@@ -213,6 +213,10 @@ class GameOverEvent(TypedDict):
     type: Literal["game_over"]
     winners: list[str]
     joint: bool
+    walkover: bool
+    """True when the game ended because every other player was removed or left (round 46):
+    R14 still names the last one at the table the winner, but nobody won a game, so no
+    screen, voice or standings treats it as a win (an event saved before it: false)."""
 
 
 class MisdealEvent(TypedDict):
@@ -461,6 +465,9 @@ class _ViewRequired(TypedDict):
     """The rank that lost at this round's reveal (R11), from the reveal on."""
     last_round: LastRound | None
     """The last round's outcome during the next round of the same game (round 44)."""
+    walkover: bool
+    """In ``game_over`` only: the game ended because everyone else left or was removed
+    (round 46, the ``game_over`` event's ``walkover``); false in every other phase."""
 
 
 class RapidSecondsRange(TypedDict):

@@ -92,7 +92,8 @@ def private(kind: EventKind, audience: Iterable[str], **data: object) -> Event:
 def event_from_dict(data: Mapping[str, object], audience: Iterable[str] | None = None) -> Event:
     """Rebuild an event saved with ``to_dict`` (persistence); one saved before round 40 (or
     a ``life_lost`` before round 42, a ``sudden_death`` before round 43) gets the fields it
-    lacked, as the engine would have given them."""
+    lacked, as the engine would have given them (a ``game_over`` before round 46: no
+    ``walkover``, read as a game won)."""
     fields = dict(data)
     kind = EventKind(fields.pop("type"))
     if kind == EventKind.KEPT and "reason" not in fields:
@@ -104,6 +105,8 @@ def event_from_dict(data: Mapping[str, object], audience: Iterable[str] | None =
         fields["lost"] = 1
     if kind == EventKind.SUDDEN_DEATH and "deal" not in fields:  # saved before round 43
         fields["deal"] = 1  # which deal it was is lost: the first, told as such, is harmless
+    if kind == EventKind.GAME_OVER and "walkover" not in fields:  # saved before round 46
+        fields["walkover"] = False
     return Event(kind, fields, None if audience is None else frozenset(audience))
 
 

@@ -63,6 +63,9 @@ class Game:
     losers: list[str] = field(default_factory=list)
     eliminated: list[str] = field(default_factory=list)
     winners: list[str] = field(default_factory=list)
+    walkover: bool = False
+    """The game ended because every other player left or was removed (``remove_player``):
+    the last one at the table is R14's winner, yet nobody won a game (round 46)."""
     sudden_death: list[dict[str, str]] = field(default_factory=list)
     last_round: LastRound | None = None
     """The last round's outcome (``reveal.round_outcome``) while the next round is played."""
@@ -182,7 +185,9 @@ class Game:
         if self.phase in (Phase.LOBBY, Phase.GAME_OVER) or leaving.status == Status.WAITING:
             return events
         if len(self.active_ids()) <= 1:
-            return events + self.finish_game(self.active_ids(), joint=False)
+            # R14 still makes the one left the winner, but the others went home: the end
+            # says so, and nothing treats it as a game won (round 46).
+            return events + self.finish_game(self.active_ids(), joint=False, walkover=True)
         if was_dealt:
             self.dealer = replacement_dealer
             events += self._redeal(RedealReason.PLAYER_LEFT, leaving)
@@ -324,6 +329,7 @@ class Game:
         self.cuts_made, self.turn_index = 0, 0
         self.penalties = {}
         self.losers, self.eliminated, self.winners, self.sudden_death = [], [], [], []
+        self.walkover = False
         self.next_dealer = None
         self.order = [p.id for p in dealt_to]
         self.round += 1
@@ -442,12 +448,24 @@ class Game:
 
     # ---------------------------------------------------------------- reveal
 
-    def finish_game(self, winners: list[str], *, joint: bool) -> list[Event]:
-        """R14: the sole survivor wins; players eliminated together are joint winners."""
+    def finish_game(
+        self, winners: list[str], *, joint: bool, walkover: bool = False
+    ) -> list[Event]:
+        """R14: the sole survivor wins; players eliminated together are joint winners.
+
+        ``walkover``: the game ends because everyone else left, not at a reveal; the event
+        says so, so that the screens, the voice and the standings do not cheer a win.
+        """
         self.phase = Phase.GAME_OVER
         self.winners = list(winners)
+        self.walkover = walkover
         self.next_dealer = None
-        over = public(EventKind.GAME_OVER, winners=list(winners), joint=joint and len(winners) > 1)
+        over = public(
+            EventKind.GAME_OVER,
+            winners=list(winners),
+            joint=joint and len(winners) > 1,
+            walkover=walkover,
+        )
         self.log.append(over)
         return [over]
 
@@ -465,6 +483,7 @@ class Game:
         self.shown, self.kings_seen, self.cut_king = set(), set(), None
         self.penalties, self.history, self.log = {}, {}, []
         self.losers, self.eliminated, self.winners, self.sudden_death = [], [], [], []
+        self.walkover = False
         self.last_round = None
         for p in self.players:
             p.status, p.lives, p.card = Status.ACTIVE, self.options.starting_lives, None

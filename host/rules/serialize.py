@@ -90,6 +90,7 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         "losers": list(game.losers),
         "eliminated": list(game.eliminated),
         "winners": list(game.winners),
+        "walkover": game.walkover,
         "sudden_death": [dict(d) for d in game.sudden_death],
         "last_round": _last_round(game.last_round),
         "log": [e.to_dict() for e in game.log],
@@ -140,6 +141,7 @@ def game_from_dict(data: dict[str, Any]) -> Game:
         losers=list(data["losers"]),
         eliminated=list(data["eliminated"]),
         winners=list(data["winners"]),
+        walkover=data.get("walkover", False),  # a save from before round 46: a game won
         sudden_death=[dict(d) for d in data["sudden_death"]],
         last_round=_last_round(data.get("last_round")),  # a save from before round 44: none
         log=[event_from_dict(e) for e in data["log"]],

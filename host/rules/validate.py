@@ -277,6 +277,8 @@ def check_saved_game(data: Any) -> Game:
         for pid, code in entry.items():
             _card(code, f"game.sudden_death[{i}].{pid}")
     _check_last_round(game.get("last_round"))  # a save from before round 44: none
+    if not isinstance(game.get("walkover", False), bool):  # a save from before round 46: none
+        raise _fail("game.walkover", "expected true or false")
     _check_events(game["log"], "game.log")
     for pid, events in _dict(game["history"], "game.history").items():
         _player_or_none(pid, "game.history", known if not after_round else None)

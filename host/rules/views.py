@@ -127,6 +127,7 @@ def public_view(game: Game) -> View:
         "cuts_left": _cuts_left(game),
         "lowest": _lowest_rank(game) if revealed else None,
         "last_round": game.last_round if game.phase == Phase.TURNS else None,
+        "walkover": game.walkover and game.phase == Phase.GAME_OVER,
     }
 
 

@@ -266,7 +266,13 @@ def test_r14_sole_survivor_wins() -> None:
     rig(game, "p1", {"p0": "2C", "p1": "9H"})
     events = play(game, ("p0", "keep"), ("p1", "keep"))
     assert game.phase == "game_over" and game.winners == ["p1"]
-    assert events[-1] == {"type": "game_over", "winners": ["p1"], "joint": False}
+    assert events[-1] == {
+        "type": "game_over",
+        "winners": ["p1"],
+        "joint": False,
+        "walkover": False,  # won at a reveal: a real win (round 46)
+    }
+    assert game.view(None)["walkover"] is False
     assert game.legal_actions("p0") == ("new_game",)
 
 

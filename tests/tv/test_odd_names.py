@@ -65,7 +65,7 @@ def test_issue15_invisible_name_draws_in_lobby_and_for_a_waiting_player(
         app.render(canvas)
     app.stage.receive(
         view("game_over", [player(0, name=odd), player(1), player(2)], winners=["p0"]),
-        [{"type": "game_over", "winners": ["p0"], "joint": False}],
+        [{"type": "game_over", "winners": ["p0"], "joint": False, "walkover": False}],
     )
     for _ in range(30):
         app.step(1 / 10)

@@ -67,6 +67,7 @@ def view(phase: str = "turns", players: list[dict[str, Any]] | None = None, **fi
         "cuts_left": 1,
         "lowest": None,
         "last_round": None,
+        "walkover": False,
     }
     base.update(fields)
     return cast(View, base)
