@@ -197,16 +197,27 @@ class Standings:
             self._line(pid).lives_lost += max(0, before - int(data["lives"]))
             self.lives[pid] = int(data["lives"])
         elif kind is EventKind.GAME_OVER:
-            for pid in self.playing:
-                self._line(pid).games += 1
-            joint = len(data["winners"]) > 1
-            for pid in data["winners"]:
-                self._line(pid).wins += 1
-                self._line(pid).shared_wins += int(joint)
-            self.last_winners = [str(pid) for pid in data["winners"]]
+            if not data.get("walkover", False):
+                self._game_won(data["winners"])
             self.playing, self.lives, self.predictions = [], {}, {}
         elif kind is EventKind.PLAYER_REMOVED:
             self.predictions.pop(data["player"], None)
+
+    def _game_won(self, winners: Iterable[str]) -> None:
+        """A game played to its end: a game for each player dealt in, a win for each winner.
+
+        Not called for a walkover (round 46): the others went home and the VIP cleared their
+        seats, and nobody won anything, so its end changes no line and names no winner in
+        the next lobby. Its rounds were played and stay counted, as they were at each reveal.
+        """
+        for pid in self.playing:
+            self._line(pid).games += 1
+        names = [str(pid) for pid in winners]
+        joint = len(names) > 1
+        for pid in names:
+            self._line(pid).wins += 1
+            self._line(pid).shared_wins += int(joint)
+        self.last_winners = names
 
     def _welcome_back(self, player: str, name: str) -> None:
         """A guest removed tonight who sits down again under their name takes their line

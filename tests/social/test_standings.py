@@ -335,3 +335,49 @@ def test_round43_lines_equal_on_every_figure_share_a_rank() -> None:
         ("Christopher-Alex", 4),  # equal to Ann on every figure: the same place
         ("Eve", 6),
     ]
+
+
+def test_round46_r14_a_walkover_changes_no_line_and_names_no_winner(tmp_path: Path) -> None:
+    """Round 46: the guests go home mid-game and the VIP clears their seats. R14 still makes
+    Ana, the last one at the table, the winner, but nobody won anything: the end counts no
+    game and no win for anyone (titles unchanged), the next lobby names no winner, and a
+    restart keeps it so. The round they played stays counted, as it was at its reveal."""
+    path = tmp_path / "state.json"
+    session, people = _seated_session(path)
+    for _ in range(10):  # everybody keeps: round 1's reveal
+        view = session.view(None)
+        if view["phase"] != "turns":
+            break
+        current = view["current"]
+        assert current is not None
+        session.act(current, "keep", session.view(current)["step"])
+    assert session.view(None)["phase"] == "reveal"
+    before = session.view(None)["standings"]
+    assert [r["rounds"] for r in before] == [1, 1, 1, 1]
+    for pid in people[1:]:
+        session.kick(pid)
+    table = session.view(None)
+    assert table["phase"] == "game_over" and table["winners"] == [people[0]]
+    assert table["walkover"] is True
+    assert table["standings"] == before  # no game played, no win, the same titles
+    assert all(r["games"] == 0 and r["wins"] == 0 for r in table["standings"])
+    session.host_next()  # the VIP opens the next lobby
+    assert session.view(people[0])["last_winners"] == []
+    resumed = Session(HouseRules(), state_path=path)  # no close(): as if killed
+    assert resumed.view(None)["standings"] == before
+    assert resumed.view(None)["last_winners"] == []
+    for s in (session, resumed):
+        s.close()
+
+
+def test_round46_r14_a_game_won_at_a_reveal_still_counts() -> None:
+    """Round 46's control: the walkover's rule leaves a sole survivor's win (R14) as it was."""
+    standings, events = _last_lives({"p0": "4C", "p1": "4H", "p2": "9D"})
+    assert events[-1].data["walkover"] is False
+    rows = _rows(standings)
+    assert {pid: (r["games"], r["wins"]) for pid, r in rows.items()} == {
+        "p0": (1, 0),
+        "p1": (1, 0),
+        "p2": (1, 1),
+    }
+    assert standings.last_winners == ["p2"]
