@@ -44,6 +44,8 @@ def cue_times(event: EventDict) -> list[tuple[float, str]]:
         if count:
             times.append((max(0.0, reveal_marked_at(count) - DRUMROLL_SECONDS), "drumroll"))
         return sorted(times)
+    if event["type"] == "game_over" and event.get("walkover"):
+        return []  # round 46: everyone else left, no fanfare for the last one at the table
     cue = CUE_AT_START.get(event["type"])
     return [(0.0, cue)] if cue else []
 

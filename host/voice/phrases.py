@@ -224,6 +224,9 @@ def _sudden_death(event: SuddenDeathEvent, view: View, _: Translate) -> list[str
 
 def _game_over(event: GameOverEvent, view: View, _: Translate) -> list[str]:
     names = [player_name(view, pid, _) for pid in event.get("winners") or ()]
+    if event.get("walkover") and len(names) == 1:
+        # Round 46: the others went home; R14's winner, but nobody won anything to cheer.
+        return [_("voice.game_over_walkover", name=names[0])]
     if len(names) == 1:
         return [_("voice.game_over_winner", name=names[0])]
     return [_("voice.game_over_joint", names=spoken_list(names, _))]

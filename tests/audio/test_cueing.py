@@ -187,3 +187,11 @@ def test_issue20_a_beat_cut_short_still_plays_what_it_owed() -> None:
     deal.elapsed = 5.0  # a backlog ran it to the end within one frame
     track.begin(Beat({"type": "exchanged", "player": "a", "target": "b"}, 1.0))
     assert heard == ["deal", "deal", "deal", "swap"]
+
+
+def test_round46_a_walkover_plays_no_fanfare() -> None:
+    """Round 46: the game ended because everyone else left; the last one at the table gets
+    no fanfare. A game won at a reveal (R14) still does."""
+    over: dict[str, object] = {"type": "game_over", "winners": ["a"], "joint": False}
+    assert cue_times(cast(EventDict, {**over, "walkover": True})) == []
+    assert cue_times(cast(EventDict, {**over, "walkover": False})) == [(0.0, "fanfare")]

@@ -77,6 +77,7 @@ SAMPLES: dict[str, list[dict[str, Any]]] = {
     "game_over": [
         {"winners": ["p2"], "joint": False},
         {"winners": ["p1", "p2", "p3"], "joint": True},
+        {"winners": ["p2"], "joint": False, "walkover": True},
     ],
     "misdeal": [
         {"round": 3, "dealer": "p1"},
@@ -293,6 +294,24 @@ def test_r12_r14_out_and_joint_winners(catalog: Catalog) -> None:
     assert say(catalog, "en", {"type": "game_over", "winners": ["p4"], "joint": False}) == [
         "Niccolò wins the game!"
     ]
+
+
+def test_round46_r14_a_walkover_is_told_as_it_happened_not_as_a_win(catalog: Catalog) -> None:
+    """Round 46: everyone else was removed or left. R14 still names the last one the winner,
+    but the voice (and so the TV's caption) says what happened, in every language; a game won
+    at a reveal is still a win."""
+    walkover = {"type": "game_over", "winners": ["p4"], "joint": False, "walkover": True}
+    assert say(catalog, "en", walkover) == [
+        "Everyone else has left: Niccolò is the last one at the table."
+    ]
+    assert say(catalog, "fr", walkover) == [
+        "Tous les autres sont partis\u00a0: il ne reste que Niccolò à la table."
+    ]
+    assert say(catalog, "it", walkover) == [
+        "Gli altri se ne sono andati: al tavolo resta solo Niccolò."
+    ]
+    won = {**walkover, "walkover": False}
+    assert say(catalog, "en", won) == ["Niccolò wins the game!"]
 
 
 def test_spoken_list_uses_the_languages_own_and(catalog: Catalog) -> None:
