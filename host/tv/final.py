@@ -150,13 +150,21 @@ def board_words(props: Props, stage: Stage) -> BoardWords:
     names = tuple(stage.name_of(w) for w in stage.winners)
     return BoardWords(
         winners=names,
-        winner=props.t("winner", name=names[0]) if len(names) == 1 else "",
+        winner=_winner_line(props, stage, names),
         joint=props.t("joint_winners") if len(names) > 1 else "",
         title=phrase(props, "standings"),
         entries=tuple(standings_entries(props, stage)),
         hint=props.t("new_game_hint" if stage.person_vip() else "new_game_space"),
         bench=bench_line(props, stage),
     )
+
+
+def _winner_line(props: Props, stage: Stage, names: tuple[str, ...]) -> str:
+    """A sole winner's line: "Ana wins!", or after a walkover "Ana is the last one at the
+    table" (round 46: R14's winner once everyone else left, who won nothing to cheer)."""
+    if len(names) != 1:
+        return ""
+    return props.t("last_at_table" if stage.walkover else "winner", name=names[0])
 
 
 def bench_line(props: Props, stage: Stage) -> str:

@@ -174,6 +174,9 @@ class Stage:
     min_players: int = 0
     """Players needed to start (the view's ``min_players``)."""
     celebrating_since: float | None = None  # game time the winners' celebration began
+    walkover: bool = False
+    """The game ended because everyone else left (the view's and ``game_over``'s
+    ``walkover``, round 46): the board says so, with no confetti."""
     trail: list[EventDict] = field(default_factory=list)
     """This round's moves as the TV played them (the story for someone back from the kitchen);
     a TV that starts mid-round takes the ones before it from the view's log (``sync``)."""
@@ -251,8 +254,10 @@ class Stage:
 
     @property
     def celebrating(self) -> bool:
+        """The confetti falls: the first seconds of a game won, not of a walkover (round 46:
+        the last one at the table after the others went home had won nothing)."""
         since = self.celebrating_since
-        return since is not None and self.time - since < CELEBRATION_SECONDS
+        return since is not None and not self.walkover and self.time - since < CELEBRATION_SECONDS
 
     def rapid_left(self) -> float | None:
         """H4: seconds the current player has left (as the TV saw the turn begin), else None."""
@@ -376,6 +381,7 @@ class Stage:
         self.cut_king = view.get("cut_king")
         self.losers = list(view.get("losers", []))
         self.winners = list(view.get("winners", []))
+        self.walkover = bool(view.get("walkover", False))
         self.house_rules = list(view.get("house_rules", []))
         self.rapid_seconds = int(view.get("rapid_seconds") or 10)
         self.stock_count = int(view.get("stock_count", 0))
@@ -436,6 +442,7 @@ class Stage:
             self.dealer, self.order = event.get("dealer"), list(event.get("order", []))
             self.current = self.cut_king = self.lowest = None
             self.losers, self.winners, self.sudden_death = [], [], []
+            self.walkover = False
             for seat in self.players:
                 seat.card, seat.dealt = None, False
         elif event["type"] == "game_started":
@@ -452,11 +459,12 @@ class Stage:
                 list(event.get("winners", [])),
                 None,
             )
+            self.walkover = bool(event.get("walkover", False))
             self.celebrating_since = self.time
         elif event["type"] == "reveal":
             self.phase, self.current = "reveal", None
         elif event["type"] == "new_game":
-            self.phase, self.celebrating_since = "lobby", None
+            self.phase, self.celebrating_since, self.walkover = "lobby", None, False
         elif event["type"] == "player_joined" and self.seat_of(event.get("player")) is None:
             self.players.append(
                 SeatShow(
