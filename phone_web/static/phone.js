@@ -868,7 +868,8 @@
   function statusText(view) {
     const me = view.me;
     if (view.phase === "game_over" && me.status !== "waiting") {
-      return t((view.winners || []).includes(me.id) ? "you_win" : "status_lost");
+      const won = !view.walkover && (view.winners || []).includes(me.id); /* a walkover wins nothing */
+      return t(won ? "you_win" : "status_lost");
     }
     if (view.phase === "lobby" && me.status === "active") return t("status_lobby");
     return t("status_" + me.status);
@@ -1068,7 +1069,9 @@
     const winners = view.phase === "game_over" ? view.winners || [] : [];
     const lines = [];
     if (winners.length === 1) {
-      lines.push(winners[0] === me ? ["you_win", {}, "big"] : ["winner", { name: name(winners[0]) }, "big"]);
+      /* round 46: a walkover (everyone else left) is told as it is, with no win */
+      const key = view.walkover ? "last_at_table" : winners[0] === me ? "you_win" : "winner";
+      lines.push([key, { name: name(winners[0]) }, "big"]);
     } else if (winners.length > 1) {
       lines.push(["joint_winners", { names: listOf(winners.map(name)) }, "big"]);
     }
@@ -1326,7 +1329,7 @@
   /** The biggest thing the reveal did to me: a win, then being out, then a lost life. */
   function revealMoment(view) {
     const me = view.me.id;
-    if (view.phase === "game_over" && (view.winners || []).includes(me)) return ["win", t("you_win")];
+    if (view.phase === "game_over" && !view.walkover && (view.winners || []).includes(me)) return ["win", t("you_win")];
     if ((view.eliminated || []).includes(me)) return ["out", t("you_out")];
     const line = (view.losers || []).includes(me) && lifeLine(view, me);
     return line ? ["life", t(line[0], line[1])] : null;
