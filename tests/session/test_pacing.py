@@ -535,3 +535,23 @@ def test_round42_r14_the_last_games_winner_waits_for_the_tv_in_the_next_lobby(
     assert told > 0
     for pid in ids:
         assert session.view(pid)["last_winners"] == won
+
+
+def test_round46_r14_a_walkover_reaches_phones_when_the_tv_plays_it() -> None:
+    """Round 46: the game's end by walkover is the TV's to show first, like any game's end:
+    until it plays the ``game_over``, a phone's view names no winner and no walkover."""
+    over: EventDict = {"type": "game_over", "winners": ["p1"], "joint": False, "walkover": True}
+    view: dict[str, Any] = {
+        "phase": "game_over",
+        "me": {"id": "p1", "card": "4H", "history": []},
+        "can": [],
+        "players": [{"id": "p1", "card": "4H", "lives": 3, "status": "active"}],
+        "winners": ["p1"],
+        "walkover": True,
+        "order": ["p1"],
+        "log": [{"type": "player_removed", "player": "p2", "name": "Bea"}, over],
+    }
+    masked = present(view, [Unseen(over.copy())])
+    assert masked["winners"] == [] and masked["walkover"] is False
+    assert present(view, [])["walkover"] is True
+    assert view["walkover"] is True  # the session's own view is never changed
