@@ -20,14 +20,21 @@ from host.rules.options import MIN_PLAYERS
 if TYPE_CHECKING:
     from host.rules.game import Game
 
-REVEALED_PHASES = (Phase.REVEAL, Phase.GAME_OVER)
+
+def cards_revealed(game: Game) -> bool:
+    """Whether this round's dealt cards are face up (R10): at the reveal, and at a game's end
+    that came from one. A walkover mid-round (everyone else left) ends with no reveal, so the
+    last one's card stays theirs alone (round 46)."""
+    if game.phase == Phase.REVEAL:
+        return True
+    return game.phase == Phase.GAME_OVER and any(e.kind is EventKind.REVEAL for e in game.log)
 
 
 def _public_card(game: Game, player_id: str, card: Card | None) -> str | None:
     """A card everyone may see on a seat: a shown King, or any dealt card once revealed."""
     if card is None:
         return None
-    if game.phase in REVEALED_PHASES and player_id in game.order:
+    if player_id in game.order and cards_revealed(game):
         return str(card)
     if game.phase == Phase.TURNS and card in game.shown:
         return str(card)
@@ -90,7 +97,7 @@ def public_view(game: Game) -> View:
         }
         for seat, p in enumerate(game.players)
     ]
-    revealed = game.phase in REVEALED_PHASES
+    revealed = cards_revealed(game)
     return {
         "room": None,
         "phase": game.phase,
@@ -162,7 +169,7 @@ def may_see(game: Game, player_id: str | None) -> set[str]:
     and cut (they held or received them).
     """
     allowed = {str(card) for card in game.kings_seen}
-    if game.phase in REVEALED_PHASES:
+    if cards_revealed(game):
         allowed |= {str(game.player(pid).card) for pid in game.order if game.has_player(pid)}
         allowed |= {code for deal in game.sudden_death for code in deal.values()}
         for logged in game.log:  # a player kicked after the reveal was still revealed

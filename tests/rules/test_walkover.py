@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from host.rules import Game, HouseRules
+from host.rules import Game, HouseRules, may_see
 from host.rules.events import event_from_dict
 from host.rules.serialize import game_to_dict
 from host.rules.validate import SaveInvalid, check_saved_game
@@ -110,3 +110,22 @@ def test_r14_a_save_with_a_walkover_not_true_or_false_is_refused() -> None:
     saved["walkover"] = "yes"
     with pytest.raises(SaveInvalid, match="walkover"):
         check_saved_game(saved)
+
+
+def test_hidden_a_walkover_mid_round_turns_no_card_face_up() -> None:
+    """Hidden information: a game that ends mid-round by walkover had no reveal (R10), so the
+    last one's card stays theirs alone: not on the TV's seat, not on a waiting guest's phone."""
+    game = rig(seated(4), "p3", {"p0": "2C", "p1": "9H", "p2": "5S", "p3": "7D"})
+    game.add_player("p9", "Bench")  # joins mid-game: waits for the next one
+    for pid in ("p1", "p2", "p3"):
+        game.remove_player(pid)
+    assert game.phase == "game_over" and game.walkover
+    card = game.player("p0").card
+    assert card is not None
+    for viewer in (None, "p9"):
+        view = game.view(viewer)
+        assert [seat["card"] for seat in view["players"]] == [None, None]
+        assert str(card) not in json.dumps(view)
+        assert str(card) not in may_see(game, viewer)
+    me = game.view("p0")["me"]
+    assert me is not None and me["card"] == str(card)  # their own card, as before
