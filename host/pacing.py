@@ -267,7 +267,9 @@ def _undo(
     players = _players(view)
     if event["type"] == "game_over":
         if view.get("phase") == Phase.GAME_OVER:
-            view["phase"] = Phase.REVEAL
+            # A walkover mid-round had no reveal: the table was still at its turns (round 46).
+            mid_round = event.get("walkover") and view.get("lowest") is None
+            view["phase"] = Phase.TURNS if mid_round else Phase.REVEAL
         view["winners"] = []
         view["walkover"] = False
     elif event["type"] == "eliminated":

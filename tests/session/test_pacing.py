@@ -553,5 +553,8 @@ def test_round46_r14_a_walkover_reaches_phones_when_the_tv_plays_it() -> None:
     }
     masked = present(view, [Unseen(over.copy())])
     assert masked["winners"] == [] and masked["walkover"] is False
+    assert masked["phase"] == "turns"  # mid-round: there was no reveal to show meanwhile
+    after_reveal = present({**view, "lowest": "4"}, [Unseen(over.copy())])
+    assert after_reveal["phase"] == "reveal"
     assert present(view, [])["walkover"] is True
     assert view["walkover"] is True  # the session's own view is never changed
