@@ -311,7 +311,8 @@
     const input = byId("name-input");
     const tooLong = [...input.value].length > MAX_NAME_LENGTH || nameWidth(input.value) > MAX_NAME_LENGTH;
     input.setAttribute("aria-invalid", String(tooLong));
-    setText(byId("join-error"), tooLong ? t("name_too_long", { count: MAX_NAME_LENGTH }) : "");
+    setText(byId("join-error"), tooLong ? t("name_too_long", { count: MAX_NAME_LENGTH }) : "")
+      .classList.remove("note");
     return tooLong;
   }
 
@@ -323,6 +324,7 @@
     if (nameTooLong()) return;
     const button = byId("join-button");
     const error = setText(byId("join-error"), "");
+    error.classList.remove("note"); /* an error again, unless the table is still full */
     if (!byId("name-input").value.trim()) return void (error.textContent = t("name_empty"));
     button.disabled = true;
     button.textContent = t("joining");
@@ -342,8 +344,10 @@
         setText(byId("room-error"), t("err_bad_room"));
       } else if (answer.error === "table_full") {
         /* round 41's play-test: turned away with no way on while a seat was about to free up
-           (a guest gone for good leaves the lobby after a minute); ask again until seated */
+           (a guest gone for good leaves the lobby after a minute); ask again until seated.
+           Good news, not an error: a calm note, not red (round 46) */
         error.textContent = t("table_full_waiting");
+        error.classList.add("note");
         state.joinRetry = setTimeout(() => byId("join-form").requestSubmit(), TABLE_FULL_RETRY_MS);
       } else if (answer.away) {
         /* my name's seat waits for my old phone (it died): say how to get it back */
