@@ -74,8 +74,8 @@
   /**
    * Everything the page remembers between updates: room, token, view (the last one drawn),
    * stream (the open EventSource), replaced (another tab took the game), retryTimer and
-   * retryDelay (reconnection), busy (an action is on its way), alertedTurn (my turn was
-   * told), clockTimer (H4 clock), roundTrip (ms: my requests' way to the host and
+   * retryDelay (reconnection), busy (an action is on its way), shownTurn (the turn of mine
+   * this page last drew, turnId), clockTimer (H4 clock), roundTrip (ms: my requests' way to the host and
    * back, see callApi), trips (the last ones'), unsent (a tap that never arrived,
    * resendUnsent), momentTimer, focusAfterJoin, joinRetry (a full table asked again),
    * actionsHadFocus (focus to give back after an action), quietTimer (the stream's silence),
@@ -1274,14 +1274,20 @@
     const me = view.me;
     const news = [];
     let moment = null;
-    const myTurn = isMyTurn(view);
-    if (myTurn && !state.alertedTurn) {
-      news.push(t(view.dealer === me.id ? "your_turn_dealer" : "your_turn"));
-      moment = ["turn", t("your_turn"), view.rapid_seconds ? RAPID_MOMENT_MS : MOMENT_MS];
+    const turn = isMyTurn(view) ? turnId(view) : "";
+    if (turn && turn !== state.shownTurn) {
       /* my buttons in sight (round 43's play-test: at 200 % text they were a screen below) */
       requestAnimationFrame(() => byId("actions").scrollIntoView({ block: "nearest" }));
     }
-    state.alertedTurn = myTurn;
+    state.shownTurn = turn;
+    /* told once a turn, not again by a reload or a wake from sleep (round 46's brief) */
+    if (turn !== sessionStorage.getItem(turnKey())) {
+      if (turn) {
+        news.push(t(view.dealer === me.id ? "your_turn_dealer" : "your_turn"));
+        moment = ["turn", t("your_turn"), view.rapid_seconds ? RAPID_MOMENT_MS : MOMENT_MS];
+      }
+      sessionStorage.setItem(turnKey(), turn);
+    }
 
     for (const event of newEvents(previous, view)) {
       const told = eventNews(view, event);
@@ -1302,6 +1308,20 @@
     }
     announce(news);
     if (moment) showMoment(...moment);
+  }
+
+  /** Where this tab keeps the turn of mine it told last (sessionStorage: kept by a reload). */
+  const turnKey = () => "cuckoo:turn:" + state.room;
+
+  /**
+   * Which turn of mine a view shows, the same in every view of it: my seat, how many deals I
+   * was dealt into tonight (a new game's round 1 is a new deal; ``standings``), the round, and
+   * how its deal opened (a redeal's ``misdeal`` counts the deals). A deal gives me one turn at
+   * most (R6), however many cuts it holds (H3).
+   */
+  function turnId(view) {
+    const dealt = (view.standings || []).find((line) => line.player === view.me.id)?.rounds;
+    return JSON.stringify([view.me.id, dealt, view.round, (view.log || [])[0]]);
   }
 
   /** The spoken line for a new event that concerns me (my card changed, a King shown). */
