@@ -275,7 +275,40 @@
     setText(badge, t("room_badge", { room: state.room }));
     badge.hidden = false;
     if (name === "join-form") byId("name-input").focus();
+    else holdBack();
   }
+
+  /**
+   * The phone's Back on my card (round 46's brief) went back to what came before the page (the
+   * QR scanner, an empty tab): its stream closed, and I was away without a word, my turns kept
+   * for me, my lobby seat gone after a minute. Seated, the page keeps a history entry of its
+   * own: Back lands on the page again, which says a second Back leaves (#back-note), and a
+   * second Back does. A tap on the page sets the entry again. ``state.backCaught``: a Back was
+   * caught and the entry is not set again yet.
+   */
+  function holdBack() {
+    if (!history.state?.seated && !state.backCaught) history.pushState({ seated: true }, "");
+  }
+
+  /** The note of a Back caught, shown or put away. */
+  function backCaught(caught) {
+    state.backCaught = caught;
+    byId("back-note").hidden = !caught;
+    if (caught) announce([byId("back-note").textContent]);
+  }
+
+  window.addEventListener("popstate", () => {
+    if (history.state?.seated) backCaught(false); /* Forward onto the page's entry */
+    /* no seat any more, or another tab holds it: Back goes on leaving */
+    else if (byId("game").hidden || state.replaced) history.back();
+    else backCaught(true);
+  });
+
+  document.addEventListener("click", () => {
+    if (!state.backCaught) return;
+    backCaught(false);
+    if (!byId("game").hidden) holdBack();
+  });
 
   byId("room-form").addEventListener("submit", (event) => {
     event.preventDefault();

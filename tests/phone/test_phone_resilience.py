@@ -750,3 +750,36 @@ def test_a_seat_lost_is_said_and_the_name_is_ready_to_send_again(
     phone.page.wait_for_selector("#game:not([hidden])")
     phone.page.wait_for_selector("#social-panel", state="visible")
     assert [p["name"] for p in session.view(None)["players"]] == ["Bo", "Zoé"]
+
+
+def test_round46_back_on_my_card_keeps_my_seat_and_says_a_second_back_leaves(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Round 46's brief: the phone's Back on the card went back to what came before the page
+    (here a page of the host, as the QR scanner or an empty tab would be): the stream closed
+    and the guest was away without a word. Now Back stays on the card, still connected, and
+    says a second Back leaves; it does. A tap on the page makes Back caught again."""
+    server = live_server()
+    session = server.session
+    phone = phone_factory("Pixel 7", "it-IT")
+    page = phone.page
+    page.goto(f"{server.url}/healthz")  # what the guest came from
+    phone.open(f"{server.url}/?room=TEST")
+    phone.join("Ana")
+    room_page = page.url
+    page.evaluate("() => { window.sameDocument = true; }")  # gone if the page is left
+
+    for _ in range(2):  # caught, then caught again after a tap on the page
+        page.go_back()
+        assert page.url == room_page and page.evaluate("() => window.sameDocument") is True
+        page.wait_for_selector("#back-note:not([hidden])")
+        assert page.is_visible("#card") and page.is_hidden("#join-form")
+        assert phone.text("#back-note") == CATALOG.t("it", "phone.back_again")
+        assert session.view(None)["players"][0]["connected"] is True
+        page.locator("#card").tap()
+        page.wait_for_selector("#back-note", state="hidden")
+
+    page.go_back()
+    page.wait_for_selector("#back-note:not([hidden])")
+    page.go_back()  # the second Back leaves
+    page.wait_for_url(f"{server.url}/healthz")
