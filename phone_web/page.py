@@ -54,6 +54,7 @@ _SERVER_ONLY = frozenset(
         "reconnecting",
         "stream_replaced",
         "stream_take_back",
+        "back_again",
     }
 )
 #: The page's two assets and their content types (issue 16.5: at most 3 requests after the HTML).

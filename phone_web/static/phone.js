@@ -74,8 +74,8 @@
   /**
    * Everything the page remembers between updates: room, token, view (the last one drawn),
    * stream (the open EventSource), replaced (another tab took the game), retryTimer and
-   * retryDelay (reconnection), busy (an action is on its way), alertedTurn (my turn was
-   * told), clockTimer (H4 clock), roundTrip (ms: my requests' way to the host and
+   * retryDelay (reconnection), busy (an action is on its way), shownTurn (the turn of mine
+   * this page last drew, turnId), clockTimer (H4 clock), roundTrip (ms: my requests' way to the host and
    * back, see callApi), trips (the last ones'), unsent (a tap that never arrived,
    * resendUnsent), momentTimer, focusAfterJoin, joinRetry (a full table asked again),
    * actionsHadFocus (focus to give back after an action), quietTimer (the stream's silence),
@@ -275,7 +275,40 @@
     setText(badge, t("room_badge", { room: state.room }));
     badge.hidden = false;
     if (name === "join-form") byId("name-input").focus();
+    else holdBack();
   }
+
+  /**
+   * The phone's Back on my card (round 46's brief) went back to what came before the page (the
+   * QR scanner, an empty tab): its stream closed, and I was away without a word, my turns kept
+   * for me, my lobby seat gone after a minute. Seated, the page keeps a history entry of its
+   * own: Back lands on the page again, which says a second Back leaves (#back-note), and a
+   * second Back does. A tap on the page sets the entry again. ``state.backCaught``: a Back was
+   * caught and the entry is not set again yet.
+   */
+  function holdBack() {
+    if (!history.state?.seated && !state.backCaught) history.pushState({ seated: true }, "");
+  }
+
+  /** The note of a Back caught, shown or put away. */
+  function backCaught(caught) {
+    state.backCaught = caught;
+    byId("back-note").hidden = !caught;
+    if (caught) announce([byId("back-note").textContent]);
+  }
+
+  window.addEventListener("popstate", () => {
+    if (history.state?.seated) backCaught(false); /* Forward onto the page's entry */
+    /* no seat any more, or another tab holds it: Back goes on leaving */
+    else if (byId("game").hidden || state.replaced) history.back();
+    else backCaught(true);
+  });
+
+  document.addEventListener("click", () => {
+    if (!state.backCaught) return;
+    backCaught(false);
+    if (!byId("game").hidden) holdBack();
+  });
 
   byId("room-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -311,7 +344,8 @@
     const input = byId("name-input");
     const tooLong = [...input.value].length > MAX_NAME_LENGTH || nameWidth(input.value) > MAX_NAME_LENGTH;
     input.setAttribute("aria-invalid", String(tooLong));
-    setText(byId("join-error"), tooLong ? t("name_too_long", { count: MAX_NAME_LENGTH }) : "");
+    setText(byId("join-error"), tooLong ? t("name_too_long", { count: MAX_NAME_LENGTH }) : "")
+      .classList.remove("note");
     return tooLong;
   }
 
@@ -323,6 +357,7 @@
     if (nameTooLong()) return;
     const button = byId("join-button");
     const error = setText(byId("join-error"), "");
+    error.classList.remove("note"); /* an error again, unless the table is still full */
     if (!byId("name-input").value.trim()) return void (error.textContent = t("name_empty"));
     button.disabled = true;
     button.textContent = t("joining");
@@ -342,8 +377,10 @@
         setText(byId("room-error"), t("err_bad_room"));
       } else if (answer.error === "table_full") {
         /* round 41's play-test: turned away with no way on while a seat was about to free up
-           (a guest gone for good leaves the lobby after a minute); ask again until seated */
+           (a guest gone for good leaves the lobby after a minute); ask again until seated.
+           Good news, not an error: a calm note, not red (round 46) */
         error.textContent = t("table_full_waiting");
+        error.classList.add("note");
         state.joinRetry = setTimeout(() => byId("join-form").requestSubmit(), TABLE_FULL_RETRY_MS);
       } else if (answer.away) {
         /* my name's seat waits for my old phone (it died): say how to get it back */
@@ -1273,14 +1310,17 @@
     const me = view.me;
     const news = [];
     let moment = null;
-    const myTurn = isMyTurn(view);
-    if (myTurn && !state.alertedTurn) {
-      news.push(t(view.dealer === me.id ? "your_turn_dealer" : "your_turn"));
-      moment = ["turn", t("your_turn"), view.rapid_seconds ? RAPID_MOMENT_MS : MOMENT_MS];
-      /* my buttons in sight (round 43's play-test: at 200 % text they were a screen below) */
-      requestAnimationFrame(() => byId("actions").scrollIntoView({ block: "nearest" }));
+    const turn = isMyTurn(view) ? turnId(view) : "";
+    if (turn && turn !== state.shownTurn) requestAnimationFrame(showMyTurn);
+    state.shownTurn = turn;
+    /* told once a turn, not again by a reload or a wake from sleep (round 46's brief) */
+    if (turn !== sessionStorage.getItem(turnKey())) {
+      if (turn) {
+        news.push(t(view.dealer === me.id ? "your_turn_dealer" : "your_turn"));
+        moment = ["turn", t("your_turn"), view.rapid_seconds ? RAPID_MOMENT_MS : MOMENT_MS];
+      }
+      sessionStorage.setItem(turnKey(), turn);
     }
-    state.alertedTurn = myTurn;
 
     for (const event of newEvents(previous, view)) {
       const told = eventNews(view, event);
@@ -1301,6 +1341,32 @@
     }
     announce(news);
     if (moment) showMoment(...moment);
+  }
+
+  /**
+   * My turn's line and buttons in sight: round 43's play-test found the buttons a screen below
+   * at 200 % text, and round 46's brief the line scrolled above the screen once they were
+   * shown. The page scrolls as little as it can so the buttons end on the screen and the line
+   * starts on it; on a phone too short for both, the line goes at the top, the buttons under.
+   */
+  function showMyTurn() {
+    const line = byId("turn").getBoundingClientRect();
+    const buttons = byId("actions").getBoundingClientRect();
+    scrollBy(0, Math.floor(Math.min(line.top, Math.max(0, buttons.bottom - innerHeight))));
+  }
+
+  /** Where this tab keeps the turn of mine it told last (sessionStorage: kept by a reload). */
+  const turnKey = () => "cuckoo:turn:" + state.room;
+
+  /**
+   * Which turn of mine a view shows, the same in every view of it: my seat, how many deals I
+   * was dealt into tonight (a new game's round 1 is a new deal; ``standings``), the round, and
+   * how its deal opened (a redeal's ``misdeal`` counts the deals). A deal gives me one turn at
+   * most (R6), however many cuts it holds (H3).
+   */
+  function turnId(view) {
+    const dealt = (view.standings || []).find((line) => line.player === view.me.id)?.rounds;
+    return JSON.stringify([view.me.id, dealt, view.round, (view.log || [])[0]]);
   }
 
   /** The spoken line for a new event that concerns me (my card changed, a King shown). */

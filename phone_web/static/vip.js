@@ -104,7 +104,11 @@
   /* ------------------------------------------------ house rules: a switch per rule, H4's seconds */
 
   const rulesPart = part("rules", "rules_title");
-  rulesPart.append(element("small", null, t("rules_next_game")));
+  /* "Applies from the next game" once a game was played tonight (renderRules): before the
+     first one there is no game for it to come after ("Valgono dalla prossima partita" in the
+     first lobby; round 46's brief) */
+  const nextGameNote = element("small", null, t("rules_next_game"));
+  rulesPart.append(nextGameNote);
   const ruleSwitches = {};
   const secondsInput = element("input");
 
@@ -290,6 +294,9 @@
 
   function renderRules(view) {
     const ruleIds = view["house_rule_ids"]; /* this name also ships the rules' messages (page.py) */
+    /* the rules change only in the lobby (can: set_rules); tonight's standings list whoever
+       was dealt a round, so none means no game yet tonight */
+    nextGameNote.hidden = !(view.standings || []).length;
     if (!Object.keys(ruleSwitches).length && ruleIds && view.rapid_seconds_range) {
       makeRuleSwitches(ruleIds, view.rapid_seconds_range);
     }

@@ -161,6 +161,43 @@ def test_issue19_200_percent_zoom_on_a_360px_phone_with_16_character_names(
     assert overflow(phone) == clean, table["phase"]
 
 
+#: Where my turn's line and each of my buttons are, against the screen's height.
+ON_SCREEN = """() => [document.getElementById('turn'), ...document.querySelectorAll('#actions button')]
+    .map((e) => { const r = e.getBoundingClientRect(); return r.top > -1 && r.bottom < innerHeight + 1; })"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(320, 568), (360, 640), (360, 800)])
+def test_round46_at_200_percent_text_my_turns_line_is_never_scrolled_above(
+    live_server: Any, phone_factory: Any, width: int, height: int
+) -> None:
+    """Issue 19, round 46's brief: at 200 % text, bringing my buttons into sight (round 43)
+    scrolled "Your turn!" above the screen. Now the line is whole on the screen when my turn
+    comes, with my first button under it; on a phone of 800 px, both buttons too (the card
+    takes the smallest size at big text on every phone held upright)."""
+    server = live_server()
+    session = server.session
+    phone: Phone = phone_factory("Pixel 7", "en-GB", viewport={"width": width, "height": height})
+    phone.page.add_init_script(
+        "document.addEventListener('DOMContentLoaded', () => "
+        "{ document.documentElement.style.fontSize = '200%'; })"
+    )
+    phone.open(f"{server.url}/?room=TEST")
+    phone.join("Ana")
+    me = session.view(None)["players"][0]["id"]
+    session.join("Bo", "TEST")
+    session.join("Cy", "TEST")
+    phone.tap("start")
+    phone.wait_step(1)
+    until_my_turn(session, me)
+    phone.wait_step(session.step)
+    phone.page.wait_for_selector("#moment", state="hidden", timeout=5000)
+    line, *buttons = phone.page.evaluate(ON_SCREEN)
+    assert line, "my turn's line scrolled out of sight"
+    assert buttons[0], "my first button out of sight"
+    if height >= 800:
+        assert buttons == [True, True]
+
+
 def test_issue19_focus_stays_on_a_kept_button_and_moves_deliberately(
     live_server: Any, phone_factory: Any
 ) -> None:

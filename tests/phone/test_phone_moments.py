@@ -195,3 +195,42 @@ def test_h4_your_turn_covers_the_buttons_under_a_second_of_the_ten(
     (moment,) = recorded(first, "moments")
     assert moment["text"] == t("your_turn")
     assert 600 <= moment["ms"] <= 1300, moment
+
+
+def test_round46_your_turn_is_told_once_a_turn_not_again_by_a_reload(
+    make_session: Any, live_server: Any, phone_factory: Any
+) -> None:
+    """Issue 12.2, round 46: a guest whose turn it was reloaded the page (or the phone woke from
+    sleep and reloaded it), and the big "Your turn!" played again, with its tone and buzz, as if
+    a new turn began. Now a turn is told once; a new turn still is, even one of a new game with
+    the same round, dealer and order (seed 48) reached while the phone was offline (R4, R6)."""
+    server = live_server(make_session(seed=48))
+    session = server.session
+    ana = open_phone(phone_factory, f"{server.url}/?room=TEST", "Ana")
+    me = session.view(None)["players"][0]["id"]
+    for name in ("Bo", "Cy"):
+        session.join(name, "TEST")
+    session.act(me, "start", session.step)
+    first = session.view(None)
+    assert first["current"] == me  # Ana plays first: the turn is hers at once
+    ana.wait_step(first["step"])
+    ana.page.wait_for_function("() => window.__moments.length === 1")
+    assert recorded(ana, "moments")[0]["text"] == t("your_turn")
+
+    ana.page.reload()  # the same turn: drawn, not told again
+    ana.wait_step(first["step"])
+    assert ana.text("#turn") == t("your_turn")
+    assert ana.page.is_hidden("#moment") and recorded(ana, "moments") == []
+    assert not [line for line in recorded(ana, "said") if t("your_turn") in line]
+
+    ana.context.set_offline(True)  # asleep: it sees nothing of what follows
+    ana.page.wait_for_selector("#banner:not([hidden])")
+    session.act(me, "keep", session.step)
+    session.act(me, "end_game", session.step)
+    session.act(me, "start", session.step)
+    second = session.view(None)
+    assert second["current"] == me and second["log"][0] == first["log"][0]
+    ana.context.set_offline(False)  # back: the new game's first turn is a new turn
+    ana.wait_step(second["step"])
+    ana.page.wait_for_function("() => window.__moments.length === 1")
+    assert recorded(ana, "moments")[0]["text"] == t("your_turn")

@@ -439,6 +439,37 @@ def test_a_guest_turned_away_by_a_full_table_takes_the_first_seat_that_frees(
     assert [p["name"] for p in session.view(None)["players"]][-1] == "Ivy"
 
 
+#: The colour of the line under the join form, as the phone draws it.
+JOIN_LINE_COLOUR = "() => getComputedStyle(document.getElementById('join-error')).color"
+
+
+def test_round46_a_full_tables_wait_is_a_calm_note_and_errors_stay_red(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Round 46: the 21st guest read "The table is full: this phone will take the first free
+    seat." in the red of an error, though it is good news (the page asks again until a seat
+    frees). Now it is a calm note in the muted colour of the form's hints; a true error (a name
+    taken, a name too long typed while it waits) stays red."""
+    server = live_server()
+    session = server.session
+    session.join("Bo", "TEST")
+    phone = phone_factory("Pixel 7", "en-GB")
+    assert _refused_join(phone, server.url, "Bo") == CATALOG.t("en", "phone.err_name_taken")
+    red = phone.page.evaluate(JOIN_LINE_COLOUR)
+    calm = phone.page.evaluate("() => getComputedStyle(document.getElementById('name-hint')).color")
+    assert red != calm
+    for number in range(session.view(None)["max_players"] - 1):
+        session.join(f"Guest {number}", "TEST")
+    full = _refused_join(phone, server.url, "Ivy")
+    assert full == CATALOG.t("en", "phone.table_full_waiting")
+    assert phone.page.evaluate(JOIN_LINE_COLOUR) == calm
+    phone.page.fill("#name-input", "x" * (MAX_NAME_LENGTH + 1))  # an error again: red
+    assert phone.text("#join-error") == CATALOG.t(
+        "en", "phone.name_too_long", count=MAX_NAME_LENGTH
+    )
+    assert phone.page.evaluate(JOIN_LINE_COLOUR) == red
+
+
 def test_a_wrong_room_code_asks_for_the_code_on_the_tv_and_keeps_the_name(
     live_server: Any, phone_factory: Any
 ) -> None:
@@ -719,3 +750,36 @@ def test_a_seat_lost_is_said_and_the_name_is_ready_to_send_again(
     phone.page.wait_for_selector("#game:not([hidden])")
     phone.page.wait_for_selector("#social-panel", state="visible")
     assert [p["name"] for p in session.view(None)["players"]] == ["Bo", "Zoé"]
+
+
+def test_round46_back_on_my_card_keeps_my_seat_and_says_a_second_back_leaves(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Round 46's brief: the phone's Back on the card went back to what came before the page
+    (here a page of the host, as the QR scanner or an empty tab would be): the stream closed
+    and the guest was away without a word. Now Back stays on the card, still connected, and
+    says a second Back leaves; it does. A tap on the page makes Back caught again."""
+    server = live_server()
+    session = server.session
+    phone = phone_factory("Pixel 7", "it-IT")
+    page = phone.page
+    page.goto(f"{server.url}/healthz")  # what the guest came from
+    phone.open(f"{server.url}/?room=TEST")
+    phone.join("Ana")
+    room_page = page.url
+    page.evaluate("() => { window.sameDocument = true; }")  # gone if the page is left
+
+    for _ in range(2):  # caught, then caught again after a tap on the page
+        page.go_back()
+        assert page.url == room_page and page.evaluate("() => window.sameDocument") is True
+        page.wait_for_selector("#back-note:not([hidden])")
+        assert page.is_visible("#card") and page.is_hidden("#join-form")
+        assert phone.text("#back-note") == CATALOG.t("it", "phone.back_again")
+        assert session.view(None)["players"][0]["connected"] is True
+        page.locator("#card").tap()
+        page.wait_for_selector("#back-note", state="hidden")
+
+    page.go_back()
+    page.wait_for_selector("#back-note:not([hidden])")
+    page.go_back()  # the second Back leaves
+    page.wait_for_url(f"{server.url}/healthz")

@@ -473,3 +473,34 @@ def test_round45_a_guest_whose_phone_died_takes_her_seat_back_on_a_borrowed_one(
     page.wait_for_function(
         f"""() => !document.querySelector('.vip-player[data-player="{ana}"] .vip-open-seat')"""
     )
+
+
+@pytest.mark.browser
+def test_round46_the_first_lobby_does_not_say_the_rules_apply_from_the_next_game(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Round 46: before any game tonight, the VIP's house rules said "Valgono dalla prossima
+    partita" (applies from the next game), though they apply to the first one, the game the
+    VIP is about to start. The line now shows only once a game was played (the rules change
+    only in the lobby: the lobby after a game, here one the VIP ended)."""
+    from host.i18n import Catalog
+
+    server = live_server()
+    session = server.session
+    phone = phone_factory("Pixel 7", "it-IT")
+    phone.open(f"{server.url}/?room=TEST")
+    phone.join("Ana")
+    ana = session.view(None)["players"][0]["id"]
+    session.join("Bea", "TEST")
+    session.join("Cal", "TEST")
+    page = phone.page
+    page.wait_for_selector("#vip-panel:not([hidden]) #vip-rule-H1")
+    note = page.locator("#vip-rules small", has_text=Catalog.load().t("it", "vip.rules_next_game"))
+    assert note.count() == 1
+    assert note.is_hidden()  # the first lobby: the rules are the first game's
+    session.act(ana, "start", session.step)
+    session.act(ana, "end_game", session.step)
+    assert session.view(None)["phase"] == "lobby"
+    phone.wait_step(session.step)
+    page.wait_for_selector("#vip-rules:not([hidden])")
+    assert note.is_visible()  # a game was played: these rules wait for the next one
