@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from host.voice import Announcer
 
 log = logging.getLogger(__name__)
-#: The contract's start-up line is always printed in English so test clients can read it.
+#: The contract's start-up line is in English, for the programs that read it (test clients).
 CONTRACT_LANGUAGE = "en"
 
 
@@ -288,17 +288,32 @@ def _check_names_against_tv(session: Session) -> Theme:
 
 def join_announcer(catalog: Catalog, lang: str, out: TextIO) -> Callable[[JoinLink], None]:
     """What the console says of the join address, at start and again each time it moves
-    (``host/join_address.py``): the contract's line in English, then in the host's language;
-    with no network, what to do as well."""
+    (``host/join_address.py``): the line in the host's language; with no network, what to
+    do as well.
+
+    The contract's English line (``Join at …``, PHONE_API.md) comes first whenever a program
+    may be reading: ``out`` is not a terminal (a test client's pipe, a log file). A person at
+    a terminal who chose Italian reads only Italian (round 46: "Join at …" first, in English,
+    on an Italian console); in English the two lines are one."""
+    contract = lang == CONTRACT_LANGUAGE or not _read_by_a_person(out)
 
     def announce(link: JoinLink) -> None:
-        print(catalog.t(CONTRACT_LANGUAGE, "cli.join_at", url=link.url), file=out, flush=True)
+        if contract:
+            print(catalog.t(CONTRACT_LANGUAGE, "cli.join_at", url=link.url), file=out, flush=True)
         if lang != CONTRACT_LANGUAGE:
             print(catalog.t(lang, "cli.join_at", url=link.url), file=out, flush=True)
         if link.offline:
             print(catalog.t(lang, "cli.no_network"), file=out, flush=True)
 
     return announce
+
+
+def _read_by_a_person(out: TextIO) -> bool:
+    """Is ``out`` a terminal (a person reads it), not a pipe or a file a program reads?"""
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):  # a stand-in stream, or one already closed
+        return False
 
 
 def _noted_in(held: PartyLock, announce: Callable[[JoinLink], None]) -> Callable[[JoinLink], None]:

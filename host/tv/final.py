@@ -141,8 +141,9 @@ class BoardWords:
     title: str
     entries: tuple[str, ...]
     hint: str
-    bench: str = ""
-    """Who plays the next game but not this one ("Next game: Bo, Pia"), or nothing."""
+    bench: tuple[str, ...] = ()
+    """Who plays the next game but not this one ("Next game: Bo, Pia"), said with every
+    name, then with fewer and "+N more" (``bench_lines``); or nothing."""
 
 
 def board_words(props: Props, stage: Stage) -> BoardWords:
@@ -155,7 +156,7 @@ def board_words(props: Props, stage: Stage) -> BoardWords:
         title=phrase(props, "standings"),
         entries=tuple(standings_entries(props, stage)),
         hint=props.t("new_game_hint" if stage.person_vip() else "new_game_space"),
-        bench=bench_line(props, stage),
+        bench=bench_lines(props, stage),
     )
 
 
@@ -167,11 +168,20 @@ def _winner_line(props: Props, stage: Stage, names: tuple[str, ...]) -> str:
     return props.t("last_at_table" if stage.walkover else "winner", name=names[0])
 
 
-def bench_line(props: Props, stage: Stage) -> str:
-    """The board's line for the latecomers (the bench's, ``host/tv/bench.py``): they are in
-    no standing of this game, and the next one is theirs too."""
+def bench_lines(props: Props, stage: Stage) -> tuple[str, ...]:
+    """The board's line for the latecomers (the bench's, ``host/tv/bench.py``: they are in
+    no standing of this game, and the next one is theirs too), in the ways it may be said,
+    best first: every name, then one name fewer and "+N more" each time, down to one name.
+    The layout takes the first that fits whole (``_bench_fitted``). Why: round 46's check of
+    a big table's end cut the line with "…" in the middle of a name, the rest never named."""
     names = [seat.name for seat in benched(stage)]
-    return props.t("bench_board", names=", ".join(names)) if names else ""
+    if not names:
+        return ()
+    ways = [props.t("bench_board", names=", ".join(names))]
+    for shown in range(len(names) - 1, 0, -1):
+        more = len(names) - shown
+        ways.append(props.t("bench_board_more", count=more, names=", ".join(names[:shown])))
+    return tuple(ways)
 
 
 @lru_cache(maxsize=32)
@@ -184,7 +194,7 @@ def _board(th: theme.Theme, words: BoardWords, avoid: tuple[tuple[int, ...], ...
     if place is None and words.bench:
         # The latecomers' line takes its room from the standings' size, not from the board's
         # place: a board as high as one without it fits where that one does (18 seats).
-        bare = _laid_out(th, replace(words, bench=""), MOST_WIDTH)
+        bare = _laid_out(th, replace(words, bench=()), MOST_WIDTH)
         board = _laid_out(th, words, MOST_WIDTH, bare.rect.height)
         place = _placed(board.rect, rects)
     if place is None:
@@ -218,7 +228,7 @@ def _laid_out(
     )
     tail = [(line, hint_size, theme.INK) for line in hint]
     if words.bench:
-        bench_size, bench = th.wrapped(words.bench, inner, BENCH_SIZES, True)
+        bench_size, bench = _bench_fitted(th, words.bench, inner)
         tail = [(line, bench_size, theme.INK) for line in bench] + tail
     entries = words.entries
     for size in ENTRY_SIZES:
@@ -249,6 +259,18 @@ def _laid_out(
         lines.append(_centred(th, text, s, colour, rect.centerx, y))
         y += th.font(s, True).get_height()
     return Board(rect, tuple(lines))
+
+
+def _bench_fitted(th: theme.Theme, ways: Sequence[str], width: int) -> tuple[int, list[str]]:
+    """The latecomers' line in the first of its ``ways`` (the most names) that fits whole
+    ``width`` at one of ``BENCH_SIZES``, and that size; only a single name too wide for it
+    all is cut with "…"."""
+    for text in ways:
+        for size, most in BENCH_SIZES:
+            lines = th.wrap(text, size, width, True)
+            if len(lines) <= most and all(th.measure(line, size, True) <= width for line in lines):
+                return size, lines
+    return th.wrapped(ways[-1], width, BENCH_SIZES, True)
 
 
 def _centred_rect(rect: pygame.Rect) -> pygame.Rect:

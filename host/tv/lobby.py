@@ -302,7 +302,9 @@ class LobbyScene:
         props, th = self.props, self.props.theme
         # Only present players count toward the start (away ones are shown, not counted).
         seated = [p for p in self.stage.players if p.status != "waiting" and p.connected]
-        if len(seated) < self.stage.min_players:  # the engine's minimum, from the view
+        if not seated:  # the engine's minimum, from the view: said once, not twice (round 46)
+            text = props.t("need_players", count=self.stage.min_players)
+        elif len(seated) < self.stage.min_players:
             text = props.t("need_more", count=self.stage.min_players - len(seated))
         elif self.stage.person_vip() is not None:
             text = props.t("next_vip", name=self.stage.name_of(self.stage.vip))

@@ -34,8 +34,9 @@ from host.tv.stage import (
 )
 from host.tv.table import BLOCK_FLIP_SECONDS
 
-#: Beats whose picture does not change while they play (a still banner, or nothing at all).
-STILL_KINDS = frozenset({"turn", "game_started", "eliminated", "game_over"})
+#: Beats whose picture does not change while they play (a still banner, or nothing at all:
+#: a keep's bubble is the seat's, ``bubbles_pose``).
+STILL_KINDS = frozenset({"turn", "kept", "game_started", "eliminated", "game_over"})
 
 
 def _share(value: float) -> float:
@@ -72,12 +73,20 @@ def beat_pose(beat: Beat) -> Hashable:
     return elapsed  # moves all along: a fading bubble, a rising token, cards in flight
 
 
+def bubbles_pose(stage: Stage) -> Hashable:
+    """The seats' bubbles showing and how opaque each is (``host/tv/moves.draw_bubbles``):
+    whole ones hold still, fading ones move; ``None`` with none."""
+    shown = tuple((player, alpha) for player, _, alpha in stage.shown_bubbles())
+    return shown or None
+
+
 def pose(stage: Stage) -> Hashable:
     """Equal at two instants (with the stage otherwise unchanged) exactly when the table
     draws the same frame at both; ``None`` when nothing moves at all."""
     beat = stage.beat
     moving = stage.celebrating or (stage.rapid_left() or 0.0) > 0  # confetti, H4's countdown
     clock = stage.time if moving else None
+    bubbles = bubbles_pose(stage)
     if beat is None:
-        return clock
-    return beat.seq, beat.kind, beat_pose(beat), clock
+        return clock if bubbles is None else (clock, bubbles)
+    return beat.seq, beat.kind, beat_pose(beat), clock, bubbles

@@ -106,22 +106,48 @@ def bubble(
     props: Props,
     text: str,
     at: tuple[float, float],
-    fade: float,
+    alpha: int,
     width: int = 112,
 ) -> pygame.Rect:
-    """A short word on a seat's card ("Keeps") fading out, centred on it; at most ``width``
-    wide (the seat's plate). Returns where it is.
+    """A short word on a seat's card ("Keeps"), ``alpha`` opaque (0–255), centred on it; at
+    most ``width`` wide (the seat's plate). Returns where it is.
 
     The word on its plate is drawn once and kept (``props.memo``); each frame only sets how
     opaque it is and blits it. Why: a fade is drawn at 60 fps on every seat that kept, and
     drawing a new plate and copying the word each frame made two surfaces a frame for the
     allocator to take and give back all evening (issue 18 items 3 and 5)."""
-    alpha = max(0, min(255, round(255 * min(1.0, fade * 2))))
     image = props.memo(("bubble", text, width), lambda: _bubble_image(props, text, width))
     box = image.get_rect(center=point(at))
-    image.set_alpha(alpha)  # the kept image's opacity is set before every blit of it
+    image.set_alpha(max(0, min(255, alpha)))  # the kept image's opacity, set before each blit
     surface.blit(image, box)
     return box
+
+
+def bubble_text(props: Props, event: EventDict) -> str:
+    """What a seat's bubble says of its move: why the host kept for them, if it did (round
+    40: a VIP's skip read "time out")."""
+    reason = event.get("reason") if event["type"] == "kept" else None
+    if reason == KeepReason.AWAY:
+        return props.t("away_keeps")
+    if reason == KeepReason.SKIPPED:
+        return props.t("skipped_keeps")
+    auto = event["type"] == "kept" and event.get("auto")
+    return props.t("auto_keeps" if auto else "keeps")
+
+
+def draw_bubbles(
+    surface: pygame.Surface, props: Props, stage: Stage, spots: dict[str, SeatSpot]
+) -> list[pygame.Rect]:
+    """Every seat's move bubble still showing (``Stage.shown_bubbles``), each on its own card
+    and as wide as its plate at most, so two neighbours' never meet (their seats do not).
+    Painted over the seats, after the cards in flight went under them. Returns where."""
+    painted: list[pygame.Rect] = []
+    for player, seat_bubble, alpha in stage.shown_bubbles():
+        spot = spots.get(player)
+        if spot is not None:
+            text = bubble_text(props, seat_bubble.event)
+            painted.append(bubble(surface, props, text, spot.centre, alpha, spot.plate_size[0]))
+    return painted
 
 
 def _bubble_image(props: Props, text: str, width: int) -> pygame.Surface:
@@ -251,24 +277,6 @@ def _game_started(m: Move) -> None:
     m.banner(m.props.t("first_dealer", name=m.name("dealer")), 56)
 
 
-def _kept(m: Move) -> None:
-    if m.layer != "top":
-        return
-    event = m.event
-    reason = event.get("reason") if event["type"] == "kept" else None
-    # The plate says why the host kept for them (round 40: a VIP's skip read "time out").
-    if reason == KeepReason.AWAY:
-        text = m.props.t("away_keeps")
-    elif reason == KeepReason.SKIPPED:
-        text = m.props.t("skipped_keeps")
-    else:
-        auto = event["type"] == "kept" and event.get("auto")
-        text = m.props.t("auto_keeps" if auto else "keeps")
-    spot = m.spots.get(str(m.who("player")))
-    width = spot.plate_size[0] if spot else 224  # the plate's: wider than a big table's card
-    m.mark(bubble(m.surface, m.props, text, m.at("player"), 1.0 - m.beat.progress, width))
-
-
 def _exchanged(m: Move) -> None:
     """R7: two face-down cards cross between the neighbours (nobody sees them)."""
     a, b = m.at("player"), m.at("target")
@@ -383,7 +391,6 @@ def _misdeal(m: Move) -> None:
 MOVES: dict[str, Callable[[Move], None]] = {
     "round_dealt": _deal,
     "game_started": _game_started,
-    "kept": _kept,
     "exchanged": _exchanged,
     "blocked": _blocked,
     "cut": _cut,

@@ -16,6 +16,11 @@ Two reasons a letter cannot be shown:
   marks), and Indic scripts reorder and join letters ("रवि" draws its "ि" before the "व").
   Those are refused even when a font has the glyphs. Latin, Greek, Cyrillic, Armenian and
   Georgian need no shaping and DejaVu has them; Chinese, Japanese and Korean need none either.
+  A country's flag is the same case among emoji: two regional indicator letters ("🇫🇷" is
+  F and R) that only a colour emoji font joins into a flag; the TV's emoji font, monochrome
+  and unjoined, draws each as a letter in a dotted box (round 46's play-test: "Ana 🇫🇷"). So
+  a flag is refused like any emoji the TV cannot show, rather than drawn as two boxed letters:
+  the TV's fonts are what the party ships, and a colour emoji font could not be counted on.
 
 The session never imports this (nor pygame): the party hands it an ``UnshownLetters`` check,
 built here on the TV's own ``Theme``, when it builds the TV (``host/app.py``).
@@ -44,6 +49,8 @@ SHAPED_BLOCKS: tuple[tuple[int, int, str], ...] = (
 )
 #: Unicode bidi classes of right-to-left letters (Hebrew; Arabic, Syriac, Thaana…).
 RIGHT_TO_LEFT = frozenset({"R", "AL"})
+#: The regional indicator letters 🇦 to 🇿, of which a pair is a country's flag (see the module).
+REGIONAL_INDICATORS = (0x1F1E6, 0x1F1FF)
 
 
 def needs_shaping(char: str) -> bool:
@@ -52,6 +59,12 @@ def needs_shaping(char: str) -> bool:
         return True
     point = ord(char)
     return any(first <= point <= last for first, last, _ in SHAPED_BLOCKS)
+
+
+def is_flag_letter(char: str) -> bool:
+    """True for a regional indicator: half of a flag, drawn by the TV as a boxed letter."""
+    first, last = REGIONAL_INDICATORS
+    return first <= ord(char) <= last
 
 
 class TvLetters:
@@ -83,6 +96,7 @@ class TvLetters:
         if not grapheme.translate(SKIN_TONES):  # a lone skin tone: the TV leaves it out
             return False
         return all(
-            is_default_ignorable(char) or (not needs_shaping(char) and self._theme.draws(char))
+            is_default_ignorable(char)
+            or (not needs_shaping(char) and not is_flag_letter(char) and self._theme.draws(char))
             for char in grapheme
         )

@@ -61,6 +61,15 @@ REVEAL_SUSPENSE = 0.6
 REVEAL_HOLD = 1.3
 #: Beats that may wait behind the one playing; past this the oldest are played at once.
 MAX_WAITING = 40
+#: A seat's move bubble ("Keeps") stays this long from its move's beat, the last
+#: ``BUBBLE_FADE_SECONDS`` fading (round 46: it lived one 0.7 s beat, and from a sofa the
+#: next seat's move had taken the eye before anyone read it). It outlives its beat, not the
+#: game's pace: the next beats play meanwhile. That seat's next move, the reveal or a new deal
+#: take it away sooner (``BUBBLE_ENDS``).
+BUBBLE_SECONDS = 2.0
+BUBBLE_FADE_SECONDS = 0.4
+#: Events after which no bubble of the round's moves is left on the table.
+BUBBLE_ENDS = frozenset({"round_dealt", "reveal", "misdeal", "game_started", "new_game"})
 
 
 def reveal_stagger(count: int) -> float:
@@ -81,6 +90,15 @@ def reveal_marked_at(count: int) -> float:
 def reveal_turned(elapsed: float, count: int) -> int:
     """How many cards show their face ``elapsed`` seconds into the reveal (half-way a flip)."""
     return sum(1 for i in range(count) if elapsed >= reveal_flip_start(i, count) + FLIP_SECONDS / 2)
+
+
+def bubble_alpha(age: float) -> int:
+    """How opaque (0–255) a seat's bubble is ``age`` seconds after its move began: whole,
+    then fading out over its last ``BUBBLE_FADE_SECONDS``; 0 once gone."""
+    left = BUBBLE_SECONDS - age
+    if left <= 0:
+        return 0
+    return round(255 * min(1.0, left / BUBBLE_FADE_SECONDS))
 
 
 def beat_length(event: EventDict) -> float:
@@ -123,6 +141,14 @@ class SeatShow:
     out_round: int | None = None  # the round of this game they were knocked out in (R12)
     colour: Colour = PLAYER_COLOURS[0]
     """Their own colour (the view's ``color``), kept when seats close up (round 40)."""
+
+
+@dataclass(frozen=True)
+class SeatBubble:
+    """A move told on its seat's card ("Keeps"), shown from game time ``since``."""
+
+    event: EventDict
+    since: float
 
 
 @dataclass
@@ -192,6 +218,8 @@ class Stage:
     """A restarted host's first seconds: every phone is reconnecting, and the seats are not
     shown away meanwhile (``stop_presuming``; round 41's play-test saw every seat marked
     away, and a red countdown, before the phones were back 2.4 s later)."""
+    bubbles: dict[str, SeatBubble] = field(default_factory=dict)
+    """Each seat's move bubble, by player id, while it may still show (``shown_bubbles``)."""
     beat: Beat | None = None
     queue: deque[Beat] = field(default_factory=deque)
     latest: View | None = None
@@ -274,12 +302,19 @@ class Stage:
     @property
     def busy(self) -> bool:
         """Something moves on screen: the loop runs at full frame rate."""
-        return self.animating or self.celebrating
+        return self.animating or self.celebrating or bool(self.bubbles)
+
+    def shown_bubbles(self) -> list[tuple[str, SeatBubble, int]]:
+        """The seats' bubbles showing now: (player id, bubble, opacity 0–255), in the
+        order of their moves."""
+        shown = ((pid, b, bubble_alpha(self.time - b.since)) for pid, b in self.bubbles.items())
+        return [(pid, b, alpha) for pid, b, alpha in shown if alpha > 0]
 
     def update(self, dt: float) -> None:
         """Move time on; a backlog (fast bots) plays faster so the TV never lags far behind."""
         board_was_up = self.winner_board_up
         self.time += dt
+        self._forget_faded_bubbles()
         if self.beat is None:
             left = self.rapid_left()
             ticking = left is not None and left > 0
@@ -299,11 +334,19 @@ class Stage:
             self._advance()
 
     def fast_forward(self) -> None:
-        """Play everything queued at once (screenshots, tests, a resumed party)."""
+        """Play everything queued at once (screenshots, tests, a resumed party): the moves'
+        bubbles have had their time too."""
         while self.beat is not None:
             self.beat.elapsed = self.beat.length
             self._reveal_progress()
             self.update(0.0)
+        self.bubbles.clear()
+
+    def _forget_faded_bubbles(self) -> None:
+        """Bubbles whose time is over are dropped (the frame after, their place is restored)."""
+        gone = [pid for pid, b in self.bubbles.items() if bubble_alpha(self.time - b.since) == 0]
+        for pid in gone:
+            del self.bubbles[pid]
 
     def _advance(self) -> None:
         while self.beat is None and self.queue:
@@ -423,8 +466,23 @@ class Stage:
             if player and name:
                 self.departed[player] = shown_name(name)
 
+    def _bubble(self, event: EventDict) -> None:
+        """A move's bubble goes up on its seat; any later event naming a seat (its next move,
+        a swap with it, its turn again) takes that seat's bubble down, and the reveal or a
+        new deal takes all of them (``BUBBLE_ENDS``)."""
+        if event["type"] in BUBBLE_ENDS:
+            self.bubbles.clear()
+            return
+        for key in ("player", "target", "dealer"):
+            named = event.get(key)
+            if isinstance(named, str):
+                self.bubbles.pop(named, None)
+        if event["type"] == "kept":  # the one move told on its seat's card
+            self.bubbles[event["player"]] = SeatBubble(event, self.time)
+
     def _begin(self, event: EventDict) -> None:
         kind = event["type"]
+        self._bubble(event)
         if kind == "misdeal":
             self.trail = [event]  # the redeal's story opens with why it was dealt again
             self._note_departed(event)

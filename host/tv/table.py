@@ -37,6 +37,7 @@ from host.tv.layout import (
 from host.tv.moves import (
     Move,
     confetti,
+    draw_bubbles,
     draw_move,
     pile_name,
     point,
@@ -316,6 +317,9 @@ class TableScene:
                 draw_trail(surface, self.props, stage, list(spots.values()))
             if bench is not None:
                 draw_bench(surface, self.props, bench)
+        bubbles = draw_bubbles(surface, self.props, stage, spots)  # on cards, over the seats
+        if over is not None:
+            over += bubbles
         left = stage.rapid_left()
         if left is not None and stage.current in spots:
             bar = self._draw_countdown(surface, spots[stage.current], left)

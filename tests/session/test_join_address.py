@@ -106,6 +106,25 @@ def test_the_console_prints_the_contract_line_again_and_says_what_to_do_without_
     assert "Wi-Fi" in lines[2]
 
 
+class Terminal(io.StringIO):
+    """A console a person reads (``isatty``), as when the host types the command."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_round46_an_italian_console_says_every_line_in_italian() -> None:
+    """Round 46: ``cuckoo-party --lang it`` printed "Join at …" in English first. On a
+    terminal the host reads only the chosen language; the contract's English line stays for
+    the programs that read a pipe (the test above), and is the one line in English."""
+    catalog = Catalog.load()
+    url = "http://192.168.1.20:8000/?room=CAKE"
+    for lang, told in (("it", catalog.t("it", "cli.join_at", url=url)), ("en", f"Join at {url}")):
+        out = Terminal()
+        join_announcer(catalog, lang, out)(JoinLink(url))
+        assert out.getvalue().splitlines() == [told], lang
+
+
 def test_a_vpn_switched_on_mid_party_does_not_move_the_join_address_off_the_wifi() -> None:
     """Round 34/36's open VPN case: the VPN takes the default route while the party runs; the
     address looked up every few seconds stays the Wi-Fi's, so the QR code keeps working."""

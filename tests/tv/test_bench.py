@@ -10,6 +10,7 @@ every seat, and takes a seat in the ring when the lobby opens. Driven by the rea
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, cast
 
 import pygame
 import pytest
@@ -27,6 +28,7 @@ from host.tv.seats import card_rect, plate_rect
 from host.tv.table import PILES_REGION, seat_region, trail_region
 
 from .test_big_table import NAMES
+from .views import StillSession, player, view
 
 #: The oval (2-10 seats) and H7's big tables round the screen's edges (11-20).
 COUNTS = [3, 6, 10, 14, 18]
@@ -205,3 +207,52 @@ def test_round44_the_kick_list_numbers_the_ring_then_marks_the_latecomer(
     asked = phrases_asked(app)
     kick.draw(pygame.Surface(theme.CANVAS_SIZE))
     assert asked.count("waiting_tag") == 1
+
+
+@pytest.mark.parametrize(
+    ("seated", "waiting", "lang", "more"),
+    [(3, 17, "fr", "autres"), (6, 14, "en", "more"), (10, 10, "it", None)],
+)
+def test_round46_the_board_names_many_latecomers_whole_and_counts_the_rest(
+    catalog: Catalog, seated: int, waiting: int, lang: str, more: str | None
+) -> None:
+    """Round 46's check of H7's biggest tables' end: 17 latecomers with 15-16 letter names
+    ran the board's line on to "Bartholo…", six of them never named. The line names as many
+    as fit whole, at ``READABLE_SIZE`` or more in two lines at most, then "+N more"; each
+    latecomer is named or counted, inside the board (at 1920×1080, and so at 1280×720)."""
+    names = [f"{LONG[i % len(LONG)]}{i}"[-16:] for i in range(waiting)]
+    players = [player(i, name=f"Guest {i}") for i in range(seated)]
+    players += [player(seated + i, name=name, status="waiting") for i, name in enumerate(names)]
+    shown = view("game_over", players, winners=["p0"], max_players=20, house_rules=["H7"])
+    session = cast(Any, StillSession(shown))
+    app = TVApp(session, None, catalog, lang=lang, join_url="http://x/?room=CAKE")
+    app.stage.fast_forward()
+    board = final_board(app.props, app.stage)
+    lines = [line for line in board.lines if any(name in line.text for name in names)]
+    assert 1 <= len(lines) <= 2
+    said = " ".join(line.text for line in lines)
+    assert "…" not in said
+    named = [name for name in names if name in said]
+    assert named == names[: len(named)]  # whole names, in the order they joined
+    if more is None:
+        assert named == names
+    else:
+        assert said.endswith(f"+{waiting - len(named)} {more}"), said
+        assert len(named) >= 2
+    for line in lines:
+        assert line.size >= READABLE_SIZE
+        width = app.props.theme.measure(line.text, line.size, True)
+        assert board.rect.left <= line.topleft[0] and line.topleft[0] + width <= board.rect.right
+
+
+#: Names as wide as a guest may type them (round 37's widest Latin names).
+LONG = (
+    "Bartholomew-Jon",
+    "Maximilienne-R",
+    "Giovannantonio",
+    "Anne-Charlotte",
+    "Jean-Christoph",
+    "Marie-Antoinet",
+    "Pierluigi-Erne",
+    "Wilhelmina Oos",
+)

@@ -155,7 +155,7 @@ def test_issue18_a_fading_bubble_makes_no_surface_after_its_first_frame(
     centres: list[tuple[int, int, int]] = []
     for frame in range(60):
         canvas.fill((0, 90, 0))
-        box = bubble(canvas, props, "Keeps", (400, 300), 1.0 - frame / 59, 112)
+        box = bubble(canvas, props, "Keeps", (400, 300), round(255 * (1.0 - frame / 59)), 112)
         red, green, blue, _ = canvas.get_at((box.left + 3, box.centery))
         centres.append((red, green, blue))
     assert len(made) == 1
@@ -173,7 +173,7 @@ def test_issue18_a_bubble_at_full_opacity_is_its_word_on_a_gold_plate(catalog: C
     props = make_props(catalog)
     canvas = pygame.Surface((1920, 1080))
     canvas.fill((0, 90, 0))
-    box = bubble(canvas, props, "Keeps", (400, 300), 1.0, 112)
+    box = bubble(canvas, props, "Keeps", (400, 300), 255, 112)
     word = props.theme.fitted_text("Keeps", 30, 100, tv_theme.DARK_INK, bold=True, min_size=10)
     expected = pygame.Surface((1920, 1080))
     expected.fill((0, 90, 0))

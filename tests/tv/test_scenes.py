@@ -87,6 +87,58 @@ def test_lobby_next_step_depends_on_players(make_app: Any, catalog: Any) -> None
     assert "next_vip" in lines
 
 
+@pytest.mark.parametrize(
+    ("lang", "lines"),
+    [
+        (
+            "en",
+            (
+                "3 players needed to start",
+                "2 more players needed to start",
+                "One more player needed to start",
+            ),
+        ),
+        (
+            "fr",
+            (
+                "Il faut 3 joueurs pour commencer",
+                "Encore 2 joueurs pour commencer",
+                "Encore un joueur pour commencer",
+            ),
+        ),
+        (
+            "it",
+            (
+                "Servono 3 giocatori per iniziare",
+                "Servono ancora 2 giocatori per iniziare",
+                "Serve ancora un giocatore per iniziare",
+            ),
+        ),
+    ],
+)
+def test_round46_the_lobby_says_once_how_many_players_are_missing(
+    make_app: Any, lang: str, lines: tuple[str, ...]
+) -> None:
+    """R3's minimum of three, from the view: round 46's lobby read "3 more players needed to
+    start (3 at least)" with nobody there. Nobody: how many are needed; one or two seated: how
+    many more; the minimum is not said a second time."""
+    app = app_for(make_app, view("lobby", []), lang=lang)
+    said: list[str] = []
+    real = app.props.t
+
+    def spy(key: str, /, count: int | None = None, **params: Any) -> str:
+        said.append(real(key, count=count, **params))
+        return said[-1]
+
+    app.props.t = spy  # type: ignore[method-assign]
+    for seated, line in enumerate(lines):
+        said.clear()
+        app.stage.receive(view("lobby", [player(i) for i in range(seated)]), [])
+        app.render(pygame.Surface((1920, 1080)))
+        assert line in said, (seated, said)
+        assert not any("3" in text and "(" in text for text in said), said
+
+
 def test_r6_turn_glow_is_on_the_current_player(canvas: pygame.Surface, make_app: Any) -> None:
     app = app_for(make_app, view("turns", current="p1"))
     app.render(canvas)

@@ -8,10 +8,16 @@ Built with the bundled fonts only (no fallbacks): nothing here depends on this m
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 
+from host.i18n import Catalog
+from host.names import only_symbols
 from host.tv.shown_names import TvLetters, needs_shaping
 from host.tv.theme import Theme
+from phone_web import create_app
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +39,7 @@ def test_playtest_cjk_only_the_letters_the_tv_cannot_show_are_named(unshown: TvL
 
 @pytest.mark.parametrize(
     "name",
-    ["Дмитрий", "Σωκράτης", "Արամ", "ნინო", "Zoë ★♠", "🎉 Zed", "👍🏽 Bo", "🇫🇷 Zoé", "❤️ Ana"],
+    ["Дмитрий", "Σωκράτης", "Արամ", "ნინო", "Zoë ★♠", "🎉 Zed", "👍🏽 Bo", "🏁 Zoé", "❤️ Ana"],
 )
 def test_playtest_cjk_scripts_the_tv_draws_well_are_all_shown(
     unshown: TvLetters, name: str
@@ -81,3 +87,35 @@ def test_round45_a_skin_tone_is_left_out_of_the_tvs_drawing_not_drawn_as_a_box()
     toned, plain = (theme.text(text, 40, (255, 255, 255), True) for text in ("👍🏽 Bo", "👍 Bo"))
     assert pygame.image.tobytes(toned, "RGBA") == pygame.image.tobytes(plain, "RGBA")
     assert TvLetters(theme)("🏽 Bo") == "🏽"
+
+
+@pytest.mark.parametrize(("name", "flag"), [("Ana 🇫🇷", "🇫🇷"), ("🇮🇹🇬🇧 Leo", "🇮🇹🇬🇧"), ("Bo 🇺", "🇺")])
+def test_round46_a_country_flag_is_refused_not_drawn_as_two_boxed_letters(
+    unshown: TvLetters, name: str, flag: str
+) -> None:
+    """Round 46's play-test: "Ana 🇫🇷" drew on the TV as "Ana" and two boxed letters, F and R
+    (the emoji font, monochrome, has each regional indicator, not the flag they make). The
+    join now names the flag as what the TV cannot show, as it does any emoji it cannot
+    (``"emoji": true``); the chequered flag, one emoji of the font's, is still welcome."""
+    assert unshown(name) == flag
+    assert only_symbols(unshown(name))  # the join says "try another emoji"
+
+
+def test_round46_the_join_refuses_a_flag_as_an_emoji_and_takes_one_the_tv_draws(
+    session: Any, unshown: TvLetters
+) -> None:
+    """What the join takes is what the TV draws: "Ana 🇫🇷" gets ``400 bad_name`` with
+    ``"emoji": true`` and the message to try another emoji, and nobody is seated; "Ana 🏁"
+    joins."""
+    catalog = Catalog.load()
+    session.check_names_with(unshown)
+    client = create_app(session).test_client()
+    refused = client.post("/api/join", json={"name": "Ana 🇫🇷", "room": "TEST"})
+    body = json.loads(refused.data)
+    assert refused.status_code == 400 and body["error"] == "bad_name", body
+    assert body["emoji"] is True and body["letters"] == "🇫🇷"
+    assert body["message"] == catalog.t("en", "cli.error_emoji_not_shown", letters="\u2068🇫🇷\u2069")
+    assert session.view(None)["players"] == []
+    joined = client.post("/api/join", json={"name": "Ana 🏁", "room": "TEST"})
+    assert joined.status_code == 201
+    assert [p["name"] for p in session.view(None)["players"]] == ["Ana 🏁"]
