@@ -655,7 +655,9 @@ class TVApp:
     @property
     def busy(self) -> bool:
         """Something moves: run at 60 fps; otherwise idle at a low rate."""
-        return self.stage.busy or self._toast is not None or self.tutorial is not None
+        stage = self.stage
+        moving = stage.busy or stage.bubbles_fading
+        return moving or self._toast is not None or self.tutorial is not None
 
     @property
     def needs_render(self) -> bool:

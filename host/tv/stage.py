@@ -301,8 +301,16 @@ class Stage:
 
     @property
     def busy(self) -> bool:
-        """Something moves on screen: the loop runs at full frame rate."""
-        return self.animating or self.celebrating or bool(self.bubbles)
+        """Something plays that the next move waits for (a beat, the confetti): the loop runs
+        at full frame rate. A seat's bubble is not one of them: it outlives its beat while the
+        game goes on (``bubbles_fading``)."""
+        return self.animating or self.celebrating
+
+    @property
+    def bubbles_fading(self) -> bool:
+        """A seat's bubble is fading out: drawn at full frame rate. While whole it is still,
+        and the TV may idle (a rehearsal's next move and the frame budget do not wait on it)."""
+        return any(alpha < 255 for _, _, alpha in self.shown_bubbles())
 
     def shown_bubbles(self) -> list[tuple[str, SeatBubble, int]]:
         """The seats' bubbles showing now: (player id, bubble, opacity 0–255), in the
