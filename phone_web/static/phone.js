@@ -354,16 +354,22 @@
   byId("join-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     clearTimeout(state.joinRetry);
-    if (nameTooLong()) return;
+    /* a full table's retry leaves its note standing: wiped and written again, its alert line
+       was read out every 5 s (round 46) */
+    const retry = state.joinRetrying;
+    state.joinRetrying = false;
+    if (!retry && nameTooLong()) return;
     const button = byId("join-button");
-    const error = setText(byId("join-error"), "");
-    error.classList.remove("note"); /* an error again, unless the table is still full */
+    const error = byId("join-error");
+    const clear = () => setText(error, "").classList.remove("note"); /* an error again */
+    if (!retry) clear();
     if (!byId("name-input").value.trim()) return void (error.textContent = t("name_empty"));
     button.disabled = true;
     button.textContent = t("joining");
     try {
       const [status, answer] = await callApi("POST", "/api/join",
         { name: byId("name-input").value, room: state.room });
+      if (retry && answer.error !== "table_full") clear();
       if (status === 201 && answer.token) {
         state.token = answer.token;
         localStorage.setItem(tokenKey(), answer.token);
@@ -379,9 +385,11 @@
         /* round 41's play-test: turned away with no way on while a seat was about to free up
            (a guest gone for good leaves the lobby after a minute); ask again until seated.
            Good news, not an error: a calm note, not red (round 46) */
-        error.textContent = t("table_full_waiting");
-        error.classList.add("note");
-        state.joinRetry = setTimeout(() => byId("join-form").requestSubmit(), TABLE_FULL_RETRY_MS);
+        setText(error, t("table_full_waiting")).classList.add("note");
+        state.joinRetry = setTimeout(() => {
+          state.joinRetrying = true;
+          byId("join-form").requestSubmit();
+        }, TABLE_FULL_RETRY_MS);
       } else if (answer.away) {
         /* my name's seat waits for my old phone (it died): say how to get it back */
         error.textContent = t("err_name_taken_away");

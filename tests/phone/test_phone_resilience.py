@@ -7,6 +7,7 @@ once; a hostile name is only ever text.
 
 from __future__ import annotations
 
+import time
 import unicodedata
 from typing import Any
 
@@ -434,6 +435,27 @@ def test_a_guest_turned_away_by_a_full_table_takes_the_first_seat_that_frees(
     refusal = _refused_join(phone, server.url, "Ivy")
     assert refusal == CATALOG.t("en", "phone.table_full_waiting")
     assert "Ivy" not in [p["name"] for p in session.view(None)["players"]]
+    # Round 46: the note sits in a role=alert line; each 5 s retry wiped and wrote it again,
+    # so a screen reader read it out again every 5 s. A retry leaves it as it is.
+    phone.page.evaluate(
+        """() => { window.__noteChanges = 0;
+        new MutationObserver((m) => { window.__noteChanges += m.length; }).observe(
+          document.getElementById('join-error'),
+          {childList: true, characterData: true, subtree: true}); }"""
+    )
+
+    def joins() -> int:
+        return len([r for r in phone.requests if r.url.endswith("/api/join")])
+
+    asked = joins()
+    phone.page.wait_for_timeout(100)
+    deadline = time.monotonic() + 12
+    while joins() < asked + 1 and time.monotonic() < deadline:
+        phone.page.wait_for_timeout(200)
+    phone.page.wait_for_timeout(500)  # its answer is in
+    assert joins() > asked  # it asked again …
+    assert phone.page.evaluate("() => window.__noteChanges") == 0  # … and the note stood still
+    assert phone.text("#join-error") == refusal
     session.kick(seated[3])
     phone.page.wait_for_selector("#game:not([hidden])", timeout=15_000)
     assert [p["name"] for p in session.view(None)["players"]][-1] == "Ivy"
