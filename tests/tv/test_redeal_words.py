@@ -132,9 +132,9 @@ def test_round40_a_player_removed_at_the_reveal_keeps_their_name_in_the_story(
 @pytest.mark.parametrize(
     ("reason", "plate", "story"),
     [
-        ("skipped", "Kept (skipped)", "Ada kept (skipped)"),
-        ("away", "Kept (away)", "Ada kept (away)"),
-        ("time", "Kept (time out)", "Ada kept (time out)"),
+        ("skipped", "Keeps (skipped)", "Ada kept (skipped)"),
+        ("away", "Keeps (away)", "Ada kept (away)"),
+        ("time", "Keeps (time out)", "Ada kept (time out)"),
     ],
 )
 def test_issue13_a_keep_the_host_made_says_why_on_the_plate_and_in_the_story(
@@ -160,3 +160,13 @@ def test_issue13_a_keep_the_host_made_says_why_on_the_plate_and_in_the_story(
     assert key in asked and catalog.t("en", f"tv.{key}") == plate
     app.stage.fast_forward()
     assert trail_line(app.props, app.stage, app.stage.trail[-1]) == story
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it"])
+def test_round46_every_keep_plate_says_it_in_one_tense(catalog: Catalog, lang: str) -> None:
+    """Round 46: the plate said "Keeps" for a keep chosen but "Kept (skipped)" for one the
+    host made, side by side at a table; each plate is the word "Keeps" and, after it, why."""
+    word = catalog.t(lang, "tv.keeps")
+    for key in ("auto_keeps", "away_keeps", "skipped_keeps"):
+        plate = catalog.t(lang, f"tv.{key}")
+        assert plate.startswith(word + " ("), (lang, key, plate)
