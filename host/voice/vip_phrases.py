@@ -45,6 +45,20 @@ def _rules_set(event: RulesSetEvent, _: Translate) -> list[str]:
     return lines or [_("vip.rules_set")]
 
 
+def rules_in_force(view: View, _: Translate) -> list[str]:
+    """The house rules of a game that starts, named once ("House rules this game: Five lives
+    and Chase the Ace call."); nothing under standard rules. Round 46's play-test: no line
+    named them, and a guest learnt of H4 by losing a life to the clock."""
+    from host.rule_names import rule_names
+    from host.voice.phrases import spoken_list
+
+    rules = list(view.get("house_rules") or ())
+    if not rules:
+        return []
+    names = rule_names(_, rules, view.get("rapid_seconds"))
+    return [_("vip.rules_game", count=len(names), names=spoken_list(names, _))]
+
+
 def vip_phrases_for(event: EventDict, view: View, _: Translate) -> list[str] | None:
     """The phrases of a VIP or presence event; None for any other kind."""
     if event["type"] == "rules_set":

@@ -63,3 +63,31 @@ def test_round46_h8_is_named_after_its_call_in_every_language(catalog: Catalog) 
         call = catalog.t(lang, "voice.chase")
         assert call.rstrip("!\u00a0 ") in catalog.t(lang, "vip.h8_name"), lang
         assert not [key for key in catalog.messages[lang] if key.startswith("common.house_")]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_round46_the_rules_named_in_a_caption_fit_two_lines_read_from_the_sofa(
+    catalog: Catalog, lang: str
+) -> None:
+    """The caption naming the rules (all eight at a game's start, or switched on at once) is
+    at most two lines, so at 36 px or more: three lines would be 26 px, under the sofa's
+    floor (``host/tv/overlays.py``)."""
+    from host.tv.overlays import caption_lines
+    from host.voice.phrases import phrases_for
+    from host.voice.vip_phrases import rules_in_force
+
+    pygame.font.init()
+    translate = catalog.translator(lang)
+    rules = list(RULE_FIELDS)
+    shown = view("turns", house_rules=rules, rapid_seconds=60)
+    switched = {"type": "rules_set", "rules": rules, "rapid_seconds": 60}
+    lines = [
+        *rules_in_force(shown, translate),
+        *phrases_for(cast(Any, {**switched, "added": rules, "removed": []}), shown, translate),
+        *phrases_for(cast(Any, {**switched, "added": [], "removed": rules}), shown, translate),
+    ]
+    assert len(lines) == 3
+    app = TVApp(cast(Any, StillSession(shown)), None, catalog, lang=lang, join_url="http://x/")
+    theme_ = app.props.theme
+    for line in lines:
+        assert len(caption_lines(theme_, line)) <= 2, line

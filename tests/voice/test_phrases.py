@@ -480,3 +480,21 @@ def test_round46_the_caption_names_the_house_rule_switched_on_or_off(
     assert name("vip.h4_name") in retimed and "25" in retimed
     updated = name("vip.rules_set")
     assert updated not in [*on, off, retimed]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_round46_a_game_with_house_rules_names_them_once_at_its_start(
+    catalog: Catalog, lang: str
+) -> None:
+    """H1, H4, H8: a game's start names the rules in force after who deals, by the phones'
+    names, H4 with its seconds; a standard game's start says only who deals."""
+    name = functools.partial(catalog.t, lang)
+    started = {"type": "game_started", "dealer": "p1"}
+    view = table_view(house_rules=["H1", "H4", "H8"])
+    view["rapid_seconds"] = 12
+    dealer, rules = say(catalog, lang, started, view)
+    assert dealer == say(catalog, lang, started)[0]
+    for rule in ("h1", "h4", "h8"):
+        assert name(f"vip.{rule}_name") in rules, (rule, rules)
+    assert "12" in rules
+    assert say(catalog, lang, started, table_view(house_rules=[])) == [dealer]
