@@ -278,6 +278,10 @@ class RulesSetEvent(TypedDict):
     type: Literal["rules_set"]
     rules: list[str]
     rapid_seconds: int | None
+    added: list[str]
+    """The rules switched on by this change (round 46: the TV's caption names them)."""
+    removed: list[str]
+    """The rules switched off by this change."""
 
 
 class VipChangedEvent(TypedDict):

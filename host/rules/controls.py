@@ -86,11 +86,15 @@ def rules_from_ids(ids: list[str], rapid_seconds: int | None, current: HouseRule
 
 
 def set_rules(game: Game, rules: HouseRules) -> list[Event]:
-    """Lobby: the rules of the next game, in force at once (lives shown, H7's table cap)."""
+    """Lobby: the rules of the next game, in force at once (lives shown, H7's table cap).
+
+    The event says which rules were switched on and off (``added``, ``removed``): the TV's
+    caption names them, where round 46's play-test read only "House rules updated"."""
     if game.phase != "lobby":
         raise IllegalAction(Reason.NOT_ALLOWED_NOW, "house rules change only in the lobby")
     if len(game.players) > rules.max_players:
         raise IllegalAction(Reason.TABLE_FULL, "too many players seated for that table size")
+    before, after = game.options.ids(), rules.ids()
     game.options = rules
     for player in game.players:
         player.lives = rules.starting_lives
@@ -98,8 +102,10 @@ def set_rules(game: Game, rules: HouseRules) -> list[Event]:
     return [
         public(
             EventKind.RULES_SET,
-            rules=rules.ids(),
+            rules=after,
             rapid_seconds=rules.rapid_seconds if rules.rapid else None,
+            added=[rule for rule in after if rule not in before],
+            removed=[rule for rule in before if rule not in after],
         )
     ]
 

@@ -84,9 +84,11 @@ class StandingsScene:
 
 def draw_lobby_standings(surface: pygame.Surface, props: Props, stage: Stage) -> None:
     """A small "Tonight" box in the lobby's middle column: the top lines (four at most, fewer
-    under many house rules) and their wins, at ``READABLE_SIZE``. With ten guests it still
-    shows the top four: it is a reminder between the code and the join address, the whole
-    table shows between games and on every phone. A name too long for the box is shortened
+    under many house rules) and their wins, at ``READABLE_SIZE``. With more guests than lines
+    the last line says how many more ("+3 more"): it is a reminder between the code and the
+    join address, the whole table shows between games and on every phone, but round 46's
+    play-test found Bea and Eve looking for their names in a box of four with no word that
+    it went on. A name too long for the box is shortened
     as its plate would be, never shrunk (a name 16 "W" wide was 20 px here)."""
     rows = standings_of(stage)
     th = props.theme
@@ -98,10 +100,11 @@ def draw_lobby_standings(surface: pygame.Surface, props: Props, stage: Stage) ->
     # Below the house rules (one line each), above the join address.
     shown_rules = max(1, len(stage.house_rules))
     top = max(LOBBY_BOX.top, RULES_TOP + 10 + rule_step(shown_rules) * shown_rules)
-    shown = min(len(rows), 4, (LOBBY_BOX.bottom - top - 56) // 36)
-    if shown <= 0:
+    lines = min(4, (LOBBY_BOX.bottom - top - 56) // 36)
+    if lines <= 0:
         return
-    box = pygame.Rect(LOBBY_BOX.left, top, LOBBY_BOX.width, 60 + 36 * shown)
+    shown = len(rows) if len(rows) <= lines else lines - 1
+    box = pygame.Rect(LOBBY_BOX.left, top, LOBBY_BOX.width, 60 + 36 * min(len(rows), lines))
     pygame.draw.rect(surface, theme.PANEL, box, border_radius=16)
     th.blit_text(
         surface,
@@ -136,6 +139,15 @@ def draw_lobby_standings(surface: pygame.Surface, props: Props, stage: Stage) ->
             theme.INK,
             True,
             topright=(box.right - 18, y),
+        )
+    if shown < len(rows):  # never a silent cut: the last line says how many more
+        more = t(props, "lobby_more", count=len(rows) - shown)
+        th.blit_text(
+            surface,
+            more,
+            READABLE_SIZE,
+            theme.MUTED_INK,
+            topleft=(box.left + 18, box.top + 50 + shown * 36),
         )
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import pygame
 
+from host.rule_names import rule_names
 from host.rules import RULE_FIELDS
 from host.tv import theme
 from host.tv.layout import READABLE_SIZE
@@ -166,11 +167,12 @@ class LobbyScene:
         # The session's choice, live (the VIP's phone may change it); the flag before any view.
         ids = self.stage.house_rules if self.stage.latest is not None else props.house_rules
         th.blit_text(surface, props.t("house_rules"), 34, theme.MUTED_INK, topleft=(MIDDLE_X, 470))
-        lines = [
-            props.common(f"house_{rule}", seconds=self.stage.rapid_seconds)
-            for rule in ids
-            if rule in RULE_FIELDS
-        ] or [props.t("standard_rules")]
+        # The phones' names of the rules (round 46: H8 had one name here, another there).
+        translate = props.catalog.translator(props.lang)
+        known = [rule for rule in ids if rule in RULE_FIELDS]
+        lines = rule_names(translate, known, self.stage.rapid_seconds) or [
+            props.t("standard_rules")
+        ]
         step = rule_step(len(lines))
         for i, line in enumerate(lines):
             text = th.fitted_text(f"• {line}", RULE_SIZE, PLAYERS_X - MIDDLE_X - 40, theme.INK)

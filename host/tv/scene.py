@@ -58,7 +58,7 @@ class Props:
         return self.catalog.t(self.lang, f"tv.{key}", count=count, **params)
 
     def common(self, key: str, /, count: int | None = None, **params: Any) -> str:
-        """A shared phrase (``common.<key>``): suits, ranks, house rules."""
+        """A shared phrase (``common.<key>``): suits, ranks, lives."""
         return self.catalog.t(self.lang, f"common.{key}", count=count, **params)
 
     @property

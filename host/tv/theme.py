@@ -109,7 +109,7 @@ class Theme:
         self.texts = SurfaceCache(text_budget)  # keyed by (text, size, colour, bold)
         self._fitted: dict[tuple[str, int, int, bool, int], tuple[str, int]] = {}
         self._wrapped: dict[
-            tuple[str, int, tuple[tuple[int, int], ...], bool, int], tuple[int, list[str]]
+            tuple[str, int, tuple[tuple[int, int], ...], bool, int, bool], tuple[int, list[str]]
         ] = {}
         self._glyphs: dict[bool, Glyphs] = {}
 
@@ -282,12 +282,14 @@ class Theme:
         sizes: tuple[tuple[int, int], ...],
         bold: bool = False,
         indent: int = 0,
+        even: bool = False,
     ) -> tuple[int, list[str]]:
         """``text`` wrapped at the biggest of ``sizes`` — (size, most lines), biggest first —
         whose lines it fits in; at the last size, its last line ellipsized to hold the rest.
-        ``indent``: lines after the first are that much narrower (drawn set in).
+        ``indent``: lines after the first are that much narrower (drawn set in). ``even``:
+        lines that fit are broken again as evenly as they can be (``evenly``).
         Remembered like ``fitted_text``: the caption bar is drawn on every frame."""
-        key = (text, max_width, sizes, bold, indent)
+        key = (text, max_width, sizes, bold, indent, even)
         found = self._wrapped.get(key)
         if found is None:
             for size, most in sizes:
@@ -296,6 +298,8 @@ class Theme:
                     self.measure(line, size, bold) <= line_width(max_width, indent, i)
                     for i, line in enumerate(lines)
                 ):
+                    if even:
+                        lines = self.evenly(text, lines, size, max_width, bold, indent)
                     break
             else:  # a word wider than the bar is cut too
                 lines = [*lines[: most - 1], " ".join(lines[most - 1 :])]
@@ -329,6 +333,35 @@ class Theme:
         if line:
             lines.append(line)
         return lines
+
+    def evenly(
+        self, text: str, lines: list[str], size: int, max_width: int, bold: bool, indent: int
+    ) -> list[str]:
+        """``wrap``'s ``lines`` of ``text`` broken again, as many, where their widest reach
+        (a set-in line's ``indent`` counted) is shortest and each still fits its width.
+
+        Why: ``wrap`` fills a line before it breaks, and round 46's play-test read the TV's
+        story of the round as "Amélie a échangé avec" over a lone "Benoît"; broken evenly it
+        reads "Amélie a échangé" over "avec Benoît". A dash starts no line (``split_evenly``)."""
+        text = text.strip()
+        breaks = [
+            (space.start(), space.end())
+            for space in _BREAKING_SPACES.finditer(text)
+            if not text[space.end() :].startswith(_DASHES)
+        ]
+        best, reach = lines, None
+        for chosen in combinations(breaks, len(lines) - 1):
+            starts = [0, *(end for _, end in chosen)]
+            ends = [*(start for start, _ in chosen), len(text)]
+            candidate = [text[a:b] for a, b in zip(starts, ends)]
+            widths = [self.measure(line, size, bold) for line in candidate]
+            limits = [line_width(max_width, indent, i) for i in range(len(candidate))]
+            if any(width > limit for width, limit in zip(widths, limits)):
+                continue
+            widest = max(width + max_width - limit for width, limit in zip(widths, limits))
+            if reach is None or widest < reach:
+                best, reach = candidate, widest
+        return best
 
     def split_evenly(
         self, text: str, size: int, count: int, bold: bool = False

@@ -217,11 +217,12 @@ def trail_moves(props: Props, stage: Stage, width: int, rows: int) -> list[tuple
     """The newest moves that fill ``rows`` lines of the corner, oldest first, each as (size,
     its lines). Why wrapped and not shrunk: each line used to shrink on its own to fit, so
     long names ("Bartholomew-Jone ha scambiato con Maximilianus-Ott") came out at 14 px
-    beside 24 px lines; now a move goes on in a second line at the same size."""
+    beside 24 px lines; now a move goes on in a second line at the same size, broken evenly
+    (round 46: "Amélie a échangé avec" over a lone "Benoît")."""
     moves: list[tuple[int, list[str]]] = []
     for event in reversed(stage.trail):
         size, lines = props.theme.wrapped(
-            trail_line(props, stage, event), width, MOVE_SIZES, indent=HANGING_INDENT
+            trail_line(props, stage, event), width, MOVE_SIZES, indent=HANGING_INDENT, even=True
         )
         rows -= len(lines)
         if rows < 0:

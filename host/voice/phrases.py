@@ -34,7 +34,7 @@ from host.rules.contract import (
     SuddenDeathEvent,
     TurnEvent,
 )
-from host.voice.vip_phrases import vip_phrases_for
+from host.voice.vip_phrases import rules_in_force, vip_phrases_for
 
 __all__ = [
     "PRIVATE_KINDS",
@@ -117,7 +117,9 @@ def _removed(event: PlayerRemovedEvent, view: View, _: Translate) -> list[str]:
 
 
 def _game_started(event: GameStartedEvent, view: View, _: Translate) -> list[str]:
-    return [_("voice.game_started", dealer=player_name(view, event.get("dealer"), _))]
+    """Who deals first, then the house rules in force, once a game (``rules_in_force``)."""
+    dealer = _("voice.game_started", dealer=player_name(view, event.get("dealer"), _))
+    return [dealer, *rules_in_force(view, _)]
 
 
 def _round_dealt(event: RoundDealtEvent, view: View, _: Translate) -> list[str]:

@@ -341,8 +341,8 @@ def test_round40_a_shortened_name_never_reads_as_anothers(catalog: Catalog) -> N
 
 def test_round40_the_lobby_tonight_box_keeps_long_names_readable(catalog: Catalog) -> None:
     """The lobby's "Tonight" box with ten guests (the first a name 16 "W" wide, a computer
-    among them): its top lines are at least ``readable_height`` (1080p and 720p); the wide
-    name is shortened, not shrunk to 20 px as before."""
+    among them): its top lines and its "+7 more" are at least ``readable_height`` (1080p and
+    720p); the wide name is shortened, not shrunk to 20 px as before."""
     rows = _rows(10)
     rows[0]["name"], rows[3]["name"] = rows[3]["name"], rows[0]["name"]
     seated = [player(i, name=str(row["name"])) for i, row in enumerate(rows)]
@@ -352,13 +352,53 @@ def test_round40_the_lobby_tonight_box_keeps_long_names_readable(catalog: Catalo
     # The box's lines, under its title (no house rule: the box is at ``LOBBY_BOX``'s top).
     area = pygame.Rect(LOBBY_BOX.left + 8, LOBBY_BOX.top + 46, LOBBY_BOX.width - 16, 146)
     frames = _frames(app)
-    for scale, colour in ((1.0, theme.INK), (SCALE_720, None)):
-        mask = _ink_mask(frames[scale], _scaled(area, scale), colour, 40)
+    for scale in (1.0, SCALE_720):
+        mask = _ink_mask(frames[scale], _scaled(area, scale), None, 40)
         lines = [run for run in _mask_lines(mask) if run[1] >= 6]
-        assert len(lines) == 4, (scale, lines)  # the top four
-        for top, height in lines:
+        assert len(lines) == 4, (scale, lines)  # the top three and "+7 more"
+        for top, height in lines[:3]:
             capital = _mask_lead(mask, top, height)
             assert capital is not None and capital >= readable_height(1080 * scale), scale
+        assert lines[3][1] >= readable_height(1080 * scale), scale  # "+7": the 7's height
+
+
+def _lobby_texts(catalog: Catalog, count: int, lang: str, rules: list[str]) -> list[str]:
+    """Every text the lobby draws with ``count`` guests in tonight's standings (as many
+    seated) and ``rules`` on."""
+    rows = _rows(count)
+    seated = [player(i, name=str(row["name"])) for i, row in enumerate(rows)]
+    shown = view("lobby", seated, standings=rows, max_players=20, house_rules=rules)
+    app = TVApp(cast(Any, StillSession(shown)), None, catalog, lang=lang, join_url="http://x/")
+    app.stage.fast_forward()
+    drawn: list[str] = []
+    blit_text = app.props.theme.blit_text
+
+    def recording(surface: pygame.Surface, text: str, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(text)
+        return blit_text(surface, text, *args, **kwargs)
+
+    app.props.theme.blit_text = recording  # type: ignore[method-assign]
+    app.render(pygame.Surface((1920, 1080)))
+    return drawn
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize(
+    ("count", "rules"),
+    [(3, []), (4, ["H1"]), (6, ["H1", "H8"]), (10, []), (20, ["H1", "H3", "H8"])],
+)
+def test_round46_the_lobby_tonight_box_names_everyone_or_says_how_many_more(
+    catalog: Catalog, count: int, rules: list[str], lang: str
+) -> None:
+    """Round 46's play-test: "Tonight" listed 4 of 6 guests and said nothing of the other two,
+    who looked for their names. Every guest is named, or the last line says how many more
+    ("+3 more", "+3 autres", "+3 altri"): the lines named and the count add up to the table."""
+    drawn = _lobby_texts(catalog, count, lang, rules)
+    named = [text for text in drawn if text[:1].isdigit() and ". " in text]
+    assert named and all(text.startswith(f"{i + 1}. ") for i, text in enumerate(named))
+    more = count - len(named)
+    said = catalog.t(lang, "evening.lobby_more", count=more)
+    assert (said in drawn) == (more > 0), (named, drawn)
 
 
 def test_round43_every_guest_tied_first_is_drawn_in_gold(catalog: Catalog) -> None:

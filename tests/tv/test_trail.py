@@ -8,7 +8,9 @@ import random
 from collections.abc import Callable
 from typing import Any, cast
 
-from host.i18n import Catalog
+import pytest
+
+from host.i18n import LANGUAGES, Catalog
 from host.rules import Call, Game, HouseRules
 from host.rules.bots import choose_action
 from host.rules.contract import KeepReason
@@ -18,9 +20,11 @@ from host.tv.final import final_board
 from host.tv.layout import READABLE_SIZE, seat_spots
 from host.tv.stage import Stage
 from host.tv.trail import (
+    FELT_TRAIL_MIN_WIDTH,
     HANGING_INDENT,
     LINE,
     TEXT_SIZE,
+    TRAIL_WIDTHS,
     standings,
     trail_line,
     trail_moves,
@@ -346,3 +350,37 @@ def test_round43_h3_the_trail_tells_the_second_cut_as_a_second_cut(catalog: Cata
         if {k[1] for k in seen} == {"cut_taken", "cut_king"}:
             break
     assert {k[1] for k in seen} == {"cut_taken", "cut_king"}  # both second-cut endings told
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_round46_a_wrapped_move_leaves_no_lone_word_it_could_have_taken_along(
+    catalog: Catalog, lang: str
+) -> None:
+    """Round 46's play-test read "Amélie a échangé avec" over a lone "Benoît", and "Benoît a
+    coupé et pris une" over "carte". At every width the trail takes, a move in two lines has
+    more than one word on its second line, unless the first line's last word could not join
+    it there (the set-in line would then be too wide): "Amélie a échangé" / "avec Benoît"."""
+    names = ("Amélie", "Benoît", "Céline", "Damien", "Marie-Éléonore", "Jean-Christophe")
+    app = _trail_of(catalog, lang, names)
+    order = [f"p{i}" for i in range(len(names))]
+    cuts: list[Any] = [
+        {"type": "cut_taken", "dealer": "p1"},
+        {"type": "cut_king", "dealer": "p1", "king": "KH", "call": Call.CUCKOO},
+    ]
+    app.stage.receive(view("turns", [player(i, name=n) for i, n in enumerate(names)]), cuts)
+    app.stage.fast_forward()
+    assert len(app.stage.trail) == len(order) - 1 + len(cuts)
+    th = app.props.theme
+    wrapped = 0
+    for width in (FELT_TRAIL_MIN_WIDTH, *TRAIL_WIDTHS):
+        for _, lines in trail_moves(app.props, app.stage, width, 40):
+            if len(lines) != 2:
+                continue
+            wrapped += 1
+            first, second = lines
+            if " " not in second and " " in first:
+                taken = f"{first.rsplit(' ', 1)[1]} {second}"
+                assert th.measure(taken, TEXT_SIZE) > width - HANGING_INDENT, (width, lines)
+            for i, line in enumerate(lines):
+                assert th.measure(line, TEXT_SIZE) <= width - (HANGING_INDENT if i else 0)
+    assert wrapped >= 4, lang  # the check saw moves in two lines

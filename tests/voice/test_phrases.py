@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -84,7 +85,11 @@ SAMPLES: dict[str, list[dict[str, Any]]] = {
         {"round": 3, "dealer": "p1", "reason": "player_left", "player": "p9", "name": "Ada"},
     ],
     "new_game": [{}],
-    "rules_set": [{"rules": ["H1", "H3"], "rapid_seconds": None}],
+    "rules_set": [
+        {"rules": ["H1", "H3"], "rapid_seconds": None},
+        {"rules": ["H3", "H4"], "rapid_seconds": 15, "added": ["H3", "H4"], "removed": ["H1"]},
+        {"rules": ["H4"], "rapid_seconds": 20, "added": [], "removed": []},
+    ],
     "vip_changed": [{"player": "p2"}],
     "game_ended": [{"round": 2}],
     "player_away": [
@@ -442,3 +447,54 @@ def test_round40_the_voice_says_why_a_card_was_kept_and_why_a_round_is_dealt_aga
     assert say(catalog, lang, left) == [redealt]
     (called,) = say(catalog, lang, {**misdeal, "reason": "misdeal", "player": None, "name": None})
     assert "Marie" in called and "Ada" not in called
+
+
+def _rules_lines(catalog: Catalog, lang: str, before: str, after: str, seconds: int) -> list[str]:
+    """What the voice and the TV's caption say when the VIP goes from ``before`` to ``after``
+    (the engine's own ``set_rules``, in the lobby)."""
+    from host.rules.controls import set_rules
+
+    game = Game(HouseRules.parse(before), random.Random(1))
+    (event,) = set_rules(game, HouseRules.parse(after, rapid_seconds=seconds))
+    return say(catalog, lang, dict(event.to_dict()), table_view(house_rules=game.options.ids()))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_round46_the_caption_names_the_house_rule_switched_on_or_off(
+    catalog: Catalog, lang: str
+) -> None:
+    """Round 46's play-test: a switch on the VIP's phone made the TV say only "House rules
+    updated". Now the line names the rule, by the phones' name, and says on or off: H1 on,
+    then off; H8 on with H1 off at once (one line each); H4's new seconds while it stays on."""
+    name = functools.partial(catalog.t, lang)
+    assert _rules_lines(catalog, lang, "", "H1", 10) == [
+        name("vip.rules_on", count=1, names=name("vip.h1_name"))
+    ]
+    assert _rules_lines(catalog, lang, "H1", "", 10) == [
+        name("vip.rules_off", count=1, names=name("vip.h1_name"))
+    ]
+    on, off = _rules_lines(catalog, lang, "H1,H3", "H3,H8", 10)
+    assert name("vip.h8_name") in on and name("vip.h1_name") in off
+    assert name("vip.h3_name") not in on + off  # on before and after: not a change
+    (retimed,) = _rules_lines(catalog, lang, "H4", "H4", 25)
+    assert name("vip.h4_name") in retimed and "25" in retimed
+    updated = name("vip.rules_set")
+    assert updated not in [*on, off, retimed]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_round46_a_game_with_house_rules_names_them_once_at_its_start(
+    catalog: Catalog, lang: str
+) -> None:
+    """H1, H4, H8: a game's start names the rules in force after who deals, by the phones'
+    names, H4 with its seconds; a standard game's start says only who deals."""
+    name = functools.partial(catalog.t, lang)
+    started = {"type": "game_started", "dealer": "p1"}
+    view = table_view(house_rules=["H1", "H4", "H8"])
+    view["rapid_seconds"] = 12
+    dealer, rules = say(catalog, lang, started, view)
+    assert dealer == say(catalog, lang, started)[0]
+    for rule in ("h1", "h4", "h8"):
+        assert name(f"vip.{rule}_name") in rules, (rule, rules)
+    assert "12" in rules
+    assert say(catalog, lang, started, table_view(house_rules=[])) == [dealer]
