@@ -60,8 +60,11 @@ def card(code: str) -> str:
     return t("card_name", rank=rank, suit=CATALOG.t("en", f"common.suit_{code[-1]}"))
 
 
-def open_phone(phone_factory: Any, url: str, name: str, **options: Any) -> Phone:
-    phone: Phone = phone_factory("Pixel 7", "en-GB", **options)
+def open_phone(
+    phone_factory: Any, url: str, name: str, locale: str = "en-GB", **options: Any
+) -> Phone:
+    """A phone that records its big moments and what it says, joined as ``name``."""
+    phone: Phone = phone_factory("Pixel 7", locale, **options)
     phone.page.add_init_script(RECORDER)
     phone.open(url)
     phone.join(name)

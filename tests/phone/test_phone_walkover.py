@@ -2,8 +2,8 @@
 
 Ana, Bo and Cy play; Dee joins during the game (she waits for the next one). The guests go
 home and the VIP's host removes Bo and Cy. R14 still names Ana the winner, but her phone says
-"You're the last one at the table" with no "You win!" moment, and Dee's phone says "Ana is
-the last one at the table" (in French here: every phone in its own language).
+"Ana is the last one at the table" and "Game over", with no "You win!" moment, and Dee's
+phone says the same in French (every phone in its own language).
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from host.i18n import Catalog
-from tests.phone.helpers import Phone
-from tests.phone.test_phone_moments import RECORDER, recorded
+from tests.phone.test_phone_moments import open_phone, recorded
 
 CATALOG = Catalog.load()
 
@@ -21,26 +20,18 @@ def t(lang: str, key: str, **params: Any) -> str:
     return CATALOG.t(lang, f"phone.{key}", **params)
 
 
-def _phone(phone_factory: Any, url: str, name: str, locale: str) -> Phone:
-    phone: Phone = phone_factory("Pixel 7", locale)
-    phone.page.add_init_script(RECORDER)
-    phone.open(url)
-    phone.join(name)
-    return phone
-
-
 def test_round46_r14_the_last_one_at_the_table_is_not_told_they_won(
     live_server: Any, phone_factory: Any
 ) -> None:
     server = live_server()
     session = server.session
     url = f"{server.url}/?room=TEST"
-    ana = _phone(phone_factory, url, "Ana", "en-GB")
+    ana = open_phone(phone_factory, url, "Ana", "en-GB")
     streams = [session.subscribe(session.join(name, "TEST").player_id) for name in ("Bo", "Cy")]
     try:
         a, b, c = [p["id"] for p in session.view(None)["players"]]
         session.act(a, "start", session.step)
-        dee = _phone(phone_factory, url, "Dee", "fr-FR")  # waits: she plays the next game
+        dee = open_phone(phone_factory, url, "Dee", "fr-FR")  # waits: she plays the next game
         ana.wait_step(session.step)
         for pid in (b, c):
             session.kick(pid)  # the host's remove: no step of its own
