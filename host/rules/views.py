@@ -30,11 +30,12 @@ def cards_revealed(game: Game) -> bool:
     return game.phase == Phase.GAME_OVER and any(e.kind is EventKind.REVEAL for e in game.log)
 
 
-def _public_card(game: Game, player_id: str, card: Card | None) -> str | None:
-    """A card everyone may see on a seat: a shown King, or any dealt card once revealed."""
+def _public_card(game: Game, player_id: str, card: Card | None, revealed: bool) -> str | None:
+    """A card everyone may see on a seat: a shown King, or any dealt card once ``revealed``
+    (``cards_revealed``, asked once per view: it reads the round's log)."""
     if card is None:
         return None
-    if player_id in game.order and cards_revealed(game):
+    if player_id in game.order and revealed:
         return str(card)
     if game.phase == Phase.TURNS and card in game.shown:
         return str(card)
@@ -84,6 +85,7 @@ def player_view(game: Game, base: View, player_id: str) -> View:
 
 def public_view(game: Game) -> View:
     """The public table view (``me`` None, ``can`` empty): what anyone may see."""
+    revealed = cards_revealed(game)
     players: list[SeatView] = [
         {
             "id": p.id,
@@ -92,12 +94,11 @@ def public_view(game: Game) -> View:
             "lives": p.lives,
             "status": p.status,
             "bot": p.bot,
-            "card": _public_card(game, p.id, p.card),
+            "card": _public_card(game, p.id, p.card, revealed),
             "out_round": p.out_round,
         }
         for seat, p in enumerate(game.players)
     ]
-    revealed = cards_revealed(game)
     return {
         "room": None,
         "phase": game.phase,
