@@ -75,8 +75,8 @@
    * Everything the page remembers between updates: room, token, view (the last one drawn),
    * stream (the open EventSource), replaced (another tab took the game), retryTimer and
    * retryDelay (reconnection), busy (an action is on its way), shownTurn (the turn of mine
-   * this page last drew, turnId), clockTimer (H4 clock), roundTrip (ms: my requests' way to the host and
-   * back, see callApi), trips (the last ones'), unsent (a tap that never arrived,
+   * this page last drew, turnId), clockTimer (H4 clock), roundTrip (ms: my requests' way to the
+   * host and back, see callApi), trips (the last ones'), unsent (a tap that never arrived,
    * resendUnsent), momentTimer, focusAfterJoin, joinRetry (a full table asked again),
    * actionsHadFocus (focus to give back after an action), quietTimer (the stream's silence),
    * freeSeatTimer (a replaced tab's look at its seat).
@@ -790,6 +790,8 @@
   const nameOf = (view, id) => view.players.find((player) => player.id === id)?.name
     ?? (view.log || []).find((event) => event.player === id && event.name)?.name ?? "?";
   const isMyTurn = (view) => view.phase === "turns" && view.current === view.me.id;
+  /* a game I won; not one ended by a walkover (everyone else left: round 46), which wins nothing */
+  const iWon = (view) => view.phase === "game_over" && !view.walkover && (view.winners || []).includes(view.me.id);
   const revealed = (view) => view.phase === "reveal" || view.phase === "game_over";
 
   /** Players counted by Start: seated and present (PHONE_API.md, Presence). */
@@ -913,8 +915,7 @@
   function statusText(view) {
     const me = view.me;
     if (view.phase === "game_over" && me.status !== "waiting") {
-      const won = !view.walkover && (view.winners || []).includes(me.id); /* a walkover wins nothing */
-      return t(won ? "you_win" : "status_lost");
+      return t(iWon(view) ? "you_win" : "status_lost");
     }
     if (view.phase === "lobby" && me.status === "active") return t("status_lobby");
     return t("status_" + me.status);
@@ -1403,7 +1404,7 @@
   /** The biggest thing the reveal did to me: a win, then being out, then a lost life. */
   function revealMoment(view) {
     const me = view.me.id;
-    if (view.phase === "game_over" && !view.walkover && (view.winners || []).includes(me)) return ["win", t("you_win")];
+    if (iWon(view)) return ["win", t("you_win")];
     if ((view.eliminated || []).includes(me)) return ["out", t("you_out")];
     const line = (view.losers || []).includes(me) && lifeLine(view, me);
     return line ? ["life", t(line[0], line[1])] : null;
