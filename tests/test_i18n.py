@@ -113,6 +113,20 @@ def test_italian_takes_the_euphonic_d_before_a_vowel(catalog: Catalog) -> None:
             assert not bare_a or is_elision(message), key
 
 
+def test_round46_french_elides_que_before_a_vowel(catalog: Catalog) -> None:
+    """French says "Il ne reste qu’Ana à la table", not "que Ana" (round 46's walkover line,
+    seen on a phone): every "que {name}" is an elision dict (the voice's line, whose catalog
+    has no elision dicts, says it without "que")."""
+    assert catalog.t("fr", "phone.last_at_table", name="Ana") == "Il ne reste qu’Ana à la table"
+    assert catalog.t("fr", "tv.last_at_table", name="Bo") == "Il ne reste que Bo à la table"
+    assert "que Ana" not in catalog.t("fr", "voice.game_over_walkover", name="Ana")
+    for key, message in catalog.messages["fr"].items():
+        forms = [message] if isinstance(message, str) else list(message.values())
+        for form in forms:
+            bare_que = re.search(r"\bque \{(name|player|target)\}", str(form))
+            assert not bare_que or is_elision(message), key
+
+
 def test_issue12_calls_follow_the_seeds(catalog: Catalog) -> None:
     assert (
         catalog.t("fr", "voice.cuckoo") == f"Cuckoo{NO_BREAK_SPACE}!"

@@ -310,7 +310,7 @@ def test_round46_r14_a_walkover_is_told_as_it_happened_not_as_a_win(catalog: Cat
         "Everyone else has left: Niccolò is the last one at the table."
     ]
     assert say(catalog, "fr", walkover) == [
-        "Tous les autres sont partis\u00a0: il ne reste que Niccolò à la table."
+        "Tous les autres sont partis\u00a0: il ne reste personne face à Niccolò."
     ]
     assert say(catalog, "it", walkover) == [
         "Gli altri se ne sono andati: al tavolo resta solo Niccolò."
