@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pygame
 
 from host.tv import theme
-from host.tv.layout import CAPTION_HEIGHT
+from host.tv.layout import CAPTION_HEIGHT, READABLE_SIZE
 from host.tv.scene import Props
 from host.tv.stage import SeatShow
 
@@ -24,8 +24,10 @@ CONFIRM_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_y)
 CANCEL_KEYS = (pygame.K_ESCAPE, pygame.K_n, pygame.K_BACKSPACE)
 
 
-#: The caption's sizes, biggest first, each with the most lines it may take in the bar.
-CAPTION_SIZES = ((40, 1), (36, 2), (26, 3))
+#: The caption's sizes, biggest first, each with the most lines it may take in the bar. Never
+#: under ``READABLE_SIZE``: three lines were drawn at 26 px, small print from the sofa (a joint
+#: win of six wide names); three lines at 28 px take the bar, a little closer together.
+CAPTION_SIZES = ((40, 1), (36, 2), (32, 2), (30, 2), (READABLE_SIZE, 3))
 CAPTION_WIDTH = 1800
 
 
@@ -57,11 +59,13 @@ def draw_caption_bar(
 
 def caption_lines(th: theme.Theme, caption: str) -> list[tuple[str, int, tuple[int, int]]]:
     """Each line of a caption with its size and where its top centre goes: one line at 40 px,
-    two at 36, three at 26, the block centred in the bar, a font's height apart. Why: two
-    lines at 40 px were set 33 px apart and ran into each other."""
+    two at 36 down to 30, three at 28, the block centred in the bar, a font's height apart
+    (three lines a pixel closer, to stay in the bar). Why: two lines at 40 px were set 33 px
+    apart and ran into each other."""
     bar = caption_bar_rect()
     middle = bar.top + 1 + (bar.height - 1) // 2  # of the bar below its 2 px edge line
-    return centred_lines(th, caption, CAPTION_WIDTH, CAPTION_SIZES, (bar.centerx, middle))
+    centre = (bar.centerx, middle)
+    return centred_lines(th, caption, CAPTION_WIDTH, CAPTION_SIZES, centre, room=bar.height - 2)
 
 
 def centred_lines(
@@ -71,11 +75,17 @@ def centred_lines(
     sizes: tuple[tuple[int, int], ...],
     centre: tuple[int, int],
     bold: bool = False,
+    room: int | None = None,
 ) -> list[tuple[str, int, tuple[int, int]]]:
     """``text`` wrapped by ``Theme.wrapped`` into a block centred on ``centre``, its lines a
-    font's height apart: each line with its size and where its top centre goes."""
+    font's height apart: each line with its size and where its top centre goes. A block
+    taller than ``room`` sets its lines closer, down to the font's ascent plus descent (its
+    line less the pixel of leading), so no letter runs into the next line's."""
     size, lines = th.wrapped(text, width, sizes, bold)
-    step = th.font(size, bold).get_height()
+    font = th.font(size, bold)
+    step = font.get_height()
+    if room is not None and step * len(lines) > room:
+        step = max(font.get_ascent() - font.get_descent(), room // len(lines))
     top = centre[1] - step * len(lines) // 2
     return [(line, size, (centre[0], top + i * step)) for i, line in enumerate(lines)]
 
