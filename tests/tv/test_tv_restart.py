@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pygame
 import pytest
 
 from host.i18n import Catalog
@@ -115,3 +116,44 @@ def test_round41_a_tv_without_a_restart_shows_away_at_once(
     assert not any(seat.connected for seat in app.stage.players)
     app.close()
     session.close()
+
+
+def test_r11_a_tv_restarted_at_the_reveal_shows_the_cards_face_up_and_who_lost(
+    tmp_path: Path, catalog: Catalog, phrases_asked: Any
+) -> None:
+    """Round 47's look at a host restarted mid-reveal (the round's cards revealed in the save,
+    the TV's reveal never played): the cards are not turned over again, but its very first
+    frame shows the reveal at rest, as a TV that played it does: every card face up, the
+    lowest one glowing red, "Lowest card: …" on the felt, and the loser a life down in its
+    dots and in the round's story."""
+    from host.tv import theme
+    from host.tv.seats import card_rect
+    from host.tv.table import card_look
+
+    before = _played_to(tmp_path / "state.json", "reveal")
+    saved = before.view(None)
+    cards = {p["id"]: p["card"] for p in saved["players"]}
+    (loser,) = saved["losers"]
+    resumed = Session(HouseRules(), state_path=tmp_path / "state.json")
+    app = TVApp(resumed, Voice(), catalog, lang="en", join_url="http://x/?room=TEST")
+    asked = phrases_asked(app)
+    canvas = pygame.Surface(theme.CANVAS_SIZE)
+    app.render(canvas)
+    spots = app.table.seating()[0]
+    assert app.stage.phase == "reveal" and not app.stage.animating
+    for seat in app.stage.players:
+        look = card_look(app.stage, seat)
+        assert (look.kind, look.code, look.flip) == ("face", cards[seat.id], 1.0), seat.name
+        assert look.lowest == (seat.id == loser), seat.name
+        card = card_rect(spots[seat.id])
+        assert tuple(canvas.get_at(card.move(6, 0).midleft))[:3] == theme.CARD_FACE, seat.name
+        glowing = tuple(canvas.get_at((card.left - 4, card.centery)))[:3] == theme.HIGHLIGHT
+        assert glowing == (seat.id == loser), seat.name
+    assert "lowest" in asked
+    shown = {seat.id: seat.lives for seat in app.stage.players}
+    assert shown == {p["id"]: p["lives"] for p in saved["players"]}
+    assert shown[loser] == saved["max_lives"] - 1
+    assert any(e["type"] == "life_lost" and e["player"] == loser for e in app.stage.trail)
+    app.close()
+    before.close()
+    resumed.close()
