@@ -248,10 +248,12 @@ class TVApp:
         showed the finished table in silence, and nothing on it said who had lost a life
         (the phones did). The cards are not turned over again, as the phones follow the TV's
         beats and already had them; the voice and the caption tell the round's end, from the
-        reveal on, as the public log of the round keeps it."""
+        reveal on, as the public log of the round keeps it. At the game's end the winners'
+        board goes up again while it is told (``Stage.cheer_again``)."""
         table = self.stage.latest
         if table is None or table["phase"] not in ("reveal", "game_over"):
             return
+        self.stage.cheer_again()
         log = table["log"]
         starts = [i for i, event in enumerate(log) if event["type"] == "reveal"]
         for event in log[starts[-1] :] if starts else []:

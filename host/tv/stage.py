@@ -405,6 +405,14 @@ class Stage:
         seat = self.seat_of(self.vip)
         return seat.id if seat is not None and not seat.bot else None
 
+    def cheer_again(self) -> None:
+        """A host restarted at the game's end: the winners' board goes up as if the end had
+        just played (its confetti, then the board for ``WINNER_BOARD_SECONDS``). Round 47:
+        a host killed during the game's last reveal came back on tonight's standings, and
+        no card, loser or winner of that reveal was shown while the voice told them."""
+        if self.phase == "game_over":
+            self.celebrating_since, self.changed = self.time, True
+
     def stop_presuming(self) -> None:
         """The phones have had their time to come back after a restart: show who is away."""
         self.presume_connected = False

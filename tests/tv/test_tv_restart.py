@@ -157,3 +157,47 @@ def test_r11_a_tv_restarted_at_the_reveal_shows_the_cards_face_up_and_who_lost(
     app.close()
     before.close()
     resumed.close()
+
+
+def _played_to_the_end(path: Path) -> Session:
+    """A saved party (no close: as if killed) just after its game's last reveal."""
+    session = _played_to(path, "reveal")
+    for _ in range(200):  # a 3-player game of 3 lives ends within a few dozen moves
+        table = session.view(None)
+        if table["phase"] == "game_over":
+            return session
+        if table["phase"] == "turns":
+            session.act(str(table["current"]), "keep", table["step"])
+        else:  # the reveal: whoever deals next deals
+            dealer = str(table["next_dealer"])
+            session.act(dealer, session.view(dealer)["can"][0], table["step"])
+    raise AssertionError("the game did not end")
+
+
+def test_r14_a_tv_restarted_at_the_games_end_shows_its_winner_board_first(
+    tmp_path: Path, catalog: Catalog, phrases_asked: Any
+) -> None:
+    """Round 47's look: a host killed during the game's last reveal came back on tonight's
+    standings at once, while the voice told that reveal, who went out and who won: no card,
+    loser or winner of it was on screen. The winners' board (the game's finishing order under
+    "Ana wins!") is up first, for as long as after a game's end played out; then the
+    standings."""
+    from host.tv import theme
+    from host.tv.stage import WINNER_BOARD_SECONDS
+
+    before = _played_to_the_end(tmp_path / "state.json")
+    (winner,) = before.view(None)["winners"]
+    resumed = Session(HouseRules(), state_path=tmp_path / "state.json")
+    app = TVApp(resumed, Voice(), catalog, lang="en", join_url="http://x/?room=TEST")
+    asked = phrases_asked(app)
+    canvas = pygame.Surface(theme.CANVAS_SIZE)
+    app.render(canvas)
+    assert app.base_scene() is app.table
+    assert "winner" in asked
+    assert app.stage.winners == [winner]
+    for _ in range(round((WINNER_BOARD_SECONDS + 0.5) * 60)):
+        app.stage.update(1 / 60)
+    assert app.base_scene() is app.standings
+    app.close()
+    before.close()
+    resumed.close()
