@@ -256,3 +256,24 @@ LONG = (
     "Pierluigi-Erne",
     "Wilhelmina Oos",
 )
+
+
+@pytest.mark.parametrize(("count", "lang"), [(11, "en"), (13, "fr"), (15, "it")])
+def test_round47_a_full_bench_names_whole_names_then_counts_the_rest(
+    catalog: Catalog, count: int, lang: str
+) -> None:
+    """Round 47's look at H7's tables with five latecomers of ordinary names (6-8 letters):
+    the bench's one room (the felt right of the piles, 314×144 px) holds fewer chips than
+    latecomers. It names whole names, in the order they joined, never one cut with "…",
+    then "+N more" counting exactly the rest. (15 seats is the most with five waiting: H7
+    seats 20.)"""
+    app, table = _party(catalog, count, lang)
+    late = ("Rosalind", "Emanuel", "Clemence", "Dominik", "Isadora")
+    for name in late:
+        table.join(name)
+    _catch_up(app)
+    bench = _bench(app)
+    named = [chip.text for chip in bench.chips]
+    assert 1 <= len(named) < len(late)
+    assert named == list(late[: len(named)])
+    assert bench.more == app.props.t("bench_more", count=len(late) - len(named))
