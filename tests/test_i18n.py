@@ -127,6 +127,21 @@ def test_round46_french_elides_que_before_a_vowel(catalog: Catalog) -> None:
             assert not bare_que or is_elision(message), key
 
 
+@pytest.mark.parametrize("lang", ["fr", "it"])
+def test_round47_french_and_italian_write_one_apostrophe(catalog: Catalog, lang: str) -> None:
+    """One screen, one apostrophe: round 47's play-test saw an Italian phone show "l’ultima
+    partita" beside "l'asso" (the rules' line). Every elided word in French and Italian takes
+    the typographic apostrophe (’), on the TV, the phones, the captions and the console."""
+    straight = [
+        key
+        for key, message in catalog.messages[lang].items()
+        for text in forms(message).values()
+        if re.search(r"\w'\w", text)
+    ]
+    assert straight == []
+    assert "l’asso" in catalog.t("it", "social.howto_1")
+
+
 def test_issue12_calls_follow_the_seeds(catalog: Catalog) -> None:
     assert (
         catalog.t("fr", "voice.cuckoo") == f"Cuckoo{NO_BREAK_SPACE}!"

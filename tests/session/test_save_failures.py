@@ -193,7 +193,7 @@ def test_issue15_the_tv_warns_while_saving_fails_and_clears_after(
     app.poll_save_problem()
     assert app.needs_render
     app.render(canvas)
-    assert shown and shown[-1].startswith("Impossible d'enregistrer la partie")
+    assert shown and shown[-1].startswith("Impossible d’enregistrer la partie")
     assert os.strerror(errno.ENOSPC) in shown[-1]
     assert tuple(canvas.get_at((960 - 600, WARNING_TOP + 4)))[:3] == WARNING_STRIP
     disk.full = False

@@ -66,7 +66,7 @@ def test_speaking_plays_the_sample_and_waits_for_it(tmp_path: Path) -> None:
     )
     assert code == 0
     assert len(player.played) == 1 and not player.busy()  # it waited for the end
-    assert out == "Phrase d'essai prononcée avec la voix French (France).\n"
+    assert out == "Phrase d’essai prononcée avec la voix French (France).\n"
 
 
 def test_no_voice_exits_non_zero_with_how_to_enable_it(tmp_path: Path) -> None:

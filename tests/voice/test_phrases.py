@@ -286,7 +286,7 @@ def test_round43_h5_the_first_sudden_death_deal_says_why(catalog: Catalog) -> No
     assert said[1:] == say(catalog, "en", {**first, "deal": 2})
     assert len(said) == 2 and said[1].startswith("Sudden death: ")
     assert say(catalog, "fr", {**first, "winner": None, "deal": 1})[0] == (
-        "Tout le monde sort d'un coup\u00a0: mort subite\u00a0!"
+        "Tout le monde sort d’un coup\u00a0: mort subite\u00a0!"
     )
 
 
