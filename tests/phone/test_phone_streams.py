@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from host.i18n import Catalog
-from tests.phone.helpers import Phone, hold_action_answers
+from tests.phone.helpers import Phone, hold_action_answers, seated_phone
 
 CATALOG = Catalog.load()
 
@@ -105,12 +105,8 @@ def test_round45_a_replaced_tab_takes_its_seat_back_once_the_other_tab_is_closed
     its seat, and takes it back when none does: live, its buttons back, without a tap."""
     server = live_server(heartbeat_seconds=1.0)
     session = server.session
-    first = phone_factory("Pixel 7", "en-GB")
-    first.open(f"{server.url}/?room=TEST")
-    first.join("Ben")
-    pid = session.view(None)["players"][0]["id"]
-    session.join("Bo", "TEST")
-    session.join("Cy", "TEST")
+    first = seated_phone(phone_factory, server, "Ben")
+    pid = first.player_id
     first.page.wait_for_selector('#actions button[data-action="start"]')
     second = Phone(first.context, first.context.new_page())  # same phone, same storage
     second.open(f"{server.url}/?room=TEST")
