@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 import unicodedata
+from types import SimpleNamespace
 from typing import Any
 
 from host.i18n import Catalog
@@ -17,7 +18,14 @@ from host.rules import game_moves
 from host.tv.shown_names import TvLetters
 from host.tv.theme import Theme
 from tests.api.cuckoo_http_client import wait_until
-from tests.phone.helpers import Phone, hold_action_answers, is_action_answer, shown, wait_held
+from tests.phone.helpers import (
+    Phone,
+    hold_action_answers,
+    is_action_answer,
+    seated_phone,
+    shown,
+    wait_held,
+)
 from tests.phone.test_phone_game import seat_three
 
 CATALOG = Catalog.load()
@@ -209,11 +217,7 @@ def test_a_host_restarted_one_change_back_lets_its_author_tap_again(
 
 
 def _join_one(phone_factory: Any, url: str, session: Any) -> Phone:
-    phone: Phone = phone_factory("Pixel 7", "en-GB")
-    phone.open(f"{url}/?room=TEST")
-    phone.join("Chloé")
-    phone.player_id = session.view(None)["players"][0]["id"]
-    return phone
+    return seated_phone(phone_factory, SimpleNamespace(url=url, session=session), "Chloé", ())
 
 
 def test_a_double_tap_applies_once(live_server: Any, phone_factory: Any) -> None:
@@ -715,13 +719,9 @@ def test_a_turn_with_nobody_announced_yet_names_nobody(
     names nobody, rather than a "?"."""
     server = live_server()
     session = server.session
-    phone = phone_factory("Pixel 7", "fr-FR")
-    phone.open(f"{server.url}/?room=TEST&lang=fr")
-    phone.join("Ana")
-    session.join("Bo", "TEST")
-    session.join("Cy", "TEST")
+    phone = seated_phone(phone_factory, server, "Ana", locale="fr-FR", lang="fr")
     phone.page.wait_for_selector('#actions button[data-action="start"]')
-    me = session.view(None)["players"][0]["id"]
+    me = phone.player_id
     session.act(me, "start", session.step)
     if session.view(None)["current"] == me:  # her turn: move on to someone else's
         session.act(me, "keep", session.step)
@@ -754,11 +754,8 @@ def test_a_seat_lost_is_said_and_the_name_is_ready_to_send_again(
     the host removes her (the same answer, 401, as a seat lost to the minute away)."""
     server = live_server(heartbeat_seconds=1.0)
     session = server.session
-    phone = phone_factory("Pixel 7", "fr-FR")
-    phone.open(f"{server.url}/?room=TEST&lang=fr")
-    phone.join("Zoé")
-    pid = session.view(None)["players"][0]["id"]
-    session.join("Bo", "TEST")
+    phone = seated_phone(phone_factory, server, "Zoé", others=("Bo",), locale="fr-FR", lang="fr")
+    pid = phone.player_id
     phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 2")
     phone.page.wait_for_selector("#social-panel")  # tonight's add-on: how to play, standings
     session.kick(pid)
