@@ -265,9 +265,7 @@ def test_a_hostile_name_shows_as_text_everywhere(live_server: Any, phone_factory
     hostile = "<img src=x>&amp;"  # 16 characters: longer names are refused (issue 12.6)
     phones = []
     for name in ("Ana", hostile, "Bo"):
-        phone = phone_factory("iPhone 13", "en-GB")
-        phone.open(f"{server.url}/?room=TEST")
-        phone.join(name)
+        phone = seated_phone(phone_factory, server, name, others=(), device="iPhone 13")
         phones.append(phone)
     typed = server.session.view(None)["players"][1]["name"]
     assert typed == hostile
@@ -314,9 +312,7 @@ def test_round43_a_dead_phones_guest_is_told_how_to_get_their_seat_back(
     he became "José2". Now the phone says the seat waits for its phone and how to get it
     back; nothing changes at the table."""
     server = live_server(make_session(presence=True))
-    old = phone_factory("Pixel 7", "fr-FR")
-    old.open(f"{server.url}/?room=TEST")
-    old.join("José")
+    old = seated_phone(phone_factory, server, "José", others=(), locale="fr-FR")
     old.close()  # the phone died: its stream is gone
     assert wait_until(lambda: not server.session.view(None)["players"][0]["connected"], 10.0)
     new = phone_factory("iPhone SE", "fr-FR")
@@ -545,9 +541,7 @@ def test_a_late_joiner_waits_for_the_next_game(live_server: Any, phone_factory: 
     server = live_server()
     phones = seat_three(server, phone_factory, "en-GB")
     start_game(server, phones)
-    late = phone_factory("iPhone 13", "en-GB")
-    late.open(f"{server.url}/?room=TEST")
-    late.join("Zoë")
+    late = seated_phone(phone_factory, server, "Zoë", others=(), device="iPhone 13")
     late.wait_step(1)
     assert late.text("#me-status") == CATALOG.t("en", "phone.status_waiting")
     current = server.session.view(None)["current"]
@@ -565,9 +559,7 @@ def test_waking_up_refetches_the_state_and_listens_anew(
 ) -> None:
     """Back from sleep the stream may be silently dead: the page fetches and reconnects."""
     server = live_server()
-    phone = phone_factory("iPhone 13", "en-GB")
-    phone.open(f"{server.url}/?room=TEST")
-    phone.join("Ana")
+    phone = seated_phone(phone_factory, server, "Ana", others=(), device="iPhone 13")
     phone.wait_step(0)
     before = len(phone.requests)
     with phone.page.expect_request(lambda r: "/api/events" in r.url):
