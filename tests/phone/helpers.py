@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,6 +161,75 @@ class Phone:
 
     def card(self) -> str:
         return str(self.page.get_attribute("#card", "data-card") or "")
+
+
+def joined_phone(
+    phone_factory: Callable[..., Phone],
+    url: str,
+    name: str,
+    *,
+    device: str = "Pixel 7",
+    locale: str = "en-GB",
+    init_script: str | None = None,
+    **options: Any,
+) -> Phone:
+    """A new ``device`` phone in ``locale`` (``options`` go to its context) that runs
+    ``init_script`` in every page it loads, opens ``url`` and joins as ``name``: the opening
+    of :func:`seated_phone` for a caller that has only the address, not the session."""
+    phone = phone_factory(device, locale, **options)
+    if init_script is not None:
+        phone.page.add_init_script(init_script)
+    phone.open(url)
+    phone.join(name)
+    return phone
+
+
+def seated_phone(
+    phone_factory: Callable[..., Phone],
+    server: Any,
+    name: str = "Ana",
+    others: Iterable[str] = ("Bo", "Cy"),
+    *,
+    device: str = "Pixel 7",
+    locale: str = "en-GB",
+    lang: str | None = None,
+    init_script: str | None = None,
+    **options: Any,
+) -> Phone:
+    """The phone tests' opening: a new ``device`` phone in ``locale`` (``options`` go to its
+    context) opens room TEST on ``server`` (with ``&lang=`` when ``lang`` is given, the
+    guest's choice), runs ``init_script`` in every page it loads, and joins as ``name``; its
+    ``player_id`` is set; then ``others`` sit down through the session, with no phone.
+
+    Why one copy: the tests differ only in these knobs, and a copy per file let them drift
+    (one read the first seat's id, another looked the name up). Players without a phone cost
+    no browser context, so most tests drive one handset and seat the rest directly.
+    """
+    url = f"{server.url}/?room=TEST" + (f"&lang={lang}" if lang else "")
+    phone = joined_phone(
+        phone_factory, url, name, device=device, locale=locale, init_script=init_script, **options
+    )
+    players = server.session.view(None)["players"]
+    phone.player_id = next(str(p["id"]) for p in players if p["name"] == name)
+    for other in others:
+        server.session.join(other, "TEST")
+    return phone
+
+
+@contextlib.contextmanager
+def present(session: Any, *names: str) -> Iterator[list[str]]:
+    """Players ``names`` seated through the session and present (each with an open stream,
+    as a phone's), closed on leaving; yields their ids in that order.
+
+    Why: a player without a stream is away, and an away player's turn is kept for them;
+    tests that need the table as it is at a party seat the players without a phone so.
+    """
+    streams = [session.subscribe(session.join(name, "TEST").player_id) for name in names]
+    try:
+        yield [stream.player_id for stream in streams]
+    finally:
+        for stream in streams:
+            stream.close()
 
 
 def is_action_answer(response: Any) -> bool:

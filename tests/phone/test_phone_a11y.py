@@ -18,11 +18,17 @@ from tests.phone.helpers import (
     is_action_answer,
     play_until,
     rigged_reveal,
+    seated_phone,
     wait_held,
 )
 from tests.phone.test_phone_access import until_my_turn
 
 NAMES = ("Bartholomew-Jone", "Maximilianus-Ott", "Wolfgang-Amadeus")  # 16 characters each
+#: 200 % text: the root font size doubled before the page draws.
+TEXT_200 = (
+    "document.addEventListener('DOMContentLoaded', () => "
+    "{ document.documentElement.style.fontSize = '200%'; })"
+)
 #: axe "needs review" results that are the prohibited-ARIA kind the audit found.
 PROHIBITED = {"aria-prohibited-attr"}
 
@@ -120,16 +126,15 @@ def test_issue19_200_percent_zoom_on_a_360px_phone_with_16_character_names(
     server = live_server()
     session = server.session
     width = 360 if zoom == "text" else 180
-    phone: Phone = phone_factory("Pixel 7", "en-GB", viewport={"width": width, "height": 740})
-    if zoom == "text":
-        phone.page.add_init_script(
-            "document.addEventListener('DOMContentLoaded', () => "
-            "{ document.documentElement.style.fontSize = '200%'; })"
-        )
-    phone.open(f"{server.url}/?room=TEST")
-    phone.join(NAMES[0])
-    me = session.view(None)["players"][0]["id"]
-    phone.player_id = me
+    phone = seated_phone(
+        phone_factory,
+        server,
+        NAMES[0],
+        others=(),
+        init_script=TEXT_200 if zoom == "text" else None,
+        viewport={"width": width, "height": 740},
+    )
+    me = phone.player_id
     others = [session.join(name, "TEST").player_id for name in NAMES[1:]]
     phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 3")
     clean = {"scroll": False, "past": [], "cut": []}
@@ -176,16 +181,10 @@ def test_round46_at_200_percent_text_my_turns_line_is_never_scrolled_above(
     takes the smallest size at big text on every phone held upright)."""
     server = live_server()
     session = server.session
-    phone: Phone = phone_factory("Pixel 7", "en-GB", viewport={"width": width, "height": height})
-    phone.page.add_init_script(
-        "document.addEventListener('DOMContentLoaded', () => "
-        "{ document.documentElement.style.fontSize = '200%'; })"
+    phone = seated_phone(
+        phone_factory, server, init_script=TEXT_200, viewport={"width": width, "height": height}
     )
-    phone.open(f"{server.url}/?room=TEST")
-    phone.join("Ana")
-    me = session.view(None)["players"][0]["id"]
-    session.join("Bo", "TEST")
-    session.join("Cy", "TEST")
+    me = phone.player_id
     phone.tap("start")
     phone.wait_step(1)
     until_my_turn(session, me)
@@ -203,12 +202,10 @@ def test_issue19_focus_stays_on_a_kept_button_and_moves_deliberately(
 ) -> None:
     server = live_server()
     session = server.session
-    phone: Phone = phone_factory("Pixel 7", "en-GB")
-    phone.open(f"{server.url}/?room=TEST")
-    phone.join("Ana")
+    phone = seated_phone(phone_factory, server, others=())
     # After joining, focus is on what to do next, not lost on <body>.
     assert phone.page.evaluate("() => document.activeElement.id") == "turn"
-    me = session.view(None)["players"][0]["id"]
+    me = phone.player_id
     session.join("Bo", "TEST")
     session.join("Cy", "TEST")
     phone.page.wait_for_selector('#actions button[data-action="start"]')
@@ -244,12 +241,8 @@ def test_focus_comes_back_when_the_stream_drew_the_table_before_the_answer(
     focus is on my first button, not lost on the page (issue 19's rule)."""
     server = live_server()
     session = server.session
-    phone: Phone = phone_factory("Pixel 7", "en-GB")
-    phone.open(f"{server.url}/?room=TEST")
-    phone.join("Ana")
-    me = session.view(None)["players"][0]["id"]
-    session.join("Bo", "TEST")
-    session.join("Cy", "TEST")
+    phone = seated_phone(phone_factory, server)
+    me = phone.player_id
     phone.page.wait_for_selector('#actions button[data-action="start"]')
     held = hold_action_answers(phone.page)
     phone.page.focus('#actions button[data-action="start"]')

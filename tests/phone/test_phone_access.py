@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from host.rules import game_moves
-from tests.phone.helpers import Phone
+from tests.phone.helpers import Phone, seated_phone
 
 #: Records alerts instead of buzzing/beeping; counts oscillators started by the page.
 ALERT_SPY = """
@@ -115,9 +115,9 @@ def test_reduced_motion_is_honoured(live_server: Any, phone_factory: Any) -> Non
     """The card pulses on my turn, unless the phone asks for reduced motion."""
     server = live_server()
     for name, motion, expected in (("Ana", "reduce", "none"), ("Bo", "no-preference", "pulse")):
-        phone = phone_factory("iPhone 13", "en-GB", reduced_motion=motion)
-        phone.open(f"{server.url}/?room=TEST")
-        phone.join(name)
+        phone = seated_phone(
+            phone_factory, server, name, others=(), device="iPhone 13", reduced_motion=motion
+        )
         phone.page.evaluate("() => document.body.classList.add('myturn')")
         animation = phone.page.evaluate(
             "() => getComputedStyle(document.getElementById('card')).animationName"

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from host.i18n import LANGUAGES, Catalog
-from tests.phone.helpers import Phone
+from tests.phone.helpers import Phone, seated_phone
 
 CATALOG = Catalog.load()
 ADDON = """/* a test add-on, standing for vip.js */
@@ -61,9 +61,8 @@ def test_addons_use_window_cuckoo_and_only_the_vip_fetches_the_vip_addon(
     addon_server: Any, phone_factory: Any
 ) -> None:
     session = addon_server.session
-    phone: Phone = phone_factory("Pixel 7", "fr-FR")
-    phone.open(f"{addon_server.url}/?room=TEST&lang=en")
-    phone.join("Ana")  # the first to join is the VIP
+    # the first to join is the VIP
+    phone = seated_phone(phone_factory, addon_server, "Ana", (), locale="fr-FR", lang="en")
     phone.wait_step(0)
     panel = phone.page.locator("main > #vip-panel")
     panel.wait_for()
@@ -90,9 +89,8 @@ def test_addons_use_window_cuckoo_and_only_the_vip_fetches_the_vip_addon(
     )
     assert status == 200
 
-    guest: Phone = phone_factory("Pixel 7", "it-IT")  # joins mid-game: waiting, not the VIP
-    guest.open(f"{addon_server.url}/?room=TEST")
-    guest.join("Dee")
+    # joins mid-game: waiting, not the VIP
+    guest = seated_phone(phone_factory, addon_server, "Dee", others=(), locale="it-IT")
     guest.wait_step(1)
     guest.page.wait_for_timeout(500)  # a late request for vip.js would show up here
     assert scripts_of(guest, addon_server.url) == ["/phone/phone.js"]
@@ -106,9 +104,7 @@ def test_a_replaced_stream_is_said_and_not_reconnected_until_taken_back(
     live_server: Any, phone_factory: Any
 ) -> None:
     server = live_server()
-    phone: Phone = phone_factory("Pixel 7", "en-GB")
-    phone.open(f"{server.url}/?room=TEST")
-    phone.join("Ana")
+    phone = seated_phone(phone_factory, server, "Ana", others=())
     phone.wait_step(0)
     # From now on the server says: this game is open elsewhere.
     phone.page.route(

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from host.i18n import Catalog
-from tests.phone.helpers import Phone, king_seeker, play_until, shown
+from tests.phone.helpers import Phone, king_seeker, play_until, seated_phone, shown
 
 NAMES = ("Chloé", "Bo", "Dário")
 DEVICES = ("Pixel 7", "iPhone 13", "Pixel 7")
@@ -23,11 +23,7 @@ def seat_three(server: Any, phone_factory: Any, locale: str) -> dict[str, Phone]
     """Three handsets open the QR address and join; returns them by player id, VIP first."""
     phones: dict[str, Phone] = {}
     for name, device in zip(NAMES, DEVICES):
-        phone = phone_factory(device, locale)
-        phone.open(f"{server.url}/?room=TEST")
-        phone.join(name)
-        table = server.session.view(None)
-        phone.player_id = next(p["id"] for p in table["players"] if p["name"] == name)
+        phone = seated_phone(phone_factory, server, name, others=(), device=device, locale=locale)
         phones[phone.player_id] = phone
     return phones
 

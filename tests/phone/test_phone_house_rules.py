@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from host.i18n import Catalog
-from tests.phone.helpers import Phone, is_action_answer
+from tests.phone.helpers import Phone, is_action_answer, seated_phone
 
 
 def rule_lines(phone: Phone) -> list[str]:
@@ -59,12 +59,8 @@ def test_round43_a_guest_sees_the_house_rules_on_in_the_lobby_and_live(
     session = make_session("H2,H3,H4")
     server = live_server(session)
     catalog = Catalog.load()
-    vip = phone_factory("Pixel 7", "en-GB")
-    vip.open(f"{server.url}/?room=TEST")
-    vip.join("Ana")
-    guest = phone_factory("Pixel 7", "fr-FR")
-    guest.open(f"{server.url}/?room=TEST")
-    guest.join("Bea")
+    vip = seated_phone(phone_factory, server, "Ana", others=())
+    guest = seated_phone(phone_factory, server, "Bea", others=(), locale="fr-FR")
     guest.wait_step(session.step)
 
     guest.page.wait_for_selector("#social-rules:not([hidden])")
@@ -114,17 +110,11 @@ def test_round43_how_to_play_mid_game_lists_the_house_rules(
     session = make_session("H2,H5")
     server = live_server(session)
     catalog = Catalog.load()
-    player = phone_factory("Pixel 7", "en-GB")
-    player.open(f"{server.url}/?room=TEST")
-    player.join("Ana")
-    for name in ("Bo", "Cy"):
-        session.join(name, "TEST")
+    player = seated_phone(phone_factory, server, "Ana")
     session.act(session.view(None)["vip"], "start", session.step)
     assert session.view(None)["phase"] == "turns"
 
-    late = phone_factory("iPhone SE", "it-IT")
-    late.open(f"{server.url}/?room=TEST")
-    late.join("Eva")
+    late = seated_phone(phone_factory, server, "Eva", others=(), device="iPhone SE", locale="it-IT")
     step = session.step
     for phone in (player, late):
         phone.wait_step(step)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from host.i18n import Catalog
-from tests.phone.helpers import Phone, rig_round
+from tests.phone.helpers import rig_round, seated_phone
 from tests.phone.test_phone_screens import in_viewport
 
 CATALOG = Catalog.load()
@@ -22,15 +22,6 @@ CATALOG = Catalog.load()
 
 def t(lang: str, key: str, count: int | None = None, **params: Any) -> str:
     return CATALOG.t(lang, f"phone.{key}", count=count, **params)
-
-
-def _seat(server: Any, phone_factory: Any, name: str, locale: str) -> Phone:
-    phone: Phone = phone_factory("Pixel 7", locale)
-    phone.open(f"{server.url}/?room=TEST")
-    phone.join(name)
-    players = server.session.view(None)["players"]
-    phone.player_id = next(p["id"] for p in players if p["name"] == name)
-    return phone
 
 
 def test_round44_after_a_computer_dealt_every_phone_names_the_last_rounds_losers(
@@ -42,8 +33,8 @@ def test_round44_after_a_computer_dealt_every_phone_names_the_last_rounds_losers
     language; gone at the next reveal, which says it itself."""
     server = live_server()
     session = server.session
-    grace = _seat(server, phone_factory, "Grace", "en-GB")
-    sam = _seat(server, phone_factory, "Sam", "fr-FR")
+    grace = seated_phone(phone_factory, server, "Grace", others=())
+    sam = seated_phone(phone_factory, server, "Sam", others=(), locale="fr-FR")
     bot = session.add_bot()
     # Sam deals: the computer player on his left deals the next round (R13), Sam out or not.
     rig_round(
@@ -97,10 +88,9 @@ def test_round45_on_a_short_phone_the_line_steps_aside_for_the_rest_of_the_round
     time. Now it stays aside for the rest of the round once my turn came; it shows before."""
     server = live_server()
     session = server.session
-    eva: Phone = phone_factory("iPhone SE", "en-GB")  # 320×568: 740 px high or less
-    eva.open(f"{server.url}/?room=TEST")
-    eva.join("Eva")
-    me = session.view(None)["players"][0]["id"]
+    # 320×568: 740 px high or less
+    eva = seated_phone(phone_factory, server, "Eva", others=(), device="iPhone SE")
+    me = eva.player_id
     ids = [me] + [session.join(name, "TEST").player_id for name in ("Ana", "Bo", "Cy")]
     # Ana deals round 1 and Bo round 2 (R13): Cy, then Eva, plays first in it (R6)
     rig_round(session, dict(zip(ids, ("9H", "2C", "KD", "QS"), strict=True)), dealer=ids[1])
@@ -130,9 +120,9 @@ def test_round45_a_rounds_top_lines_fit_one_line_on_the_smallest_phone(
     during a round (my turn, as the dealer too, my move made, the deal, someone deciding)
     takes one line there, with a name of five letters."""
     server = live_server()
-    phone: Phone = phone_factory("iPhone SE", locale)
-    phone.open(f"{server.url}/?room=TEST")
-    phone.join("Theo")
+    phone = seated_phone(
+        phone_factory, server, "Theo", others=(), device="iPhone SE", locale=locale
+    )
     lines = [
         t(lang, key, name="Theo")
         for key in ("your_turn", "your_turn_dealer", "played", "dealing", "deciding")

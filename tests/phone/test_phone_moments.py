@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from host.i18n import Catalog
-from tests.phone.helpers import Phone, rig_round
+from tests.phone.helpers import Phone, joined_phone, present, rig_round, seated_phone
 
 CATALOG = Catalog.load()
 
@@ -64,11 +64,7 @@ def open_phone(
     phone_factory: Any, url: str, name: str, locale: str = "en-GB", **options: Any
 ) -> Phone:
     """A phone that records its big moments and what it says, joined as ``name``."""
-    phone: Phone = phone_factory("Pixel 7", locale, **options)
-    phone.page.add_init_script(RECORDER)
-    phone.open(url)
-    phone.join(name)
-    return phone
+    return joined_phone(phone_factory, url, name, locale=locale, init_script=RECORDER, **options)
 
 
 def recorded(phone: Phone, name: str) -> list[Any]:
@@ -85,8 +81,7 @@ def test_issue12_big_moments_and_issue19_news_told_once(
     bo = open_phone(phone_factory, url, "Bo", reduced_motion="reduce")
     bo.page.evaluate(QUIET)
     ids = [p["id"] for p in session.view(None)["players"]]
-    streams = [session.subscribe(session.join(name, "TEST").player_id) for name in ("Cy", "Dee")]
-    try:
+    with present(session, "Cy", "Dee"):
         a, b, c, d = [p["id"] for p in session.view(None)["players"]]
         assert [a, b] == ids
         # Issue 19: the VIP hears once that Start is possible now (the count is of the
@@ -137,9 +132,6 @@ def test_issue12_big_moments_and_issue19_news_told_once(
         bo.page.wait_for_function("() => window.__moments.length >= 2")
         ana.page.wait_for_function("() => window.__moments.every((m) => m.ms !== null)")
         bo.page.wait_for_function("() => window.__moments.every((m) => m.ms !== null)")
-    finally:
-        for stream in streams:
-            stream.close()
 
     # Issue 12.2: the big moments, each 1.5–3 s, then back to the card.
     moments = recorded(ana, "moments")
@@ -209,10 +201,8 @@ def test_round46_your_turn_is_told_once_a_turn_not_again_by_a_reload(
     the same round, dealer and order (seed 48) reached while the phone was offline (R4, R6)."""
     server = live_server(make_session(seed=48))
     session = server.session
-    ana = open_phone(phone_factory, f"{server.url}/?room=TEST", "Ana")
-    me = session.view(None)["players"][0]["id"]
-    for name in ("Bo", "Cy"):
-        session.join(name, "TEST")
+    ana = seated_phone(phone_factory, server, "Ana", init_script=RECORDER)
+    me = ana.player_id
     session.act(me, "start", session.step)
     first = session.view(None)
     assert first["current"] == me  # Ana plays first: the turn is hers at once

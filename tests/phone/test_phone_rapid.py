@@ -12,7 +12,7 @@ from host.i18n import Catalog
 from host.rules import HouseRules, View
 from host.session import Session
 from tests.clock import Clock
-from tests.phone.helpers import Phone
+from tests.phone.helpers import Phone, seated_phone
 from tests.phone.test_phone_game import seat_three
 
 RAPID_SECONDS = 30
@@ -267,13 +267,9 @@ def test_h4_round42_the_clocks_last_seconds_say_a_life_is_at_stake(
     clock = Clock()  # the host's clock stands still: every view says what is left
     session = Session(HouseRules.parse("H4", rapid_seconds=5), room="TEST", seed=42, clock=clock)
     server = live_server(session)
-    phone = phone_factory("iPhone SE", locale)
-    phone.open(f"{server.url}/?room=TEST")
-    phone.join("Ana")
-    for name in ("Bo", "Cy"):
-        session.join(name, "TEST")
+    phone = seated_phone(phone_factory, server, "Ana", device="iPhone SE", locale=locale)
     table = session.view(None)
-    ana = next(p["id"] for p in table["players"] if p["name"] == "Ana")
+    ana = phone.player_id
     session.act(ana, "start", table["step"])
     for _ in range(3):  # the others keep until it is Ana's turn
         table = session.view(None)

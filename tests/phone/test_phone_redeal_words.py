@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.api.cuckoo_http_client import wait_until
-from tests.phone.helpers import Phone
+from tests.phone.helpers import Phone, seated_phone
 
 
 class Clock:
@@ -22,16 +22,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-def _seat(server: Any, phone_factory: Any, name: str, lang: str) -> Phone:
-    phone: Phone = phone_factory("Pixel 7", "en-GB")
-    phone.open(f"{server.url}/?room=TEST&lang={lang}")
-    phone.join(name)
-    phone.player_id = next(
-        p["id"] for p in server.session.view(None)["players"] if p["name"] == name
-    )
-    return phone
 
 
 def _announced(phone: Phone) -> str:
@@ -62,10 +52,10 @@ def test_round40_the_phones_say_why_a_round_is_dealt_again_and_why_a_card_was_ke
     clock = Clock()
     session = make_session(presence=True, clock=clock)
     server = live_server(session)
-    ana = _seat(server, phone_factory, "Ana", "en")
-    bea = _seat(server, phone_factory, "Bea", "fr")
-    cal = _seat(server, phone_factory, "Cal", "en")
-    dan = _seat(server, phone_factory, "Dan", "en")
+    ana = seated_phone(phone_factory, server, "Ana", others=(), lang="en")
+    bea = seated_phone(phone_factory, server, "Bea", others=(), lang="fr")
+    cal = seated_phone(phone_factory, server, "Cal", others=(), lang="en")
+    dan = seated_phone(phone_factory, server, "Dan", others=(), lang="en")
     vip = ana.player_id
     assert wait_until(lambda: all(p["connected"] for p in session.view(None)["players"]), 10)
     session.act(vip, "start", session.step)
@@ -113,9 +103,9 @@ def test_h4_a_vip_skip_is_told_as_costing_a_life_and_the_reveal_says_why(
     clock = Clock()
     session = make_session("H4", presence=True, clock=clock)
     server = live_server(session)
-    ana = _seat(server, phone_factory, "Ana", "en")
-    bea = _seat(server, phone_factory, "Bea", "fr")
-    cal = _seat(server, phone_factory, "Cal", "it")
+    ana = seated_phone(phone_factory, server, "Ana", others=(), lang="en")
+    bea = seated_phone(phone_factory, server, "Bea", others=(), lang="fr")
+    cal = seated_phone(phone_factory, server, "Cal", others=(), lang="it")
     vip = ana.player_id
     assert wait_until(lambda: all(p["connected"] for p in session.view(None)["players"]), 10)
     session.act(vip, "start", session.step)

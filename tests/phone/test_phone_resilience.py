@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 import unicodedata
+from types import SimpleNamespace
 from typing import Any
 
 from host.i18n import Catalog
@@ -17,7 +18,14 @@ from host.rules import game_moves
 from host.tv.shown_names import TvLetters
 from host.tv.theme import Theme
 from tests.api.cuckoo_http_client import wait_until
-from tests.phone.helpers import Phone, hold_action_answers, is_action_answer, shown, wait_held
+from tests.phone.helpers import (
+    Phone,
+    hold_action_answers,
+    is_action_answer,
+    seated_phone,
+    shown,
+    wait_held,
+)
 from tests.phone.test_phone_game import seat_three
 
 CATALOG = Catalog.load()
@@ -209,11 +217,7 @@ def test_a_host_restarted_one_change_back_lets_its_author_tap_again(
 
 
 def _join_one(phone_factory: Any, url: str, session: Any) -> Phone:
-    phone: Phone = phone_factory("Pixel 7", "en-GB")
-    phone.open(f"{url}/?room=TEST")
-    phone.join("Chloé")
-    phone.player_id = session.view(None)["players"][0]["id"]
-    return phone
+    return seated_phone(phone_factory, SimpleNamespace(url=url, session=session), "Chloé", ())
 
 
 def test_a_double_tap_applies_once(live_server: Any, phone_factory: Any) -> None:
@@ -261,9 +265,7 @@ def test_a_hostile_name_shows_as_text_everywhere(live_server: Any, phone_factory
     hostile = "<img src=x>&amp;"  # 16 characters: longer names are refused (issue 12.6)
     phones = []
     for name in ("Ana", hostile, "Bo"):
-        phone = phone_factory("iPhone 13", "en-GB")
-        phone.open(f"{server.url}/?room=TEST")
-        phone.join(name)
+        phone = seated_phone(phone_factory, server, name, others=(), device="iPhone 13")
         phones.append(phone)
     typed = server.session.view(None)["players"][1]["name"]
     assert typed == hostile
@@ -310,9 +312,7 @@ def test_round43_a_dead_phones_guest_is_told_how_to_get_their_seat_back(
     he became "José2". Now the phone says the seat waits for its phone and how to get it
     back; nothing changes at the table."""
     server = live_server(make_session(presence=True))
-    old = phone_factory("Pixel 7", "fr-FR")
-    old.open(f"{server.url}/?room=TEST")
-    old.join("José")
+    old = seated_phone(phone_factory, server, "José", others=(), locale="fr-FR")
     old.close()  # the phone died: its stream is gone
     assert wait_until(lambda: not server.session.view(None)["players"][0]["connected"], 10.0)
     new = phone_factory("iPhone SE", "fr-FR")
@@ -541,9 +541,7 @@ def test_a_late_joiner_waits_for_the_next_game(live_server: Any, phone_factory: 
     server = live_server()
     phones = seat_three(server, phone_factory, "en-GB")
     start_game(server, phones)
-    late = phone_factory("iPhone 13", "en-GB")
-    late.open(f"{server.url}/?room=TEST")
-    late.join("Zoë")
+    late = seated_phone(phone_factory, server, "Zoë", others=(), device="iPhone 13")
     late.wait_step(1)
     assert late.text("#me-status") == CATALOG.t("en", "phone.status_waiting")
     current = server.session.view(None)["current"]
@@ -561,9 +559,7 @@ def test_waking_up_refetches_the_state_and_listens_anew(
 ) -> None:
     """Back from sleep the stream may be silently dead: the page fetches and reconnects."""
     server = live_server()
-    phone = phone_factory("iPhone 13", "en-GB")
-    phone.open(f"{server.url}/?room=TEST")
-    phone.join("Ana")
+    phone = seated_phone(phone_factory, server, "Ana", others=(), device="iPhone 13")
     phone.wait_step(0)
     before = len(phone.requests)
     with phone.page.expect_request(lambda r: "/api/events" in r.url):
@@ -715,13 +711,9 @@ def test_a_turn_with_nobody_announced_yet_names_nobody(
     names nobody, rather than a "?"."""
     server = live_server()
     session = server.session
-    phone = phone_factory("Pixel 7", "fr-FR")
-    phone.open(f"{server.url}/?room=TEST&lang=fr")
-    phone.join("Ana")
-    session.join("Bo", "TEST")
-    session.join("Cy", "TEST")
+    phone = seated_phone(phone_factory, server, "Ana", locale="fr-FR", lang="fr")
     phone.page.wait_for_selector('#actions button[data-action="start"]')
-    me = session.view(None)["players"][0]["id"]
+    me = phone.player_id
     session.act(me, "start", session.step)
     if session.view(None)["current"] == me:  # her turn: move on to someone else's
         session.act(me, "keep", session.step)
@@ -754,11 +746,8 @@ def test_a_seat_lost_is_said_and_the_name_is_ready_to_send_again(
     the host removes her (the same answer, 401, as a seat lost to the minute away)."""
     server = live_server(heartbeat_seconds=1.0)
     session = server.session
-    phone = phone_factory("Pixel 7", "fr-FR")
-    phone.open(f"{server.url}/?room=TEST&lang=fr")
-    phone.join("Zoé")
-    pid = session.view(None)["players"][0]["id"]
-    session.join("Bo", "TEST")
+    phone = seated_phone(phone_factory, server, "Zoé", others=("Bo",), locale="fr-FR", lang="fr")
+    pid = phone.player_id
     phone.page.wait_for_function("() => document.querySelectorAll('#players li').length === 2")
     phone.page.wait_for_selector("#social-panel")  # tonight's add-on: how to play, standings
     session.kick(pid)

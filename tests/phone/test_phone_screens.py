@@ -16,7 +16,7 @@ from host.palette import SUIT_COLOURS
 from host.rules import HouseRules
 from host.session import Session
 from tests.clock import Clock
-from tests.phone.helpers import Phone, rigged_reveal
+from tests.phone.helpers import Phone, rigged_reveal, seated_phone
 from tests.phone.test_phone_access import until_my_turn
 from tests.phone.test_phone_game import seat_three
 
@@ -322,11 +322,9 @@ def test_my_turns_buttons_are_on_the_first_screen_held_either_way(
     the screen); upright, it stays above them."""
     server = live_server()
     session = server.session
-    phone: Phone = phone_factory(device, "en-GB")
-    phone.open(f"{server.url}/?room=TEST")
-    phone.join("Chloé")
+    phone = seated_phone(phone_factory, server, "Chloé", others=(), device=device)
     others = [session.join(name, "TEST").player_id for name in ("Bo", "Dário")]
-    me = next(p["id"] for p in session.view(None)["players"] if p["name"] == "Chloé")
+    me = phone.player_id
     session.act(me, "start", session.step)
     for _ in range(12):  # the others keep until it is my turn (at most one round around)
         table = session.view(None)
@@ -396,12 +394,16 @@ def test_round42_small_phone_both_buttons_on_screen_on_my_turn(
     rules = HouseRules.parse("H3,H4", rapid_seconds=60)
     session = Session(rules, room="TEST", seed=42, clock=Clock())  # a stopped clock: no time-out
     server = live_server(session)
-    phone: Phone = phone_factory("iPhone SE", locale, viewport={"width": width, "height": height})
-    phone.open(f"{server.url}/?room=TEST")
-    phone.join("Chloé")
-    me = session.view(None)["players"][0]["id"]
-    for name in ("Bo", "Dário"):
-        session.join(name, "TEST")
+    phone = seated_phone(
+        phone_factory,
+        server,
+        "Chloé",
+        others=("Bo", "Dário"),
+        device="iPhone SE",
+        locale=locale,
+        viewport={"width": width, "height": height},
+    )
+    me = phone.player_id
     session.act(me, "start", session.step)
     seen: set[str] = set()
     for _ in range(4):  # rounds, until I have played as a player and cut twice as the dealer

@@ -12,7 +12,7 @@ import pytest
 
 from host.i18n import Catalog
 from tests.api.cuckoo_http_client import wait_until
-from tests.phone.helpers import Phone
+from tests.phone.helpers import Phone, seated_phone
 
 LANGS = {"Ana": "en", "Bea": "fr", "Cal": "it", "Dan": "en"}
 
@@ -38,11 +38,7 @@ def test_round43_h3_phones_tell_the_second_cut_as_a_second_cut(
     server = live_server(session)
     phones: dict[str, Phone] = {}
     for name, lang in LANGS.items():
-        phone = phone_factory("Pixel 7", "en-GB")
-        phone.open(f"{server.url}/?room=TEST&lang={lang}")
-        phone.join(name)
-        phone.player_id = next(p["id"] for p in session.view(None)["players"] if p["name"] == name)
-        phones[name] = phone
+        phones[name] = seated_phone(phone_factory, server, name, others=(), lang=lang)
     assert wait_until(lambda: all(p["connected"] for p in session.view(None)["players"]), 10)
     session.act(session.view(None)["vip"], "start", session.step)
     for _ in range(10):  # everyone keeps up to the dealer, who cuts twice

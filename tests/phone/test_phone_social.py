@@ -9,7 +9,7 @@ from typing import Any
 from host.i18n import Catalog
 from host.rules import game_moves
 from host.social import ReactionDesk
-from tests.phone.helpers import hold_action_answers, simple_choice, wait_held
+from tests.phone.helpers import hold_action_answers, seated_phone, simple_choice, wait_held
 
 
 def _play_to_the_end(session: Any) -> None:
@@ -31,9 +31,7 @@ def test_issue14_phone_howto_standings_reactions_and_prediction(
     catalog = Catalog.load()
     for name in ("Ana", "Bo", "Cy"):
         session.join(name, "TEST")
-    first = phone_factory("Pixel 7", "en-GB")
-    first.open(f"{server.url}/?room=TEST")
-    first.join("Dee")
+    first = seated_phone(phone_factory, server, "Dee", others=())
     first.page.wait_for_selector("#social-howto:not([hidden])")
     assert catalog.t("en", "social.howto_2") in first.text("#social-howto")
     assert first.page.is_hidden("#social-standings")
@@ -55,9 +53,8 @@ def test_issue14_phone_howto_standings_reactions_and_prediction(
     )
     assert first.page.is_hidden("#social-react") and first.page.is_hidden("#social-predict")
 
-    late = phone_factory("iPhone 13", "it-IT")  # arrives mid-game: waiting, so may guess
-    late.open(f"{server.url}/?room=TEST")
-    late.join("Eva")
+    # arrives mid-game: waiting, so may guess
+    late = seated_phone(phone_factory, server, "Eva", others=(), device="iPhone 13", locale="it-IT")
     late.page.wait_for_selector("#social-predict:not([hidden]) button")
     assert late.page.is_hidden("#social-howto")  # not in the lobby
     assert catalog.t("it", "social.predict") in late.text("#social-predict")
@@ -88,9 +85,9 @@ def test_a_refused_reaction_is_told_in_the_pages_language_and_then_goes(
     for name in ("Ana", "Bo", "Cy"):
         session.join(name, "TEST")
     session.act("p1", "start", session.step)
-    phone = phone_factory("Pixel 7", "en-GB")  # the browser asks for English...
-    phone.open(f"{server.url}/?room=TEST&lang=fr")  # ...the guest chose French
-    phone.join("Eva")  # arrives mid-game: waiting, so may react
+    # the browser asks for English, the guest chose French; arrives mid-game: waiting, so may
+    # react
+    phone = seated_phone(phone_factory, server, "Eva", others=(), lang="fr")
     phone.page.wait_for_selector("#social-react:not([hidden]) button")
     session.reactions = ReactionDesk(clock=lambda: 100.0)  # both taps in the same second
     for expected_ok in (True, False):
@@ -118,9 +115,8 @@ def test_a_guess_answered_after_its_round_ended_is_not_shown_as_the_new_rounds(
     for name in ("Ana", "Bo", "Cy"):
         session.join(name, "TEST")
     session.act("p1", "start", session.step)
-    phone = phone_factory("Pixel 7", "en-GB")
-    phone.open(f"{server.url}/?room=TEST")
-    phone.join("Eva")  # arrives mid-game: waiting for the next game, so guesses every round
+    # arrives mid-game: waiting for the next game, so guesses every round
+    phone = seated_phone(phone_factory, server, "Eva", others=())
     phone.page.wait_for_selector("#social-predict:not([hidden]) button")
     held = hold_action_answers(phone.page, path="/api/social")
     first_round = session.view(None)["round"]
@@ -155,9 +151,7 @@ def test_issue14_phone_standings_line_up_with_places_and_title_badges(
     catalog = Catalog.load()
     for name in ("Ana", "Bo"):
         session.join(name, "TEST")
-    phone = phone_factory("Pixel 7", "en-GB")
-    phone.open(f"{server.url}/?room=TEST")
-    phone.join("Dee")
+    phone = seated_phone(phone_factory, server, "Dee", others=())
     session.act("p1", "start", session.step)
     _play_to_the_end(session)
     phone.wait_step(session.step)
@@ -186,9 +180,9 @@ def test_issue14_howto_picture_is_one_row_on_the_smallest_phone(
     """ "How to play"'s picture (2♣ ⇄ 9♥ · K♠) on a 320 px wide phone: one row, so the King
     is not left alone on a line under the swap."""
     server = live_server()
-    phone = phone_factory("iPhone SE", "fr-FR")
-    phone.open(f"{server.url}/?room=TEST")
-    phone.join("Dee")
+    phone = seated_phone(
+        phone_factory, server, "Dee", others=(), device="iPhone SE", locale="fr-FR"
+    )
     phone.page.wait_for_selector("#social-howto:not([hidden])")
     assert phone.page.evaluate("innerWidth") <= 320
     tops = phone.page.eval_on_selector_all(
@@ -229,9 +223,8 @@ def test_round42_how_to_play_for_a_guest_waiting_for_the_next_game_or_knocked_ou
     session.act(dealer, "deal", session.step)
     assert session.view(None)["phase"] == "turns"
 
-    late = phone_factory("iPhone SE", "fr-FR")  # 320×568, and French
-    late.open(f"{server.url}/?room=TEST")
-    late.join("Eva")
+    # 320×568, and French
+    late = seated_phone(phone_factory, server, "Eva", others=(), device="iPhone SE", locale="fr-FR")
     assert session.view(None)["players"][-1]["status"] == "waiting"
     step = session.step
     for phone in (*phones.values(), late):
@@ -275,9 +268,7 @@ def test_round45_standings_come_up_under_new_game_at_a_games_end_on_the_vips_pho
     the page once the next game's lobby opens."""
     server = live_server()
     session = server.session
-    phone = phone_factory("Pixel 7", "en-GB")
-    phone.open(f"{server.url}/?room=TEST")
-    phone.join("Vi")
+    phone = seated_phone(phone_factory, server, "Vi", others=())
     phone.page.wait_for_selector("#vip-panel:not([hidden])")
     for name in ("Ana", "Bo"):
         session.join(name, "TEST")
@@ -318,9 +309,7 @@ def test_round45_a_shared_win_says_so_on_the_phone(live_server: Any, phone_facto
     server = live_server()
     session = server.session
     catalog = Catalog.load()
-    phone = phone_factory("Pixel 7", "fr-FR")
-    phone.open(f"{server.url}/?room=TEST")
-    phone.join("Dee")
+    phone = seated_phone(phone_factory, server, "Dee", others=(), locale="fr-FR")
     ids = [p["id"] for p in session.view(None)["players"]]
     ids += [session.join(name, "TEST").player_id for name in ("Ana", "Bo")]
     table = rigged_reveal(

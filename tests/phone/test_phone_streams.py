@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from host.i18n import Catalog
-from tests.phone.helpers import Phone, hold_action_answers
+from tests.phone.helpers import Phone, hold_action_answers, seated_phone
 
 CATALOG = Catalog.load()
 
@@ -22,10 +22,8 @@ def test_issue15_a_replaced_tab_says_so_and_does_not_reconnect(
     live_server: Any, phone_factory: Any
 ) -> None:
     server = live_server(heartbeat_seconds=1.0)
-    first = phone_factory("Pixel 7", "fr-FR")
-    first.open(f"{server.url}/?room=TEST&lang=fr")
-    first.join("Ana")
-    pid = server.session.view(None)["players"][0]["id"]
+    first = seated_phone(phone_factory, server, "Ana", others=(), locale="fr-FR", lang="fr")
+    pid = first.player_id
     first.page.wait_for_function("() => document.getElementById('main').dataset.step === '0'")
     server.session.join("Bo", "TEST")
     server.session.join("Cy", "TEST")  # three: Ana, the VIP, may start
@@ -69,10 +67,8 @@ def test_issue15_a_tab_replaced_while_checking_its_quiet_stream_stays_quiet(
     its way when the other tab took the game: its answer must not reconnect it. It did, and the
     two tabs took the game from each other (a clean-clone CI run failed on the test above so)."""
     server = live_server(heartbeat_seconds=0.5)  # the quiet check comes 2 s after a message
-    first = phone_factory("Pixel 7", "fr-FR")
-    first.open(f"{server.url}/?room=TEST&lang=fr")
-    first.join("Ana")
-    pid = server.session.view(None)["players"][0]["id"]
+    first = seated_phone(phone_factory, server, "Ana", others=(), locale="fr-FR", lang="fr")
+    pid = first.player_id
     first.page.wait_for_function("() => document.getElementById('main').dataset.step === '0'")
     second = Phone(first.context, first.context.new_page())  # same phone, same storage
     second.open(f"{server.url}/?room=TEST&lang=fr")
@@ -105,12 +101,8 @@ def test_round45_a_replaced_tab_takes_its_seat_back_once_the_other_tab_is_closed
     its seat, and takes it back when none does: live, its buttons back, without a tap."""
     server = live_server(heartbeat_seconds=1.0)
     session = server.session
-    first = phone_factory("Pixel 7", "en-GB")
-    first.open(f"{server.url}/?room=TEST")
-    first.join("Ben")
-    pid = session.view(None)["players"][0]["id"]
-    session.join("Bo", "TEST")
-    session.join("Cy", "TEST")
+    first = seated_phone(phone_factory, server, "Ben")
+    pid = first.player_id
     first.page.wait_for_selector('#actions button[data-action="start"]')
     second = Phone(first.context, first.context.new_page())  # same phone, same storage
     second.open(f"{server.url}/?room=TEST")

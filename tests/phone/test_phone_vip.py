@@ -20,6 +20,7 @@ from tests.phone.helpers import (
     assert_screen_private,
     hold_action_answers,
     is_action_answer,
+    seated_phone,
     shown,
     tv_plays,
     wait_held,
@@ -39,13 +40,7 @@ class Clock:
 def _seat(server: Any, phone_factory: Any, names: tuple[str, ...]) -> dict[str, Phone]:
     phones: dict[str, Phone] = {}
     for name in names:
-        phone = phone_factory("Pixel 7", "en-GB")
-        phone.open(f"{server.url}/?room=TEST")
-        phone.join(name)
-        phone.player_id = next(
-            p["id"] for p in server.session.view(None)["players"] if p["name"] == name
-        )
-        phones[name] = phone
+        phones[name] = seated_phone(phone_factory, server, name, others=())
     return phones
 
 
@@ -487,12 +482,8 @@ def test_round46_the_first_lobby_does_not_say_the_rules_apply_from_the_next_game
 
     server = live_server()
     session = server.session
-    phone = phone_factory("Pixel 7", "it-IT")
-    phone.open(f"{server.url}/?room=TEST")
-    phone.join("Ana")
-    ana = session.view(None)["players"][0]["id"]
-    session.join("Bea", "TEST")
-    session.join("Cal", "TEST")
+    phone = seated_phone(phone_factory, server, "Ana", others=("Bea", "Cal"), locale="it-IT")
+    ana = phone.player_id
     page = phone.page
     page.wait_for_selector("#vip-panel:not([hidden]) #vip-rule-H1")
     note = page.locator("#vip-rules small", has_text=Catalog.load().t("it", "vip.rules_next_game"))

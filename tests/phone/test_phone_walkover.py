@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from host.i18n import Catalog
-from tests.phone.test_phone_moments import open_phone, recorded
+from tests.phone.helpers import present, seated_phone
+from tests.phone.test_phone_moments import RECORDER, recorded
 
 CATALOG = Catalog.load()
 
@@ -25,13 +26,12 @@ def test_round46_r14_the_last_one_at_the_table_is_not_told_they_won(
 ) -> None:
     server = live_server()
     session = server.session
-    url = f"{server.url}/?room=TEST"
-    ana = open_phone(phone_factory, url, "Ana", "en-GB")
-    streams = [session.subscribe(session.join(name, "TEST").player_id) for name in ("Bo", "Cy")]
-    try:
+    ana = seated_phone(phone_factory, server, "Ana", others=(), init_script=RECORDER)
+    with present(session, "Bo", "Cy"):
         a, b, c = [p["id"] for p in session.view(None)["players"]]
         session.act(a, "start", session.step)
-        dee = open_phone(phone_factory, url, "Dee", "fr-FR")  # waits: she plays the next game
+        # waits: she plays the next game
+        dee = seated_phone(phone_factory, server, "Dee", (), locale="fr-FR", init_script=RECORDER)
         ana.wait_step(session.step)
         for pid in (b, c):
             session.kick(pid)  # the host's remove: no step of its own
@@ -45,9 +45,6 @@ def test_round46_r14_the_last_one_at_the_table_is_not_told_they_won(
             "line => document.getElementById('outcome-lines').innerText.includes(line)",
             arg=theirs,
         )
-    finally:
-        for stream in streams:
-            stream.close()
     assert t("en", "you_win") not in ana.text("#outcome")
     assert ana.text("#me-status") == t("en", "status_lost")  # "Game over", not "You win!"
     assert t("en", "you_win") not in [m["text"] for m in recorded(ana, "moments")]

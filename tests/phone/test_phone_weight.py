@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from tests.phone.helpers import seated_phone
+
 #: Issue 16.5 asks 12 KB for the whole page, headers included. Readable sources minified by
 #: rjsmin (which keeps names) with the add-ons of issues 13, 14 and 20 weigh about 13.8 KB (en)
 #: to 14.1 KB (fr) for every phone since the VIP's controls moved to ``vip.js``: a miss of
@@ -196,9 +198,9 @@ def test_page_weight_and_requests_from_the_browsers_network_events(
     assert urls == ["/?room=TEST", "/phone/phone.css", "/phone/phone.js"]  # no favicon
     vip.join("Chloé")  # the first to join: the VIP
 
-    guest = phone_factory("iPhone 13", locale)
-    guest.open(f"{server.url}/?room=TEST")
-    guest.join("Émile")
+    guest = seated_phone(
+        phone_factory, server, "Émile", others=(), device="iPhone 13", locale=locale
+    )
     urls, total, wire = returning(guest, server, vip=False)
     assert urls == ["/?room=TEST", "/phone/phone.css", "/phone/phone.js"]
     assert wire <= BUDGET_BYTES, (total, wire)
