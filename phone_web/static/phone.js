@@ -567,6 +567,7 @@
     state.view = null; /* a new seat may be in a new game, whose steps start again at 0 */
     closeStream();
     showBanner(false);
+    hideMoment(); /* removed during my turn: its cover is over too */
     showScreen("join-form");
     /* away a minute in the lobby, or removed by the host: say so, the name ready to send again
        (round 38's play-test: an empty form, and no word of why) */
@@ -1320,6 +1321,9 @@
     const news = [];
     let moment = null;
     const turn = isMyTurn(view) ? turnId(view) : "";
+    /* my turn ended without my tap (a walkover, a redeal, the host kept for me): its cover
+       goes now, not 2.2 s over the new screen */
+    if (turn !== state.shownTurn && byId("moment").className === "moment-turn") hideMoment();
     if (turn && turn !== state.shownTurn) requestAnimationFrame(showMyTurn);
     state.shownTurn = turn;
     /* told once a turn, not again by a reload or a wake from sleep (round 46's brief) */

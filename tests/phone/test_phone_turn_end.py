@@ -1,0 +1,146 @@
+"""Round 47: "Your turn!" goes as soon as my turn ends without my tap.
+
+The big "Your turn!" (issue 12.2) covers the screen 2.2 s and used to go only on a tap or its
+timer. A turn can end without a tap of mine: the VIP removes everyone else (a walkover), ends
+the game, or removes me. The new screen (the game's end, the lobby, the join form) then sat
+under the old cover for the rest of its time. The tests record, as each new screen is drawn,
+whether the cover was still up and how long after it came.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from host.i18n import Catalog
+from tests.phone.helpers import Phone, rig_round
+from tests.phone.test_phone_moments import open_phone
+
+CATALOG = Catalog.load()
+#: How long the cover stays without H4 (phone.js MOMENT_MS): the test is only a test if the
+#: new screen came before this.
+MOMENT_MS = 2200
+
+#: Each time the page draws another step or screen: was the cover up, and for how long.
+SCREENS = """
+window.__screens = [];
+document.addEventListener('DOMContentLoaded', () => {
+  const main = document.getElementById('main');
+  const moment = document.getElementById('moment');
+  let shownAt = null;
+  new MutationObserver(() => { shownAt = moment.hidden ? shownAt : performance.now(); })
+    .observe(moment, {attributes: true, attributeFilter: ['hidden']});
+  const record = () => window.__screens.push({
+    phase: main.dataset.phase || '', joining: !document.getElementById('join-form').hidden,
+    cover: !moment.hidden, since: shownAt === null ? null : performance.now() - shownAt});
+  new MutationObserver(record).observe(main, {attributes: true, subtree: true,
+    attributeFilter: ['data-phase', 'hidden']});
+});
+"""
+
+
+def t(key: str, **params: Any) -> str:
+    return CATALOG.t("en", f"phone.{key}", **params)
+
+
+def covered_phone(phone_factory: Any, url: str, name: str) -> Phone:
+    phone = open_phone(phone_factory, url, name)
+    phone.page.add_init_script(SCREENS)
+    phone.page.reload()  # the recorder runs from the page's start; the seat is kept
+    phone.page.wait_for_selector("#game:not([hidden])")
+    return phone
+
+
+def wait_cover(phone: Phone) -> None:
+    """Until "Your turn!" covers the screen."""
+    phone.page.wait_for_function(
+        "t => !document.getElementById('moment').hidden"
+        " && document.getElementById('moment-text').textContent === t",
+        arg=t("your_turn"),
+    )
+
+
+def first_screen(phone: Phone, condition: str) -> dict[str, Any]:
+    """The first screen recorded after the cover came that meets ``condition`` (JS, on a
+    record ``s``): the lobby before the game is not the lobby after it."""
+    condition = f"s.since !== null && {condition}"
+    phone.page.wait_for_function(f"() => window.__screens.some((s) => {condition})")
+    found: dict[str, Any] = phone.page.evaluate(f"() => window.__screens.find((s) => {condition})")
+    return found
+
+
+def assert_cover_gone(screen: dict[str, Any]) -> None:
+    assert screen["since"] is not None and screen["since"] < MOMENT_MS, screen  # came up before
+    assert not screen["cover"], screen  # …and is gone as the new screen is drawn
+
+
+def test_round47_your_turn_goes_when_the_vip_removes_everyone_else(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """A walkover during my turn: the game's end is drawn without the cover over it."""
+    server = live_server()
+    session = server.session
+    ana = covered_phone(phone_factory, f"{server.url}/?room=TEST", "Ana")
+    streams = [session.subscribe(session.join(name, "TEST").player_id) for name in ("Bo", "Cy")]
+    try:
+        a, b, c = [p["id"] for p in session.view(None)["players"]]
+        rig_round(session, {a: "5H", b: "KS", c: "QD"}, dealer=b)
+        session.act(c, "keep", session.step)  # a step: the phones see the rigged table
+        assert session.view(None)["current"] == a
+        wait_cover(ana)
+        for pid in (b, c):
+            session.kick(pid)  # the VIP's remove
+        assert session.view(None)["walkover"]
+        screen = first_screen(ana, "s.phase === 'game_over'")
+    finally:
+        for stream in streams:
+            stream.close()
+    assert_cover_gone(screen)
+    assert ana.page.is_hidden("#moment")
+    assert t("last_at_table", name="Ana") in ana.text("#outcome-lines")
+
+
+def test_round47_your_turn_goes_when_the_vip_ends_the_game(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """The VIP ends the game during Bo's turn: Bo's phone shows the lobby at once."""
+    server = live_server()
+    session = server.session
+    vip = session.join("Ana", "TEST")
+    stream = session.subscribe(vip.player_id)
+    try:
+        bo = covered_phone(phone_factory, f"{server.url}/?room=TEST", "Bo")
+        session.join("Cy", "TEST")
+        a, b, c = [p["id"] for p in session.view(None)["players"]]
+        rig_round(session, {a: "5H", b: "KS", c: "QD"}, dealer=c)
+        session.act(a, "keep", session.step)  # a step: the phones see the rigged table
+        assert session.view(None)["current"] == b
+        wait_cover(bo)
+        session.act(a, "end_game", session.step)
+        screen = first_screen(bo, "s.phase === 'lobby'")
+    finally:
+        stream.close()
+    assert_cover_gone(screen)
+
+
+def test_round47_your_turn_goes_when_the_vip_removes_me(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Removed during my turn: the join form and its note are not under the cover."""
+    server = live_server()
+    session = server.session
+    vip = session.join("Ana", "TEST")
+    stream = session.subscribe(vip.player_id)
+    try:
+        bo = covered_phone(phone_factory, f"{server.url}/?room=TEST", "Bo")
+        session.join("Cy", "TEST")
+        a, b, c = [p["id"] for p in session.view(None)["players"]]
+        rig_round(session, {a: "5H", b: "KS", c: "QD"}, dealer=c)
+        session.act(a, "keep", session.step)  # a step: the phones see the rigged table
+        assert session.view(None)["current"] == b
+        wait_cover(bo)
+        session.kick(b)
+        screen = first_screen(bo, "s.joining")
+    finally:
+        stream.close()
+    assert_cover_gone(screen)
+    assert bo.text("#join-error") == t("seat_gone")
