@@ -573,7 +573,8 @@
        (round 38's play-test: an empty form, and no word of why) */
     const input = byId("name-input");
     input.value ||= localStorage.getItem("cuckoo:name") || "";
-    setText(byId("join-error"), t("seat_gone"));
+    /* news, not a mistake of mine: a calm note, as a full table's (round 47) */
+    setText(byId("join-error"), t("seat_gone")).classList.add("note");
     announce([t("seat_gone")]); /* the live region no longer tells a card I no longer hold */
   }
 

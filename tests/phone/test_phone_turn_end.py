@@ -1,10 +1,12 @@
-"""Round 47: "Your turn!" goes as soon as my turn ends without my tap.
+"""Round 47: what a guest notices on the phone when a turn or a seat ends another way.
 
-The big "Your turn!" (issue 12.2) covers the screen 2.2 s and used to go only on a tap or its
+"Your turn!" goes as soon as my turn ends without my tap. The big "Your turn!" (issue 12.2) covers the screen 2.2 s and used to go only on a tap or its
 timer. A turn can end without a tap of mine: the VIP removes everyone else (a walkover), ends
 the game, or removes me. The new screen (the game's end, the lobby, the join form) then sat
 under the old cover for the rest of its time. The tests record, as each new screen is drawn,
 whether the cover was still up and how long after it came.
+
+Removed by the VIP, "You are no longer at the table…" is a calm note, not a red error.
 """
 
 from __future__ import annotations
@@ -144,3 +146,41 @@ def test_round47_your_turn_goes_when_the_vip_removes_me(
         stream.close()
     assert_cover_gone(screen)
     assert bo.text("#join-error") == t("seat_gone")
+
+
+#: The colour a node's text is drawn in.
+COLOUR = "(node) => getComputedStyle(node).color"
+
+
+def test_round47_removed_by_the_vip_is_a_calm_note_and_a_taken_name_still_red(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Being removed by the VIP is news, not a mistake of the guest: "You are no longer at the
+    table…" is in the hint colour, as a full table's wait is (round 46); a real join error (a
+    name already taken) stays in the error colour."""
+    server = live_server()
+    session = server.session
+    vip = session.join("Ana", "TEST")
+    stream = session.subscribe(vip.player_id)
+    try:
+        bo = open_phone(phone_factory, f"{server.url}/?room=TEST", "Bo")
+        bo.page.wait_for_selector("#me-name")
+        error_colour = bo.page.eval_on_selector("#action-error", COLOUR)  # class="error"
+        hint_colour = bo.page.eval_on_selector("#back-note", COLOUR)  # class="note"
+        assert error_colour != hint_colour
+        session.kick(session.view(None)["players"][1]["id"])
+        bo.page.wait_for_selector("#join-form:not([hidden])")
+        bo.page.wait_for_function(
+            "text => document.getElementById('join-error').textContent === text",
+            arg=t("seat_gone"),
+        )
+        assert bo.page.eval_on_selector("#join-error", COLOUR) == hint_colour
+        bo.page.fill("#name-input", "Ana")  # Ana is at the table, her phone open
+        bo.page.locator("#join-button").tap()
+        bo.page.wait_for_function(
+            "text => document.getElementById('join-error').textContent === text",
+            arg=t("err_name_taken"),
+        )
+        assert bo.page.eval_on_selector("#join-error", COLOUR) == error_colour
+    finally:
+        stream.close()
