@@ -184,3 +184,114 @@ def test_round47_removed_by_the_vip_is_a_calm_note_and_a_taken_name_still_red(
         assert bo.page.eval_on_selector("#join-error", COLOUR) == error_colour
     finally:
         stream.close()
+
+
+def lost(route: Any) -> None:
+    """A request that gets no answer at all (the host's computer off, or the Wi-Fi down)."""
+    route.abort("connectionrefused")
+
+
+def error_line(phone: Phone, text: str) -> None:
+    phone.page.wait_for_function(
+        "text => document.getElementById('action-error').textContent === text", arg=text
+    )
+
+
+def test_round47_an_unanswered_tap_asks_the_vip_about_the_tvs_computer_first(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Round 47's brief: with the host down, the VIP (usually beside the TV's computer) was
+    sent to their Wi-Fi settings. The VIP's unanswered Start asks first whether the game still
+    runs on the TV's computer, and says every seat is kept; a guest's unanswered tap names
+    both causes, the computer and the Wi-Fi, as the phone cannot tell them apart."""
+    server = live_server()
+    session = server.session
+    url = f"{server.url}/?room=TEST"
+    ana = open_phone(phone_factory, url, "Ana")
+    bo = open_phone(phone_factory, url, "Bo")
+    cy = session.join("Cy", "TEST").player_id
+    stream = session.subscribe(cy)
+    try:
+        a, b = [p["id"] for p in session.view(None)["players"]][:2]
+        ana.page.wait_for_selector('#actions button[data-action="start"]')
+        ana.page.route("**/api/action", lost)
+        ana.tap("start")
+        error_line(ana, t("err_no_answer_vip"))
+        assert t("reconnecting_vip") in t("err_no_answer_vip")  # the TV's computer, seats kept
+        ana.page.unroute("**/api/action")
+        session.act(a, "start", session.step)
+        for _ in range(6):  # bounded: three players' turns, twice over
+            table = session.view(None)
+            if table["current"] == b:
+                break
+            session.act(table["current"], "keep", table["step"])
+        assert session.view(None)["current"] == b
+        bo.wait_step(session.step)
+        bo.page.route("**/api/action", lost)
+        bo.tap("keep")
+        error_line(bo, t("err_no_answer"))
+    finally:
+        stream.close()
+    assert t("err_no_answer") != t("err_no_answer_vip")
+    assert ana.page.is_hidden("#banner") and bo.page.is_hidden("#banner")
+
+
+def test_round47_a_join_unanswered_names_both_causes_and_offline_the_phones_own(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """Joining with no answer names the TV's computer and the Wi-Fi (the join cannot tell
+    them apart, nor whether this phone will be the VIP); with the phone offline, it says this
+    phone has no connection, which it surely knows."""
+    server = live_server()
+    phone = phone_factory()
+    phone.open(f"{server.url}/?room=TEST")
+    phone.page.route("**/api/join", lost)
+    phone.page.fill("#name-input", "Ana")
+    phone.page.locator("#join-button").tap()
+    phone.page.wait_for_function(
+        "text => document.getElementById('join-error').textContent === text",
+        arg=t("err_network"),
+    )
+    phone.context.set_offline(True)
+    phone.page.locator("#join-button").tap()
+    phone.page.wait_for_function(
+        "text => document.getElementById('join-error').textContent === text",
+        arg=t("err_offline"),
+    )
+    assert server.session.view(None)["players"] == []
+
+
+def test_round47_reconnecting_asks_the_vip_about_the_tvs_computer_not_when_offline(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """ "Reconnecting…": once the host gives no answer at all, the VIP's banner asks whether the
+    game still runs on the TV's computer (a guest's says nothing of it); while the VIP's own
+    phone is offline it does not (the phone's own network is surely the cause)."""
+    server = live_server()
+    url = f"{server.url}/?room=TEST"
+    ana = open_phone(phone_factory, url, "Ana")
+    bo = open_phone(phone_factory, url, "Bo")
+    for phone in (ana, bo):
+        phone.page.wait_for_selector("#me-name")
+        phone.context.set_offline(True)
+        phone.page.wait_for_selector("#banner:not([hidden])")
+        assert phone.text("#banner") == t("reconnecting")  # offline: nothing of the computer
+        phone.page.route("**/api/**", lost)  # the host down: no answer
+        before = len(unanswered_fetches(phone))  # offline ones too
+        phone.context.set_offline(False)
+    ana.page.wait_for_function(
+        "text => document.getElementById('banner-why').textContent === text",
+        arg=t("reconnecting_vip"),
+    )
+    for _ in range(300):  # bounded: retries come 0.5, 1, 2 s apart
+        if len(unanswered_fetches(bo)) >= before + 2:  # Bo's first one's banner is drawn
+            break
+        bo.page.wait_for_timeout(20)
+    assert bo.page.is_visible("#banner") and bo.text("#banner-why") == ""
+    ana.page.unroute("**/api/**")  # the game is open again: every seat kept
+    ana.page.wait_for_selector("#banner", state="hidden")
+
+
+def unanswered_fetches(phone: Phone) -> list[Any]:
+    """The phone's requests for the table that got no answer."""
+    return [r for r in phone.requests if r.url.endswith("/api/state") and r.failure]
