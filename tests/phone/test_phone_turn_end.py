@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from host.i18n import Catalog
 from tests.phone.helpers import Phone, rig_round
 from tests.phone.test_phone_moments import open_phone
@@ -295,3 +297,50 @@ def test_round47_reconnecting_asks_the_vip_about_the_tvs_computer_not_when_offli
 def unanswered_fetches(phone: Phone) -> list[Any]:
     """The phone's requests for the table that got no answer."""
     return [r for r in phone.requests if r.url.endswith("/api/state") and r.failure]
+
+
+#: My turn's line, each of my buttons, and the card's rank and suit: whole on the screen?
+#: How tall each button is, and whether the card's words stay inside it.
+IN_SIGHT = """() => {
+    const whole = (e) => { const r = e.getBoundingClientRect();
+        return r.top > -1 && r.bottom < innerHeight + 1 && r.left > -1 && r.right < innerWidth + 1; };
+    const buttons = [...document.querySelectorAll('#actions button')];
+    const card = document.getElementById('card').getBoundingClientRect();
+    const inCard = ['rank', 'suit'].every((id) => {
+        const r = document.getElementById(id).getBoundingClientRect();
+        return r.left >= card.left && r.right <= card.right; });
+    return {line: whole(document.getElementById('turn')), buttons: buttons.map(whole),
+            heights: buttons.map((b) => b.getBoundingClientRect().height), inCard,
+            text: document.getElementById('card').innerText};
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(320, 568), (360, 640)])
+def test_round47_at_200_percent_text_a_small_phone_shows_my_turn_and_both_buttons(
+    live_server: Any, phone_factory: Any, width: int, height: int
+) -> None:
+    """Issue 19, round 47's brief: at 200 % text on a small phone held upright, the second
+    button of my turn needed a scroll (round 46 made 360x800 fit). Now my turn's line and
+    both buttons (44 px tall at least) are on the first screen, the card lying down with its
+    widest rank, a 10, inside it."""
+    server = live_server()
+    session = server.session
+    phone = phone_factory("Pixel 7", "en-GB", viewport={"width": width, "height": height})
+    phone.page.add_init_script(
+        "document.addEventListener('DOMContentLoaded', () => "
+        "{ document.documentElement.style.fontSize = '200%'; })"
+    )
+    phone.open(f"{server.url}/?room=TEST")
+    phone.join("Ana")
+    a = session.view(None)["players"][0]["id"]
+    b, c = (session.join(name, "TEST").player_id for name in ("Bo", "Cy"))
+    rig_round(session, {a: "10D", b: "KS", c: "QD"}, dealer=b)
+    session.act(c, "keep", session.step)  # a step: the phone sees the rigged table
+    assert session.view(None)["current"] == a
+    phone.wait_step(session.step)
+    phone.page.wait_for_selector("#moment", state="hidden", timeout=5000)
+    seen = phone.page.evaluate(IN_SIGHT)
+    assert seen["line"], seen
+    assert seen["buttons"] == [True, True], seen
+    assert all(height >= 44 for height in seen["heights"]), seen
+    assert seen["inCard"] and seen["text"].startswith("10"), seen
