@@ -402,7 +402,8 @@
         error.textContent = t(messages["err_" + answer.error] ? "err_" + answer.error : "err_other");
       }
     } catch {
-      error.textContent = t("err_network");
+      /* no answer: the game closed on the TV's computer, or the Wi-Fi; offline, surely mine */
+      error.textContent = t(navigator.onLine ? "err_network" : "err_offline");
     }
     button.disabled = false;
     button.textContent = t("join");
@@ -454,7 +455,7 @@
       /* the host is heard again: "can't reach the game" is no longer true (it stayed beside
          live buttons when a freeze outlasted every send of a tap) */
       const error = byId("action-error");
-      if (error.textContent === t("err_no_answer")) error.textContent = "";
+      if (error.textContent === noAnswer()) error.textContent = "";
       render(JSON.parse(message.data), first);
       resendUnsent();
       first = false;
@@ -516,9 +517,11 @@
   });
 
   /** The stream broke: show the banner, wait a little longer each time, fetch, listen again
-   * (not while the page is hidden: wakeUp does it when the guest looks again). */
-  function connectionLost() {
+   * (not while the page is hidden: wakeUp does it when the guest looks again). ``unanswered``:
+   * a fetch got no answer at all, and the VIP's banner asks about the TV's computer (noAnswer). */
+  function connectionLost(unanswered = false) {
     showBanner(true);
+    setText(byId("banner-why"), unanswered && navigator.onLine && isVip() ? t("reconnecting_vip") : "");
     /* H4's clock is the host's: with the host lost no count goes on (round 40: it ran down to
        2 s while the host was down, then jumped back to 10 when a restart gave the turn anew) */
     clearTimeout(state.clockTimer);
@@ -535,8 +538,10 @@
    * what they typed). */
   async function refresh(quiet = false) {
     if (!state.token || state.replaced) return;
+    let answered = false;
     try {
       const [status, view] = await callApi("GET", "/api/state");
+      answered = true;
       if (state.replaced) return; /* another tab took the game meanwhile: stay quiet */
       if (status === 401) return forgetSeat();
       if (status !== 200) throw new Error(String(status));
@@ -548,7 +553,7 @@
       if (state.stream) watchQuiet();
       else connect();
     } catch {
-      connectionLost();
+      connectionLost(!answered);
     }
   }
 
@@ -567,12 +572,14 @@
     state.view = null; /* a new seat may be in a new game, whose steps start again at 0 */
     closeStream();
     showBanner(false);
+    hideMoment(); /* removed during my turn: its cover is over too */
     showScreen("join-form");
     /* away a minute in the lobby, or removed by the host: say so, the name ready to send again
        (round 38's play-test: an empty form, and no word of why) */
     const input = byId("name-input");
     input.value ||= localStorage.getItem("cuckoo:name") || "";
-    setText(byId("join-error"), t("seat_gone"));
+    /* news, not a mistake of mine: a calm note, as a full table's (round 47) */
+    setText(byId("join-error"), t("seat_gone")).classList.add("note");
     announce([t("seat_gone")]); /* the live region no longer tells a card I no longer hold */
   }
 
@@ -667,7 +674,7 @@
       /* not the Wi-Fi alarm: nothing is wrong with the party, and the tap is not lost yet */
       setText(error, t("tap_waits_offline")).classList.add("sending");
     } else if (answer.error !== "stale_step") {
-      error.textContent = status ? errorText(answer.error) : t("err_no_answer");
+      error.textContent = status ? errorText(answer.error) : noAnswer();
     }
     /* every button drawn meanwhile, too: the stream may have brought newer tables while the
        answer travelled, and then the answer (older) is not drawn again */
@@ -681,6 +688,15 @@
     else keepFocus(hadFocus); /* the stream drew this table while the buttons were disabled */
     return view;
   }
+
+  /**
+   * The line for a tap none of whose sends was answered. The phone cannot tell the host down
+   * from the Wi-Fi down: a guest hears both; the VIP, the evening's host and usually by the TV's
+   * computer, is asked first whether the game still runs there (restarted, it keeps every seat),
+   * not sent to their Wi-Fi settings (round 47's brief). Offline, tap_waits_offline says it.
+   */
+  const noAnswer = () => t(isVip() ? "err_no_answer_vip" : "err_no_answer");
+  const isVip = () => state.view?.me.is_vip === true;
 
   /** [status, answer] of an action, sent up to ACTION_SENDS times while no answer comes
    * (ACTION_SENDS says why); each retry waits a little, for a Wi-Fi that dropped for a moment. */
@@ -1320,6 +1336,9 @@
     const news = [];
     let moment = null;
     const turn = isMyTurn(view) ? turnId(view) : "";
+    /* my turn ended without my tap (a walkover, a redeal, the host kept for me): its cover
+       goes now, not 2.2 s over the new screen */
+    if (turn !== state.shownTurn && byId("moment").className === "moment-turn") hideMoment();
     if (turn && turn !== state.shownTurn) requestAnimationFrame(showMyTurn);
     state.shownTurn = turn;
     /* told once a turn, not again by a reload or a wake from sleep (round 46's brief) */
