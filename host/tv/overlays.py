@@ -61,11 +61,13 @@ def caption_lines(th: theme.Theme, caption: str) -> list[tuple[str, int, tuple[i
     """Each line of a caption with its size and where its top centre goes: one line at 40 px,
     two at 36 down to 30, three at 28, the block centred in the bar, a font's height apart
     (three lines a pixel closer, to stay in the bar). Why: two lines at 40 px were set 33 px
-    apart and ran into each other."""
+    apart and ran into each other. The lines are broken evenly: filled one by one, the lesson
+    read "… Elsa, Bruno, Chloé and Dario show" over a lone "you." (round 47)."""
     bar = caption_bar_rect()
     middle = bar.top + 1 + (bar.height - 1) // 2  # of the bar below its 2 px edge line
     centre = (bar.centerx, middle)
-    return centred_lines(th, caption, CAPTION_WIDTH, CAPTION_SIZES, centre, room=bar.height - 2)
+    room = bar.height - 2
+    return centred_lines(th, caption, CAPTION_WIDTH, CAPTION_SIZES, centre, room=room, even=True)
 
 
 def centred_lines(
@@ -76,12 +78,14 @@ def centred_lines(
     centre: tuple[int, int],
     bold: bool = False,
     room: int | None = None,
+    even: bool = False,
 ) -> list[tuple[str, int, tuple[int, int]]]:
     """``text`` wrapped by ``Theme.wrapped`` into a block centred on ``centre``, its lines a
     font's height apart: each line with its size and where its top centre goes. A block
     taller than ``room`` sets its lines closer, down to the font's ascent plus descent (its
-    line less the pixel of leading), so no letter runs into the next line's."""
-    size, lines = th.wrapped(text, width, sizes, bold)
+    line less the pixel of leading), so no letter runs into the next line's. ``even``: the
+    lines are broken as evenly as they can be, at the size and count ``wrap`` found."""
+    size, lines = th.wrapped(text, width, sizes, bold, even=even)
     font = th.font(size, bold)
     step = font.get_height()
     if room is not None and step * len(lines) > room:

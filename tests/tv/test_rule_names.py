@@ -70,8 +70,8 @@ def test_round46_the_rules_named_in_a_caption_fit_two_lines_read_from_the_sofa(
     catalog: Catalog, lang: str
 ) -> None:
     """The caption naming the rules (all eight at a game's start, or switched on at once) is
-    at most two lines, so at 36 px or more: three lines would be 26 px, under the sofa's
-    floor (``host/tv/overlays.py``)."""
+    at most two lines, so at 30 px or more: three lines would be 28 px (26 px before round
+    47), the sofa's floor and the smallest a caption is drawn (``host/tv/overlays.py``)."""
     from host.tv.overlays import caption_lines
     from host.voice.phrases import phrases_for
     from host.voice.vip_phrases import rules_in_force
