@@ -12,7 +12,7 @@ import logging
 import re
 import threading
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from importlib import resources
 from itertools import combinations
 from pathlib import Path
@@ -62,6 +62,16 @@ _FONT_ERRORS = (pygame.error, UnicodeError, ValueError, OverflowError, MemoryErr
 _BREAKING_SPACES = re.compile(r"[^\S\u00a0\u2007\u202f]+")
 #: Dashes that start no line of a text split in lines (``Theme.split_evenly``).
 _DASHES = ("\u2014", "\u2013")
+#: A text that ends a sentence or a clause: ". ", "! ", "? " or ": " before a break, closing
+#: quotes and brackets after the mark. French's no-break space before its "!", "?" and ":"
+#: (``host.i18n.typeset``) is no break, so "Coucou\u00a0!" ends as "!" does.
+_SENTENCE_END = re.compile(r"[.!?:][\"'\u2019\u201d\u00bb)\]]*$")
+#: How narrow the narrower line may be, of the wider, when a text broken evenly breaks after
+#: a sentence instead (``Theme.evenly``). Measured on round 47's captions: the lesson's "…
+#: or cuts a card from the stock." over "Dario cuts: …" (0.57, French and Italian 0.46–0.48)
+#: read better than "… or cuts a card" over "from the stock. …"; "Chloé è assente:" over the
+#: rest of its caption (0.18) or "How to play Cuckoo:" (0.25) left the short line stranded.
+FAIR_SENTENCE_BREAK = 0.45
 
 
 def line_width(max_width: int, indent: int, index: int) -> int:
@@ -337,31 +347,50 @@ class Theme:
     def evenly(
         self, text: str, lines: list[str], size: int, max_width: int, bold: bool, indent: int
     ) -> list[str]:
-        """``wrap``'s ``lines`` of ``text`` broken again, as many, where their widest reach
-        (a set-in line's ``indent`` counted) is shortest and each still fits its width.
+        """``wrap``'s ``lines`` of ``text`` broken again, as many, each still fitting its width:
+        after sentences where that keeps the lines fair (``FAIR_SENTENCE_BREAK``), else where
+        their widest reach (a set-in line's ``indent`` counted) is shortest.
 
         Why: ``wrap`` fills a line before it breaks, and round 46's play-test read the TV's
         story of the round as "Amélie a échangé avec" over a lone "Benoît"; broken evenly it
-        reads "Amélie a échangé" over "avec Benoît". A dash starts no line (``split_evenly``)."""
+        reads "Amélie a échangé" over "avec Benoît". Broken only evenly, round 47's captions
+        split a sentence after its first word ("… together. The" over "lowest card loses…")
+        where a break after the sentence before read better. A dash starts no line
+        (``split_evenly``)."""
         text = text.strip()
+        best, reach = lines, None
+        told: tuple[int, int, list[str]] | None = None  # sentence ends, -widest, lines
+        for candidate, reaches in self._fitting_breaks(
+            text, len(lines), size, max_width, bold, indent
+        ):
+            widest = max(reaches)
+            if reach is None or widest < reach:
+                best, reach = candidate, widest
+            ends = sum(bool(_SENTENCE_END.search(line)) for line in candidate[:-1])
+            fair = min(reaches) >= FAIR_SENTENCE_BREAK * widest
+            if ends and fair and (told is None or (ends, -widest) > told[:2]):
+                told = (ends, -widest, candidate)
+        return best if told is None else told[2]
+
+    def _fitting_breaks(
+        self, text: str, count: int, size: int, max_width: int, bold: bool, indent: int
+    ) -> Iterator[tuple[list[str], list[int]]]:
+        """Every way of breaking ``text`` in ``count`` lines at its breaking spaces, no line
+        starting with a dash, whose lines fit their widths (``line_width``): each as its lines
+        and their reach (a set-in line's ``indent`` counted, as it is drawn set in)."""
         breaks = [
             (space.start(), space.end())
             for space in _BREAKING_SPACES.finditer(text)
             if not text[space.end() :].startswith(_DASHES)
         ]
-        best, reach = lines, None
-        for chosen in combinations(breaks, len(lines) - 1):
+        limits = [line_width(max_width, indent, i) for i in range(count)]
+        for chosen in combinations(breaks, count - 1):
             starts = [0, *(end for _, end in chosen)]
             ends = [*(start for start, _ in chosen), len(text)]
             candidate = [text[a:b] for a, b in zip(starts, ends)]
             widths = [self.measure(line, size, bold) for line in candidate]
-            limits = [line_width(max_width, indent, i) for i in range(len(candidate))]
-            if any(width > limit for width, limit in zip(widths, limits)):
-                continue
-            widest = max(width + max_width - limit for width, limit in zip(widths, limits))
-            if reach is None or widest < reach:
-                best, reach = candidate, widest
-        return best
+            if all(width <= limit for width, limit in zip(widths, limits)):
+                yield candidate, [w + max_width - limit for w, limit in zip(widths, limits)]
 
     def split_evenly(
         self, text: str, size: int, count: int, bold: bool = False

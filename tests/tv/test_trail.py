@@ -11,7 +11,7 @@ from typing import Any, cast
 import pytest
 
 from host.i18n import LANGUAGES, Catalog
-from host.rules import Call, Game, HouseRules
+from host.rules import Call, Game, HouseRules, RedealReason
 from host.rules.bots import choose_action
 from host.rules.contract import KeepReason
 from host.rules.playout import MAX_ACTIONS, new_game
@@ -384,3 +384,31 @@ def test_round46_a_wrapped_move_leaves_no_lone_word_it_could_have_taken_along(
             for i, line in enumerate(lines):
                 assert th.measure(line, TEXT_SIZE) <= width - (HANGING_INDENT if i else 0)
     assert wrapped >= 4, lang  # the check saw moves in two lines
+
+
+#: Round 47: a move broken in two after its colon, at the corner's full width, by language.
+AFTER_THE_COLON = {
+    "en": ["Zoë cut again:", "a King \u2014 kept their card"],
+    "fr": ["Redistribuée\u00a0:", "Zoë a quitté la table"],
+    "it": ["Carte ridate:", "Zoë ha lasciato il tavolo"],
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_round47_a_move_in_two_lines_breaks_after_its_colon(catalog: Catalog, lang: str) -> None:
+    """Broken only evenly, the story of the round cut a clause after its first word: "Zoë cut
+    again: a" over "King — kept their card", Italian "Carte ridate: Zoë ha" over "lasciato il
+    tavolo"; a move in two lines breaks after its colon where the lines stay fair, as the
+    caption bar breaks after a sentence (``Theme.evenly``)."""
+    names = ("Amélie", "Zoë", "Céline", "Damien")
+    app = _trail_of(catalog, lang, names)
+    events: list[Any] = [
+        {"type": "misdeal", "reason": RedealReason.PLAYER_LEFT, "player": "p1", "name": "Zoë"},
+        {"type": "cut_taken", "dealer": "p1"},
+        {"type": "cut_king", "dealer": "p1", "king": "KH", "call": Call.CUCKOO},
+    ]
+    app.stage.receive(view("turns", [player(i, name=n) for i, n in enumerate(names)]), events)
+    app.stage.fast_forward()
+    assert len(app.stage.trail) == 3
+    moves = [lines for _, lines in trail_moves(app.props, app.stage, TRAIL_WIDTHS[0], 40)]
+    assert AFTER_THE_COLON[lang] in moves, moves
