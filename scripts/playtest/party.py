@@ -11,6 +11,10 @@ round, the game ends and the next one starts while it is offline, then it comes 
 
     python scripts/playtest/party.py offline-end --port 6150 --out /tmp/playtest
 
+Scenario ``sudden-death`` (round 47b's): house rule H5 with three phones; the saved game is
+rigged between two starts of the host so that everyone left holds a 2 with one life, all keep,
+and the TV plays the one-card duel.
+
 Every wait is bounded; the host's process group is ended on the way out.
 """
 
@@ -230,7 +234,67 @@ def offline_end(host: Host, phones: Phones) -> None:
     log("table:", [(p["name"], p["connected"], p["status"], p["lives"]) for p in table["players"]])
 
 
-SCENARIOS = {"offline-end": offline_end}
+def rig_tie(state: Path, cards: tuple[str, ...]) -> None:
+    """Give the seated players ``cards`` and one life each in the saved game (host stopped).
+
+    Why through the save: a real host deals from its own shuffle; the only way to a table where
+    everyone left loses together is to change the game between two starts. Every card moved
+    trades places with the one it replaces, so the 52 cards stay accounted for.
+    """
+    from host.journal import journal_path, read_journal
+
+    data = json.loads(state.read_text())
+    journal = journal_path(state)
+    if journal.exists():
+        seq, replayed = read_journal(journal.read_bytes(), int(data.get("seq", 0)), data)
+        if replayed is not None:
+            data, data["seq"] = replayed, seq
+    game = data["game"]
+    for player, card in zip(game["players"], cards, strict=False):
+        old = player["card"]
+        for other in game["players"]:
+            if other["card"] == card:
+                other["card"] = old
+        for pile in ("stock", "discard", "set_aside"):
+            game[pile] = [old if held == card else held for held in game[pile]]
+        player["card"], player["lives"] = card, 1
+    state.write_text(json.dumps(data))
+    journal.unlink(missing_ok=True)
+
+
+def sudden_death(host: Host, phones: Phones) -> None:
+    """H5: everyone left loses together (three 2s, one life each); the TV plays the duel."""
+    bots = host.extra.index("--bots")
+    host.extra = [*host.extra[:bots], *host.extra[bots + 2 :], "--house-rules", "H5"]
+    host.start()
+    table = {name: phones.join(name, host.url()) for name in ("Ana", "Bo", "Cy")}
+    step = host.table()["step"]
+    table["Ana"].tap("start")
+    table["Ana"].wait_past(step)
+    time.sleep(3)  # the deal is saved
+    host.stop()
+    rig_tie(host.out / "state.json", ("2H", "2S", "2D"))
+    host.start(fresh=False)
+    for _ in range(20):
+        if host.table()["phase"] != "turns":
+            break
+        for phone in table.values():
+            view = host.view(phone.player_id)
+            if "keep" in view["can"]:
+                phone.tap("keep")
+                phone.wait_past(view["step"])
+                break
+        else:
+            time.sleep(0.5)
+    for second in range(0, 20, 2):
+        host.tv_shot(f"tv-duel-{second:02d}s")
+        time.sleep(2)
+    for name, phone in table.items():
+        phones.shot(f"{name.lower()}-game-over", phone)
+    log("winners:", host.table().get("winners"))
+
+
+SCENARIOS = {"offline-end": offline_end, "sudden-death": sudden_death}
 
 
 def main() -> int:
