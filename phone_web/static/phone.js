@@ -1047,13 +1047,16 @@
       return;
     }
     const out = me.status === "eliminated";
-    const waiting = me.status === "waiting";
-    /* at game over there is no end left to watch on the TV */
-    const key = out ? (view.phase === "game_over" ? "status_lost" : "out_card") : waiting ? "waiting_card" : "no_card";
+    /* at game over there is no end left to watch on the TV; "Game over" is said above it, by
+       my line and the outcome box, and a waiting guest's "next game" by my line and the
+       headline: the card says neither a third time (round 47's play-test read "Game over"
+       three times, "next game" four) */
+    const over = out && view.phase === "game_over";
+    const key = over ? "status_lost" : out ? "out_card" : "no_card";
     card.className = out ? "out" : "none";
     setText(byId("rank"), "");
     setText(byId("suit"), "");
-    setText(byId("suit-name"), t(key));
+    setText(byId("suit-name"), over ? "" : t(key));
     card.setAttribute("aria-label", t(key));
   }
 
@@ -1348,7 +1351,7 @@
       [player.id === view.dealer && view.phase !== "lobby", "dealer"],
       [player.id === view.current, "turn"],
       [player.status === "eliminated", "out"],
-      [player.status === "waiting", "waiting"],
+      [player.status === "waiting" && player.id !== view.me.id, "waiting"], /* mine: my line says it */
       [player.connected === false && !player.bot, "away"],
     ];
     const details = element("span", "details");

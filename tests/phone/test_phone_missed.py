@@ -197,3 +197,54 @@ def test_round47_a_vip_away_a_minute_is_told_who_became_the_vip_once(
     assert wait_until(lambda: session.view(None)["vip"] == chloe, 10)
     phones[bo].wait_step(session.step)
     assert _missed(phones[bo]) == (False, "")
+
+
+def _said(phone: Phone, words: str) -> int:
+    """How many times ``words`` stand in the page's visible text (case ignored)."""
+    return int(
+        phone.page.evaluate(
+            "w => document.body.innerText.toLowerCase().split(w).length - 1", words.lower()
+        )
+    )
+
+
+def test_round47_a_knocked_out_guest_reads_game_over_at_most_twice(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """At game over a knocked-out guest's phone said "Game over" three times (its line, the
+    outcome box's title, the card); now at most twice, the card labelled for screen readers."""
+    server = live_server()
+    session = server.session
+    phones = seat_three(server, phone_factory, "en-GB")
+    chloe, bo, dario = phones
+    rigged_reveal(session, {chloe: "KH", bo: "QS", dario: "2C"}, lives={dario: 1})
+    session.act(session.view(None)["next_dealer"], "deal", session.step)
+    end = rigged_reveal(session, {chloe: "2S", bo: "KH"}, lives={chloe: 1})
+    assert end["phase"] == "game_over"
+    out = phones[dario]
+    out.wait_step(end["step"])
+    assert 1 <= _said(out, t("en", "status_lost")) <= 2
+    assert out.page.get_attribute("#card", "aria-label") == "Game over"
+
+
+def test_round47_a_guest_joining_during_a_reveal_reads_next_game_at_most_twice(
+    live_server: Any, phone_factory: Any
+) -> None:
+    """A guest joining during a reveal read "next game" four times (line, headline, card, own
+    tag); now at most twice, and the others' rows still tag the newcomer."""
+    server = live_server()
+    session = server.session
+    phones = seat_three(server, phone_factory, "en-GB")
+    chloe, bo, dario = phones
+    table = rigged_reveal(session, {chloe: "KH", bo: "QS", dario: "2C"})
+    assert table["phase"] == "reveal"
+    late = phone_factory("iPhone 13", "en-GB")
+    late.open(f"{server.url}/?room=TEST")
+    late.join("Zoë")
+    late.wait_step(table["step"])
+    assert late.text("#turn") == t("en", "waiting_note")
+    assert 1 <= _said(late, "next game") <= 2
+    phones[chloe].page.wait_for_function(
+        "() => document.querySelectorAll('#players li').length === 4"
+    )
+    assert t("en", "badge_waiting") in phones[chloe].text("#players")
