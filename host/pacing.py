@@ -172,6 +172,8 @@ def _hide_the_end(view: View, end: Unseen) -> None:
     and tonight's standings are from before it, as while the TV plays it."""
     if "last_winners" in view:
         view["last_winners"] = []
+    if view.get("last_game") is not None:
+        view["last_game"] = None  # the next game's phones are told it once the TV has shown it
     if end.standings_before is not None and "standings" in view:
         view["standings"] = list(end.standings_before)
 

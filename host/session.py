@@ -119,6 +119,10 @@ def clean_name(raw: Any) -> str:
         raise SessionError(refusal.code, str(refusal)) from None
 
 
+#: Tokens freed by the away rule that a 401 still recognises (a party's guests, many times over).
+LEFT_AWAY_KEPT = 64
+
+
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -166,6 +170,9 @@ class Session(HostControls):
         self._save_problem: str | None = None
         self._lock = threading.RLock()
         self._open_seats = set()
+        self._left_away: dict[str, None] = {}
+        """Digests of the last tokens whose seats the lobby's away rule freed (round 47: the
+        phone, back, says why); oldest first, at most ``LEFT_AWAY_KEPT``; not saved."""
         self._subscribers: list[Subscription] = []
         #: The last change's update per receiver: an action answers with its actor's.
         self._change_updates: dict[str | None, Update] = {}
@@ -339,6 +346,23 @@ class Session(HostControls):
         with self._lock:
             return dict(self._bots)
 
+    def left_for_being_away(self, token: Any) -> bool:
+        """Whether ``token``'s seat was freed because its player was away (the lobby's minute):
+        a phone told 401 can then say why, not only that the seat is gone (round 47)."""
+        if not isinstance(token, str) or not token or len(token) > 256:
+            return False
+        with self._lock:
+            return _digest(token) in self._left_away
+
+    def _note_left_away(self, pid: str) -> None:
+        """Remember that ``pid``'s token goes because they were away (lock held)."""
+        token = self._tokens.get(pid)
+        if token is None:
+            return
+        self._left_away[_digest(token)] = None
+        while len(self._left_away) > LEFT_AWAY_KEPT:
+            del self._left_away[next(iter(self._left_away))]
+
     def player_for_token(self, token: Any) -> str | None:
         """The player holding ``token``, or None (unknown, kicked or malformed)."""
         if not isinstance(token, str) or not token or len(token) > 256:
@@ -382,6 +406,9 @@ class Session(HostControls):
         # pacer holds that back until the TV has played it.
         lobby = view["phase"] == Phase.LOBBY
         view["last_winners"] = self._standings.last_game_winners() if lobby else []
+        # Round 47: kept into the next game, for a phone away across the end (docs/api.md).
+        playing = view["phase"] in (Phase.TURNS, Phase.REVEAL)
+        view["last_game"] = self._standings.last_game() if playing else None
         self._add_control_fields(view, None)
         turn = self._turn_time_locked()
         view["turn_seconds_left"] = None if turn is None else round(turn.seconds_left, 1)

@@ -126,6 +126,9 @@ class HostControls:
     def _seat_bot(self, strategy: str) -> str:
         raise NotImplementedError
 
+    def _note_left_away(self, pid: str) -> None:
+        raise NotImplementedError
+
     def _view_locked(self, player_id: str | None) -> View:
         raise NotImplementedError
 
@@ -475,6 +478,7 @@ class HostControls:
                 if due.step != game.step:
                     break  # something changed the table: look again next time
                 if due.kind == "leave" and game.has_player(due.player):
+                    self._note_left_away(due.player)  # the 401 says why (round 47)
                     self._drop_player(due.player)
                     done.append(f"leave:{due.player}")
                 elif due.kind == "hand_over" and game.vip == due.player:

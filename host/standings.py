@@ -19,7 +19,7 @@ from typing import Any, cast
 
 from host.names import reading_key
 from host.rules.cards import RANKS
-from host.rules.contract import LastWinner, StandingsRow
+from host.rules.contract import LastGame, LastWinner, StandingsRow
 from host.rules.events import Event, EventKind
 
 #: Fun titles, in the order they are awarded; each goes to the single best at its figure.
@@ -91,6 +91,16 @@ class Standings:
     """Who won the last game played to its end (R14: every joint winner), until the next game
     starts: the next game's lobby tells it to a guest whose phone slept through the end (round
     42). A new evening keeps it: it is still the last game's."""
+    ended: int = 0
+    """Games ended at a game over since the party began, walkovers too (round 47): the next
+    game's ``last_game.number``, by which a phone that was away across an end knows it missed
+    one. A new evening keeps counting: only a phone compares two of them."""
+    last_end: list[str] = field(default_factory=list)
+    """The last game over's ``winners`` (a walkover's last one at the table), kept into the
+    next game, unlike ``last_winners``: a phone offline across the end and back only in the
+    next game was told nothing, even when its guest won (round 47's play-test)."""
+    last_walkover: bool = False
+    """Whether that game over was a walkover (nobody won it)."""
     _cache: list[StandingsRow] | None = field(default=None, repr=False, compare=False)
 
     # ------------------------------------------------------------------ reading
@@ -142,6 +152,17 @@ class Standings:
             {"player": pid, "name": self.names.get(pid, (pid, False))[0]}
             for pid in self.last_winners
         ]
+
+    def last_game(self) -> LastGame:
+        """The last game over for the next game's phones: its number and its end, public."""
+        return {
+            "number": self.ended,
+            "winners": [
+                {"player": pid, "name": self.names.get(pid, (pid, False))[0]}
+                for pid in self.last_end
+            ],
+            "walkover": self.last_walkover,
+        }
 
     # ------------------------------------------------------------------ writing
 
@@ -197,6 +218,9 @@ class Standings:
             self._line(pid).lives_lost += max(0, before - int(data["lives"]))
             self.lives[pid] = int(data["lives"])
         elif kind is EventKind.GAME_OVER:
+            self.ended += 1
+            self.last_end = [str(pid) for pid in data["winners"]]
+            self.last_walkover = bool(data.get("walkover", False))
             if not data.get("walkover", False):
                 self._game_won(data["winners"])
             self.playing, self.lives, self.predictions = [], {}, {}
@@ -247,6 +271,7 @@ class Standings:
         if old in self.predictions:
             self.predictions[player] = self.predictions.pop(old)
         self.last_winners = [player if pid == old else pid for pid in self.last_winners]
+        self.last_end = [player if pid == old else pid for pid in self.last_end]
 
     def _reveal(self, data: Mapping[str, Any]) -> None:
         """Rounds survived, close escapes, and this round's predictions scored."""
@@ -277,6 +302,9 @@ class Standings:
             "playing": list(self.playing),
             "predictions": dict(self.predictions),
             "last_winners": list(self.last_winners),
+            "ended": self.ended,
+            "last_end": list(self.last_end),
+            "last_walkover": self.last_walkover,
         }
 
     @classmethod
@@ -296,6 +324,12 @@ class Standings:
         last_winners = data.get("last_winners", [])  # a save from before round 42: none
         if not isinstance(last_winners, list) or not all(isinstance(p, str) for p in last_winners):
             raise ValueError("standings: last_winners is not a list of player ids")
+        # a save from before round 47: no game over counted yet
+        ended, last_end = data.get("ended", 0), data.get("last_end", [])
+        if type(ended) is not int or ended < 0:
+            raise ValueError("standings: ended is not a count")
+        if not isinstance(last_end, list) or not all(isinstance(p, str) for p in last_end):
+            raise ValueError("standings: last_end is not a list of player ids")
         return cls(
             lines={line.player: line for line in lines},
             names={str(pid): (str(v[0]), bool(v[1])) for pid, v in data["names"].items()},
@@ -303,4 +337,7 @@ class Standings:
             playing=[str(pid) for pid in data.get("playing", [])],
             predictions={str(a): str(b) for a, b in data.get("predictions", {}).items()},
             last_winners=list(last_winners),
+            ended=ended,
+            last_end=list(last_end),
+            last_walkover=bool(data.get("last_walkover", False)),
         )

@@ -82,10 +82,11 @@ _STREAM_POLL_SECONDS = 1.0
 
 
 class ApiError(Exception):
-    def __init__(self, code: str, retry_after: int = 0) -> None:
+    def __init__(self, code: str, retry_after: int = 0, *, left_away: bool = False) -> None:
         super().__init__(code)
         self.code = code
         self.retry_after = retry_after
+        self.left_away = left_away
 
 
 def _session() -> Session:
@@ -98,13 +99,15 @@ def error_response(
     *,
     detail: NameNotShownDetail | None = None,
     away: bool = False,
+    left_away: bool = False,
 ) -> Response:
     """``{"error": code, "message": text}`` in the caller's language, with the right status.
 
     ``detail``: for a name the TV cannot show, its ``letters`` go in the answer too and the
     message says them (PHONE_API.md's ``bad_name``). ``away``: a ``name_taken`` whose seat
     is kept for a phone that is away; ``"away": true`` is added and the message says what to
-    do (docs/api.md)."""
+    do (docs/api.md). ``left_away``: an ``unauthorized`` token whose seat the lobby's away
+    rule freed; ``"away": true`` is added, so the phone can say why (round 47)."""
     code = _SESSION_ALIASES.get(code, code)
     status = ERROR_STATUS.get(code, 400)
     catalog: Catalog = current_app.extensions["cuckoo_catalog"]
@@ -117,6 +120,8 @@ def error_response(
     body: dict[str, str | bool] = {"error": code, "message": catalog.t(lang, key)}
     if away:
         body["message"] = catalog.t(lang, "cli.error_name_taken_away")
+        body["away"] = True
+    if left_away:
         body["away"] = True
     if detail is not None:
         # Isolated (U+2068…U+2069): an Arabic name must not carry the full stop along.
@@ -143,7 +148,7 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(ApiError)
     def _api_error(error: ApiError) -> Response:
-        return error_response(error.code, error.retry_after)
+        return error_response(error.code, error.retry_after, left_away=error.left_away)
 
     @app.errorhandler(SessionError)
     def _session_error(error: SessionError) -> Response:
@@ -198,7 +203,7 @@ def _caller(allow_query: bool = False) -> str:
         token = request.args.get("token")
     player_id = _session().player_for_token(token)
     if player_id is None:
-        raise ApiError("unauthorized")
+        raise ApiError("unauthorized", left_away=_session().left_for_being_away(token))
     return player_id
 
 

@@ -394,6 +394,18 @@ class LastWinner(TypedDict):
     """Their name when they won (they may have left the table since)."""
 
 
+class LastGame(TypedDict):
+    """The last game over, told to the next game's phones (round 47): a phone away across its
+    end learns what it missed. Public: ids, names and a flag, no card."""
+
+    number: int
+    """Game overs since the party began (0: none yet); a phone compares it with the last it knew."""
+    winners: list[LastWinner]
+    """That game's ``winners`` (R14), names as they were; a walkover's last one at the table."""
+    walkover: bool
+    """The game ended because everyone else left (round 46): nobody won it."""
+
+
 class _SeatRequired(TypedDict):
     id: str
     name: str
@@ -493,6 +505,9 @@ class View(_ViewRequired, total=False):
     last_winners: list[LastWinner]
     """In the lobby, who won the last game (R14: joint winners all), for a guest whose phone
     slept through its end (round 42); empty in any other phase and once the next game starts."""
+    last_game: LastGame | None
+    """During a game (``turns``, ``reveal``), the last game over before it (round 47); null in
+    the lobby and at game over, and while the TV has still to show that end."""
     bot_strategies: list[str]
     """For the VIP: the bot strategies on offer."""
     house_rule_ids: list[str]

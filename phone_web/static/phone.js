@@ -505,7 +505,7 @@
     try {
       const [status, view] = await callApi("GET", "/api/state");
       if (!state.replaced) return;
-      if (status === 401) return forgetSeat();
+      if (status === 401) return forgetSeat(view);
       if (status === 200 && !seatHeld(view)) connect();
     } catch {
       /* no answer: look again next time */
@@ -543,7 +543,7 @@
       const [status, view] = await callApi("GET", "/api/state");
       answered = true;
       if (state.replaced) return; /* another tab took the game meanwhile: stay quiet */
-      if (status === 401) return forgetSeat();
+      if (status === 401) return forgetSeat(view);
       if (status !== 200) throw new Error(String(status));
       const here = seatHeld(view);
       if (quiet && here && state.stream) return watchQuiet();
@@ -564,8 +564,9 @@
     return !mine || mine.connected;
   }
 
-  /** The token is no longer known (a new room, a kick): ask for a name again. */
-  function forgetSeat() {
+  /** The token is no longer known (a new room, a kick): ask for a name again. ``answer``: the
+   * 401's, whose ``away`` says the seat was freed because I was away a minute (round 47). */
+  function forgetSeat(answer) {
     clearInterval(state.freeSeatTimer);
     localStorage.removeItem(tokenKey());
     state.token = null;
@@ -578,9 +579,10 @@
        (round 38's play-test: an empty form, and no word of why) */
     const input = byId("name-input");
     input.value ||= localStorage.getItem("cuckoo:name") || "";
+    const why = answer?.away ? "seat_gone_away" : "seat_gone";
     /* news, not a mistake of mine: a calm note, as a full table's (round 47) */
-    setText(byId("join-error"), t("seat_gone")).classList.add("note");
-    announce([t("seat_gone")]); /* the live region no longer tells a card I no longer hold */
+    setText(byId("join-error"), t(why)).classList.add("note");
+    announce([t(why)]); /* the live region no longer tells a card I no longer hold */
   }
 
   /** Back from sleep or offline: a stream may be silently dead, so fetch now and listen anew. */
@@ -647,6 +649,8 @@
 
   async function post(action, extra, remember = true) {
     if (!state.view) return null;
+    /* handing the VIP role on myself: no "while you were away" (renderMissed) */
+    if (action === "make_vip") keepKnown({ ...knownBefore(), vip: false });
     /* a disabled button loses focus: remember to give it back to the next thing to do */
     const hadFocus = byId("actions").contains(document.activeElement);
     state.actionsHadFocus = hadFocus;
@@ -668,7 +672,7 @@
     if (status === 200) view = answer;
     else if (status === 401) {
       setBusy(false);
-      forgetSeat();
+      forgetSeat(answer);
       return null;
     } else if (state.unsent?.offline) {
       /* not the Wi-Fi alarm: nothing is wrong with the party, and the tap is not lost yet */
@@ -845,6 +849,7 @@
     document.body.classList.toggle("myturn", isMyTurn(view));
 
     renderLastGame(view);
+    renderMissed(view);
     renderMe(view);
     renderHeadline(view);
     renderClock(view);
@@ -892,7 +897,6 @@
   function renderLastGame(view) {
     const line = byId("last-game");
     const winners = view.last_winners || [];
-    const others = winners.filter((winner) => winner.player !== view.me.id).map((winner) => winner.name);
     const last = view.phase === "turns" && view.last_round;
     line.hidden = !winners.length && !last;
     /* on a short phone it makes way on my turn (phone.css), and stays away for the rest of
@@ -904,11 +908,59 @@
       const losers = listOf(last.losers.map((loser) => lastLoss(view, loser)));
       setTranslated(line, "last_round", { losers, rank: rankName(last.lowest) });
     } else if (!winners.length) clearTranslated(line);
-    else if (others.length === winners.length) {
-      setTranslated(line, "last_winners", { names: listOf(others), count: others.length });
-    } else if (others.length) setTranslated(line, "you_won_last_with", { names: listOf(others) });
-    else setTranslated(line, "you_won_last");
+    else setTranslated(line, ...wonLast(view, winners));
   }
+
+  /** [key, params] of "Bo won the last game", "You won the last game!" (R14: joint winners). */
+  function wonLast(view, winners) {
+    const others = winners.filter((winner) => winner.player !== view.me.id).map((winner) => winner.name);
+    const names = listOf(others);
+    if (others.length === winners.length) return ["last_winners", { names, count: others.length }];
+    return others.length ? ["you_won_last_with", { names }] : ["you_won_last", {}];
+  }
+
+  /* ------------------------------------------------------------------ missed while away */
+
+  /** Where this tab keeps what it knew of the table when it last drew it (renderMissed). */
+  const missedKey = () => "cuckoo:missed:" + state.room;
+
+  /**
+   * Round 47's play-test: Bo's phone was offline across the game's end (he won) and came back
+   * straight onto the next game's card: nothing ever said he won. A VIP away a minute lost the
+   * role and its controls without a word. So the page keeps what it knew (sessionStorage: a
+   * reload keeps it): ``ended``, the game overs counted when it last drew a game
+   * (``last_game.number``), ``seen``, whether it drew the end of the game after those, and
+   * ``vip``, whether my seat was the VIP. A view that shows more says once what I missed
+   * (#missed), until the table moves on (the next round or phase).
+   */
+  function renderMissed(view) {
+    const note = byId("missed");
+    const known = knownBefore();
+    const mine = known?.player === view.me.id ? known : {}; /* another seat knew nothing */
+    const lines = [];
+    let { ended = null, seen = false } = mine;
+    const last = view.last_game;
+    if (last) {
+      const { winners, walkover } = last;
+      if (ended !== null && last.number > ended + seen && winners.length) {
+        /* a walkover won nothing (round 46): the one left is named, as at its game over */
+        const alone = winners[0].player === view.me.id ? ["you_missed_walkover"] : ["missed_walkover", winners[0]];
+        lines.push(t(...(walkover ? alone : wonLast(view, winners))));
+      }
+      [ended, seen] = [last.number, false];
+    } else if ((view.phase === "game_over" && view.winners?.length) || view.last_winners?.length) {
+      seen = ended !== null; /* the screen says how it ended */
+    }
+    if (mine.vip && !view.me.is_vip && view.vip) lines.push(t("missed_vip", { name: nameOf(view, view.vip) }));
+    keepKnown({ player: view.me.id, ended, seen, vip: view.me.is_vip });
+    const at = view.phase + view.round;
+    if (lines.length) setText(note, lines.join(" "));
+    state.missedAt = lines.length || state.missedAt === at ? at : null;
+    note.hidden = !state.missedAt;
+  }
+
+  const knownBefore = () => JSON.parse(sessionStorage.getItem(missedKey()) || "{}");
+  const keepKnown = (known) => sessionStorage.setItem(missedKey(), JSON.stringify(known));
 
   /** "Grace lost a life (1 left)", "you went out": one loser of ``last_round``. */
   function lastLoss(view, { player, name, lives, lost }) {
@@ -1011,13 +1063,16 @@
       return;
     }
     const out = me.status === "eliminated";
-    const waiting = me.status === "waiting";
-    /* at game over there is no end left to watch on the TV */
-    const key = out ? (view.phase === "game_over" ? "status_lost" : "out_card") : waiting ? "waiting_card" : "no_card";
+    /* at game over there is no end left to watch on the TV; "Game over" is said above it, by
+       my line and the outcome box, and a waiting guest's "next game" by my line and the
+       headline: the card says neither a third time (round 47's play-test read "Game over"
+       three times, "next game" four) */
+    const over = out && view.phase === "game_over";
+    const key = over ? "status_lost" : out ? "out_card" : "no_card";
     card.className = out ? "out" : "none";
     setText(byId("rank"), "");
     setText(byId("suit"), "");
-    setText(byId("suit-name"), t(key));
+    setText(byId("suit-name"), over ? "" : t(key));
     card.setAttribute("aria-label", t(key));
   }
 
@@ -1312,7 +1367,7 @@
       [player.id === view.dealer && view.phase !== "lobby", "dealer"],
       [player.id === view.current, "turn"],
       [player.status === "eliminated", "out"],
-      [player.status === "waiting", "waiting"],
+      [player.status === "waiting" && player.id !== view.me.id, "waiting"], /* mine: my line says it */
       [player.connected === false && !player.bot, "away"],
     ];
     const details = element("span", "details");

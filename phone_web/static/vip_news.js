@@ -38,9 +38,13 @@
   function showNews(view) {
     if (!view || !view.me) return;
     if (!news.isConnected) document.getElementById("game").prepend(news);
-    if (lastVip && view.vip && view.vip !== lastVip) {
+    /* the old VIP back from away reads it in #missed (phone.js renderMissed): not twice */
+    const toldMissed = lastVip === view.me.id && !document.getElementById("missed")?.hidden;
+    if (lastVip && view.vip && view.vip !== lastVip && !toldMissed) {
       const newVip = view.players.find((player) => player.id === view.vip);
-      say(t("now_vip", { name: newVip ? newVip.name : "" }));
+      /* round 47: the new VIP's own phone read "Bo is now the VIP." about Bo */
+      if (view.vip === view.me.id) say(t("you_now_vip"));
+      else say(t("now_vip", { name: newVip ? newVip.name : "" }));
     }
     /* once, as it happens: not to a page opened in that lobby */
     const ended = (view.log || []).some((event) => event.type === "game_ended");

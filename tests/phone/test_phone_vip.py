@@ -186,9 +186,10 @@ def test_issue13_vip_phone_rules_bot_start_kick_skip(
     page.locator(f'.vip-player[data-player="{bea}"] .vip-make').tap()
     page.locator("#vip-yes").tap()
     assert wait_until(lambda: session.view(None)["vip"] == bea, 10)
-    for phone in (ana, phones["Bea"]):
+    # round 47: Bea's own phone says it to her, not "Bea is now the VIP."
+    for phone, news in ((ana, "Bea is now the VIP."), (phones["Bea"], "You are now the VIP.")):
         phone.page.wait_for_function(
-            "() => document.getElementById('vip-news').textContent === 'Bea is now the VIP.'"
+            "n => document.getElementById('vip-news').textContent === n", arg=news
         )
     phones["Bea"].page.wait_for_selector("#vip-panel:not([hidden])")
     assert page.locator("#vip-panel").is_hidden()
