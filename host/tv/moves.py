@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 
 import pygame
 
@@ -41,9 +42,16 @@ from host.tv.stage import DEAL_FLIGHT, DEAL_STAGGER, Beat, Stage, reveal_marked_
 PILE_NAME_MIN_SIZE = 20
 #: A sudden death's cards are this far apart: wide for up to ``DUEL_WIDE_MOST`` players (a
 #: name like "Jean-Christophe" fits under its card at ``READABLE_SIZE``), closer for more (the
-#: row must stay between the side seats of 5 and 6 seats).
+#: row must stay between the side seats of 5 and 6 seats; round 47: with the row laid round
+#: the stock, a fourth wide slot reached the right-hand seat of 6 seats).
 DUEL_STEPS = (260, 180)
-DUEL_WIDE_MOST = 4
+DUEL_WIDE_MOST = 3
+#: A sudden death's card slots keep this clear of a pile (``duel_columns``); the stock's cards
+#: are stacked ``STOCK_STACK`` up-left of its spot (``Table._draw_piles``).
+DUEL_AIR = 12
+#: How far from the table's centre a wide slot may reach before the row closes up.
+DUEL_REACH = 520
+STOCK_STACK = 9
 #: The block call at its biggest (it pops in); it must leave room for its subtitle.
 CALL_SIZE = 84
 #: How long the block call takes to pop in, and a cut King to fly aside turning over.
@@ -349,6 +357,53 @@ def _eliminated(m: Move) -> None:
 SUDDEN_DEATH_VERDICT_AT = 2.2
 
 
+def pile_columns(discard: bool, king: bool) -> list[tuple[float, float]]:
+    """The left and right of each pile on the felt (the stock's four cards stacked up-left; the
+    discard and a cut King when there are), ``DUEL_AIR`` wider either side."""
+    half = PILE_WIDTH / 2 + DUEL_AIR
+    stock = stock_spot()[0]
+    columns = [(stock - half - STOCK_STACK, stock + half)]
+    for shown, x in ((discard, discard_spot()[0]), (king, aside_spot()[0])):
+        if shown:
+            columns.append((x - half, x + half))
+    return sorted(columns)
+
+
+def duel_columns(count: int, step: int, piles: list[tuple[float, float]]) -> list[int]:
+    """Where the ``count`` cards of a sudden death go, left to right: slots ``step`` wide
+    nearest the table's centre that meet no pile. Why: the row is level with the piles (the
+    banner is above it, the bottom seat under it), and round 47's play-test saw the stock on
+    the first card and over its player's name ("Bo" read "B")."""
+    centre = TABLE_CENTRE[0]
+    edges = [(-math.inf, -math.inf), *piles, (math.inf, math.inf)]
+    slots: list[float] = []
+    for (_, left), (right, _) in pairwise(edges):
+        if math.isinf(left) and math.isinf(right):  # no pile: one row around the centre
+            slots += [centre + (i - (count - 1) / 2) * step for i in range(count)]
+        elif math.isinf(left):  # left of the first pile: laid outwards from it
+            slots += [right - step * (i + 0.5) for i in range(count)]
+        elif math.isinf(right):
+            slots += [left + step * (i + 0.5) for i in range(count)]
+        else:  # between two piles: as many as fit, centred there
+            fit = int((right - left) // step)
+            middle = (left + right) / 2
+            slots += [middle + (i - (fit - 1) / 2) * step for i in range(fit)]
+    nearest = sorted(slots, key=lambda x: (abs(x - centre), x))[:count]
+    return sorted(round(x) for x in nearest)
+
+
+def duel_row(count: int, piles: list[tuple[float, float]]) -> tuple[int, list[int]]:
+    """The step and the columns of a sudden death's ``count`` cards: wide slots while they
+    stay within ``DUEL_REACH`` of the centre, else the close ones (the piles between them
+    push the row out towards the side seats)."""
+    steps = DUEL_STEPS if count <= DUEL_WIDE_MOST else DUEL_STEPS[1:]
+    for step in steps:
+        columns = duel_columns(count, step, piles)
+        if max((abs(x - TABLE_CENTRE[0]) for x in columns), default=0) + step / 2 <= DUEL_REACH:
+            break
+    return step, columns
+
+
 def _sudden_death(m: Move) -> None:
     """H5: the one-card deal among the players who would all go out together."""
     event = m.event
@@ -362,11 +417,11 @@ def _sudden_death(m: Move) -> None:
     else:
         m.banner(m.props.t("sudden_death_won", name=m.stage.name_of(winner)), 56, theme.GOLD)
     dealt = event.get("cards", {})
-    step = DUEL_STEPS[0] if len(dealt) <= DUEL_WIDE_MOST else DUEL_STEPS[1]
-    x0 = 960 - (len(dealt) - 1) * step // 2
-    for i, (player, code) in enumerate(dealt.items()):
+    piles = pile_columns(m.stage.discard_count > 0, m.stage.cut_king is not None)
+    step, columns = duel_row(len(dealt), piles)
+    for x, (player, code) in zip(columns, dealt.items()):
         face = m.props.cards.face(code, 100)
-        rect = face.get_rect(center=(x0 + i * step, SUBTITLE_Y + 40))
+        rect = face.get_rect(center=(x, SUBTITLE_Y + 40))
         m.surface.blit(face, rect)
         at = (rect.centerx, rect.bottom + 20)
         name = label(m.surface, m.props, m.stage.name_of(player), at, step - 16)

@@ -304,3 +304,69 @@ def test_round40_the_countdown_pill_is_readable_with_long_names_in_every_languag
     for away in range(count):
         sizes = _pill_sizes(catalog, names, away, lang)
         assert sizes and min(sizes) >= READABLE_SIZE, (names[away], sizes)
+
+
+def _duel(catalog: Catalog, names: tuple[str, ...], duelists: int) -> list[Box]:
+    """What the TV draws one second into H5's sudden death among the first ``duelists`` of
+    ``names`` (every seat on one life, a 2 each: they all lost together)."""
+    pygame.font.init()
+    big = len(names) > 10
+    players = [player(i, name=name, lives=1, card="2H") for i, name in enumerate(names)]
+    shown = view(
+        "reveal",
+        players,
+        dealer=f"p{len(names) - 1}",
+        max_players=20 if big else 10,
+        house_rules=["big_table", "sudden_death"] if big else ["sudden_death"],
+    )
+    app = TVApp(
+        cast(Any, StillSession(shown)), None, catalog, lang="en", join_url="http://x/?room=A"
+    )
+    app.stage.fast_forward()
+    app.table.keep_still = False
+    duel = dict(zip((f"p{i}" for i in range(duelists)), ("5H", "9S", "KD", "3C"), strict=False))
+    event = {"type": "sudden_death", "players": list(duel), "cards": duel, "winner": "p2"}
+    app.stage.receive(shown, cast(Any, [event]))
+    app.stage.update(1.0)
+    assert app.stage.beat is not None and app.stage.beat.kind == "sudden_death"
+    canvas = Canvas()
+    with recording_frames():
+        app.render(canvas)
+    return list(canvas.boxes)
+
+
+@pytest.mark.parametrize(
+    ("names", "duelists"),
+    [
+        (("Bo", "Cy", "Ana"), 2),
+        (("Bo", "Cy", "Ana"), 3),
+        (PLAYERS[:3], 3),
+        (SIXTEEN[:3], 3),
+        (SIXTEEN[:4], 2),
+        (SIXTEEN[:4], 4),
+        (PLAYERS[:4], 3),
+        (SIXTEEN[:6], 2),
+        (SIXTEEN[:6], 3),
+        (SIXTEEN[:6], 4),
+        (SIXTEEN[:10], 2),
+        (SIXTEEN[:10], 3),
+        (SIXTEEN[:10], 4),
+        (SIXTEEN, 3),
+    ],
+    ids=lambda v: f"{len(v)}seats" if isinstance(v, tuple) else f"{v}duel",
+)
+def test_round47_h5_the_duels_cards_and_names_meet_no_pile_or_seat(
+    catalog: Catalog, names: tuple[str, ...], duelists: int
+) -> None:
+    """H5. Round 47's play-test: the first duellist's card lay on the stock and the stock hid
+    the end of their name ("Bo" read "B"). On 3, 4, 6 and 10 seats (and 20 under H7), short
+    and 16-letter names, the sudden death's cards and names (``_sudden_death``, ``label``)
+    meet neither a pile nor a seat."""
+    boxes = _duel(catalog, names, duelists)
+    assert sum(box.kind == "label" for box in boxes) == duelists
+    clashes = [
+        clash
+        for kind in ("_sudden_death", "label")
+        for clash in overlaps(boxes, UNDER, IGNORED, involving=kind)
+    ]
+    assert not clashes, f"{len(clashes)} overlaps:\n" + "\n".join(clashes)
