@@ -72,6 +72,9 @@ _SENTENCE_END = re.compile(r"[.!?:][\"'\u2019\u201d\u00bb)\]]*$")
 #: read better than "… or cuts a card" over "from the stock. …"; "Chloé è assente:" over the
 #: rest of its caption (0.18) or "How to play Cuckoo:" (0.25) left the short line stranded.
 FAIR_SENTENCE_BREAK = 0.45
+#: A line that ends with a word of one letter ("a", "à", "e", "o", "y"): that word belongs to
+#: the next line (``Theme.evenly``).
+_LONE_LETTER_END = re.compile(r"(?:^|\s)\w$")
 
 
 def line_width(max_width: int, indent: int, index: int) -> int:
@@ -356,16 +359,19 @@ class Theme:
         reads "Amélie a échangé" over "avec Benoît". Broken only evenly, round 47's captions
         split a sentence after its first word ("… together. The" over "lowest card loses…")
         where a break after the sentence before read better. A dash starts no line
-        (``split_evenly``)."""
+        (``split_evenly``), and a word of one letter ends none where another break fits: the
+        story read "Ada showed a" over "King to François" (round 47)."""
         text = text.strip()
-        best, reach = lines, None
+        best = lines
+        ranked: tuple[bool, int] | None = None  # a lone letter ending a line, the widest reach
         told: tuple[int, int, list[str]] | None = None  # sentence ends, -widest, lines
         for candidate, reaches in self._fitting_breaks(
             text, len(lines), size, max_width, bold, indent
         ):
             widest = max(reaches)
-            if reach is None or widest < reach:
-                best, reach = candidate, widest
+            lone = any(_LONE_LETTER_END.search(line) for line in candidate[:-1])
+            if ranked is None or (lone, widest) < ranked:
+                best, ranked = candidate, (lone, widest)
             ends = sum(bool(_SENTENCE_END.search(line)) for line in candidate[:-1])
             fair = min(reaches) >= FAIR_SENTENCE_BREAK * widest
             if ends and fair and (told is None or (ends, -widest) > told[:2]):

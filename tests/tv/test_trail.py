@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -412,3 +413,31 @@ def test_round47_a_move_in_two_lines_breaks_after_its_colon(catalog: Catalog, la
     assert len(app.stage.trail) == 3
     moves = [lines for _, lines in trail_moves(app.props, app.stage, TRAIL_WIDTHS[0], 40)]
     assert AFTER_THE_COLON[lang] in moves, moves
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_round47_a_move_in_two_lines_ends_no_line_with_a_lone_letter(
+    catalog: Catalog, lang: str
+) -> None:
+    """The README's Cuckoo screenshot read "Ada showed a" over "King to François": a word of
+    one letter (English "a", French "à", Italian "a", "e") belongs to the word after it, so a
+    move in two lines breaks elsewhere when it can (``Theme.evenly``), at every corner width
+    where the move takes two lines (a narrower corner may have no other break that fits)."""
+    names = ("Ana", "Ada", "François", "Chloé")
+    app = _trail_of(catalog, lang, names)
+    blocked: Any = {
+        "type": "blocked",
+        "player": "p2",
+        "target": "p1",
+        "king": "KS",
+        "call": Call.CUCKOO,
+    }
+    app.stage.receive(view("turns", [player(i, name=n) for i, n in enumerate(names)]), [blocked])
+    app.stage.fast_forward()
+    broken = []
+    for width in range(FELT_TRAIL_MIN_WIDTH, TRAIL_WIDTHS[0] + 1, 10):
+        lines = trail_moves(app.props, app.stage, width, 4)[-1][1]
+        if len(lines) == 2:
+            broken.append(lines)
+            assert not re.search(r"(^|\s)\w$", lines[0]), (width, lines)
+    assert len(broken) >= 3, broken  # the move did take two lines at several widths
