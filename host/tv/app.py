@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Hashable
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import pygame
 
@@ -51,6 +51,9 @@ from host.tv.table import TableScene
 from host.tv.theme import Theme
 from host.tv.tutorial import Tutorial
 from host.tv.vip_hooks import VipHooks
+
+if TYPE_CHECKING:
+    from host.voice.phrases import Moment
 
 log = logging.getLogger(__name__)
 
@@ -166,7 +169,7 @@ class TVApp:
         self.session = session
         self.on_language = on_language  # e.g. remember L's choice for the next start
         # Captions by the event they tell, so a language switch re-tells the caption at once.
-        self._phrased: dict[str, tuple[EventDict, int, str]] = {}
+        self._phrased: dict[str, tuple[EventDict, int, str, Moment]] = {}
         # Lines given to the voice that may stop being true before they are said ("Zoé is
         # away…"): withdrawn once the table outlives them.
         self._perishable: dict[str, EventDict] = {}
@@ -278,26 +281,31 @@ class TVApp:
         if shown is not None and self._pacer_host is not None:
             self._pacer_host.tv_shown(shown)
 
-    def _cue(self, event: EventDict) -> None:
-        """An event's moment is on screen: the voice says it now (and the caption shows it)."""
+    def _cue(self, event: EventDict, moment: Moment = "whole") -> None:
+        """An event's moment is on screen: the voice says it now (and the caption shows it).
+        A sudden death has two (``Stage.on_cue``): its verdict is said when the TV shows it."""
         announce = getattr(self.announcer, "announce", None)
         if callable(announce) and self.stage.latest is not None:
-            for index, text in enumerate(self._phrases(event, self.props.lang)):
+            for index, text in enumerate(self._phrases(event, self.props.lang, moment)):
                 if len(self._phrased) > 200:
                     self._phrased.clear()
-                self._phrased[text] = (event, index, self.props.lang)
+                self._phrased[text] = (event, index, self.props.lang, moment)
                 if event["type"] == "player_away":
                     self._perishable[text] = event
-            announce([event], self.stage.latest)
+            if moment == "whole":
+                announce([event], self.stage.latest)
+            else:
+                announce([event], self.stage.latest, moment)
 
-    def _phrases(self, event: EventDict, lang: str) -> list[str]:
+    def _phrases(self, event: EventDict, lang: str, moment: Moment = "whole") -> list[str]:
         """The voice's lines for ``event`` in ``lang`` (none if the voice cannot phrase it)."""
         if self.stage.latest is None:
             return []
         try:
             from host.voice.phrases import phrases_for
 
-            return phrases_for(event, self.stage.latest, self.props.catalog.translator(lang))
+            translate = self.props.catalog.translator(lang)
+            return phrases_for(event, self.stage.latest, translate, moment)
         except Exception:  # noqa: BLE001 - a caption is never worth a crash
             return []
 
@@ -331,7 +339,7 @@ class TVApp:
         if told is not None and outlived(told[0], self.stage.latest):
             caption = None  # "Zoé is away…" once she is back or her turn is over: no longer true
         elif told is not None and told[2] != self.props.lang:  # L was pressed: follow at once
-            lines = self._phrases(told[0], self.props.lang)
+            lines = self._phrases(told[0], self.props.lang, told[3])
             caption = lines[told[1]] if told[1] < len(lines) else caption
         if caption != self._caption:
             self._caption, self._dirty = caption, True

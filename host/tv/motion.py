@@ -20,13 +20,13 @@ from collections.abc import Hashable
 from host.tv.moves import (
     CALL_POP_SECONDS,
     CUT_KING_SECONDS,
-    SUDDEN_DEATH_VERDICT_AT,
     swap_travel,
 )
 from host.tv.stage import (
     DEAL_FLIGHT,
     DEAL_STAGGER,
     FLIP_SECONDS,
+    SUDDEN_DEATH_VERDICT_AT,
     Beat,
     Stage,
     reveal_flip_start,

@@ -36,7 +36,14 @@ from host.tv.layout import (
     stock_spot,
 )
 from host.tv.scene import Props
-from host.tv.stage import DEAL_FLIGHT, DEAL_STAGGER, Beat, Stage, reveal_marked_at
+from host.tv.stage import (
+    DEAL_FLIGHT,
+    DEAL_STAGGER,
+    SUDDEN_DEATH_VERDICT_AT,
+    Beat,
+    Stage,
+    reveal_marked_at,
+)
 
 #: A pile's name too wide for its room shrinks to this, then is cut (``pile_name``).
 PILE_NAME_MIN_SIZE = 20
@@ -348,13 +355,6 @@ def _reveal(m: Move) -> None:
 
 def _eliminated(m: Move) -> None:
     m.banner(m.props.t("is_out", name=m.name("player")), 56, theme.ALERT)
-
-
-#: A sudden death's banner gives the rule, then (from this second of its beat) the verdict:
-#: round 42's play-test saw the cards dealt and nothing on the table saying who had won. Its
-#: beat is 4.5 s: round 43's check heard the voice, still on the reveal's line, fall behind
-#: a 2.8 s beat whose verdict came at 1.3 s.
-SUDDEN_DEATH_VERDICT_AT = 2.2
 
 
 def pile_columns(discard: bool, king: bool) -> list[tuple[float, float]]:

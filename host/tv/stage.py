@@ -19,11 +19,15 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from host.names import shown_name
 from host.pacing import Shown
 from host.palette import PLAYER_COLOURS, Colour, colour_hex, player_colour
 from host.rules import PRIVATE_KINDS, EventDict, View
+
+if TYPE_CHECKING:
+    from host.voice.phrases import Moment
 
 #: Seconds each public event takes on screen (per-seat parts are added in ``beat_length``).
 BEAT_SECONDS: dict[str, float] = {
@@ -57,6 +61,11 @@ CELEBRATION_SECONDS = 8.0
 WINNER_BOARD_SECONDS = 15.0
 #: The reveal (issue 12): a pause with every card face down, the cards turned one after
 #: another, then the lowest marked and held — about 4 s for 4 players, 5 s for 10.
+#: A sudden death's banner gives the rule, then (from this second of its beat) the verdict:
+#: round 42's play-test saw the cards dealt and nothing on the table saying who had won. Its
+#: beat is 4.5 s: round 43's check heard the voice, still on the reveal's line, fall behind
+#: a 2.8 s beat whose verdict came at 1.3 s. The voice says the verdict then too (round 47).
+SUDDEN_DEATH_VERDICT_AT = 2.2
 REVEAL_SUSPENSE = 0.6
 REVEAL_HOLD = 1.3
 #: Beats that may wait behind the one playing; past this the oldest are played at once.
@@ -162,6 +171,8 @@ class Beat:
     """Which public event this is, counted from the TV's first update (the pacer's count)."""
     batch: int = 0
     """Which update it came in: a backlog is counted in updates, not events."""
+    told: bool = False
+    """Its second moment is told (a sudden death's verdict, said once the TV shows it)."""
 
     @property
     def kind(self) -> str:
@@ -230,8 +241,9 @@ class Stage:
     batches: int = 0  # updates received so far
     on_shown: Callable[[Shown], None] | None = None
     """Told how far the TV has played (the session's pacer: phones follow the TV)."""
-    on_cue: Callable[[EventDict], None] | None = None
-    """Told when an event's moment comes on screen (the voice speaks it then)."""
+    on_cue: Callable[[EventDict, Moment], None] | None = None
+    """Told when an event's moment comes on screen (the voice speaks it then): most events
+    have one ("whole"); a sudden death two, its rule and then its verdict."""
     _reported: Shown = field(default_factory=Shown)
     _ends: deque[tuple[EventDict, View]] = field(default_factory=deque, repr=False)
     """Each queued update's last event and its view, oldest first: when that event's beat
@@ -260,9 +272,24 @@ class Stage:
             if self.on_shown is not None:
                 self.on_shown(shown)
 
-    def _cue(self, event: EventDict) -> None:
+    def _cue(self, event: EventDict, moment: Moment = "whole") -> None:
         if self.on_cue is not None:
-            self.on_cue(event)
+            self.on_cue(event, moment)
+
+    def _progress(self) -> None:
+        """The moments inside the beat playing: a reveal's cards, a sudden death's verdict."""
+        self._reveal_progress()
+        self._verdict_progress()
+
+    def _verdict_progress(self) -> None:
+        """A sudden death's verdict is told when its banner shows it, not as the duel's cards
+        are dealt face down (round 47's play-test heard "Bo takes it!" before they turned)."""
+        beat = self.beat
+        if beat is None or beat.kind != "sudden_death" or beat.told:
+            return
+        if beat.elapsed >= min(SUDDEN_DEATH_VERDICT_AT, beat.length):
+            beat.told = True
+            self._cue(beat.event, "verdict")
 
     def _reveal_progress(self) -> None:
         """During a reveal: tell the pacer each card turned, then the lowest marked."""
@@ -334,7 +361,7 @@ class Stage:
         backlog = len({b.batch for b in self.queue if b.batch != self.beat.batch})
         speed = 1.0 if backlog < 3 else 2.5 if backlog < 8 else 8.0
         self.beat.elapsed += dt * speed  # what this moves on screen: host/tv/motion.py
-        self._reveal_progress()
+        self._progress()
         while self.beat is not None and self.beat.elapsed >= self.beat.length:
             self._finish(self.beat.event)
             self.beat = None
@@ -346,7 +373,7 @@ class Stage:
         bubbles have had their time too."""
         while self.beat is not None:
             self.beat.elapsed = self.beat.length
-            self._reveal_progress()
+            self._progress()
             self.update(0.0)
         self.bubbles.clear()
 
@@ -368,12 +395,16 @@ class Stage:
         self.changed = True
         if self.on_begin is not None:
             self.on_begin(beat)
-        if beat.kind != "reveal":
+        if beat.kind == "sudden_death":
+            self._cue(beat.event, "begin")
+        elif beat.kind != "reveal":
             self._cue(beat.event)
         self._report(Shown(beat.seq + 1))
         if beat.length > 0:
             self.beat = beat
         else:
+            if beat.kind == "sudden_death":  # no time to show it apart: told at once
+                self._cue(beat.event, "verdict")
             self._finish(beat.event)
 
     def _catch_up(self) -> None:
@@ -383,7 +414,7 @@ class Stage:
         while len(self.queue) > MAX_WAITING:
             if self.beat is not None:
                 self.beat.elapsed = self.beat.length
-                self._reveal_progress()
+                self._progress()
                 self._finish(self.beat.event)
                 self.beat = None
             self._start(self.queue.popleft())

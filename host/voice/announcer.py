@@ -25,7 +25,7 @@ from host.i18n import LANGUAGES, Catalog
 from host.rules import EventDict, View
 from host.voice.engine import Pyttsx3Engine, SpeechEngine
 from host.voice.lines import Line, LineQueue
-from host.voice.phrases import HiddenEvent, Translate, phrases_for, player_name
+from host.voice.phrases import HiddenEvent, Moment, Translate, phrases_for, player_name
 from host.voice.playback import MixerPlayer, PlaybackUnavailable, Player, SilentPlayer
 from host.voice.renderer import AHEAD, Renderer
 
@@ -146,8 +146,9 @@ class Announcer:
             self._request_open()
         self._warm_calls(self._lang)
 
-    def announce(self, events: Sequence[EventDict], view: View) -> None:
-        """Queue the phrases for a batch of public events; returns at once, never raises."""
+    def announce(self, events: Sequence[EventDict], view: View, moment: Moment = "whole") -> None:
+        """Queue the phrases for a batch of public events; returns at once, never raises.
+        ``moment``: the TV says a sudden death's rule and its verdict apart (``phrases_for``)."""
         lang = self._lang
         translate = self._catalog.translator(lang)
         now = self._clock()
@@ -163,7 +164,7 @@ class Announcer:
                 if not (kind == "round_dealt" and told_deal):
                     lines.extend(
                         Line(text, lang, kind, now, batch)
-                        for text in phrases_for(event, view, translate)
+                        for text in phrases_for(event, view, translate, moment)
                     )
                 self._warm(lang, likely_lines(event, view, translate))
             except HiddenEvent as error:

@@ -10,7 +10,7 @@ whole room, so hearing it is the same as seeing every hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Literal, Protocol
 
 from host.rules import KING, PRIVATE_KINDS, PUBLIC_KINDS, RANKS, SUITS, Call, View
 from host.rules.contract import (
@@ -41,12 +41,20 @@ __all__ = [
     "PUBLIC_KINDS",
     "RANKS",
     "HiddenEvent",
+    "Moment",
     "Translate",
     "UnknownEvent",
     "phrases_for",
     "player_name",
     "spoken_list",
 ]
+
+
+#: Which of an event's lines to say: all of them ("whole"), or, for the one event whose
+#: picture comes in two steps (H5's sudden death: the rule, then the verdict once the cards
+#: are turned), those of the first step ("begin") or of the second ("verdict"). Why: round
+#: 47's play-test heard "Bo takes it!" while the TV still had the cards face down.
+Moment = Literal["whole", "begin", "verdict"]
 
 
 class Translate(Protocol):
@@ -215,13 +223,17 @@ def _eliminated(event: EliminatedEvent, view: View, _: Translate) -> list[str]:
     return [_("voice.eliminated", name=player_name(view, event.get("player"), _))]
 
 
-def _sudden_death(event: SuddenDeathEvent, view: View, _: Translate) -> list[str]:
+def _sudden_death(event: SuddenDeathEvent, view: View, _: Translate, moment: Moment) -> list[str]:
     # The first deal says why (round 42's play-test: "Bruno takes it!" came from nowhere).
     why = [_("voice.sudden_death_start")] if event.get("deal", 1) == 1 else []
     winner = event.get("winner")
     if winner is None:
-        return [*why, _("voice.sudden_death_tie")]
-    return [*why, _("voice.sudden_death_winner", name=player_name(view, winner, _))]
+        verdict = [_("voice.sudden_death_tie")]
+    else:
+        verdict = [_("voice.sudden_death_winner", name=player_name(view, winner, _))]
+    if moment == "begin":
+        return why
+    return verdict if moment == "verdict" else [*why, *verdict]
 
 
 def _game_over(event: GameOverEvent, view: View, _: Translate) -> list[str]:
@@ -247,8 +259,11 @@ def _new_game(event: object, view: View, _: Translate) -> list[str]:
     return [_("voice.new_game")]
 
 
-def phrases_for(event: EventDict, view: View, translate: Translate) -> list[str]:
-    """The whole phrases to say for one public event, in order (possibly none).
+def phrases_for(
+    event: EventDict, view: View, translate: Translate, moment: Moment = "whole"
+) -> list[str]:
+    """The whole phrases to say for one public event, in order (possibly none); ``moment``
+    picks a sudden death's rule or verdict (the TV shows them apart), other events ignore it.
 
     Raises ``HiddenEvent`` for a private event or a non-King card where a King belongs,
     and ``UnknownEvent`` for a kind that is not in the architecture's list.
@@ -286,7 +301,7 @@ def phrases_for(event: EventDict, view: View, translate: Translate) -> list[str]
     if event["type"] == "eliminated":
         return _eliminated(event, view, _)
     if event["type"] == "sudden_death":
-        return _sudden_death(event, view, _)
+        return _sudden_death(event, view, _, moment)
     if event["type"] == "game_over":
         return _game_over(event, view, _)
     if event["type"] == "misdeal":

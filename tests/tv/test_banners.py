@@ -24,9 +24,8 @@ from host.i18n import Catalog
 from host.tv import banners, moves, table
 from host.tv import theme as tv_theme
 from host.tv.app import TVApp
-from host.tv.moves import SUDDEN_DEATH_VERDICT_AT
 from host.tv.seats import card_rect, plate_rect
-from host.tv.stage import reveal_marked_at
+from host.tv.stage import SUDDEN_DEATH_VERDICT_AT, reveal_marked_at
 from tests.tv.views import StillSession, player, view
 
 from .test_readable import SWAPPING_NAMES, _near, _readable_span

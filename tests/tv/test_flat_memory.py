@@ -120,7 +120,7 @@ def test_issue18_animation_queue_stays_bounded_under_a_burst() -> None:
     shown: list[Shown] = []
     cued: list[str] = []
     stage.on_shown = shown.append
-    stage.on_cue = lambda event: cued.append(str(event["type"]))
+    stage.on_cue = lambda event, moment: cued.append(str(event["type"]))
     stage.receive(view("turns", [player(i) for i in range(4)]), [])
     for step in range(1, 1001):
         stage.receive(*_kept_update(step))

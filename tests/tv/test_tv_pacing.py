@@ -172,3 +172,93 @@ def test_issue18_every_frame_played_tells_the_phones_what_the_tv_began(catalog: 
     for _ in range(3):
         app.play_frame(surface)
     assert len(session.told) == 2  # nothing new begun: nothing more to tell
+
+
+class LineVoice(RecordingVoice):
+    """Records each line handed to the voice (``phrases_for``, as the announcer phrases it)
+    with the number of the TV frame it came on."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        super().__init__()
+        self.translate = catalog.translator("en")
+        self.frame = 0
+        self.lines: list[tuple[int, str]] = []
+
+    def announce(self, events: list[dict[str, Any]], table: dict[str, Any], *moment: Any) -> None:
+        from host.voice.phrases import phrases_for
+
+        for event in events:
+            lines = phrases_for(cast(Any, event), cast(Any, table), self.translate, *moment)
+            self.lines.extend((self.frame, line) for line in lines)
+
+
+def test_h5_round47_the_sudden_deaths_verdict_is_said_when_the_tv_shows_it(
+    catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """H5. Round 47's play-test: the TV held the duel's verdict until its cards were turned,
+    but the voice said "Everyone left is out at once: sudden death!" and "Sudden death: Bo
+    takes it!" back to back, so the caption bar gave the result away with the cards face
+    down. The rule is said as the duel begins; the verdict on the frame whose banner shows it,
+    never before."""
+    import pygame
+
+    from host.tv import moves
+    from tests.tv.views import FakeClock
+
+    pygame.font.init()
+    t = catalog.translator("en")
+    players = [player(i, lives=1) for i in range(3)]
+    voice = LineVoice(catalog)
+    app = TVApp(
+        cast(Any, StillSession(view("turns", players))),
+        voice,
+        catalog,
+        lang="en",
+        join_url="http://x/?room=CAKE",
+    )
+    voice.app = app
+    app.stage.fast_forward()
+    cards = {"p0": "2S", "p1": "2H", "p2": "2C"}
+    duel = {"p0": "9H", "p1": "5S", "p2": "3C"}
+    after = view("reveal", [player(0, lives=1, card="2S"), *[player(i, lives=0) for i in (1, 2)]])
+    app.stage.receive(
+        after,
+        cast(
+            Any,
+            [
+                {"type": "reveal", "cards": cards, "lowest": "2", "losers": ["p0", "p1", "p2"]},
+                {"type": "sudden_death", "cards": duel, "winner": "p0", "deal": 1},
+                {"type": "life_lost", "player": "p1", "lives": 0, "lost": 1, "timed_out": False},
+            ],
+        ),
+    )
+    banners: list[list[str]] = []  # each frame's banners, by frame
+    real = vars(moves)["seated_banner"]
+
+    def recording(*args: Any) -> Any:  # (surface, props, text, size, colour, …)
+        banners[-1].append(str(args[2]))
+        return real(*args)
+
+    monkeypatch.setattr(moves, "seated_banner", recording)
+    surface, clock = pygame.Surface((1920, 1080)), FakeClock()
+    duel_began: int | None = None
+    for frame in range(900):
+        voice.frame = frame
+        banners.append([])
+        app.run(surface, max_frames=1, clock=clock, wait=lambda fps: None)
+        beat = app.stage.beat
+        if duel_began is None and beat is not None and beat.kind == "sudden_death":
+            duel_began = frame
+        if not app.stage.animating:
+            break
+    winner = player(0)["name"]
+    verdict = t("voice.sudden_death_winner", name=winner)
+    shown = next(
+        i for i, drawn in enumerate(banners) if t("tv.sudden_death_won", name=winner) in drawn
+    )
+    said = {line: frame for frame, line in voice.lines}
+    assert duel_began is not None and shown > duel_began + 10  # cards face down a while
+    assert said[t("voice.sudden_death_start")] == duel_began  # the rule: as the duel begins
+    assert shown <= said[verdict] <= shown + 1  # the verdict: when the TV shows it, not before
+    verdict_at = float(vars(moves)["SUDDEN_DEATH_VERDICT_AT"])  # moves has it, old and new
+    assert (shown - duel_began) * 0.05 >= verdict_at - 0.1  # FakeClock: 50 ms a frame

@@ -90,6 +90,25 @@ def test_captions_show_every_line_when_muted(
     assert announcer.voice_status() == "Voice muted: captions only."
 
 
+def test_h5_round47_the_tv_has_a_sudden_deaths_rule_and_verdict_said_apart(
+    announcers: list[Announcer], catalog: Catalog, tmp_path: Path
+) -> None:
+    """H5. The TV hands a sudden death to the voice twice (``Stage.on_cue``): its rule as the
+    duel begins, its verdict when the banner shows it; each time only that part is said and
+    captioned (round 47's caption bar gave the winner away with the rule)."""
+    announcer = make(announcers, catalog, FakeEngine(tmp_path), muted=True)
+    duel = {"type": "sudden_death", "cards": {"p1": "5C", "p2": "9D"}, "winner": "p2", "deal": 1}
+    announcer.announce(events(duel), table_view(), "begin")
+    rule = "Everyone left is out at once: sudden death!"
+    assert wait_for(lambda: len(announcer.said()) == 1)
+    assert [s.line.text for s in announcer.said()] == [rule]
+    announcer.announce(events(duel), table_view(), "verdict")
+    assert wait_for(lambda: len(announcer.said()) == 2)
+    verdict = announcer.said()[1].line.text
+    assert verdict.startswith("Sudden death: ") and verdict != rule
+    assert announcer.pending() == 0
+
+
 def test_slow_engine_never_slows_the_render_loop_and_stale_lines_are_dropped(
     announcers: list[Announcer], catalog: Catalog, tmp_path: Path
 ) -> None:

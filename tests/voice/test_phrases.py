@@ -7,7 +7,7 @@ import json
 import random
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import given, settings
@@ -288,6 +288,23 @@ def test_round43_h5_the_first_sudden_death_deal_says_why(catalog: Catalog) -> No
     assert say(catalog, "fr", {**first, "winner": None, "deal": 1})[0] == (
         "Tout le monde sort d’un coup\u00a0: mort subite\u00a0!"
     )
+
+
+def test_h5_round47_a_sudden_deaths_rule_and_verdict_can_be_said_apart(catalog: Catalog) -> None:
+    """H5. Round 47's play-test: the verdict was said with the rule, while the TV still had
+    the duel's cards face down. The TV says them apart (``moment``); together they are the
+    whole, as a host without a TV says them; other events ignore the moment."""
+    duel = events({"type": "sudden_death", "cards": {"p1": "5C", "p2": "9D"}, "winner": "p2"})
+    t = catalog.translator("en")
+    for deal, tie in ((1, False), (2, False), (1, True)):
+        event = cast(Any, {**duel[0], "deal": deal, **({"winner": None} if tie else {})})
+        whole = phrases_for(event, table_view(), t)
+        begin = phrases_for(event, table_view(), t, "begin")
+        verdict = phrases_for(event, table_view(), t, "verdict")
+        assert [*begin, *verdict] == whole and len(verdict) == 1
+        assert begin == (["Everyone left is out at once: sudden death!"] if deal == 1 else [])
+    out = {"type": "eliminated", "player": "p5"}
+    assert phrases_for(events(out)[0], table_view(), t, "begin") == say(catalog, "en", out)
 
 
 def test_r12_r14_out_and_joint_winners(catalog: Catalog) -> None:
