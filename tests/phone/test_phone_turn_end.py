@@ -17,6 +17,8 @@ At 200 % text on a small phone, my turn's line and both my buttons fit on the fi
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -83,6 +85,27 @@ def assert_cover_gone(screen: dict[str, Any]) -> None:
     assert not screen["cover"], screen  # …and is gone as the new screen is drawn
 
 
+@contextlib.contextmanager
+def bo_in_his_turn(server: Any, phone_factory: Any) -> Iterator[Phone]:
+    """Ana (the VIP, her stream open, no phone), Bo on a recording phone, Cy: a rigged round
+    where Ana has kept and Bo's "Your turn!" covers his screen; Ana's stream closed after."""
+    session = server.session
+    vip = session.join("Ana", "TEST")
+    stream = session.subscribe(vip.player_id)
+    try:
+        bo = covered_phone(phone_factory, f"{server.url}/?room=TEST", "Bo")
+        session.join("Cy", "TEST")
+        a, b, c = [p["id"] for p in session.view(None)["players"]]
+        bo.player_id = b
+        rig_round(session, {a: "5H", b: "KS", c: "QD"}, dealer=c)
+        session.act(a, "keep", session.step)  # a step: the phones see the rigged table
+        assert session.view(None)["current"] == b
+        wait_cover(bo)
+        yield bo
+    finally:
+        stream.close()
+
+
 def test_round47_your_turn_goes_when_the_vip_removes_everyone_else(
     live_server: Any, phone_factory: Any
 ) -> None:
@@ -115,20 +138,9 @@ def test_round47_your_turn_goes_when_the_vip_ends_the_game(
     """The VIP ends the game during Bo's turn: Bo's phone shows the lobby at once."""
     server = live_server()
     session = server.session
-    vip = session.join("Ana", "TEST")
-    stream = session.subscribe(vip.player_id)
-    try:
-        bo = covered_phone(phone_factory, f"{server.url}/?room=TEST", "Bo")
-        session.join("Cy", "TEST")
-        a, b, c = [p["id"] for p in session.view(None)["players"]]
-        rig_round(session, {a: "5H", b: "KS", c: "QD"}, dealer=c)
-        session.act(a, "keep", session.step)  # a step: the phones see the rigged table
-        assert session.view(None)["current"] == b
-        wait_cover(bo)
-        session.act(a, "end_game", session.step)
+    with bo_in_his_turn(server, phone_factory) as bo:
+        session.act(session.view(None)["vip"], "end_game", session.step)
         screen = first_screen(bo, "s.phase === 'lobby'")
-    finally:
-        stream.close()
     assert_cover_gone(screen)
 
 
@@ -138,20 +150,9 @@ def test_round47_your_turn_goes_when_the_vip_removes_me(
     """Removed during my turn: the join form and its note are not under the cover."""
     server = live_server()
     session = server.session
-    vip = session.join("Ana", "TEST")
-    stream = session.subscribe(vip.player_id)
-    try:
-        bo = covered_phone(phone_factory, f"{server.url}/?room=TEST", "Bo")
-        session.join("Cy", "TEST")
-        a, b, c = [p["id"] for p in session.view(None)["players"]]
-        rig_round(session, {a: "5H", b: "KS", c: "QD"}, dealer=c)
-        session.act(a, "keep", session.step)  # a step: the phones see the rigged table
-        assert session.view(None)["current"] == b
-        wait_cover(bo)
-        session.kick(b)
+    with bo_in_his_turn(server, phone_factory) as bo:
+        session.kick(bo.player_id)
         screen = first_screen(bo, "s.joining")
-    finally:
-        stream.close()
     assert_cover_gone(screen)
     assert bo.text("#join-error") == t("seat_gone")
 
