@@ -45,6 +45,9 @@ document.addEventListener('DOMContentLoaded', () => {
                       childList: true, characterData: true});
 });
 """
+#: The longest a big moment (1.5–3 s by design, issue 12.2) may be seen up: 3 s and the
+#: lateness of a timer on a machine running the whole suite (see its use).
+MOMENT_CEILING_MS = 3600
 QUIET = (
     "localStorage.setItem('cuckoo:sound', 'off'); localStorage.setItem('cuckoo:vibrate', 'off');"
 )
@@ -141,7 +144,11 @@ def test_issue12_big_moments_and_issue19_news_told_once(
         t("your_turn"),
         t("you_win"),
     ]
-    assert all(1500 <= m["ms"] <= 3000 for m in moments), moments
+    # Each goes by itself, not cut short. The ceiling has room for a timer held up by a loaded
+    # machine: in round 47's two clean-clone runs of the whole suite the first cover (2.2 s)
+    # was seen gone after 3.17 and 3.35 s, every other one after 2.2 s; alone, beside the
+    # other phone tests at four workers, and with the CPU busy, none of 11 runs went past 3 s.
+    assert all(1500 <= m["ms"] <= MOMENT_CEILING_MS for m in moments), moments
     assert all(m["animation"] == "grow" for m in moments)
     assert ana.page.is_hidden("#moment") and ana.page.is_visible("#card")
     theirs = recorded(bo, "moments")
