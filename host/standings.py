@@ -148,21 +148,19 @@ class Standings:
 
     def last_game_winners(self) -> list[LastWinner]:
         """The last game's winners, with their names (public since that game ended)."""
-        return [
-            {"player": pid, "name": self.names.get(pid, (pid, False))[0]}
-            for pid in self.last_winners
-        ]
+        return self._named(self.last_winners)
 
     def last_game(self) -> LastGame:
         """The last game over for the next game's phones: its number and its end, public."""
         return {
             "number": self.ended,
-            "winners": [
-                {"player": pid, "name": self.names.get(pid, (pid, False))[0]}
-                for pid in self.last_end
-            ],
+            "winners": self._named(self.last_end),
             "walkover": self.last_walkover,
         }
+
+    def _named(self, players: list[str]) -> list[LastWinner]:
+        """``players`` with the names they had (they may have left the table since)."""
+        return [{"player": pid, "name": self.names.get(pid, (pid, False))[0]} for pid in players]
 
     # ------------------------------------------------------------------ writing
 
@@ -321,15 +319,11 @@ class Standings:
                     raise ValueError(
                         f"standings: {spec.name} of {line.player!r} is not a {wanted.__name__}"
                     )
-        last_winners = data.get("last_winners", [])  # a save from before round 42: none
-        if not isinstance(last_winners, list) or not all(isinstance(p, str) for p in last_winners):
-            raise ValueError("standings: last_winners is not a list of player ids")
+        last_winners = _player_ids(data, "last_winners")  # a save from before round 42: none
         # a save from before round 47: no game over counted yet
-        ended, last_end = data.get("ended", 0), data.get("last_end", [])
+        ended, last_end = data.get("ended", 0), _player_ids(data, "last_end")
         if type(ended) is not int or ended < 0:
             raise ValueError("standings: ended is not a count")
-        if not isinstance(last_end, list) or not all(isinstance(p, str) for p in last_end):
-            raise ValueError("standings: last_end is not a list of player ids")
         return cls(
             lines={line.player: line for line in lines},
             names={str(pid): (str(v[0]), bool(v[1])) for pid, v in data["names"].items()},
@@ -341,3 +335,11 @@ class Standings:
             last_end=list(last_end),
             last_walkover=bool(data.get("last_walkover", False)),
         )
+
+
+def _player_ids(data: Mapping[str, Any], key: str) -> list[str]:
+    """A saved list of player ids (none in a save from before it was kept)."""
+    ids = data.get(key, [])
+    if not isinstance(ids, list) or not all(isinstance(pid, str) for pid in ids):
+        raise ValueError(f"standings: {key} is not a list of player ids")
+    return list(ids)
