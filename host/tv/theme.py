@@ -77,6 +77,20 @@ FAIR_SENTENCE_BREAK = 0.45
 _LONE_LETTER_END = re.compile(r"(?:^|\s)\w$")
 
 
+def _line_breaks(text: str, count: int) -> Iterator[list[str]]:
+    """Every way of breaking ``text`` in ``count`` lines at its breaking spaces, no line
+    starting with a dash (it closes what comes before it); none when it has fewer spaces."""
+    breaks = [
+        (space.start(), space.end())
+        for space in _BREAKING_SPACES.finditer(text)
+        if not text[space.end() :].startswith(_DASHES)
+    ]
+    for chosen in combinations(breaks, count - 1):
+        starts = [0, *(end for _, end in chosen)]
+        ends = [*(start for start, _ in chosen), len(text)]
+        yield [text[a:b] for a, b in zip(starts, ends)]
+
+
 def line_width(max_width: int, indent: int, index: int) -> int:
     """How wide line ``index`` of a wrapped text may be: the first ``max_width``, the others
     ``indent`` less (``Theme.wrap``, ``Theme.wrapped``)."""
@@ -381,19 +395,11 @@ class Theme:
     def _fitting_breaks(
         self, text: str, count: int, size: int, max_width: int, bold: bool, indent: int
     ) -> Iterator[tuple[list[str], list[int]]]:
-        """Every way of breaking ``text`` in ``count`` lines at its breaking spaces, no line
-        starting with a dash, whose lines fit their widths (``line_width``): each as its lines
-        and their reach (a set-in line's ``indent`` counted, as it is drawn set in)."""
-        breaks = [
-            (space.start(), space.end())
-            for space in _BREAKING_SPACES.finditer(text)
-            if not text[space.end() :].startswith(_DASHES)
-        ]
+        """The ways of breaking ``text`` in ``count`` lines (``_line_breaks``) whose lines fit
+        their widths (``line_width``): each as its lines and their reach (a set-in line's
+        ``indent`` counted, as it is drawn set in)."""
         limits = [line_width(max_width, indent, i) for i in range(count)]
-        for chosen in combinations(breaks, count - 1):
-            starts = [0, *(end for _, end in chosen)]
-            ends = [*(start for start, _ in chosen), len(text)]
-            candidate = [text[a:b] for a, b in zip(starts, ends)]
+        for candidate in _line_breaks(text, count):
             widths = [self.measure(line, size, bold) for line in candidate]
             if all(width <= limit for width, limit in zip(widths, limits)):
                 yield candidate, [w + max_width - limit for w, limit in zip(widths, limits)]
@@ -410,16 +416,9 @@ class Theme:
         of breaking is tried: a banner has a few dozen spaces at most, and its fitting is
         remembered (``host/tv/banners.py``)."""
         text = text.strip()
-        breaks = [
-            (space.start(), space.end())
-            for space in _BREAKING_SPACES.finditer(text)
-            if not text[space.end() :].startswith(_DASHES)
-        ]
         best: tuple[int, tuple[str, ...]] | None = None
-        for chosen in combinations(breaks, count - 1):
-            starts = [0, *(end for _, end in chosen)]
-            ends = [*(start for start, _ in chosen), len(text)]
-            lines = tuple(text[a:b] for a, b in zip(starts, ends))
+        for candidate in _line_breaks(text, count):
+            lines = tuple(candidate)
             widest = max(self.measure(line, size, bold) for line in lines)
             if best is None or widest < best[0]:
                 best = (widest, lines)
