@@ -292,10 +292,7 @@ class TVApp:
                 self._phrased[text] = (event, index, self.props.lang, moment)
                 if event["type"] == "player_away":
                     self._perishable[text] = event
-            if moment == "whole":
-                announce([event], self.stage.latest)
-            else:
-                announce([event], self.stage.latest, moment)
+            announce([event], self.stage.latest, moment)
 
     def _phrases(self, event: EventDict, lang: str, moment: Moment = "whole") -> list[str]:
         """The voice's lines for ``event`` in ``lang`` (none if the voice cannot phrase it)."""

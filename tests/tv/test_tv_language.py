@@ -23,7 +23,7 @@ class SpeakingVoice:
         self.catalog, self.lang, self.muted = catalog, "en", True
         self.line: str | None = None
 
-    def announce(self, events: Sequence[EventDict], table: View) -> None:
+    def announce(self, events: Sequence[EventDict], table: View, moment: str = "whole") -> None:
         from host.voice.phrases import phrases_for
 
         self.line = phrases_for(events[-1], table, self.catalog.translator(self.lang))[0]

@@ -22,7 +22,9 @@ class RecordingVoice:
         self.said: list[tuple[str, float]] = []
         self.app: TVApp | None = None
 
-    def announce(self, events: list[dict[str, Any]], table: dict[str, Any]) -> None:
+    def announce(
+        self, events: list[dict[str, Any]], table: dict[str, Any], moment: str = "whole"
+    ) -> None:
         assert self.app is not None
         self.said.extend((str(e["type"]), self.app.stage.time) for e in events)
 

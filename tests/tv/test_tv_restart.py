@@ -22,7 +22,7 @@ class Voice:
         self.muted = False
         self.told: list[EventDict] = []
 
-    def announce(self, events: Sequence[EventDict], table: View) -> None:
+    def announce(self, events: Sequence[EventDict], table: View, moment: str = "whole") -> None:
         self.told.extend(events)
 
     def caption(self) -> None:

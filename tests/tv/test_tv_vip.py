@@ -157,7 +157,7 @@ class CaptioningVoice:
         self.events: list[Any] = []
         self.line: str | None = None
 
-    def announce(self, events: Sequence[EventDict], table: View) -> None:
+    def announce(self, events: Sequence[EventDict], table: View, moment: str = "whole") -> None:
         from host.voice.phrases import phrases_for
 
         self.events += events
@@ -264,7 +264,7 @@ def test_h4_issue12_an_away_players_caption_goes_when_her_turn_ends(
 ) -> None:
     session, app, voice, clock, current = _away_turn(make_session, catalog)
     assert app.caption is not None
-    voice.announce = lambda events, table: None  # type: ignore[method-assign]  # still her line
+    voice.announce = lambda events, table, moment="whole": None  # type: ignore[method-assign]  # still her line
     clock.now += 9.1
     assert session.timeout(current, session.step)  # H4's limit (the runner's move)
     _settle(app)
